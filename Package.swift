@@ -1,0 +1,37 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// fbauth uses only what the Swift toolchain ships: no package dependencies.
+let package = Package(
+    name: "fbauth",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "fbauth", targets: ["fbauth"]),
+        // The sign-in flow, REST client, listener and session store, for Swift programs.
+        .library(name: "FBAuthCore", targets: ["FBAuthCore", "FBAuthURLSession"]),
+    ],
+    targets: [
+        // Sockets, a pure HTTP/1.1 request parser and a poll loop: the loopback listener's
+        // machinery, shared by fbauth's redirect receiver and the local stand-in for Firebase.
+        .target(name: "LoopbackHTTP"),
+        // Everything fbauth does, behind seams. Never imports FoundationNetworking, so that
+        // commands that make no request never load libcurl.
+        .target(name: "FBAuthCore", dependencies: ["LoopbackHTTP"]),
+        // The live HTTP transport (URLSession); the only code that loads the HTTP stack.
+        .target(name: "FBAuthURLSession", dependencies: ["FBAuthCore"]),
+        // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
+        // plus a headless browser. Independent of FBAuthCore on purpose: it must catch the
+        // client's protocol mistakes, not share them.
+        .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP"]),
+        .executableTarget(
+            name: "fbauth",
+            dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
+        // A scriptable "browser" for end-to-end tests ($BROWSER).
+        .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthStandIn"]),
+        .testTarget(
+            name: "FBAuthCLITests",
+            dependencies: ["fbauth", "fbauth-fake-browser", "FBAuthStandIn"]),
+    ]
+)
