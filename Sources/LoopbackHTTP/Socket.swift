@@ -21,6 +21,11 @@ public struct SocketError: Error, Sendable, Equatable {
     public let operation: String
     public let code: Int32
 
+    public init(operation: String, code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+
     public var isAddressInUse: Bool { code == EADDRINUSE }
     /// The address family or address does not exist here (e.g. a host without IPv6).
     public var isAddressUnavailable: Bool { code == EADDRNOTAVAIL || code == EAFNOSUPPORT }

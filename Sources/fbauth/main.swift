@@ -1,1 +1,15 @@
-print("fbauth")
+import FBAuthCore
+import FBAuthURLSession
+import Foundation
+
+// Builds the live dependencies, runs the command line, exits with its code.
+Platform.ignoreBrokenPipes()
+let environment = ProcessInfo.processInfo.environment
+let dependencies = Dependencies(
+    transport: URLSessionTransport(),
+    console: StandardConsole(),
+    environment: environment,
+    clock: SystemClock(),
+    browser: SystemBrowserLauncher(environment: environment),
+    standIn: BundledStandIn())
+exit(CommandLineTool(dependencies: dependencies).run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,47 @@
+/// fbauth's entry point: parses argv, runs one command, and turns any error into one line on
+/// stderr and an exit code. Nothing below it calls `exit()`.
+public struct CommandLineTool: Sendable {
+    public static let version = "0.1.0"
+
+    struct Command: Sendable {
+        var spec: CommandSpec
+        var run: @Sendable (ParsedArguments, CommandContext) throws(FBAuthError) -> Void
+    }
+
+    /// Every command, in the order `--help` lists them.
+    static let commands: [Command] = [
+        Command(spec: SignInCommand.spec, run: SignInCommand.run),
+        Command(spec: DemoCommand.spec, run: DemoCommand.run),
+        Command(spec: EmulatorCommand.spec, run: EmulatorCommand.run),
+        Command(spec: HelpCommand.spec, run: HelpCommand.run),
+    ]
+
+    public static var commandSpecs: [CommandSpec] { commands.map(\.spec) }
+
+    let dependencies: Dependencies
+
+    public init(dependencies: Dependencies) {
+        self.dependencies = dependencies
+    }
+
+    /// Runs `arguments` (without the program name) and returns the exit code.
+    public func run(_ arguments: [String]) -> Int32 {
+        let console = dependencies.console
+        do {
+            switch try ArgumentParser(commands: Self.commandSpecs).parse(arguments) {
+            case .version:
+                console.writeOutput("fbauth \(Self.version)\n")
+            case .help(let name):
+                console.writeOutput(try HelpCommand.text(for: name))
+            case .run(let name, let parsed):
+                let command = Self.commands.first { $0.spec.name == name }!
+                let context = CommandContext(dependencies: dependencies, globals: try GlobalOptions(parsed))
+                try command.run(parsed, context)
+            }
+            return ExitCode.success.rawValue
+        } catch {
+            console.say("fbauth: \(error.message)")
+            return error.exitCode.rawValue
+        }
+    }
+}

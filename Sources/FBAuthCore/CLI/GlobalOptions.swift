@@ -1,0 +1,24 @@
+/// Options every command accepts.
+public struct GlobalOptions: Sendable, Equatable {
+    public var apiKey: String?
+    public var tenantId: String?
+    public var configDirectory: String?
+
+    public static let specs: [OptionSpec] = [
+        OptionSpec("api-key", value: "KEY", help: "Firebase Web API key (default: $FIREBASE_API_KEY)."),
+        OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),
+        OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
+    ]
+
+    public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil) {
+        self.apiKey = apiKey
+        self.tenantId = tenantId
+        self.configDirectory = configDirectory
+    }
+
+    init(_ arguments: ParsedArguments) throws(FBAuthError) {
+        apiKey = try arguments.nonEmpty("api-key")
+        tenantId = try arguments.nonEmpty("tenant-id")
+        configDirectory = try arguments.nonEmpty("config-dir")
+    }
+}

@@ -1,0 +1,69 @@
+/// `--help` text, generated from the command specs.
+enum HelpFormatter {
+    static let width = 80
+
+    static func tool(_ commands: [CommandSpec]) -> String {
+        var text = """
+            fbauth — sign in to Firebase Authentication from the command line.
+
+            Usage: fbauth COMMAND [options]
+
+            Commands:
+
+            """
+        text += table(commands.map { ($0.name, $0.summary) })
+        text += "\nGlobal options:\n"
+        text += table(GlobalOptions.specs.map { ($0.synopsis, $0.help) })
+        text += table([("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("--version", "Print the version.")])
+        text += "\nRun 'fbauth COMMAND --help' for a command's options.\n"
+        return text
+    }
+
+    static func command(_ spec: CommandSpec) -> String {
+        var text = spec.usage.enumerated().map { index, line in
+            (index == 0 ? "Usage: " : "       ") + "fbauth \(spec.name) \(line)"
+        }.joined(separator: "\n") + "\n\n"
+        text += wrap(spec.summary, indent: 0) + "\n"
+        if let details = spec.details {
+            text += "\n" + details.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
+        }
+        if !spec.positionals.isEmpty {
+            text += "\nArguments:\n" + table(spec.positionals.map { ($0.name, $0.help) })
+        }
+        if !spec.options.isEmpty {
+            text += "\nOptions:\n" + table(spec.options.map { ($0.synopsis, $0.help) })
+        }
+        text += "\nGlobal options:\n" + table(GlobalOptions.specs.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show this help.")])
+        return text
+    }
+
+    /// Two columns; long left cells put the text on the next line.
+    static func table(_ rows: [(String, String)]) -> String {
+        let column = min(26, (rows.map(\.0.count).max() ?? 0) + 4)
+        return rows.map { left, right in
+            let lead = "  " + left
+            let body = wrap(right, indent: column)
+            if lead.count + 2 <= column {
+                return lead + String(repeating: " ", count: column - lead.count) + body.dropFirst(column)
+            }
+            return lead + "\n" + body
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Word-wraps `text` to `width`, indenting every line by `indent`.
+    static func wrap(_ text: String, indent: Int) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var line = pad
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.count > indent, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = pad
+            }
+            line += (line.count > indent ? " " : "") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+}

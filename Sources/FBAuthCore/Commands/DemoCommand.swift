@@ -1,0 +1,65 @@
+/// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
+/// Firebase project. Real listener, real REST calls, real JSON output, real session file.
+enum DemoCommand {
+    static let spec = CommandSpec(
+        name: "demo",
+        summary: "Run a whole browser sign-in against fbauth's local stand-in for Firebase Auth: no project needed.",
+        usage: ["[--provider ID] [--email E] [--no-browser]"],
+        options: [
+            OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown, help: "Fake identity provider to sign in with (default yahoo.com)."),
+            OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@example.com)."),
+            OptionSpec("no-browser", help: "Do not open a browser: fbauth plays the browser itself and consents."),
+            OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser (default 300)."),
+        ],
+        details: """
+            Starts the stand-in for Identity Toolkit, securetoken and a fake OAuth provider on \
+            127.0.0.1, then runs `fbauth signin` against it. The provider shows a consent page with \
+            an email field, Allow and Deny. When no browser can be opened (no display, CI), fbauth \
+            says so and plays the browser itself, so the demo finishes anywhere.
+
+            The session is saved in a new temporary directory unless --config-dir is given.
+            """)
+
+    static let apiKey = "fbauth-demo-api-key"
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let providerId = try ProviderID.validate(arguments.value("provider") ?? "yahoo.com")
+        let email = try arguments.nonEmpty("email") ?? "demo@example.com"
+        let timeout = try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout
+        guard let standIn = context.dependencies.standIn else {
+            throw .failed("this build of fbauth does not include the local stand-in")
+        }
+        let configDirectory: String
+        if let given = context.globals.configDirectory {
+            configDirectory = given
+        } else {
+            configDirectory = try temporaryDirectory()
+        }
+
+        let running = try standIn.start(port: 0)
+        defer { running.stop() }
+        let console = context.console
+        console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort) (nothing leaves this machine).")
+
+        var dependencies = context.dependencies
+        dependencies.environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
+        let unavailable = arguments.flag("no-browser") ? "--no-browser was given" : SystemBrowserLauncher.unavailability(environment: context.environment)
+        if let unavailable {
+            console.say("No browser will be opened (\(unavailable)); fbauth plays the browser and clicks Allow as \(email).")
+            dependencies.browser = running.headlessBrowser(email: email)
+        }
+        let demoContext = CommandContext(
+            dependencies: dependencies,
+            globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
+        try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout), context: demoContext)
+        console.say("Demo complete. Try: FBAUTH_CONFIG_DIR=\(configDirectory) FIREBASE_API_KEY=\(apiKey) FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) fbauth --help")
+    }
+
+    private static func temporaryDirectory() throws(FBAuthError) -> String {
+        do {
+            return try Platform.makeTemporaryDirectory(prefix: "fbauth-demo-")
+        } catch {
+            throw .store(error.description)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// The flow options shared by signin, link and reauth (cli-contract.md, "Flow options").
+enum FlowOptionSpecs {
+    static let provider = OptionSpec(
+        "provider", value: "ID", suggestions: ProviderID.wellKnown,
+        help: "Identity provider id: yahoo.com, microsoft.com, twitter.com, google.com, github.com, apple.com, oidc.NAME, saml.NAME, …")
+
+    static let all: [OptionSpec] = [
+        provider,
+        OptionSpec("scope", value: "SCOPE", repeatable: true, help: "Extra OAuth scope (repeatable), e.g. Yahoo mail-r, Microsoft mail.read."),
+        OptionSpec("param", value: "KEY=VALUE", repeatable: true,
+                   help: "Custom OAuth parameter (repeatable), e.g. prompt=login, tenant=TENANT-ID, language=fr. client_id, redirect_uri, response_type, scope, state and response_mode are set by Firebase and refused."),
+        OptionSpec("email", value: "EMAIL", help: "Account hint sent as login_hint; against the Auth emulator, the fake account's email."),
+        OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(FlowOptions.defaultPort); 0 picks a free port). Register http://localhost:PORT/__/auth/handler with your provider."),
+        OptionSpec("redirect-host", value: "HOST", suggestions: RedirectHost.allCases.map(\.rawValue),
+                   help: "Host in the redirect URI: localhost (default), 127.0.0.1 or [::1]. The listener binds loopback addresses only."),
+        OptionSpec("no-browser", help: "Do not launch a browser: print the URL on stderr and wait (e.g. over SSH port forwarding)."),
+        OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser to come back (default 300)."),
+    ]
+}
+
+extension FlowOptions {
+    /// Reads and validates the flow options; every problem is a usage error.
+    init(arguments: ParsedArguments) throws(FBAuthError) {
+        let providerId = try ProviderID.validate(try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)"))
+        var scopes: [String] = []
+        for scope in arguments.all("scope") {
+            guard !scope.isEmpty, !scope.contains(where: \.isWhitespace) else {
+                throw .usage("--scope '\(scope)' must be one scope without spaces (repeat --scope for several)")
+            }
+            scopes.append(scope)
+        }
+        let parameters = try arguments.keyValues("param")
+        if let reserved = parameters.first(where: { FlowOptions.reservedParameters.contains($0.key.lowercased()) }) {
+            throw .usage("--param \(reserved.key) is set by Firebase itself and cannot be passed (refused: \(FlowOptions.reservedParameters.sorted().joined(separator: ", ")))")
+        }
+        let email = try arguments.nonEmpty("email")
+        if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }
+        self.init(
+            providerId: providerId, scopes: scopes, customParameters: parameters, email: email,
+            port: try arguments.port("port") ?? FlowOptions.defaultPort,
+            redirectHost: try arguments.choice("redirect-host", as: RedirectHost.self) ?? .localhost,
+            openBrowser: !arguments.flag("no-browser"),
+            timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout)
+    }
+}

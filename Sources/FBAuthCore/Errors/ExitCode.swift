@@ -1,0 +1,30 @@
+/// fbauth's exit codes: the contract scripts rely on (`fbauth help exit-codes`).
+public enum ExitCode: Int32, CaseIterable, Sendable {
+    case success = 0
+    /// The server refused, or another error.
+    case failure = 1
+    case usage = 2
+    /// Not signed in, or the session expired or was revoked: sign in again.
+    case signInAgain = 3
+    /// The browser flow did not complete: consent denied, timed out, cancelled.
+    case flowIncomplete = 4
+    /// An account already exists with a different credential; the pending credential was saved.
+    case accountExists = 5
+    /// Firebase could not be reached or did not answer in time.
+    case network = 6
+    /// The local session store cannot be read or written (the file is left as it was).
+    case store = 7
+
+    public var meaning: String {
+        switch self {
+        case .success: "success"
+        case .failure: "the server refused (invalid credential, already linked, user mismatch, disabled user, …) or another error"
+        case .usage: "usage error: unknown command or option, missing or malformed value"
+        case .signInAgain: "not signed in, or the session expired or was revoked: sign in again"
+        case .flowIncomplete: "the browser flow did not complete: consent denied, timed out, cancelled"
+        case .accountExists: "an account already exists with a different credential: the pending credential was saved; sign in to that account, then `fbauth link --pending`"
+        case .network: "network error: Firebase could not be reached or did not answer in time"
+        case .store: "the local session store cannot be read or written (the file is left as it was)"
+        }
+    }
+}

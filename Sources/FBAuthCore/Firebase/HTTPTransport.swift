@@ -1,0 +1,56 @@
+import Foundation
+
+/// An outgoing HTTP request. fbauth's own value type, so the core never needs
+/// FoundationNetworking (and libcurl) to describe one.
+public struct HTTPClientRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data?
+    /// Total time allowed for the exchange, connecting included.
+    public var timeout: TimeInterval
+
+    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+public struct HTTPClientResponse: Sendable {
+    public var status: Int
+    /// Header names in lower case.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+    }
+}
+
+/// Why no response arrived.
+public struct TransportError: Error, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case timedOut
+        case cannotConnect
+        case other
+    }
+
+    public var kind: Kind
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+}
+
+/// Sends one HTTP request and waits for the whole response. The live implementation is
+/// `URLSessionTransport` (module FBAuthURLSession); tests pass fakes.
+public protocol HTTPTransport: Sendable {
+    func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse
+}

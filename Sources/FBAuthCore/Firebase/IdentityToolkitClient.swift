@@ -1,0 +1,126 @@
+import Foundation
+import LoopbackHTTP
+
+/// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
+/// transport failures become `.network`, error envelopes `.server`, anything that is not
+/// Firebase's JSON `.badResponse`. Callers see values or one `FBAuthError`.
+public struct IdentityToolkitClient: Sendable {
+    public let endpoints: FirebaseEndpoints
+    public let apiKey: String
+    let transport: HTTPTransport
+    let timeout: TimeInterval
+    let logger: HTTPExchangeLogger?
+    /// Pause before the single retry of an idempotent call.
+    let retryDelay: TimeInterval
+
+    public init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
+                logger: HTTPExchangeLogger? = nil, retryDelay: TimeInterval = 0.5) {
+        self.endpoints = endpoints
+        self.apiKey = apiKey
+        self.transport = transport
+        self.timeout = timeout
+        self.logger = logger
+        self.retryDelay = retryDelay
+    }
+
+    /// Whether a failed call may be sent again. The code exchange never is: an authorization
+    /// code is single-use.
+    enum Retry { case never, onceIfTransient }
+
+    // MARK: - Identity Toolkit
+
+    public func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
+        try post("createAuthUri", request, action: "starting the sign-in", retry: .onceIfTransient)
+    }
+
+    public func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
+        try post("signInWithIdp", request, action: action, retry: .never)
+    }
+
+    public func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
+        let response: LookupResponse = try post("lookup", LookupRequest(idToken: idToken), action: "account lookup", retry: .onceIfTransient)
+        guard let user = response.users?.first, user.localId != nil else {
+            throw .signInAgain("account lookup found no user for this session; sign in again")
+        }
+        return user
+    }
+
+    // MARK: - Transport
+
+    func post<Body: Encodable, Answer: Decodable>(_ method: String, _ body: Body, action: String, retry: Retry) throws(FBAuthError) -> Answer {
+        let json: Data
+        do { json = try JSONEncoder().encode(body) } catch { throw .failed("could not encode the \(method) request: \(error)") }
+        let request = HTTPClientRequest(
+            method: "POST", url: endpoints.accounts(method, apiKey: apiKey),
+            headers: ["Content-Type": "application/json"], body: json, timeout: timeout)
+        return try decode(Answer.self, from: send(request, action: action, retry: retry), request: request)
+    }
+
+    /// Sends the request (and, when allowed, once more after a transient failure) and returns
+    /// the body of a 2xx JSON answer.
+    func send(_ request: HTTPClientRequest, action: String, retry: Retry) throws(FBAuthError) -> Data {
+        do {
+            return try sendOnce(request, action: action)
+        } catch let error where retry == .onceIfTransient && error.isTransient {
+            Thread.sleep(forTimeInterval: retryDelay)
+            return try sendOnce(request, action: action)
+        }
+    }
+
+    private func sendOnce(_ request: HTTPClientRequest, action: String) throws(FBAuthError) -> Data {
+        let host = endpoints.displayHost(for: request.url)
+        let started = Date()
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(request)
+        } catch {
+            logger?.log(request, response: nil, failure: error.message, duration: Date().timeIntervalSince(started))
+            let reason = error.kind == .timedOut ? "no answer within \(Int(request.timeout)) s" : error.message
+            throw .network(host: host, reason: reason)
+        }
+        logger?.log(request, response: response, failure: nil, duration: Date().timeIntervalSince(started))
+        guard (200..<300).contains(response.status) else {
+            throw Self.failure(from: response, host: host, action: action)
+        }
+        guard !response.body.isEmpty else { throw .badResponse(host: host, reason: "empty body (HTTP \(response.status))") }
+        guard response.headers["content-type"]?.lowercased().contains("json") == true else {
+            throw .badResponse(host: host, reason: "content type '\(response.headers["content-type"] ?? "none")' instead of JSON")
+        }
+        return response.body
+    }
+
+    private func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data, request: HTTPClientRequest) throws(FBAuthError) -> Answer {
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "malformed JSON")
+        }
+    }
+
+    static func failure(from response: HTTPClientResponse, host: String, action: String) -> FBAuthError {
+        if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body) {
+            let reasons = envelope.error.errors?.compactMap(\.reason) ?? []
+            return .server(ServerError(httpStatus: response.status, message: envelope.error.message, reasons: reasons, host: host), action: action)
+        }
+        if response.status >= 500 || response.status == 429 {
+            return .server(ServerError(httpStatus: response.status, message: "HTTP \(response.status)", host: host), action: action)
+        }
+        return .badResponse(host: host, reason: "HTTP \(response.status) without a Firebase error body")
+    }
+}
+
+extension FBAuthError {
+    /// Failures that a second attempt may cure: no answer, 5xx, 429.
+    var isTransient: Bool {
+        switch self {
+        case .network: true
+        case .server(let error, _): error.isTransient
+        default: false
+        }
+    }
+}
+
+/// Receives every HTTP exchange (for `--verbose`); implementations must redact secrets.
+public protocol HTTPExchangeLogger: Sendable {
+    func log(_ request: HTTPClientRequest, response: HTTPClientResponse?, failure: String?, duration: TimeInterval)
+}

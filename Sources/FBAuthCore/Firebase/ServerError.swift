@@ -1,0 +1,43 @@
+/// An error answered by Identity Toolkit or securetoken, either as the error envelope
+/// `{"error": {"code": 400, "message": "CODE : detail", "errors": [...]}}` or as an HTTP-200
+/// `errorMessage` (firebase-protocol.md §6).
+public struct ServerError: Error, Sendable, Equatable {
+    /// The HTTP status (200 for `errorMessage` answers).
+    public var httpStatus: Int
+    /// The message exactly as the server sent it.
+    public var message: String
+    /// `errors[].reason` values, e.g. `keyInvalid`.
+    public var reasons: [String]
+    /// The host that answered.
+    public var host: String
+
+    public init(httpStatus: Int, message: String, reasons: [String] = [], host: String) {
+        self.httpStatus = httpStatus
+        self.message = message
+        self.reasons = reasons
+        self.host = host
+    }
+
+    /// The leading code, e.g. `INVALID_IDP_RESPONSE` in `INVALID_IDP_RESPONSE : bad code`, or
+    /// `USER_NOT_FOUND` in the emulator's `USER_NOT_FOUND ((note))`. Nil for free text such as
+    /// "API key not valid. Please pass a valid API key."
+    public var code: String? {
+        let scalars = message.unicodeScalars
+        let token = scalars.prefix { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+        guard token.count >= 3, token.first.map({ ("A"..."Z").contains($0) }) == true else { return nil }
+        let rest = String(String.UnicodeScalarView(scalars.dropFirst(token.count)))
+        guard rest.isEmpty || rest.hasPrefix(":") || rest.hasPrefix(" :") || rest.hasPrefix(" (") else { return nil }
+        return String(String.UnicodeScalarView(token))
+    }
+
+    /// What follows the code (`CODE : detail`), if anything.
+    public var detail: String? {
+        guard let code else { return message }
+        var rest = message.dropFirst(code.count).drop(while: { $0 == " " })
+        if rest.hasPrefix(":") { rest = rest.dropFirst().drop(while: { $0 == " " }) }
+        return rest.isEmpty ? nil : String(rest)
+    }
+
+    /// 5xx and 429: worth one retry, and reported as a network problem (exit 6).
+    public var isTransient: Bool { httpStatus >= 500 || httpStatus == 429 }
+}

@@ -1,0 +1,80 @@
+/// The options of a browser flow with an identity provider (signin, link, reauth).
+public struct FlowOptions: Sendable, Equatable {
+    public var providerId: String
+    /// Extra OAuth scopes, sent space-delimited as `oauthScope`.
+    public var scopes: [String]
+    /// Custom OAuth parameters, in the order given; `login_hint` from `--email` is added last.
+    public var customParameters: [KeyValue]
+    /// The account hint; against the Auth emulator, the fake account's email.
+    public var email: String?
+    public var port: UInt16
+    public var redirectHost: RedirectHost
+    public var openBrowser: Bool
+    public var timeout: Duration
+
+    /// The default listener port, fixed so users can register the redirect URI
+    /// `http://localhost:8977/__/auth/handler` with their provider.
+    public static let defaultPort: UInt16 = 8977
+    public static let defaultTimeout: Duration = .seconds(300)
+
+    public init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
+                port: UInt16 = defaultPort, redirectHost: RedirectHost = .localhost, openBrowser: Bool = true,
+                timeout: Duration = defaultTimeout) {
+        self.providerId = providerId
+        self.scopes = scopes
+        self.customParameters = customParameters
+        self.email = email
+        self.port = port
+        self.redirectHost = redirectHost
+        self.openBrowser = openBrowser
+        self.timeout = timeout
+    }
+
+    /// The parameters Firebase sets itself; providers reject duplicates (firebase-protocol.md §3).
+    public static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
+
+    /// `customParameter` as sent to createAuthUri.
+    var customParameterObject: [String: String]? {
+        var object: [String: String] = [:]
+        for parameter in customParameters { object[parameter.key] = parameter.value }
+        if let email, object["login_hint"] == nil { object["login_hint"] = email }
+        return object.isEmpty ? nil : object
+    }
+
+    var oauthScope: String? { scopes.isEmpty ? nil : scopes.joined(separator: " ") }
+}
+
+/// A `KEY=VALUE` option value.
+public struct KeyValue: Sendable, Equatable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What the browser flow is for; each changes the `signInWithIdp` request.
+public enum FlowPurpose: Sendable, Equatable {
+    case signIn
+    /// Link the provider to the user holding this ID token.
+    case link(idToken: String)
+    /// Sign in again as the current user, never creating one (`autoCreate: false`).
+    case reauthenticate
+
+    var linkToken: String? {
+        if case .link(let idToken) = self { return idToken }
+        return nil
+    }
+
+    var autoCreate: Bool? { self == .reauthenticate ? false : nil }
+
+    var action: String {
+        switch self {
+        case .signIn: "sign-in"
+        case .link: "linking"
+        case .reauthenticate: "reauthentication"
+        }
+    }
+}

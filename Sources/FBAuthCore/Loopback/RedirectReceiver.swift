@@ -1,0 +1,88 @@
+import Foundation
+import LoopbackHTTP
+
+/// The loopback listener of a browser flow: binds before the flow starts (so the redirect URI
+/// can be registered with Firebase), then waits for the one request `CallbackMatcher` accepts.
+public final class RedirectReceiver {
+    /// Where the provider sends the browser back. Firebase's hosted handler uses the same path.
+    public static let callbackPath = "/__/auth/handler"
+
+    public let port: UInt16
+    public let redirectURI: String
+    private let server: LoopbackServer
+
+    /// A callback taken out of the listener; answer it with `respond` after the exchange.
+    public struct Callback {
+        public let verdict: CallbackMatcher.Verdict
+        /// The URL exactly as the browser requested it: scheme, host, port, path and query.
+        public let requestURI: String
+        /// The form body of a POST callback (`response_mode=form_post`), as sent.
+        public let postBody: String?
+        let held: HeldRequest
+
+        public func respond(_ page: HTTPResponse) { held.respond(page) }
+    }
+
+    public init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
+        do {
+            server = try LoopbackServer(port: port, primary: host.primaryAddress)
+        } catch {
+            switch error {
+            case .portInUse(let port):
+                throw .failed("port \(port) is already in use on this machine; choose another with --port (or --port 0 for any free port)")
+            case .addressUnavailable(let address):
+                throw .failed("this machine has no \(address.rawValue) loopback address; choose another --redirect-host")
+            case .failed(let socketError):
+                throw .failed("cannot listen on port \(port): \(socketError.description)")
+            }
+        }
+        self.port = server.port
+        redirectURI = "http://\(host.rawValue):\(server.port)\(Self.callbackPath)"
+    }
+
+    deinit { close() }
+
+    public enum WaitEvent {
+        case callback(Callback)
+        case deadlineReached
+        case readable(Int32)
+    }
+
+    /// Serves requests until the matching callback arrives, the deadline passes, or one of
+    /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
+    public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = []) -> WaitEvent {
+        var verdict: CallbackMatcher.Verdict?
+        let event = server.next(until: deadline, watching: watching) { request in
+            switch matcher.classify(request) {
+            case .rejected(let status, let reason):
+                return .respond(ResultPage.rejected(status: status, reason: reason))
+            case let accepted:
+                verdict = accepted
+                return .hold
+            }
+        }
+        switch event {
+        case .held(let held):
+            let request = held.request
+            let host = request.header("Host") ?? "localhost:\(port)"
+            let postBody = request.method == "POST" ? String(decoding: request.body, as: UTF8.self) : nil
+            return .callback(Callback(verdict: verdict!, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
+        case .deadlineReached:
+            return .deadlineReached
+        case .readable(let fd):
+            return .readable(fd)
+        }
+    }
+
+    /// Closes every open connection and frees the port.
+    public func close() { server.close() }
+}
+
+/// The host name in the redirect URI. The listener always binds loopback addresses only.
+public enum RedirectHost: String, Sendable, CaseIterable {
+    case localhost
+    case ipv4 = "127.0.0.1"
+    case ipv6 = "[::1]"
+
+    var primaryAddress: LoopbackAddress { self == .ipv6 ? .ipv6 : .ipv4 }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
+/// `AuthDataResult` (cli-contract.md). Every documented key is always present; absent values
+/// are `null`.
+struct AuthDataResultJSON: Encodable {
+    var user: UserJSON
+    var credential: CredentialJSON?
+    var additionalUserInfo: AdditionalUserInfoJSON?
+
+    init(record: SignInRecord, session: Session) {
+        user = UserJSON(session: session, includeTokens: true)
+        credential = record.providerCredential.map(CredentialJSON.init)
+        additionalUserInfo = AdditionalUserInfoJSON(
+            providerId: record.providerId, isNewUser: record.response.isNewUser ?? false,
+            username: record.response.screenName, profile: record.response.rawUserInfo)
+    }
+
+    enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(user, forKey: .user)
+        try c.encode(credential, forKey: .credential)
+        try c.encode(additionalUserInfo, forKey: .additionalUserInfo)
+    }
+}
+
+/// The contract's `user` object (also printed alone by `whoami`).
+struct UserJSON: Encodable {
+    var session: Session
+    var includeTokens: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case uid, email, emailVerified, displayName, photoURL, phoneNumber, isAnonymous, tenantId, providerData
+        case metadata, idToken, refreshToken, expirationTime
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session.uid, forKey: .uid)
+        try c.encode(session.email, forKey: .email)
+        try c.encode(session.emailVerified, forKey: .emailVerified)
+        try c.encode(session.displayName, forKey: .displayName)
+        try c.encode(session.photoURL, forKey: .photoURL)
+        try c.encode(session.phoneNumber, forKey: .phoneNumber)
+        try c.encode(session.isAnonymous, forKey: .isAnonymous)
+        try c.encode(session.tenantId, forKey: .tenantId)
+        try c.encode(session.providerData.map(ProviderDataJSON.init), forKey: .providerData)
+        try c.encode(MetadataJSON(session: session), forKey: .metadata)
+        if includeTokens {
+            try c.encode(session.idToken, forKey: .idToken)
+            try c.encode(session.refreshToken, forKey: .refreshToken)
+            try c.encode(Timestamp.string(session.expirationTime), forKey: .expirationTime)
+        }
+    }
+}
+
+struct ProviderDataJSON: Encodable {
+    var profile: ProviderProfile
+
+    enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(profile.providerId, forKey: .providerId)
+        try c.encode(profile.uid, forKey: .uid)
+        try c.encode(profile.email, forKey: .email)
+        try c.encode(profile.displayName, forKey: .displayName)
+        try c.encode(profile.photoURL, forKey: .photoURL)
+        try c.encode(profile.phoneNumber, forKey: .phoneNumber)
+    }
+}
+
+struct MetadataJSON: Encodable {
+    var session: Session
+
+    enum CodingKeys: String, CodingKey { case creationTime, lastSignInTime }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session.creationTime.map(Timestamp.string), forKey: .creationTime)
+        try c.encode(Timestamp.string(session.lastSignInTime), forKey: .lastSignInTime)
+    }
+}
+
+struct CredentialJSON: Encodable {
+    var credential: ProviderCredential
+
+    enum CodingKeys: String, CodingKey { case providerId, signInMethod, accessToken, idToken, secret }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(credential.providerId, forKey: .providerId)
+        try c.encode(credential.providerId, forKey: .signInMethod)
+        try c.encode(credential.accessToken, forKey: .accessToken)
+        try c.encode(credential.idToken, forKey: .idToken)
+        try c.encode(credential.secret, forKey: .secret)
+    }
+}
+
+struct AdditionalUserInfoJSON: Encodable {
+    var providerId: String
+    var isNewUser: Bool
+    var username: String?
+    var profile: JSONValue?
+
+    enum CodingKeys: String, CodingKey { case providerId, isNewUser, username, profile }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(providerId, forKey: .providerId)
+        try c.encode(isNewUser, forKey: .isNewUser)
+        try c.encode(username, forKey: .username)
+        try c.encode(profile, forKey: .profile)
+    }
+}
+
+/// RFC 3339 timestamps in UTC, second precision: `2026-11-22T03:04:05Z`.
+enum Timestamp {
+    static func string(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+}
+
+/// Pretty-printed JSON for stdout, keys sorted (stable output), followed by a newline.
+enum JSONOutput {
+    static func render<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// A signed-in Firebase user as fbauth keeps it between runs. Its coding keys are the
+/// on-disk field names of `sessions.json` (see `StoreFile` for the versioned envelope).
+public struct Session: Codable, Sendable, Equatable {
+    public var uid: String
+    public var tenantId: String?
+    public var email: String?
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+    public var isAnonymous: Bool
+    public var providerData: [ProviderProfile]
+    public var idToken: String
+    public var refreshToken: String
+    /// When `idToken` expires.
+    public var expirationTime: Date
+    /// When the user last signed in or reauthenticated through fbauth.
+    public var lastSignInTime: Date
+    /// When the Firebase account was created, if the server said.
+    public var creationTime: Date?
+    /// The provider credentials obtained at sign-in or linking, one per provider.
+    public var providerCredentials: [ProviderCredential]
+
+    public init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
+                displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,
+                isAnonymous: Bool = false, providerData: [ProviderProfile] = [], idToken: String,
+                refreshToken: String, expirationTime: Date, lastSignInTime: Date, creationTime: Date? = nil,
+                providerCredentials: [ProviderCredential] = []) {
+        self.uid = uid
+        self.tenantId = tenantId
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.isAnonymous = isAnonymous
+        self.providerData = providerData
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.expirationTime = expirationTime
+        self.lastSignInTime = lastSignInTime
+        self.creationTime = creationTime
+        self.providerCredentials = providerCredentials
+    }
+
+    /// Adds or replaces the credential of its provider.
+    public mutating func remember(_ credential: ProviderCredential) {
+        providerCredentials.removeAll { $0.providerId == credential.providerId }
+        providerCredentials.append(credential)
+    }
+}
+
+/// One provider linked to the user (`providerData[]` of the SDKs).
+public struct ProviderProfile: Codable, Sendable, Equatable {
+    public var providerId: String
+    /// The provider's own user id (`rawId`), not Firebase's `federatedId`.
+    public var uid: String
+    public var email: String?
+    public var displayName: String?
+    public var photoURL: String?
+    public var phoneNumber: String?
+
+    public init(providerId: String, uid: String, email: String? = nil, displayName: String? = nil,
+                photoURL: String? = nil, phoneNumber: String? = nil) {
+        self.providerId = providerId
+        self.uid = uid
+        self.email = email
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+    }
+}
+
+/// A provider's OAuth credential, for calling the provider's own API (`fbauth token --provider`).
+public struct ProviderCredential: Codable, Sendable, Equatable {
+    public var providerId: String
+    public var accessToken: String?
+    public var idToken: String?
+    /// OAuth 1.0a token secret (Twitter).
+    public var secret: String?
+    public var expirationTime: Date?
+    public var obtainedAt: Date
+
+    public init(providerId: String, accessToken: String? = nil, idToken: String? = nil, secret: String? = nil,
+                expirationTime: Date? = nil, obtainedAt: Date) {
+        self.providerId = providerId
+        self.accessToken = accessToken
+        self.idToken = idToken
+        self.secret = secret
+        self.expirationTime = expirationTime
+        self.obtainedAt = obtainedAt
+    }
+}

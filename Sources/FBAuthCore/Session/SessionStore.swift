@@ -1,0 +1,11 @@
+/// Where sessions live between runs.
+public protocol SessionStore: Sendable {
+    /// The saved contents without taking the lock: a consistent snapshot, since writes replace
+    /// the file atomically. Empty when nothing was saved yet.
+    func load() throws(FBAuthError) -> StoreContents
+
+    /// Reads, changes and writes the contents under the cross-process lock, so concurrent fbauth
+    /// processes never lose each other's changes. Nothing is written when `change` throws or
+    /// leaves the contents as they were.
+    func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T
+}

@@ -1,0 +1,71 @@
+/// Which Firebase project (and which server) sessions belong to. Sessions from an Auth
+/// emulator are kept apart from production ones, even with the same API key.
+public struct ProjectKey: Hashable, Sendable {
+    public var apiKey: String
+    public var emulatorHost: String?
+
+    public init(apiKey: String, emulatorHost: String?) {
+        self.apiKey = apiKey
+        self.emulatorHost = emulatorHost
+    }
+
+    /// The key of this project in `sessions.json`.
+    public var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
+}
+
+/// Names one session of a project: tenant + uid.
+public struct SessionReference: Codable, Hashable, Sendable {
+    public var uid: String
+    public var tenantId: String?
+
+    public init(uid: String, tenantId: String?) {
+        self.uid = uid
+        self.tenantId = tenantId
+    }
+}
+
+/// The saved state of one project: its sessions and which one is current.
+public struct ProjectState: Codable, Sendable, Equatable {
+    public var apiKey: String
+    public var emulatorHost: String?
+    public var current: SessionReference?
+    public var sessions: [Session]
+
+    public init(key: ProjectKey) {
+        apiKey = key.apiKey
+        emulatorHost = key.emulatorHost
+        sessions = []
+    }
+}
+
+/// Everything in `sessions.json`, as values.
+public struct StoreContents: Sendable, Equatable {
+    public var projects: [String: ProjectState]
+
+    public init(projects: [String: ProjectState] = [:]) {
+        self.projects = projects
+    }
+
+    public func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
+
+    public func currentSession(of key: ProjectKey) -> Session? {
+        guard let project = project(key), let current = project.current else { return nil }
+        return project.sessions.first { $0.reference == current }
+    }
+
+    /// Saves (adds or replaces) a session; other sessions are kept.
+    public mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
+        var project = projects[key.storageKey] ?? ProjectState(key: key)
+        if let index = project.sessions.firstIndex(where: { $0.reference == session.reference }) {
+            project.sessions[index] = session
+        } else {
+            project.sessions.append(session)
+        }
+        if makeCurrent { project.current = session.reference }
+        projects[key.storageKey] = project
+    }
+}
+
+extension Session {
+    public var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
+}

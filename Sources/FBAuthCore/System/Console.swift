@@ -1,0 +1,41 @@
+import Foundation
+
+/// The terminal: stdout carries data only (one JSON document or one bare token); everything
+/// for humans goes to stderr.
+public protocol Console: Sendable {
+    func writeOutput(_ text: String)
+    func writeError(_ text: String)
+    var isInputTerminal: Bool { get }
+    var isErrorTerminal: Bool { get }
+    /// All of stdin (for `-` arguments and piped secrets).
+    func readAllInput() -> Data
+    /// One line of stdin without the newline; nil at end of input.
+    func readLine() -> String?
+    /// Reads a line from the terminal without echoing it; nil when there is no terminal.
+    func readSecret(prompt: String) -> String?
+}
+
+extension Console {
+    /// A line for humans on stderr.
+    public func say(_ line: String) { writeError(line + "\n") }
+}
+
+/// The process's real standard streams.
+public struct StandardConsole: Console {
+    public init() {}
+
+    public func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
+    public func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    public var isInputTerminal: Bool { Platform.isTerminal(0) }
+    public var isErrorTerminal: Bool { Platform.isTerminal(2) }
+    public func readAllInput() -> Data { FileHandle.standardInput.readDataToEndOfFile() }
+    public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+
+    public func readSecret(prompt: String) -> String? {
+        guard isInputTerminal else { return nil }
+        writeError(prompt)
+        let line = Platform.withTerminalEchoDisabled { Swift.readLine(strippingNewline: true) }
+        writeError("\n")
+        return line
+    }
+}

@@ -1,0 +1,174 @@
+// The POSIX calls fbauth's core needs beyond sockets: terminals, file locks, atomic files and
+// launching programs. All platform-specific code of FBAuthCore lives in this file.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+public enum Platform {
+    /// errno as a sentence.
+    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    public static var processID: Int32 { getpid() }
+
+    /// Runs `body` with terminal echo off on stdin (for password prompts), restoring it after.
+    public static func withTerminalEchoDisabled<T>(_ body: () -> T) -> T {
+        var original = termios()
+        guard tcgetattr(0, &original) == 0 else { return body() }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(0, TCSAFLUSH, &silent)
+        defer { tcsetattr(0, TCSAFLUSH, &original) }
+        return body()
+    }
+
+    // MARK: - Files
+
+    public enum FileProblem: Error {
+        case failed(operation: String, path: String, code: Int32)
+
+        public var description: String {
+            switch self {
+            case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
+            }
+        }
+    }
+
+    /// Creates a directory and any missing parents with mode 0700 (never changing an existing one).
+    public static func makeDirectory(_ path: String) throws(FileProblem) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
+        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
+            throw .failed(operation: "cannot create directory", path: path, code: errno)
+        }
+    }
+
+    /// Replaces the file at `path` with `data` so that no reader ever sees half a file: a new
+    /// file created with `mode` in the same directory, flushed to disk, renamed over the old one.
+    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws(FileProblem) {
+        let temporary = "\(path).tmp-\(getpid())"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw .failed(operation: "cannot create", path: temporary, code: errno) }
+        var failure: FileProblem?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = .failed(operation: "cannot write", path: temporary, code: errno)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = .failed(operation: "cannot flush", path: temporary, code: errno) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = .failed(operation: "cannot replace", path: path, code: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        // Make the rename itself durable.
+        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+    }
+
+    /// An exclusive advisory lock on a lock file, shared by every fbauth process. Released by
+    /// `unlock()` or, if the process dies, by the kernel.
+    public final class FileLock {
+        private var fd: Int32
+
+        public init(path: String) throws(FileProblem) {
+            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .failed(operation: "cannot open lock file", path: path, code: errno) }
+            while flock(fd, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                throw .failed(operation: "cannot lock", path: path, code: code)
+            }
+        }
+
+        deinit { unlock() }
+
+        public func unlock() {
+            guard fd >= 0 else { return }
+            flock(fd, LOCK_UN)
+            close(fd)
+            fd = -1
+        }
+    }
+
+    /// Creates a new private (0700) directory under the temporary directory.
+    public static func makeTemporaryDirectory(prefix: String) throws(FileProblem) -> String {
+        let base = (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
+        var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
+        guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw .failed(operation: "cannot create a directory in", path: base, code: errno)
+        }
+        return String(cString: result)
+    }
+
+    /// Whether an executable with this name is on `PATH` (or at this path).
+    public static func findExecutable(_ name: String, path: String?) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    // MARK: - Processes
+
+    /// Starts `arguments[0]` (looked up in PATH) directly, never through a shell. Its stdin is
+    /// /dev/null and its stdout goes to our stderr, keeping our stdout for data only. Returns
+    /// the process id, or the errno of a failed start.
+    public static func spawn(_ arguments: [String], environment: [String: String]) -> Result<Int32, FileProblem> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard result == 0 else { return .failure(.failed(operation: "cannot start", path: arguments[0], code: result)) }
+        return .success(pid)
+    }
+
+    /// The exit status of a child that has ended, or nil while it runs.
+    public static func exitStatusIfEnded(_ pid: Int32) -> Int32? {
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Blocks until SIGINT or SIGTERM ends the process.
+    public static func waitUntilTerminated() -> Never {
+        while true { pause() }
+    }
+
+    /// Ignores SIGPIPE, so writing to a closed pipe (`fbauth token | head -c1`) or socket is an
+    /// error return, not a crash.
+    public static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

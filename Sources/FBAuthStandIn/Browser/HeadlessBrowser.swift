@@ -1,0 +1,164 @@
+import Foundation
+import LoopbackHTTP
+
+/// A minimal browser for loopback addresses: follows redirects and answers the fake provider's
+/// consent page. `fbauth demo` uses it where no real browser can be opened; tests use it (as
+/// `fbauth-fake-browser`) to drive the real binary. It can also imitate a real browser's
+/// stray traffic — idle spare connections, `/favicon.ico`, forged callbacks, garbage — against
+/// the app's listener before delivering the real redirect.
+public struct HeadlessBrowser: Sendable {
+    public enum Decision: String, Sendable {
+        case allow, deny
+    }
+
+    /// The email typed into the consent page; nil keeps what the page pre-fills (`login_hint`).
+    public var email: String?
+    public var decision: Decision
+    public var strayRequestsFirst: Bool
+
+    public init(email: String? = nil, decision: Decision = .allow, strayRequestsFirst: Bool = false) {
+        self.email = email
+        self.decision = decision
+        self.strayRequestsFirst = strayRequestsFirst
+    }
+
+    public struct Page: Sendable {
+        public var url: String
+        public var status: Int
+        public var body: String
+    }
+
+    public struct Failure: Error, Sendable {
+        public var message: String
+    }
+
+    /// Visits `url` and keeps going until a page needs nothing more. Returns every page seen.
+    public func visit(_ url: String) throws(Failure) -> [Page] {
+        var pages: [Page] = []
+        var next = Step(method: "GET", url: url, form: nil)
+        let firstPort = try Target(url).port
+        var spareConnection: LoopbackConnection?
+        defer { spareConnection?.close() }
+
+        for _ in 0..<12 {
+            let target = try Target(next.url)
+            if strayRequestsFirst, spareConnection == nil, target.port != firstPort {
+                spareConnection = Self.disturb(target)
+            }
+            let response = try exchange(next, target)
+            let body = response.bodyText
+            pages.append(Page(url: next.url, status: response.status, body: body))
+            if (300..<400).contains(response.status), let location = response.header("Location") {
+                guard let resolved = URL(string: location, relativeTo: URL(string: next.url))?.absoluteString else {
+                    throw Failure(message: "bad redirect location \(location)")
+                }
+                next = Step(method: "GET", url: resolved, form: nil)
+            } else if response.status == 200, body.contains("data-fbauth-consent") {
+                next = try consent(on: body, at: next.url)
+            } else {
+                return pages
+            }
+        }
+        throw Failure(message: "too many redirects")
+    }
+
+    // MARK: - Pieces
+
+    private struct Step {
+        var method: String
+        var url: String
+        var form: String?
+    }
+
+    /// Where a loopback URL points.
+    private struct Target {
+        var address: LoopbackAddress
+        var hostHeader: String
+        var port: UInt16
+        var pathAndQuery: String
+
+        init(_ url: String) throws(Failure) {
+            guard let components = URLComponents(string: url), components.scheme == "http",
+                let host = components.percentEncodedHost?.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            else { throw Failure(message: "not an http URL: \(url)") }
+            switch host {
+            case "127.0.0.1", "localhost": address = .ipv4
+            case "::1": address = .ipv6
+            default: throw Failure(message: "the headless browser only visits loopback addresses, not \(host)")
+            }
+            port = UInt16(components.port ?? 80)
+            hostHeader = (host == "::1" ? "[::1]" : host) + ":\(port)"
+            pathAndQuery = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath)
+                + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        }
+    }
+
+    private func exchange(_ step: Step, _ target: Target) throws(Failure) -> ReceivedResponse {
+        var head = "\(step.method) \(target.pathAndQuery) HTTP/1.1\r\nHost: \(target.hostHeader)\r\n"
+            + "User-Agent: fbauth-headless-browser/1\r\nAccept: text/html\r\nConnection: close\r\n"
+        let body = Array((step.form ?? "").utf8)
+        if step.form != nil {
+            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
+        }
+        let connection: LoopbackConnection
+        do {
+            connection = try LoopbackConnection(address: target.address, port: target.port, timeoutSeconds: 60)
+        } catch {
+            throw Failure(message: "cannot connect to \(target.hostHeader): \(error.description)")
+        }
+        defer { connection.close() }
+        connection.send(Array((head + "\r\n").utf8) + body)
+        guard let response = ReceivedResponse(parsing: connection.readToEnd()) else {
+            throw Failure(message: "no HTTP answer from \(target.hostHeader)")
+        }
+        return response
+    }
+
+    /// Fills in and submits the fake provider's consent form.
+    private func consent(on page: String, at url: String) throws(Failure) -> Step {
+        guard let action = Self.attribute("action", in: page), let flow = Self.inputValue("flow", in: page),
+            let resolved = URL(string: action, relativeTo: URL(string: url))?.absoluteString
+        else { throw Failure(message: "the consent page has no form") }
+        let prefilled = Self.inputValue("email", in: page) ?? ""
+        let email = self.email ?? (prefilled.isEmpty ? "user@example.com" : prefilled)
+        let form = FormEncoding.encode([("flow", flow), ("email", email), ("decision", decision.rawValue)])
+        return Step(method: "POST", url: resolved, form: form)
+    }
+
+    /// What a real browser may do to a local listener before the redirect arrives. Returns an
+    /// idle connection the caller keeps open until the end.
+    private static func disturb(_ target: Target) -> LoopbackConnection? {
+        let spare = try? LoopbackConnection(address: target.address, port: target.port)
+        let callbackPath = target.pathAndQuery.split(separator: "?").first.map(String.init) ?? "/"
+        let strays = [
+            "GET /favicon.ico HTTP/1.1\r\nHost: \(target.hostHeader)\r\n\r\n",
+            "GET \(callbackPath)?state=forged&code=forged HTTP/1.1\r\nHost: \(target.hostHeader)\r\n\r\n",
+            "GET \(callbackPath) HTTP/1.1\r\nHost: \(target.hostHeader)\r\n\r\n",
+            "\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}not http\r\n\r\n",
+            "GET \(target.pathAndQuery) HTTP/1.1\r\nHost: attacker.example\r\n\r\n",
+        ]
+        for stray in strays {
+            guard let connection = try? LoopbackConnection(address: target.address, port: target.port, timeoutSeconds: 5) else { continue }
+            connection.send(stray)
+            _ = connection.readToEnd()
+            connection.close()
+        }
+        return spare
+    }
+
+    static func attribute(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "\(name)=\"") else { return nil }
+        return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
+    }
+
+    static func inputValue(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import LoopbackHTTP
+
+extension Backend {
+    static let createAuthUriFields: Set<String> = [
+        "providerId", "continueUri", "customParameter", "oauthScope", "sessionId", "tenantId", "authFlowType",
+        "context", "hostedDomain", "identifier", "appId", "oauthConsumerKey", "openidRealm", "otaApp",
+    ]
+
+    /// `accounts:createAuthUri` (firebase-protocol.md §1): either an authorization URL at a fake
+    /// provider, or (with `identifier`) the sign-in methods of an email.
+    func createAuthUri(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        let providerId = try body.string("providerId")
+        let identifier = try body.string("identifier")
+        guard providerId != nil || identifier != nil else {
+            throw .badRequest("MISSING_IDENTIFIER : Either identifier or providerId must be specified")
+        }
+        guard let continueUri = try body.string("continueUri"), !continueUri.isEmpty else { throw .badRequest("MISSING_CONTINUE_URI") }
+        guard let continueURL = URL(string: continueUri), let scheme = continueURL.scheme, ["http", "https"].contains(scheme),
+            continueURL.host != nil
+        else {
+            throw .badRequest("INVALID_CONTINUE_URI : Invalid parameter value for redirect_uri: not an absolute URL")
+        }
+        guard continueURL.fragment == nil, !continueUri.contains("#") else {
+            throw .badRequest("INVALID_CONTINUE_URI : Invalid parameter value for redirect_uri: fragment not allowed.")
+        }
+        guard !FormEncoding.decode(continueURL.query ?? "").contains(where: { $0.name == "state" }) else {
+            throw .badRequest("INVALID_CONTINUE_URI : The continue URI cannot contain the reserved state query parameter.")
+        }
+        let tenantId = try body.string("tenantId")
+
+        if let identifier {
+            return try signInMethods(for: identifier, tenantId: tenantId)
+        }
+        if configuration.behaveLikeOfficialEmulator {
+            throw APIError(httpStatus: 501, message: "NOT_IMPLEMENTED : Sign-in with IDP is not yet supported.", status: "NOT_IMPLEMENTED")
+        }
+        let provider = providerId!
+        guard Self.isProviderID(provider) else { throw .badRequest("INVALID_PROVIDER_ID : Provider Id is not supported.") }
+        let customParameters = try body.stringMap("customParameter") ?? [:]
+        if let reserved = customParameters.keys.first(where: { ["client_id", "response_type", "scope", "redirect_uri", "state"].contains($0) }) {
+            throw .badRequest("INVALID_ARGUMENT : Custom parameter \(reserved) is reserved and cannot be set.")
+        }
+        let scopes = (try body.string("oauthScope") ?? "").split(separator: " ").map(String.init)
+        let sessionId = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
+
+        let isOAuth1 = provider == "twitter.com"
+        let binding = isOAuth1 ? RandomToken.make(bytes: 18) : RandomToken.make(bytes: 32)
+        pendingAuthorizations[binding] = PendingAuthorization(
+            providerId: provider, sessionId: sessionId, continueUri: continueUri, tenantId: tenantId,
+            binding: binding, scopes: scopes, customParameters: customParameters, createdAt: now())
+        return [
+            "kind": "identitytoolkit#CreateAuthUriResponse",
+            "authUri": authorizationURL(provider: provider, binding: binding, continueUri: continueUri, scopes: scopes, customParameters: customParameters),
+            "providerId": provider,
+            "sessionId": sessionId,
+        ]
+    }
+
+    /// The provider's authorization URL, in the shape each real provider uses.
+    private func authorizationURL(provider: String, binding: String, continueUri: String, scopes: [String], customParameters: [String: String]) -> String {
+        if provider == "twitter.com" {
+            return "\(baseURL)/fake-idp/twitter.com/oauth/authenticate?" + FormEncoding.encode([("oauth_token", binding)])
+        }
+        var parameters = customParameters
+        var path = "/fake-idp/\(provider)/authorize"
+        if provider == "microsoft.com" {
+            path = "/fake-idp/microsoft.com/\(parameters.removeValue(forKey: "tenant") ?? "common")/oauth2/v2.0/authorize"
+        }
+        let defaultScopes = provider == "github.com" ? ["user:email"] : ["openid", "email", "profile"]
+        var items: [(name: String, value: String)] = [
+            ("client_id", "fake-\(provider)-client"), ("redirect_uri", continueUri), ("response_type", "code"),
+            ("scope", (defaultScopes + scopes).joined(separator: " ")), ("state", binding),
+        ]
+        items += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return baseURL + path + "?" + FormEncoding.encode(items)
+    }
+
+    private func signInMethods(for email: String, tenantId: String?) throws(APIError) -> [String: Any] {
+        guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("INVALID_IDENTIFIER") }
+        var answer: [String: Any] = ["kind": "identitytoolkit#CreateAuthUriResponse"]
+        guard !configuration.emailEnumerationProtection else { return answer }
+        guard let account = account(withEmail: email, tenantId: tenantId) else {
+            answer["registered"] = false
+            return answer
+        }
+        var methods = account.links.map(\.providerId)
+        if account.password != nil { methods.insert("password", at: 0) }
+        answer["registered"] = true
+        answer["allProviders"] = methods
+        answer["signinMethods"] = methods
+        return answer
+    }
+
+    static func isProviderID(_ id: String) -> Bool {
+        id.contains(".") && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+extension Backend {
+    static let lookupFields: Set<String> = ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "targetProjectId", "delegatedProjectNumber", "initialEmail"]
+
+    /// `accounts:lookup` with the caller's ID token.
+    func lookup(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let idToken = try body.string("idToken") else { throw .badRequest("MISSING_ID_TOKEN") }
+        let account = try verify(idToken: idToken)
+        return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [userInfo(account)]]
+    }
+
+    /// A user as Identity Toolkit describes it (`GoogleCloudIdentitytoolkitV1UserInfo`).
+    func userInfo(_ account: Account) -> [String: Any] {
+        var providers: [[String: Any]] = account.links.map { link in
+            var info: [String: Any] = ["providerId": link.providerId, "rawId": link.rawId, "federatedId": link.federatedId]
+            info["email"] = link.email
+            info["displayName"] = link.displayName
+            info["photoUrl"] = link.photoUrl
+            info["screenName"] = link.screenName
+            return info
+        }
+        if account.password != nil, let email = account.email {
+            providers.insert(["providerId": "password", "rawId": email, "federatedId": email, "email": email], at: 0)
+        }
+        var user: [String: Any] = [
+            "localId": account.localId,
+            "emailVerified": account.emailVerified,
+            "providerUserInfo": providers,
+            "validSince": String(Int(account.validSince.timeIntervalSince1970)),
+            "createdAt": Self.milliseconds(account.createdAt),
+            "lastLoginAt": Self.milliseconds(account.lastLoginAt),
+            "lastRefreshAt": ISO8601DateFormatter().string(from: now()),
+        ]
+        user["email"] = account.email
+        user["displayName"] = account.displayName
+        user["photoUrl"] = account.photoUrl
+        user["tenantId"] = account.tenantId
+        if account.disabled { user["disabled"] = true }
+        if account.password != nil {
+            user["passwordHash"] = "UkVEQUNURUQ="  // production redacts it the same way
+            user["passwordUpdatedAt"] = account.createdAt.timeIntervalSince1970 * 1000
+        }
+        return user
+    }
+}

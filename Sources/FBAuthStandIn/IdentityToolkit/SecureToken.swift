@@ -1,0 +1,37 @@
+import Foundation
+import LoopbackHTTP
+
+extension Backend {
+    /// `POST /v1/token` (securetoken, firebase-protocol.md §4): exchanges a refresh token for a
+    /// new ID token. Accepts the documented form body and JSON (camelCase or snake_case).
+    func grantToken(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        let fields: [String: String]
+        if request.header("Content-Type")?.lowercased().hasPrefix("application/json") == true {
+            let body = try JSONBody(request, allowed: ["grantType", "refreshToken", "code"])
+            fields = ["grant_type": try body.string("grantType") ?? "", "refresh_token": try body.string("refreshToken") ?? ""]
+        } else {
+            var form: [String: String] = [:]
+            for item in FormEncoding.decode(String(decoding: request.body, as: UTF8.self)) { form[item.name] = item.value }
+            fields = form
+        }
+        guard let grantType = fields["grant_type"], !grantType.isEmpty else { throw .badRequest("MISSING_GRANT_TYPE") }
+        guard grantType == "refresh_token" else { throw .badRequest("INVALID_GRANT_TYPE") }
+        guard let refreshToken = fields["refresh_token"], !refreshToken.isEmpty else { throw .badRequest("MISSING_REFRESH_TOKEN") }
+        guard let issued = refreshTokens[refreshToken] else { throw .badRequest("INVALID_REFRESH_TOKEN") }
+        guard let account = accounts[issued.localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+        guard issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
+
+        let provider = account.links.last?.providerId ?? (account.password != nil ? "password" : "anonymous")
+        let idToken = mintIDToken(for: account, signInProvider: provider)
+        return [
+            "access_token": idToken,
+            "expires_in": String(configuration.idTokenLifetime),
+            "id_token": idToken,
+            "refresh_token": refreshToken,
+            "token_type": "Bearer",
+            "user_id": account.localId,
+            "project_id": configuration.projectNumber,
+        ]
+    }
+}

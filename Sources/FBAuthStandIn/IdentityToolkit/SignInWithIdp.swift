@@ -1,0 +1,217 @@
+import Foundation
+import LoopbackHTTP
+
+extension Backend {
+    static let signInWithIdpFields: Set<String> = [
+        "requestUri", "postBody", "sessionId", "returnSecureToken", "returnIdpCredential", "idToken",
+        "pendingToken", "tenantId", "autoCreate", "returnRefreshToken", "pendingIdToken", "delegatedProjectNumber",
+    ]
+
+    /// `accounts:signInWithIdp` (firebase-protocol.md §2): turns the provider's redirect (or a
+    /// credential) into a Firebase session, for sign-in or, with `idToken`, for linking.
+    func signInWithIdp(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let requestUri = try body.string("requestUri"), !requestUri.isEmpty else { throw .badRequest("MISSING_REQUEST_URI") }
+        guard let requestURL = URL(string: requestUri), requestURL.scheme != nil, requestURL.host != nil else {
+            throw .badRequest("INVALID_REQUEST_URI")
+        }
+        let tenantId = try body.string("tenantId")
+        let identity = try identityFromAssertion(body, requestUri: requestUri, tenantId: tenantId)
+        let returnIdpCredential = try body.bool("returnIdpCredential") ?? false
+        let autoCreate = try body.bool("autoCreate") ?? true
+
+        do {
+            if let idToken = try body.string("idToken") {
+                return try link(identity, toUserOf: idToken, tenantId: tenantId)
+            }
+            return try signIn(identity, tenantId: tenantId, autoCreate: autoCreate)
+        } catch let error where returnIdpCredential && error.httpStatus == 400 && Self.credentialErrors.contains(error.message) {
+            // With returnIdpCredential these come back as HTTP 200 with the IdP credential.
+            var answer = idpFields(identity)
+            answer["errorMessage"] = error.message
+            return answer
+        }
+    }
+
+    private static let credentialErrors: Set<String> = ["FEDERATED_USER_ID_ALREADY_LINKED", "EMAIL_EXISTS", "USER_NOT_FOUND"]
+
+    /// Who the provider says signed in: from the code flow's redirect, or (official-emulator
+    /// mode) from fake JSON claims in `postBody`.
+    private func identityFromAssertion(_ body: JSONBody, requestUri: String, tenantId: String?) throws(APIError) -> ProviderIdentity {
+        var parameters: [String: String] = [:]
+        let query = URL(string: requestUri)?.query ?? ""
+        for item in FormEncoding.decode(query) + FormEncoding.decode(try body.string("postBody") ?? "") where parameters[item.name] == nil {
+            parameters[item.name] = item.value
+        }
+        if let binding = parameters["state"] ?? parameters["oauth_token"] {
+            return try redeemGrant(binding: binding, parameters: parameters, requestUri: requestUri,
+                                   sessionId: try body.string("sessionId"), tenantId: tenantId)
+        }
+        if configuration.behaveLikeOfficialEmulator, let providerId = parameters["providerId"]?.lowercased(),
+            let claimsText = parameters["id_token"]
+        {
+            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText)
+        }
+        guard parameters["providerId"] != nil else { throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)") }
+        throw .badRequest("INVALID_IDP_RESPONSE : The supplied auth credential is malformed or has expired.")
+    }
+
+    /// Checks the redirect against the authorization it answers and uses up the code.
+    private func redeemGrant(binding: String, parameters: [String: String], requestUri: String, sessionId: String?, tenantId: String?) throws(APIError) -> ProviderIdentity {
+        guard let pending = pendingAuthorizations[binding] else {
+            throw .badRequest("INVALID_IDP_RESPONSE : The authorization request is unknown or has expired.")
+        }
+        guard sessionId == pending.sessionId else {
+            throw .badRequest("INVALID_IDP_RESPONSE : The session ID does not match the one of the authorization request.")
+        }
+        guard Self.sameEndpoint(requestUri, pending.continueUri) else {
+            throw .badRequest("INVALID_IDP_RESPONSE : requestUri does not match the redirect URI of the authorization request.")
+        }
+        guard tenantId == pending.tenantId else { throw .badRequest("TENANT_ID_MISMATCH") }
+        guard let grantKey = parameters["code"] ?? parameters["oauth_verifier"], let grant = grants[grantKey], grant.binding == binding else {
+            throw .badRequest("INVALID_IDP_RESPONSE : The authorization code is not valid.")
+        }
+        guard !grant.used else {
+            throw .badRequest("INVALID_IDP_RESPONSE : The authorization code has already been used.")
+        }
+        grants[grantKey]?.used = true
+        pendingAuthorizations[binding] = nil
+        return grant.identity
+    }
+
+    /// Scheme, host, port and path equal (the query carries the code).
+    static func sameEndpoint(_ a: String, _ b: String) -> Bool {
+        guard let x = URLComponents(string: a), let y = URLComponents(string: b) else { return false }
+        return x.scheme?.lowercased() == y.scheme?.lowercased() && x.host?.lowercased() == y.host?.lowercased()
+            && x.port == y.port && x.path == y.path
+    }
+
+    /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`.
+    private func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
+        let claims = claimsText.hasPrefix("{")
+            ? (try? JSONSerialization.jsonObject(with: Data(claimsText.utf8))) as? [String: Any]
+            : UnsignedJWT.claims(of: claimsText)
+        guard let claims, let sub = claims["sub"] as? String else {
+            throw .badRequest("INVALID_IDP_RESPONSE : Unable to parse id_token: \(claimsText) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+        }
+        let email = claims["email"] as? String ?? ""
+        return ProviderIdentity(
+            providerId: providerId, rawId: sub, federatedId: providerId == "google.com" ? "https://accounts.google.com/\(sub)" : sub,
+            email: email, emailVerified: claims["email_verified"] as? Bool ?? false,
+            displayName: claims["name"] as? String ?? "", photoUrl: claims["picture"] as? String,
+            screenName: claims["screen_name"] as? String, firstName: nil, lastName: nil, rawUserInfo: claims,
+            accessToken: "FirebaseAuthEmulatorFakeAccessToken_\(providerId)", idToken: claimsText, tokenSecret: nil)
+    }
+
+    // MARK: - Accounts
+
+    private func signIn(_ identity: ProviderIdentity, tenantId: String?, autoCreate: Bool) throws(APIError) -> [String: Any] {
+        if var account = account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: tenantId) {
+            guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+            account.lastLoginAt = now()
+            accounts[account.localId] = account
+            return answer(for: account, identity: identity, isNewUser: false)
+        }
+        guard autoCreate else { throw .badRequest("USER_NOT_FOUND") }
+        if configuration.oneAccountPerEmail, !identity.email.isEmpty,
+            var existing = account(withEmail: identity.email, tenantId: tenantId)
+        {
+            guard identity.emailVerified else { return needConfirmation(identity, existing: existing) }
+            // A verified email from the provider signs into the existing account and links it.
+            existing.links.append(link(identity))
+            existing.lastLoginAt = now()
+            accounts[existing.localId] = existing
+            return answer(for: existing, identity: identity, isNewUser: false)
+        }
+        var account = createAccount(tenantId: tenantId)
+        account.email = identity.email.isEmpty ? nil : identity.email
+        account.emailVerified = identity.emailVerified
+        account.displayName = identity.displayName.isEmpty ? nil : identity.displayName
+        account.photoUrl = identity.photoUrl
+        account.links = [link(identity)]
+        accounts[account.localId] = account
+        return answer(for: account, identity: identity, isNewUser: true)
+    }
+
+    private func link(_ identity: ProviderIdentity, toUserOf idToken: String, tenantId: String?) throws(APIError) -> [String: Any] {
+        var account = try verify(idToken: idToken)
+        if let owner = self.account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: account.tenantId) {
+            guard owner.localId == account.localId else { throw .badRequest("FEDERATED_USER_ID_ALREADY_LINKED") }
+            return answer(for: account, identity: identity, isNewUser: false)
+        }
+        if account.links.contains(where: { $0.providerId == identity.providerId }) {
+            throw .badRequest("FEDERATED_USER_ID_ALREADY_LINKED")
+        }
+        if configuration.oneAccountPerEmail, !identity.email.isEmpty,
+            let owner = self.account(withEmail: identity.email, tenantId: account.tenantId), owner.localId != account.localId
+        {
+            throw .badRequest("EMAIL_EXISTS")
+        }
+        account.links.append(link(identity))
+        if account.email == nil, !identity.email.isEmpty {
+            account.email = identity.email
+            account.emailVerified = identity.emailVerified
+        }
+        if account.displayName == nil, !identity.displayName.isEmpty { account.displayName = identity.displayName }
+        if account.photoUrl == nil { account.photoUrl = identity.photoUrl }
+        accounts[account.localId] = account
+        return answer(for: account, identity: identity, isNewUser: false)
+    }
+
+    /// HTTP 200 without Firebase tokens: the email belongs to an account with other methods.
+    private func needConfirmation(_ identity: ProviderIdentity, existing: Account) -> [String: Any] {
+        let pendingToken = "pending-" + RandomToken.make(bytes: 32)
+        pendingCredentials[pendingToken] = identity
+        var answer = idpFields(identity)
+        answer["needConfirmation"] = true
+        answer["pendingToken"] = pendingToken
+        answer["verifiedProvider"] = existing.links.map(\.providerId).filter { $0 != "password" && $0 != "phone" }
+        return answer
+    }
+
+    private func link(_ identity: ProviderIdentity) -> ProviderLink {
+        ProviderLink(
+            providerId: identity.providerId, rawId: identity.rawId, federatedId: identity.federatedId,
+            email: identity.email.isEmpty ? nil : identity.email,
+            displayName: identity.displayName.isEmpty ? nil : identity.displayName,
+            photoUrl: identity.photoUrl, screenName: identity.screenName)
+    }
+
+    private func answer(for account: Account, identity: ProviderIdentity, isNewUser: Bool) -> [String: Any] {
+        var answer = idpFields(identity)
+        answer["localId"] = account.localId
+        answer["isNewUser"] = isNewUser
+        if let tenantId = account.tenantId { answer["tenantId"] = tenantId }
+        for (key, value) in issueTokens(for: account, signInProvider: identity.providerId) { answer[key] = value }
+        return answer
+    }
+
+    /// The provider part of every signInWithIdp answer.
+    func idpFields(_ identity: ProviderIdentity) -> [String: Any] {
+        var fields: [String: Any] = [
+            "kind": "identitytoolkit#VerifyAssertionResponse",
+            "providerId": identity.providerId,
+            "federatedId": identity.federatedId,
+            "emailVerified": identity.emailVerified,
+            "oauthAccessToken": identity.accessToken,
+            "oauthExpireIn": configuration.providerTokenLifetime,
+            "rawUserInfo": String(decoding: (try? JSONSerialization.data(withJSONObject: identity.rawUserInfo, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8), as: UTF8.self),
+        ]
+        if !identity.email.isEmpty { fields["email"] = identity.email }
+        if !identity.displayName.isEmpty {
+            fields["displayName"] = identity.displayName
+            fields["fullName"] = identity.displayName
+        }
+        fields["firstName"] = identity.firstName
+        fields["lastName"] = identity.lastName
+        fields["photoUrl"] = identity.photoUrl
+        fields["screenName"] = identity.screenName
+        fields["oauthIdToken"] = identity.idToken
+        fields["oauthTokenSecret"] = identity.tokenSecret
+        return fields
+    }
+}
+
+extension APIError {
+    /// Same request, same answer: used to compare error codes.
+    var code: String { message.split(separator: " ").first.map(String.init) ?? message }
+}

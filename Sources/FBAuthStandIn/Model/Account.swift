@@ -1,0 +1,31 @@
+import Foundation
+
+/// A Firebase user in the stand-in's directory.
+struct Account {
+    var localId: String
+    var tenantId: String?
+    var email: String?
+    var emailVerified = false
+    var displayName: String?
+    var photoUrl: String?
+    var password: String?
+    var links: [ProviderLink] = []
+    var disabled = false
+    var createdAt: Date
+    var lastLoginAt: Date
+    /// Tokens issued before this instant are revoked.
+    var validSince: Date
+
+    var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
+}
+
+/// A provider account linked to a user.
+struct ProviderLink: Equatable {
+    var providerId: String
+    var rawId: String
+    var federatedId: String
+    var email: String?
+    var displayName: String?
+    var photoUrl: String?
+    var screenName: String?
+}

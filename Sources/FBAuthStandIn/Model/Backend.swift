@@ -1,0 +1,92 @@
+import Foundation
+
+/// All of the stand-in's mutable state. Used only under `StandIn`'s lock: the server thread
+/// handles one request at a time, and tests inspect it from their own threads.
+final class Backend {
+    var configuration: StandInConfiguration
+    /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
+    var baseURL = ""
+    var accounts: [String: Account] = [:]
+    var pendingAuthorizations: [String: PendingAuthorization] = [:]
+    var grants: [String: IssuedGrant] = [:]
+    var idTokens: [String: IssuedIDToken] = [:]
+    var refreshTokens: [String: IssuedRefreshToken] = [:]
+    var pendingCredentials: [String: ProviderIdentity] = [:]
+    var requests: [RecordedRequest] = []
+    var authorizations: [RecordedAuthorization] = []
+    var faults: [Fault] = []
+    /// Added to the wall clock, so tests can age tokens without waiting.
+    var clockOffset: TimeInterval = 0
+
+    init(configuration: StandInConfiguration) {
+        self.configuration = configuration
+    }
+
+    func now() -> Date { Date().addingTimeInterval(clockOffset) }
+
+    // MARK: - Accounts
+
+    func account(linkedTo providerId: String, rawId: String, tenantId: String?) -> Account? {
+        accounts.values.first { account in
+            account.tenantId == tenantId && account.links.contains { $0.providerId == providerId && $0.rawId == rawId }
+        }
+    }
+
+    func account(withEmail email: String, tenantId: String?) -> Account? {
+        accounts.values.first { $0.tenantId == tenantId && $0.email?.lowercased() == email.lowercased() }
+    }
+
+    func createAccount(tenantId: String?) -> Account {
+        let now = now()
+        let account = Account(localId: RandomToken.localId(), tenantId: tenantId, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
+        accounts[account.localId] = account
+        return account
+    }
+
+    // MARK: - Firebase tokens
+
+    /// Mints an ID token and a refresh token for the account (`issueTokens` in the emulator).
+    func issueTokens(for account: Account, signInProvider: String) -> [String: Any] {
+        let refreshToken = "AMf-vB" + RandomToken.make(bytes: 48)
+        refreshTokens[refreshToken] = IssuedRefreshToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now())
+        return [
+            "idToken": mintIDToken(for: account, signInProvider: signInProvider),
+            "refreshToken": refreshToken,
+            "expiresIn": String(configuration.idTokenLifetime),
+        ]
+    }
+
+    func mintIDToken(for account: Account, signInProvider: String) -> String {
+        let now = now()
+        let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
+        var identities: [String: [String]] = [:]
+        for link in account.links { identities[link.providerId, default: []].append(link.rawId) }
+        if let email = account.email { identities["email"] = [email] }
+        var firebase: [String: Any] = ["identities": identities, "sign_in_provider": signInProvider]
+        if let tenantId = account.tenantId { firebase["tenant"] = tenantId }
+        var claims: [String: Any] = [
+            "iss": "https://securetoken.google.com/\(configuration.projectId)", "aud": configuration.projectId,
+            "auth_time": Int(account.lastLoginAt.timeIntervalSince1970), "user_id": account.localId,
+            "sub": account.localId, "iat": Int(now.timeIntervalSince1970), "exp": Int(expires.timeIntervalSince1970),
+            "email_verified": account.emailVerified, "firebase": firebase,
+        ]
+        if let email = account.email { claims["email"] = email }
+        if let name = account.displayName { claims["name"] = name }
+        if let picture = account.photoUrl { claims["picture"] = picture }
+        let token = UnsignedJWT.make(claims)
+        idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires)
+        return token
+    }
+
+    /// The account an ID token belongs to, as Identity Toolkit checks it.
+    func verify(idToken: String) throws(APIError) -> Account {
+        guard let issued = idTokens[idToken] else { throw .badRequest("INVALID_ID_TOKEN") }
+        guard let account = accounts[issued.localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard issued.expiresAt > now(), issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
+        guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+        return account
+    }
+
+    /// Seconds since 1970 in milliseconds, as a string (Identity Toolkit's timestamp format).
+    static func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// An authorization started by `createAuthUri`, waiting for the browser to come back.
+struct PendingAuthorization {
+    var providerId: String
+    var sessionId: String
+    /// The redirect URI (`continueUri`), which the provider redirects to.
+    var continueUri: String
+    var tenantId: String?
+    /// OAuth 2: the `state` in the authorization URL; OAuth 1.0a: the request token.
+    var binding: String
+    var scopes: [String]
+    var customParameters: [String: String]
+    var createdAt: Date
+}
+
+/// What the provider issued after consent: an authorization code (OAuth 2) or a verifier
+/// (OAuth 1.0a), single-use.
+struct IssuedGrant {
+    var binding: String
+    var identity: ProviderIdentity
+    var used = false
+}
+
+/// A Firebase ID token the stand-in minted; only these verify.
+struct IssuedIDToken {
+    var localId: String
+    var tenantId: String?
+    var issuedAt: Date
+    var expiresAt: Date
+}
+
+/// A refresh token the stand-in minted.
+struct IssuedRefreshToken {
+    var localId: String
+    var tenantId: String?
+    var issuedAt: Date
+}

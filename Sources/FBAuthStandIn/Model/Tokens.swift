@@ -1,0 +1,48 @@
+import Foundation
+
+enum Base64URL {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// Random url-safe strings for codes, states, tokens and ids.
+enum RandomToken {
+    static func make(bytes count: Int = 24) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode(Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    /// A 28-character alphanumeric id, the shape of Firebase uids.
+    static func localId() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<28).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}
+
+/// JWTs with a random, unverifiable signature: shaped like production RS256 tokens. The
+/// stand-in verifies its own ID tokens by looking them up, not by signature.
+enum UnsignedJWT {
+    static func make(_ claims: [String: Any], kid: String = "stand-in") -> String {
+        let header: [String: Any] = ["alg": "RS256", "kid": kid, "typ": "JWT"]
+        return segment(header) + "." + segment(claims) + "." + RandomToken.make(bytes: 64)
+    }
+
+    static func claims(of token: String) -> [String: Any]? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let data = Base64URL.decode(String(parts[1])) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    private static func segment(_ object: [String: Any]) -> String {
+        Base64URL.encode((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data())
+    }
+}

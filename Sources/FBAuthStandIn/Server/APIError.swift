@@ -1,0 +1,38 @@
+import Foundation
+import LoopbackHTTP
+
+/// An error answered in Google's envelope (firebase-protocol.md §6):
+/// `{"error": {"code": 400, "message": "CODE : detail", "errors": [{"message", "domain", "reason"}]}}`;
+/// non-400 classes carry a `status` name.
+struct APIError: Error {
+    var httpStatus: Int
+    var message: String
+    var status: String?
+    var reason = "invalid"
+
+    static func badRequest(_ message: String) -> APIError { APIError(httpStatus: 400, message: message) }
+
+    static func invalidArgument(_ message: String) -> APIError {
+        APIError(httpStatus: 400, message: message, status: "INVALID_ARGUMENT")
+    }
+
+    static let missingAPIKey = APIError(httpStatus: 403, message: "The request is missing a valid API key.", status: "PERMISSION_DENIED", reason: "forbidden")
+    static let invalidAPIKey = APIError(httpStatus: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", reason: "keyInvalid")
+    static let notFound = APIError(httpStatus: 404, message: "Not Found", status: "NOT_FOUND", reason: "notFound")
+
+    var response: HTTPResponse {
+        var error: [String: Any] = [
+            "code": httpStatus, "message": message,
+            "errors": [["message": message, "domain": "global", "reason": reason]],
+        ]
+        if let status { error["status"] = status }
+        return JSONResponse.make(httpStatus, ["error": error])
+    }
+}
+
+enum JSONResponse {
+    static func make(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return .json(status, Array(data))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LoopbackHTTP
+
+/// A request's JSON body, checked the way Google's REST front end checks it: snake_case names
+/// are accepted as camelCase, and any field the method does not define is refused.
+struct JSONBody {
+    let fields: [String: Any]
+
+    init(_ request: HTTPRequest, allowed: Set<String>) throws(APIError) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any] else {
+            throw .invalidArgument("Invalid JSON payload received. Unexpected token.")
+        }
+        var fields: [String: Any] = [:]
+        for (name, value) in object {
+            let camel = Self.camelCase(name)
+            guard allowed.contains(camel) else {
+                throw .invalidArgument("Invalid JSON payload received. Unknown name \"\(name)\": Cannot find field.")
+            }
+            fields[camel] = value
+        }
+        self.fields = fields
+    }
+
+    init(fields: [String: Any]) {
+        self.fields = fields
+    }
+
+    func string(_ name: String) throws(APIError) -> String? {
+        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let text = value as? String else {
+            throw .invalidArgument("Invalid value at '\(name)' (TYPE_STRING), \(value)")
+        }
+        return text
+    }
+
+    func bool(_ name: String) throws(APIError) -> Bool? {
+        guard let value = fields[name], !(value is NSNull) else { return nil }
+        if let flag = value as? Bool { return flag }
+        throw .invalidArgument("Invalid value at '\(name)' (TYPE_BOOL), \(value)")
+    }
+
+    func strings(_ name: String) throws(APIError) -> [String]? {
+        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let list = value as? [String] else { throw .invalidArgument("Invalid value at '\(name)', \(value)") }
+        return list
+    }
+
+    func stringMap(_ name: String) throws(APIError) -> [String: String]? {
+        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let map = value as? [String: String] else {
+            throw .invalidArgument("Invalid value at '\(name)' (map<string, string>), \(value)")
+        }
+        return map
+    }
+
+    static func camelCase(_ name: String) -> String {
+        let parts = name.split(separator: "_", omittingEmptySubsequences: true)
+        guard parts.count > 1 else { return name }
+        return String(parts[0]) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+}

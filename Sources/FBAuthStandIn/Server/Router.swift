@@ -1,0 +1,78 @@
+import Foundation
+import LoopbackHTTP
+
+extension Backend {
+    /// Records the request, applies an injected fault if one matches, and answers.
+    func route(_ request: HTTPRequest) -> Disposition {
+        requests.append(RecordedRequest(
+            method: request.method, path: request.path, query: request.rawQuery,
+            contentType: request.header("Content-Type"), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
+        if let index = faults.firstIndex(where: { request.path.hasSuffix($0.pathSuffix) && $0.count > 0 }) {
+            faults[index].count -= 1
+            switch faults[index].behaviour {
+            case .status(let status, let message):
+                return .respond(APIError(httpStatus: status, message: message, status: status == 429 ? "RESOURCE_EXHAUSTED" : "UNAVAILABLE").response)
+            case .raw(let status, let contentType, let body):
+                return .respond(HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(body.utf8)))
+            case .delay(let seconds):
+                return .respondAfter(.milliseconds(Int64(seconds * 1000)), respond(to: request))
+            case .dropConnection:
+                return .drop
+            }
+        }
+        return .respond(respond(to: request))
+    }
+
+    private func respond(to request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        do {
+            if path.hasPrefix("/fake-idp/") {
+                return try providerPage(request)
+            }
+            if path == "/" {
+                return JSONResponse.make(200, ["authEmulator": ["ready": true], "fbauthStandIn": true])
+            }
+            let apiPrefix = "/identitytoolkit.googleapis.com/v1/accounts:"
+            if path.hasPrefix(apiPrefix) {
+                try checkAPIKey(request)
+                guard request.method == "POST" else { throw APIError.notFound }
+                return JSONResponse.make(200, try accounts(String(path.dropFirst(apiPrefix.count)), request))
+            }
+            if path == "/securetoken.googleapis.com/v1/token" {
+                try checkAPIKey(request)
+                guard request.method == "POST" else { throw APIError.notFound }
+                return JSONResponse.make(200, try grantToken(request))
+            }
+            throw APIError.notFound
+        } catch let error as APIError {
+            return error.response
+        } catch {
+            return APIError(httpStatus: 500, message: "INTERNAL : \(error)", status: "INTERNAL").response
+        }
+    }
+
+    private func accounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        switch method {
+        case "createAuthUri": try createAuthUri(JSONBody(request, allowed: Self.createAuthUriFields))
+        case "signInWithIdp": try signInWithIdp(JSONBody(request, allowed: Self.signInWithIdpFields))
+        case "lookup": try lookup(JSONBody(request, allowed: Self.lookupFields))
+        default: throw APIError.notFound
+        }
+    }
+
+    private func providerPage(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        if request.path == "/fake-idp/consent" {
+            guard request.method == "POST" else { return ProviderPage.error(405, "Use the consent form.") }
+            return consent(request)
+        }
+        guard request.method == "GET" else { return ProviderPage.error(405, "Method not allowed.") }
+        return authorizationPage(request)
+    }
+
+    /// `?key=` or `x-goog-api-key`; any non-empty key unless valid keys are configured.
+    private func checkAPIKey(_ request: HTTPRequest) throws(APIError) {
+        let key = request.queryItems.first { $0.name == "key" }?.value ?? request.header("x-goog-api-key")
+        guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
+        if let valid = configuration.validAPIKeys, !valid.contains(key) { throw APIError.invalidAPIKey }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import LoopbackHTTP
+
+/// fbauth's own production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
+/// served on loopback from a background thread. Used by `fbauth demo`, `fbauth emulator` and
+/// the tests, which can also inspect what it received, inject faults and change its state.
+public final class StandIn: @unchecked Sendable {
+    // All state is behind `lock`; `server` is touched only by the serving thread after `start`.
+    private let lock = NSLock()
+    private let backend: Backend
+    private let server: LoopbackServer
+    private let wakePipe: WakePipe
+    private let finished = DispatchSemaphore(value: 0)
+    private var running = false
+
+    public let port: UInt16
+    /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
+    public var hostAndPort: String { "127.0.0.1:\(port)" }
+    public var baseURL: String { "http://\(hostAndPort)" }
+
+    public init(configuration: StandInConfiguration = StandInConfiguration(), port: UInt16 = 0) throws(LoopbackListenError) {
+        server = try LoopbackServer(
+            port: port,
+            options: .init(limits: HTTPLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 1 << 20), maxConnections: 128))
+        guard let wakePipe = WakePipe() else { throw .failed(SocketError(operation: "pipe", code: 24)) }
+        self.wakePipe = wakePipe
+        self.port = server.port
+        backend = Backend(configuration: configuration)
+        backend.baseURL = "http://127.0.0.1:\(server.port)"
+    }
+
+    deinit { stop() }
+
+    /// Starts serving on a background thread.
+    public func start() {
+        lock.withLock { running = true }
+        Thread.detachNewThread { [self] in
+            while true {
+                let event = server.next(until: nil, watching: [wakePipe.readDescriptor]) { request in
+                    self.lock.withLock { self.backend.route(request) }
+                }
+                if case .readable = event { break }
+            }
+            server.close()
+            finished.signal()
+        }
+    }
+
+    /// Stops serving and frees the port.
+    public func stop() {
+        let wasRunning = lock.withLock {
+            defer { running = false }
+            return running
+        }
+        guard wasRunning else { return }
+        wakePipe.wake()
+        finished.wait()
+    }
+
+    private func withBackend<T>(_ body: (Backend) throws -> T) rethrows -> T {
+        try lock.withLock { try body(backend) }
+    }
+
+    // MARK: - Inspection
+
+    public var configuration: StandInConfiguration {
+        get { withBackend { $0.configuration } }
+        set { withBackend { $0.configuration = newValue } }
+    }
+
+    /// Every request received, in order.
+    public var requests: [RecordedRequest] { withBackend { $0.requests } }
+
+    /// Requests whose last path segment is `endpoint` (`accounts:lookup`, `token`, …).
+    public func requests(to endpoint: String) -> [RecordedRequest] {
+        requests.filter { $0.endpoint == endpoint }
+    }
+
+    /// Visits to the fake providers' authorization endpoints.
+    public var authorizations: [RecordedAuthorization] { withBackend { $0.authorizations } }
+
+    /// Users, for assertions.
+    public var users: [StandInUser] {
+        withBackend { backend in
+            backend.accounts.values.sorted { $0.createdAt < $1.createdAt }.map { account in
+                StandInUser(uid: account.localId, email: account.email, providerIds: account.links.map(\.providerId),
+                            hasPassword: account.password != nil, disabled: account.disabled)
+            }
+        }
+    }
+
+    // MARK: - Control
+
+    public func inject(_ fault: Fault) { withBackend { $0.faults.append(fault) } }
+
+    /// Moves the stand-in's clock (token expiry, revocation) forward.
+    public func advanceClock(by seconds: TimeInterval) { withBackend { $0.clockOffset += seconds } }
+
+    /// Revokes every token issued so far to the user (as the Admin SDK's revokeRefreshTokens).
+    public func revokeTokens(uid: String) {
+        withBackend { backend in backend.accounts[uid]?.validSince = backend.now() }
+    }
+
+    public func disableUser(uid: String) { withBackend { $0.accounts[uid]?.disabled = true } }
+
+    public func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
+}
+
+/// A user of the stand-in, as tests see it.
+public struct StandInUser: Sendable, Equatable {
+    public var uid: String
+    public var email: String?
+    public var providerIds: [String]
+    public var hasPassword: Bool
+    public var disabled: Bool
+}

@@ -1,0 +1,46 @@
+import FBAuthCore
+import FBAuthStandIn
+import Foundation
+
+/// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
+struct BundledStandIn: LocalStandIn {
+    func start(port: UInt16) throws(FBAuthError) -> RunningStandIn {
+        do {
+            let standIn = try StandIn(port: port)
+            standIn.start()
+            return Running(standIn: standIn)
+        } catch .portInUse(let port) {
+            throw .failed("port \(port) is already in use; choose another with --port (0 picks a free port)")
+        } catch {
+            throw .failed("cannot start the stand-in: \(error)")
+        }
+    }
+
+    struct Running: RunningStandIn {
+        let standIn: StandIn
+
+        var hostAndPort: String { standIn.hostAndPort }
+
+        func headlessBrowser(email: String) -> BrowserLauncher {
+            Headless(browser: HeadlessBrowser(email: email))
+        }
+
+        func stop() { standIn.stop() }
+    }
+
+    /// Plays the browser on a background thread, as a real one would run beside fbauth.
+    struct Headless: BrowserLauncher {
+        let browser: HeadlessBrowser
+
+        func open(_ url: String) throws(BrowserLaunchError) {
+            let browser = self.browser
+            Thread.detachNewThread {
+                do throws(HeadlessBrowser.Failure) {
+                    _ = try browser.visit(url)
+                } catch {
+                    FileHandle.standardError.write(Data("fbauth demo: the built-in browser failed: \(error.message)\n".utf8))
+                }
+            }
+        }
+    }
+}
