@@ -59,10 +59,11 @@ extension Backend {
 
     /// The provider's authorization URL, in the shape each real provider uses.
     private func authorizationURL(provider: String, binding: String, continueUri: String, scopes: [String], customParameters: [String: String]) -> String {
-        if provider == "twitter.com" {
-            return "\(baseURL)/fake-idp/twitter.com/oauth/authenticate?" + FormEncoding.encode([("oauth_token", binding)])
-        }
         var parameters = customParameters
+        let extra = { (parameters: [String: String]) in parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } }
+        if provider == "twitter.com" {
+            return "\(baseURL)/fake-idp/twitter.com/oauth/authenticate?" + FormEncoding.encode([("oauth_token", binding)] + extra(parameters))
+        }
         var path = "/fake-idp/\(provider)/authorize"
         if provider == "microsoft.com" {
             path = "/fake-idp/microsoft.com/\(parameters.removeValue(forKey: "tenant") ?? "common")/oauth2/v2.0/authorize"
@@ -72,7 +73,7 @@ extension Backend {
             ("client_id", "fake-\(provider)-client"), ("redirect_uri", continueUri), ("response_type", "code"),
             ("scope", (defaultScopes + scopes).joined(separator: " ")), ("state", binding),
         ]
-        items += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        items += extra(parameters)
         return baseURL + path + "?" + FormEncoding.encode(items)
     }
 

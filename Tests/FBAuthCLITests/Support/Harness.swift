@@ -1,0 +1,175 @@
+import FBAuthStandIn
+import Foundation
+import Testing
+
+/// Runs the built `fbauth` binary as a user would: a subprocess with its own environment,
+/// against an in-process stand-in, with `fbauth-fake-browser` as `$BROWSER` and a temporary
+/// config directory.
+final class Harness {
+    let standIn: StandIn
+    let directory: String
+    var configDirectory: String { directory + "/config" }
+    var sessionsPath: String { configDirectory + "/sessions.json" }
+    var browserLog: String { directory + "/browser.log" }
+    var environment: [String: String]
+
+    init(configuration: StandInConfiguration = StandInConfiguration()) throws {
+        standIn = try StandIn(configuration: configuration)
+        standIn.start()
+        directory = try TemporaryDirectory.make()
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": directory,
+            "FBAUTH_CONFIG_DIR": directory + "/config",
+            "FIREBASE_AUTH_EMULATOR_HOST": standIn.hostAndPort,
+            "FIREBASE_API_KEY": "test-api-key",
+            "BROWSER": Binaries.url("fbauth-fake-browser").path,
+            "FBAUTH_FAKE_BROWSER_LOG": directory + "/browser.log",
+        ]
+    }
+
+    deinit {
+        standIn.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `fbauth ARGS` and waits for it (at most `timeout` seconds).
+    @discardableResult
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:], timeout: TimeInterval = 60) throws -> RunResult {
+        try Subprocess.run(Binaries.url("fbauth"), arguments, environment: environment.merging(extra) { $1 },
+                           stdin: stdin, directory: directory, timeout: timeout)
+    }
+
+    /// `fbauth signin --provider P --port 0 --timeout 30 …`
+    @discardableResult
+    func signIn(_ provider: String, _ more: [String] = [], environment extra: [String: String] = [:]) throws -> RunResult {
+        try run(["signin", "--provider", provider, "--port", "0", "--timeout", "30"] + more, environment: extra)
+    }
+
+    /// The pages the fake browser saw, in order.
+    var browserPages: [[String: Any]] {
+        guard let text = try? String(contentsOfFile: browserLog, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+
+    var sessionsFile: [String: Any]? {
+        guard let data = FileManager.default.contents(atPath: sessionsPath) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// The sessions of the test project.
+    var savedSessions: [[String: Any]] {
+        let projects = sessionsFile?["projects"] as? [String: Any] ?? [:]
+        return projects.values.compactMap { $0 as? [String: Any] }.flatMap { $0["sessions"] as? [[String: Any]] ?? [] }
+    }
+
+    /// Request bodies the stand-in received at `endpoint`, parsed.
+    func bodies(of endpoint: String) -> [[String: Any]] {
+        standIn.requests(to: endpoint).compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.body.utf8))) as? [String: Any]
+        }
+    }
+}
+
+struct RunResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// stdout as one JSON object.
+    var json: [String: Any] {
+        ((try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]) ?? [:]
+    }
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+}
+
+enum Binaries {
+    /// The directory with the products of this build (`fbauth`, `fbauth-fake-browser`).
+    static let directory: URL = {
+        if let explicit = ProcessInfo.processInfo.environment["FBAUTH_BINARY_DIR"] {
+            return URL(fileURLWithPath: explicit)
+        }
+        #if os(macOS)
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        #endif
+        return Bundle.main.bundleURL
+    }()
+
+    static func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
+}
+
+enum TemporaryDirectory {
+    static func make() throws -> String {
+        let path = NSTemporaryDirectory() + "fbauth-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return (path as NSString).resolvingSymlinksInPath
+    }
+}
+
+enum Subprocess {
+    struct TimedOut: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a program with stdout and stderr captured to files (no pipe can fill up).
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String?,
+                    directory: String, timeout: TimeInterval) throws -> RunResult {
+        let id = UUID().uuidString
+        let outPath = directory + "/out-\(id)", errPath = directory + "/err-\(id)", inPath = directory + "/in-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        defer { [outPath, errPath, inPath].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle(forWritingAtPath: outPath)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        if let stdin {
+            _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
+            process.standardInput = FileHandle(forReadingAtPath: inPath)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            _ = exited.wait(timeout: .now() + 5)
+            throw TimedOut(description: "\(executable.lastPathComponent) \(arguments) ran longer than \(timeout) s; stderr: \(read(errPath))")
+        }
+        return RunResult(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
+    }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+}
+
+/// Reads nested values from parsed JSON: `json[path: "user", "providerData"]`.
+extension Dictionary where Key == String, Value == Any {
+    subscript(path keys: String...) -> Any? {
+        var current: Any? = self
+        for key in keys { current = (current as? [String: Any])?[key] }
+        return current
+    }
+
+    func string(_ keys: String...) -> String? {
+        var current: Any? = self
+        for key in keys { current = (current as? [String: Any])?[key] }
+        return current as? String
+    }
+}
+
+/// File mode bits of a path (e.g. 0o600).
+func fileMode(_ path: String) -> Int? {
+    (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue
+}
