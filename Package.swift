@@ -30,6 +30,7 @@ let package = Package(
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
         .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthStandIn"]),
+        .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "FBAuthStandIn"]),

@@ -24,7 +24,9 @@ public struct CallbackMatcher: Sendable, Equatable {
     public init(redirectPath: String, binding: Binding, port: UInt16) {
         self.redirectPath = redirectPath
         self.binding = binding
-        acceptedHosts = ["localhost:\(port)", "127.0.0.1:\(port)", "[::1]:\(port)"]
+        let names = ["localhost", "127.0.0.1", "[::1]"]
+        // Browsers leave out the default port.
+        acceptedHosts = Set(names.map { "\($0):\(port)" } + (port == 80 ? names : []))
     }
 
     /// Reads the binding from the authorization URL's query.

@@ -30,7 +30,9 @@ struct EmulatorClaimsSignIn {
             "email": .string(email),
             "email_verified": .bool(true),
         ]
-        let json = String(decoding: (try? JSONEncoder().encode(JSONValue.object(claims))) ?? Data(), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: (try? encoder.encode(JSONValue.object(claims))) ?? Data(), as: UTF8.self)
         return FormEncoding.encode([("providerId", providerId), ("id_token", json)])
     }
 

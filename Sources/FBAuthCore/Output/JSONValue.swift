@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value, for the parts of Firebase's answers that are free-form (a provider's raw
-/// profile). Objects encode with sorted keys so output is stable.
+/// profile). Key order is the encoder's: use `.sortedKeys` for stable output.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
@@ -47,7 +47,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
             for value in values { try container.encode(value) }
         case .object(let members):
             var container = encoder.container(keyedBy: AnyKey.self)
-            for key in members.keys.sorted() { try container.encode(members[key]!, forKey: AnyKey(key)) }
+            for (key, value) in members { try container.encode(value, forKey: AnyKey(key)) }
         }
     }
 
