@@ -251,6 +251,26 @@ import Testing
         #expect(result.stderr.contains("--port"))
     }
 
+    @Test func aTenantIsSentWithEveryRequestAndSaved() throws {
+        let harness = try Harness()
+        let result = try harness.signIn("yahoo.com", ["--tenant-id", "tenant-a1"])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.bodies(of: "accounts:createAuthUri").first?["tenantId"] as? String == "tenant-a1")
+        #expect(harness.bodies(of: "accounts:signInWithIdp").first?["tenantId"] as? String == "tenant-a1")
+        #expect(result.json.string("user", "tenantId") == "tenant-a1")
+        #expect(harness.savedSessions.first?["tenantId"] as? String == "tenant-a1")
+    }
+
+    @Test func aLostExchangeIsNotRetriedAndSaysToSignInAgain() throws {
+        let harness = try Harness()
+        harness.standIn.inject(Fault("accounts:signInWithIdp", .dropConnection))
+        let result = try harness.signIn("yahoo.com")
+        #expect(result.status == 6, "\(result)")
+        #expect(result.stderr.contains("run the command again"))
+        #expect(harness.standIn.requests(to: "accounts:signInWithIdp").count == 1)
+        #expect((harness.browserPages.last?["body"] as? String)?.contains("Sign-in failed") == true)
+    }
+
     @Test func aMissingAPIKeySaysWhereToFindIt() throws {
         let harness = try Harness()
         let result = try harness.signIn("yahoo.com", environment: ["FIREBASE_API_KEY": ""])

@@ -63,7 +63,7 @@ import Testing
 
     @Test func clientTurnsAnswersIntoErrors() {
         func failure(_ status: Int, _ body: String, type: String = "application/json") -> FBAuthError {
-            IdentityToolkitClient.failure(
+            FirebaseAuthClient.failure(
                 from: HTTPClientResponse(status: status, headers: ["Content-Type": type], body: Data(body.utf8)), host: "h", action: "a")
         }
         guard case .server(let error, _) = failure(400, #"{"error":{"code":400,"message":"EMAIL_EXISTS","errors":[{"reason":"invalid"}]}}"#) else {

@@ -19,7 +19,7 @@ public struct CommandContext: Sendable {
             throw .usage("no Firebase Web API key: pass --api-key KEY or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
         }
         let endpoints = try FirebaseEndpoints.from(environment: environment)
-        let client = IdentityToolkitClient(
+        let client = FirebaseAuthClient(
             endpoints: endpoints, apiKey: apiKey, transport: dependencies.transport, timeout: try httpTimeout())
         return ProjectContext(key: ProjectKey(apiKey: apiKey, emulatorHost: endpoints.emulatorHost), client: client, tenantId: globals.tenantId)
     }
@@ -41,6 +41,6 @@ public struct CommandContext: Sendable {
 /// A resolved project: where its sessions are kept and a client for its API.
 struct ProjectContext {
     var key: ProjectKey
-    var client: IdentityToolkitClient
+    var client: FirebaseAuthClient
     var tenantId: String?
 }

@@ -6,13 +6,13 @@ import LoopbackHTTP
 /// `signInWithIdp` with the URL exactly as received → answer the browser → `accounts:lookup`.
 /// Firebase holds the provider's client secret and performs the code exchange.
 public struct BrowserSignInFlow: Sendable {
-    let client: IdentityToolkitClient
+    let client: FirebaseAuthClient
     let browser: BrowserLauncher
     let console: Console
     let clock: WallClock
     let tenantId: String?
 
-    public init(client: IdentityToolkitClient, browser: BrowserLauncher, console: Console, clock: WallClock, tenantId: String?) {
+    public init(client: FirebaseAuthClient, browser: BrowserLauncher, console: Console, clock: WallClock, tenantId: String?) {
         self.client = client
         self.browser = browser
         self.console = console
@@ -67,9 +67,9 @@ public struct BrowserSignInFlow: Sendable {
             return result
         } catch {
             callback.respond(ResultPage.failure(error.pageSentence))
-            if case .server(let serverError, _) = error, serverError.httpStatus != 200, !serverError.isTransient {
-                // The code is single-use; a retry would fail too.
-                throw .server(serverError, action: purpose.action + " (sign in again)")
+            if case .network(let host, let reason) = error {
+                // The exchange is never retried: the authorization code is single-use.
+                throw .network(host: host, reason: "\(reason); the authorization code cannot be used twice, so run the command again")
             }
             throw error
         }

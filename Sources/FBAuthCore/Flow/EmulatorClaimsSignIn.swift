@@ -5,7 +5,7 @@ import LoopbackHTTP
 /// providers with 501: the emulator instead accepts fake identity-provider claims as plain
 /// JSON in `signInWithIdp`'s `postBody` (firebase-protocol.md §7, "Consequences" 3).
 struct EmulatorClaimsSignIn {
-    let client: IdentityToolkitClient
+    let client: FirebaseAuthClient
     let console: Console
     let clock: WallClock
     let tenantId: String?

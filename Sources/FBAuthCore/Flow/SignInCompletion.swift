@@ -1,7 +1,7 @@
 /// The common end of every identity-provider sign-in: classify the `signInWithIdp` answer and,
 /// on success, fetch the whole user with `accounts:lookup`, as the SDKs do after each sign-in.
 struct SignInCompletion {
-    let client: IdentityToolkitClient
+    let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
 

@@ -4,7 +4,7 @@ import LoopbackHTTP
 /// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
 /// transport failures become `.network`, error envelopes `.server`, anything that is not
 /// Firebase's JSON `.badResponse`. Callers see values or one `FBAuthError`.
-public struct IdentityToolkitClient: Sendable {
+public struct FirebaseAuthClient: Sendable {
     public let endpoints: FirebaseEndpoints
     public let apiKey: String
     let transport: HTTPTransport
