@@ -103,6 +103,16 @@ public final class StandIn: @unchecked Sendable {
 
     public func disableUser(uid: String) { withBackend { $0.accounts[uid]?.disabled = true } }
 
+    /// Links a provider account to a user directly on the server (as another device would).
+    public func linkProvider(uid: String, providerId: String, email: String) {
+        withBackend { backend in
+            let identity = ProviderIdentity.make(providerId: providerId, email: email, tenant: nil, mintToken: { RandomToken.make() })
+            backend.accounts[uid]?.links.append(ProviderLink(
+                providerId: providerId, rawId: identity.rawId, federatedId: identity.federatedId, email: email,
+                displayName: identity.displayName, photoUrl: identity.photoUrl, screenName: identity.screenName))
+        }
+    }
+
     public func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
 }
 

@@ -11,6 +11,11 @@ public struct CommandLineTool: Sendable {
     /// Every command, in the order `--help` lists them.
     static let commands: [Command] = [
         Command(spec: SignInCommand.spec, run: SignInCommand.run),
+        Command(spec: TokenCommand.spec, run: TokenCommand.run),
+        Command(spec: WhoAmICommand.spec, run: WhoAmICommand.run),
+        Command(spec: AccountsCommand.spec, run: AccountsCommand.run),
+        Command(spec: UseCommand.spec, run: UseCommand.run),
+        Command(spec: SignOutCommand.spec, run: SignOutCommand.run),
         Command(spec: DemoCommand.spec, run: DemoCommand.run),
         Command(spec: EmulatorCommand.spec, run: EmulatorCommand.run),
         Command(spec: HelpCommand.spec, run: HelpCommand.run),

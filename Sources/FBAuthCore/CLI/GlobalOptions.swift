@@ -3,22 +3,27 @@ public struct GlobalOptions: Sendable, Equatable {
     public var apiKey: String?
     public var tenantId: String?
     public var configDirectory: String?
+    /// `--user UID-or-EMAIL`: act on this saved session instead of the current one.
+    public var user: String?
 
     public static let specs: [OptionSpec] = [
         OptionSpec("api-key", value: "KEY", help: "Firebase Web API key (default: $FIREBASE_API_KEY)."),
         OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
+        OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
     ]
 
-    public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil) {
+    public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
         self.apiKey = apiKey
         self.tenantId = tenantId
         self.configDirectory = configDirectory
+        self.user = user
     }
 
     init(_ arguments: ParsedArguments) throws(FBAuthError) {
         apiKey = try arguments.nonEmpty("api-key")
         tenantId = try arguments.nonEmpty("tenant-id")
         configDirectory = try arguments.nonEmpty("config-dir")
+        user = try arguments.nonEmpty("user")
     }
 }

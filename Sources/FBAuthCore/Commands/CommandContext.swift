@@ -12,20 +12,35 @@ public struct CommandContext: Sendable {
 
     var console: Console { dependencies.console }
     var environment: [String: String] { dependencies.environment }
+    var clock: WallClock { dependencies.clock }
 
-    /// The project to talk to: API key (flag, then `FIREBASE_API_KEY`) and endpoints.
+    /// The session the command acts on: `--user`, else the current one.
+    var selector: SessionSelector { globals.user.map(SessionSelector.user) ?? .current }
+
+    /// The project: API key (flag, then `FIREBASE_API_KEY`) and which server it lives on.
+    func projectKey() throws(FBAuthError) -> ProjectKey {
+        try ProjectKey.resolve(apiKey: globals.apiKey, environment: environment)
+    }
+
+    /// A client for the project's API.
+    func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
+        FirebaseAuthClient(
+            endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
+            transport: dependencies.transport, timeout: try httpTimeout())
+    }
+
+    /// Project key, client and tenant together, for commands that talk to Firebase.
     func project() throws(FBAuthError) -> ProjectContext {
-        guard let apiKey = globals.apiKey ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw .usage("no Firebase Web API key: pass --api-key KEY or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
-        }
-        let endpoints = try FirebaseEndpoints.from(environment: environment)
-        let client = FirebaseAuthClient(
-            endpoints: endpoints, apiKey: apiKey, transport: dependencies.transport, timeout: try httpTimeout())
-        return ProjectContext(key: ProjectKey(apiKey: apiKey, emulatorHost: endpoints.emulatorHost), client: client, tenantId: globals.tenantId)
+        let key = try projectKey()
+        return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId)
     }
 
     func sessionStore() -> FileSessionStore {
         FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment))
+    }
+
+    func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
+        TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
     }
 
     /// `FBAUTH_HTTP_TIMEOUT` seconds per request (default 30).
@@ -43,4 +58,13 @@ struct ProjectContext {
     var key: ProjectKey
     var client: FirebaseAuthClient
     var tenantId: String?
+}
+
+extension ProjectKey {
+    static func resolve(apiKey flag: String?, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
+        guard let apiKey = flag ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw .usage("no Firebase Web API key: pass --api-key KEY or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
+        }
+        return ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
+    }
 }

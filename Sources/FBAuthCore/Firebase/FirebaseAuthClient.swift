@@ -45,6 +45,21 @@ public struct FirebaseAuthClient: Sendable {
         return user
     }
 
+    // MARK: - securetoken
+
+    /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).
+    public func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
+        let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+        let request = HTTPClientRequest(
+            method: "POST", url: endpoints.token(apiKey: apiKey),
+            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8), timeout: timeout)
+        let answer = try decode(SecureTokenResponse.self, from: send(request, action: "token refresh", retry: .onceIfTransient), request: request)
+        guard answer.idToken != nil else {
+            throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "the token answer has no id_token")
+        }
+        return answer
+    }
+
     // MARK: - Transport
 
     func post<Body: Encodable, Answer: Decodable>(_ method: String, _ body: Body, action: String, retry: Retry) throws(FBAuthError) -> Answer {

@@ -54,28 +54,18 @@ public struct SignInRecord: Sendable {
 
     /// The session to save; `previous` keeps credentials of other providers (linking).
     public func session(replacing previous: Session? = nil) -> Session {
-        let profiles = account.providerUserInfo.compactMap { info -> ProviderProfile? in
-            guard let providerId = info.providerId else { return nil }
-            return ProviderProfile(
-                providerId: providerId, uid: info.rawId ?? info.federatedId ?? "", email: info.email,
-                displayName: info.displayName, photoURL: info.photoUrl, phoneNumber: info.phoneNumber)
-        }
         var session = Session(
             uid: account.localId ?? response.localId ?? "",
             tenantId: account.tenantId ?? response.tenantId ?? tenantId,
-            email: account.email ?? response.email,
-            emailVerified: account.emailVerified ?? response.emailVerified ?? false,
-            displayName: account.displayName ?? response.displayName,
-            photoURL: account.photoUrl ?? response.photoUrl,
-            phoneNumber: account.phoneNumber,
-            isAnonymous: profiles.isEmpty && account.email == nil && account.phoneNumber == nil,
-            providerData: profiles,
             idToken: response.idToken ?? "",
             refreshToken: response.refreshToken ?? "",
             expirationTime: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn ?? 3600)),
             lastSignInTime: receivedAt,
-            creationTime: account.createdAt.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) },
             providerCredentials: previous?.providerCredentials ?? [])
+        session.update(from: account)
+        if session.email == nil { session.email = response.email }
+        if session.displayName == nil { session.displayName = response.displayName }
+        if session.photoURL == nil { session.photoURL = response.photoUrl }
         if let credential = providerCredential { session.remember(credential) }
         return session
     }

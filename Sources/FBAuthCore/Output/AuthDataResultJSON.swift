@@ -59,10 +59,12 @@ struct UserJSON: Encodable {
 struct ProviderDataJSON: Encodable {
     var profile: ProviderProfile
 
-    enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber }
+    enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber, oid }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
+        // Microsoft only: the object id that matches Firebase's id for the account.
+        try c.encodeIfPresent(profile.microsoftObjectID, forKey: .oid)
         try c.encode(profile.providerId, forKey: .providerId)
         try c.encode(profile.uid, forKey: .uid)
         try c.encode(profile.email, forKey: .email)

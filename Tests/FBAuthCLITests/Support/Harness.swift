@@ -5,7 +5,8 @@ import Testing
 /// Runs the built `fbauth` binary as a user would: a subprocess with its own environment,
 /// against an in-process stand-in, with `fbauth-fake-browser` as `$BROWSER` and a temporary
 /// config directory.
-final class Harness {
+/// `@unchecked Sendable`: tests change `environment` only before running processes in parallel.
+final class Harness: @unchecked Sendable {
     let standIn: StandIn
     let directory: String
     var configDirectory: String { directory + "/config" }

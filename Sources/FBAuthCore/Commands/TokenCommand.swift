@@ -1,0 +1,61 @@
+import Foundation
+
+/// `fbauth token`: the current user's Firebase ID token for scripts,
+/// `curl -H "Authorization: Bearer $(fbauth token)" …`.
+enum TokenCommand {
+    static let defaultMinValid = 300
+
+    static let spec = CommandSpec(
+        name: "token",
+        summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
+        usage: ["[--min-valid SECONDS] [--force-refresh]", "--provider ID"],
+        options: [
+            OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
+            OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
+            OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown,
+                       help: "Print the saved OAuth access token of this provider instead (to call its own API)."),
+        ],
+        details: """
+            Prints the token and a newline, nothing else. A token with enough time left is printed \
+            straight from the saved session, without any network request. Otherwise fbauth \
+            refreshes it through securetoken under a lock shared by all fbauth processes, so many \
+            scripts can ask at once and only one refresh request is made.
+
+            Example: curl -H "Authorization: Bearer $(fbauth token)" https://…
+
+            --provider prints the provider's access token saved at sign-in or linking. Firebase \
+            cannot refresh it: when it has expired, sign in with that provider again.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let key = try context.projectKey()
+        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
+        guard minValid < 3600 else {
+            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
+        }
+        if let providerId = arguments.value("provider") {
+            guard !arguments.flag("force-refresh") else {
+                throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
+            }
+            let token = try providerAccessToken(try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid, key: key, context: context)
+            context.console.writeOutput(token + "\n")
+            return
+        }
+        let session = try context.tokenRefresher(for: key)
+            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: arguments.flag("force-refresh"))
+        context.console.writeOutput(session.idToken + "\n")
+    }
+
+    private static func providerAccessToken(_ providerId: String, minValid: Int, key: ProjectKey, context: CommandContext) throws(FBAuthError) -> String {
+        let session = try context.sessionStore().load().session(context.selector, in: key)
+        guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
+            let accessToken = credential.accessToken
+        else {
+            throw .signInAgain("no \(providerId) access token is saved for \(session.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
+        }
+        if let expiry = credential.expirationTime, expiry.timeIntervalSince(context.clock.now()) < TimeInterval(minValid) {
+            throw .signInAgain("the saved \(providerId) access token of \(session.displayLabel) expired at \(Timestamp.string(expiry)); Firebase cannot refresh provider tokens: sign in again with `fbauth signin --provider \(providerId)`")
+        }
+        return accessToken
+    }
+}

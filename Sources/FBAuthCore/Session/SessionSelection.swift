@@ -1,0 +1,52 @@
+/// Which saved session a command acts on: the project's current one, or the one named by
+/// the global `--user UID-or-EMAIL`.
+public enum SessionSelector: Sendable, Equatable {
+    case current
+    case user(String)
+    case exactly(SessionReference)
+}
+
+extension StoreContents {
+    /// The selected session of the project, or a clear error: not signed in (exit 3), unknown
+    /// user (exit 3), or an email that names several sessions (exit 2).
+    public func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
+        let sessions = project(key)?.sessions ?? []
+        switch selector {
+        case .current:
+            guard let session = currentSession(of: key) else {
+                throw .signInAgain(sessions.isEmpty
+                    ? "not signed in to this project; run `fbauth signin --provider ID`"
+                    : "no current session; choose one with `fbauth use UID-or-EMAIL` (see `fbauth accounts`)")
+            }
+            return session
+        case .exactly(let reference):
+            guard let session = sessions.first(where: { $0.reference == reference }) else {
+                throw .signInAgain("the session of \(reference.uid) is no longer saved; sign in again")
+            }
+            return session
+        case .user(let name):
+            let byUID = sessions.filter { $0.uid == name }
+            let matches = byUID.isEmpty ? sessions.filter { $0.email?.lowercased() == name.lowercased() } : byUID
+            guard !matches.isEmpty else {
+                throw .signInAgain("no saved session for '\(name)' in this project (see `fbauth accounts`)")
+            }
+            guard matches.count == 1 else {
+                let uids = matches.map { $0.uid + ($0.tenantId.map { " (tenant \($0))" } ?? "") }.joined(separator: ", ")
+                throw .usage("'\(name)' matches several saved sessions (\(uids)); name one by its uid")
+            }
+            return matches[0]
+        }
+    }
+
+    /// Removes one session; the project has no current session afterwards if it was current.
+    public mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
+        guard var project = projects[key.storageKey] else { return }
+        project.sessions.removeAll { $0.reference == reference }
+        if project.current == reference { project.current = nil }
+        projects[key.storageKey] = project
+    }
+
+    public mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
+        projects[key.storageKey]?.current = reference
+    }
+}
