@@ -114,6 +114,27 @@ public final class StandIn: @unchecked Sendable {
     }
 
     public func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
+
+    /// Creates an email/password user (as the console or Admin SDK would) and returns its uid.
+    @discardableResult
+    public func createPasswordUser(email: String, password: String, tenantId: String? = nil) -> String {
+        withBackend { backend in
+            var account = backend.createAccount(tenantId: tenantId)
+            account.email = email.lowercased()
+            account.password = password
+            backend.accounts[account.localId] = account
+            return account.localId
+        }
+    }
+
+    /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
+    public func customToken(uid: String) -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        return UnsignedJWT.make([
+            "aud": Backend.customTokenAudience, "iss": "firebase-adminsdk@fbauth-stand-in.iam.gserviceaccount.com",
+            "sub": "firebase-adminsdk@fbauth-stand-in.iam.gserviceaccount.com", "uid": uid, "iat": now, "exp": now + 3600,
+        ])
+    }
 }
 
 /// A user of the stand-in, as tests see it.

@@ -30,10 +30,12 @@ extension Backend {
         let tenantId = try body.string("tenantId")
 
         if let identifier {
-            return try signInMethods(for: identifier, tenantId: tenantId)
+            var answer = try signInMethods(for: identifier, tenantId: tenantId)
+            answer["sessionId"] = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
+            return answer
         }
         if configuration.behaveLikeOfficialEmulator {
-            throw APIError(httpStatus: 501, message: "NOT_IMPLEMENTED : Sign-in with IDP is not yet supported.", status: "NOT_IMPLEMENTED")
+            throw APIError(httpStatus: 501, message: "Sign-in with IDP is not yet supported.", status: "NOT_IMPLEMENTED", reason: "unimplemented")
         }
         let provider = providerId!
         guard Self.isProviderID(provider) else { throw .badRequest("INVALID_PROVIDER_ID : Provider Id is not supported.") }
@@ -81,7 +83,11 @@ extension Backend {
         guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("INVALID_IDENTIFIER") }
         var answer: [String: Any] = ["kind": "identitytoolkit#CreateAuthUriResponse"]
         guard !configuration.emailEnumerationProtection else { return answer }
-        guard let account = account(withEmail: email, tenantId: tenantId) else {
+        // Found by the account's email or by a linked provider's email.
+        let owner = account(withEmail: email, tenantId: tenantId) ?? accounts.values.first { account in
+            account.tenantId == tenantId && account.links.contains { $0.email?.lowercased() == email.lowercased() }
+        }
+        guard let account = owner else {
             answer["registered"] = false
             return answer
         }

@@ -34,9 +34,15 @@ extension Backend {
 
     private static let credentialErrors: Set<String> = ["FEDERATED_USER_ID_ALREADY_LINKED", "EMAIL_EXISTS", "USER_NOT_FOUND"]
 
-    /// Who the provider says signed in: from the code flow's redirect, or (official-emulator
-    /// mode) from fake JSON claims in `postBody`.
+    /// Who the provider says signed in: a pending credential, the code flow's redirect, or
+    /// (official-emulator mode) fake JSON claims in `postBody`.
     private func identityFromAssertion(_ body: JSONBody, requestUri: String, tenantId: String?) throws(APIError) -> ProviderIdentity {
+        if let pendingToken = try body.string("pendingToken") {
+            // Production returns a pendingToken with needConfirmation and accepts it back to
+            // repeat that sign-in (the official emulator has neither).
+            guard let identity = pendingCredentials[pendingToken] else { throw .badRequest("INVALID_PENDING_TOKEN") }
+            return identity
+        }
         var parameters: [String: String] = [:]
         let query = URL(string: requestUri)?.query ?? ""
         for item in FormEncoding.decode(query) + FormEncoding.decode(try body.string("postBody") ?? "") where parameters[item.name] == nil {
@@ -90,10 +96,13 @@ extension Backend {
         let claims = claimsText.hasPrefix("{")
             ? (try? JSONSerialization.jsonObject(with: Data(claimsText.utf8))) as? [String: Any]
             : UnsignedJWT.claims(of: claimsText)
-        guard let claims, let sub = claims["sub"] as? String else {
+        guard let claims else {
             throw .badRequest("INVALID_IDP_RESPONSE : Unable to parse id_token: \(claimsText) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
         }
-        let email = claims["email"] as? String ?? ""
+        guard let sub = claims["sub"] as? String else {
+            throw .badRequest(#"INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing "sub" field. This field is required and must be a unique identifier.))"#)
+        }
+        let email = (claims["email"] as? String ?? "").lowercased()
         return ProviderIdentity(
             providerId: providerId, rawId: sub, federatedId: providerId == "google.com" ? "https://accounts.google.com/\(sub)" : sub,
             email: email, emailVerified: claims["email_verified"] as? Bool ?? false,
@@ -106,20 +115,31 @@ extension Backend {
 
     private func signIn(_ identity: ProviderIdentity, tenantId: String?, autoCreate: Bool) throws(APIError) -> [String: Any] {
         if var account = account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: tenantId) {
-            guard !account.disabled else { throw .badRequest("USER_DISABLED") }
             account.lastLoginAt = now()
             accounts[account.localId] = account
+            guard !account.disabled else { throw .badRequest("USER_DISABLED") }
             return answer(for: account, identity: identity, isNewUser: false)
         }
+        // Reauthentication (autoCreate false) never creates or links a user.
         guard autoCreate else { throw .badRequest("USER_NOT_FOUND") }
         if configuration.oneAccountPerEmail, !identity.email.isEmpty,
             var existing = account(withEmail: identity.email, tenantId: tenantId)
         {
             guard identity.emailVerified else { return needConfirmation(identity, existing: existing) }
-            // A verified email from the provider signs into the existing account and links it.
+            // A provider that verified the email takes over the account; an unverified account
+            // loses its password (someone else may have registered that email).
+            if !existing.emailVerified {
+                existing.password = nil
+                existing.validSince = now()
+            }
+            existing.links.removeAll { $0.providerId == identity.providerId }
             existing.links.append(link(identity))
+            existing.emailVerified = true
+            existing.displayName = identity.displayName.isEmpty ? existing.displayName : identity.displayName
+            existing.photoUrl = identity.photoUrl ?? existing.photoUrl
             existing.lastLoginAt = now()
             accounts[existing.localId] = existing
+            guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
             return answer(for: existing, identity: identity, isNewUser: false)
         }
         var account = createAccount(tenantId: tenantId)
@@ -134,11 +154,8 @@ extension Backend {
 
     private func link(_ identity: ProviderIdentity, toUserOf idToken: String, tenantId: String?) throws(APIError) -> [String: Any] {
         var account = try verify(idToken: idToken)
-        if let owner = self.account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: account.tenantId) {
-            guard owner.localId == account.localId else { throw .badRequest("FEDERATED_USER_ID_ALREADY_LINKED") }
-            return answer(for: account, identity: identity, isNewUser: false)
-        }
-        if account.links.contains(where: { $0.providerId == identity.providerId }) {
+        // Checked even when the provider account is already this user's (as the emulator does).
+        if self.account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: account.tenantId) != nil {
             throw .badRequest("FEDERATED_USER_ID_ALREADY_LINKED")
         }
         if configuration.oneAccountPerEmail, !identity.email.isEmpty,
@@ -146,10 +163,15 @@ extension Backend {
         {
             throw .badRequest("EMAIL_EXISTS")
         }
+        // One account per provider: a second one replaces the first.
+        account.links.removeAll { $0.providerId == identity.providerId }
         account.links.append(link(identity))
         if account.email == nil, !identity.email.isEmpty {
+            // An anonymous user upgraded by linking takes the provider's email.
             account.email = identity.email
             account.emailVerified = identity.emailVerified
+        } else if identity.emailVerified, account.email?.lowercased() == identity.email.lowercased() {
+            account.emailVerified = true
         }
         if account.displayName == nil, !identity.displayName.isEmpty { account.displayName = identity.displayName }
         if account.photoUrl == nil { account.photoUrl = identity.photoUrl }
@@ -159,10 +181,11 @@ extension Backend {
 
     /// HTTP 200 without Firebase tokens: the email belongs to an account with other methods.
     private func needConfirmation(_ identity: ProviderIdentity, existing: Account) -> [String: Any] {
-        let pendingToken = "pending-" + RandomToken.make(bytes: 32)
+        let pendingToken = "AMzJoSl" + RandomToken.make(bytes: 48)
         pendingCredentials[pendingToken] = identity
         var answer = idpFields(identity)
         answer["needConfirmation"] = true
+        answer["localId"] = existing.localId
         answer["pendingToken"] = pendingToken
         answer["verifiedProvider"] = existing.links.map(\.providerId).filter { $0 != "password" && $0 != "phone" }
         return answer
@@ -179,7 +202,9 @@ extension Backend {
     private func answer(for account: Account, identity: ProviderIdentity, isNewUser: Bool) -> [String: Any] {
         var answer = idpFields(identity)
         answer["localId"] = account.localId
-        answer["isNewUser"] = isNewUser
+        // Sent only when true; absent otherwise.
+        if isNewUser { answer["isNewUser"] = true }
+        if account.email?.lowercased() == identity.email.lowercased() { answer["emailVerified"] = account.emailVerified }
         if let tenantId = account.tenantId { answer["tenantId"] = tenantId }
         for (key, value) in issueTokens(for: account, signInProvider: identity.providerId) { answer[key] = value }
         return answer
@@ -189,6 +214,7 @@ extension Backend {
     func idpFields(_ identity: ProviderIdentity) -> [String: Any] {
         var fields: [String: Any] = [
             "kind": "identitytoolkit#VerifyAssertionResponse",
+            "context": "",
             "providerId": identity.providerId,
             "federatedId": identity.federatedId,
             "emailVerified": identity.emailVerified,
@@ -209,9 +235,4 @@ extension Backend {
         fields["oauthTokenSecret"] = identity.tokenSecret
         return fields
     }
-}
-
-extension APIError {
-    /// Same request, same answer: used to compare error codes.
-    var code: String { message.split(separator: " ").first.map(String.init) ?? message }
 }

@@ -74,17 +74,22 @@ final class Backend {
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
         let token = UnsignedJWT.make(claims)
-        idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires)
+        idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires, authTime: account.lastLoginAt)
         return token
     }
 
-    /// The account an ID token belongs to, as Identity Toolkit checks it.
+    /// The account an ID token belongs to, checked in the emulator's order: INVALID_ID_TOKEN,
+    /// USER_NOT_FOUND, TOKEN_EXPIRED (revoked — and, as in production, past `exp`), USER_DISABLED.
     func verify(idToken: String) throws(APIError) -> Account {
+        try verifiedToken(idToken).account
+    }
+
+    func verifiedToken(_ idToken: String) throws(APIError) -> (account: Account, token: IssuedIDToken) {
         guard let issued = idTokens[idToken] else { throw .badRequest("INVALID_ID_TOKEN") }
         guard let account = accounts[issued.localId] else { throw .badRequest("USER_NOT_FOUND") }
         guard issued.expiresAt > now(), issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
-        return account
+        return (account, issued)
     }
 
     /// Seconds since 1970 in milliseconds, as a string (Identity Toolkit's timestamp format).

@@ -28,6 +28,8 @@ struct IssuedIDToken {
     var tenantId: String?
     var issuedAt: Date
     var expiresAt: Date
+    /// When the user last signed in (the `auth_time` claim); refreshes keep it.
+    var authTime: Date
 }
 
 /// A refresh token the stand-in minted.

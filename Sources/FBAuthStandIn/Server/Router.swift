@@ -56,6 +56,11 @@ extension Backend {
         case "createAuthUri": try createAuthUri(JSONBody(request, allowed: Self.createAuthUriFields))
         case "signInWithIdp": try signInWithIdp(JSONBody(request, allowed: Self.signInWithIdpFields))
         case "lookup": try lookup(JSONBody(request, allowed: Self.lookupFields))
+        case "signInWithPassword": try signInWithPassword(JSONBody(request, allowed: Self.signInWithPasswordFields))
+        case "signUp": try signUp(JSONBody(request, allowed: Self.signUpFields))
+        case "signInWithCustomToken": try signInWithCustomToken(JSONBody(request, allowed: Self.signInWithCustomTokenFields))
+        case "update": try update(JSONBody(request, allowed: Self.updateFields))
+        case "delete": try delete(JSONBody(request, allowed: Self.deleteFields))
         default: throw APIError.notFound
         }
     }

@@ -1,0 +1,104 @@
+import Foundation
+
+extension Backend {
+    static let signInWithPasswordFields: Set<String> = ["email", "password", "returnSecureToken", "tenantId", "captchaResponse", "captchaChallenge", "idToken", "pendingIdToken", "delegatedProjectNumber", "instanceId", "clientType", "recaptchaVersion"]
+    static let signUpFields: Set<String> = ["email", "password", "displayName", "photoUrl", "returnSecureToken", "tenantId", "idToken", "emailVerified", "disabled", "localId", "phoneNumber", "captchaResponse", "captchaChallenge", "instanceId", "targetProjectId", "clientType", "recaptchaVersion"]
+    static let signInWithCustomTokenFields: Set<String> = ["token", "returnSecureToken", "tenantId", "instanceId", "delegatedProjectNumber"]
+
+    /// The audience of custom tokens made by the Admin SDK.
+    static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+
+    /// `accounts:signInWithPassword`: EMAIL_NOT_FOUND, then USER_DISABLED, then INVALID_PASSWORD
+    /// (INVALID_LOGIN_CREDENTIALS for all but the second under email enumeration protection).
+    func signInWithPassword(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let email = try body.string("email") else { throw .badRequest("MISSING_EMAIL") }
+        guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
+        guard let password = try body.string("password"), !password.isEmpty else { throw .badRequest("MISSING_PASSWORD") }
+        let hidden = configuration.emailEnumerationProtection
+        guard var account = account(withEmail: email, tenantId: try body.string("tenantId")) else {
+            throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+        }
+        guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+        guard account.password == password else { throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD") }
+        account.lastLoginAt = now()
+        accounts[account.localId] = account
+        var answer: [String: Any] = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": account.localId, "email": email.lowercased()]
+        for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
+        return answer
+    }
+
+    /// `accounts:signUp`: an anonymous user without email and password, else an email/password
+    /// user (linked to the `idToken`'s user when one is given).
+    func signUp(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        let email = try body.string("email"), password = try body.string("password"), idToken = try body.string("idToken")
+        var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse"]
+        guard email != nil || password != nil || idToken != nil else {
+            var account = createAccount(tenantId: try body.string("tenantId"))
+            account.lastLoginAt = now()
+            accounts[account.localId] = account
+            answer["localId"] = account.localId
+            for (key, value) in issueTokens(for: account, signInProvider: "anonymous") { answer[key] = value }
+            return answer
+        }
+        guard let email else { throw .badRequest("MISSING_EMAIL") }
+        guard let password else { throw .badRequest("MISSING_PASSWORD") }
+        guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
+        guard account(withEmail: email, tenantId: try body.string("tenantId")) == nil else { throw .badRequest("EMAIL_EXISTS") }
+        guard password.count >= 6 else { throw .badRequest("WEAK_PASSWORD : Password should be at least 6 characters") }
+        var account: Account
+        if let idToken {
+            account = try verify(idToken: idToken)
+        } else {
+            account = createAccount(tenantId: try body.string("tenantId"))
+        }
+        account.email = email.lowercased()
+        account.emailVerified = false
+        account.password = password
+        account.lastLoginAt = now()
+        accounts[account.localId] = account
+        answer["localId"] = account.localId
+        answer["email"] = account.email
+        for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
+        return answer
+    }
+
+    /// `accounts:signInWithCustomToken`: an Admin-SDK-style JWT (signature not checked here) or,
+    /// as the official emulator allows, plain JSON, naming the user by `uid`.
+    func signInWithCustomToken(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let token = try body.string("token"), !token.isEmpty else { throw .badRequest("MISSING_CUSTOM_TOKEN") }
+        let claims: [String: Any]
+        if token.hasPrefix("{") {
+            guard let parsed = (try? JSONSerialization.jsonObject(with: Data(token.utf8))) as? [String: Any] else {
+                throw .badRequest("INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+            }
+            claims = parsed
+        } else {
+            guard let parsed = UnsignedJWT.claims(of: token) else { throw .badRequest("INVALID_CUSTOM_TOKEN : Invalid assertion format") }
+            guard parsed["aud"] as? String == Self.customTokenAudience else {
+                throw .badRequest("INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(parsed["aud"] ?? "") Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
+            }
+            claims = parsed
+        }
+        guard let uid = (claims["uid"] ?? claims["user_id"]).map({ "\($0)" }), !uid.isEmpty else { throw .badRequest("MISSING_IDENTIFIER") }
+        var answer: [String: Any] = ["kind": "identitytoolkit#VerifyCustomTokenResponse"]
+        var account: Account
+        if let existing = accounts[uid] {
+            guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
+            account = existing
+            answer["isNewUser"] = false
+        } else {
+            let now = now()
+            account = Account(localId: uid, tenantId: try body.string("tenantId"), createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
+            answer["isNewUser"] = true
+        }
+        account.lastLoginAt = now()
+        accounts[uid] = account
+        for (key, value) in issueTokens(for: account, signInProvider: "custom") { answer[key] = value }
+        return answer
+    }
+
+    static func looksLikeEmail(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+}
