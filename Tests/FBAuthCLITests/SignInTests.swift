@@ -221,7 +221,7 @@ import Testing
         let result = try harness.signIn("yahoo.com")
         #expect(result.status == status, "\(result)")
         #expect(result.stderr.contains(message))
-        #expect(!FileManager.default.fileExists(atPath: harness.sessionsPath))
+        #expect(harness.savedSessions.isEmpty)
     }
 
     @Test func serverErrorsAreExplainedWithTheirCode() throws {

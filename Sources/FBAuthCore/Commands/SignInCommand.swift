@@ -1,24 +1,86 @@
-/// `fbauth signin --provider ID [flow options]`
+/// `fbauth signin --provider ID [flow options]`, and the browserless methods
+/// `--provider password|anonymous|custom`.
 enum SignInCommand {
     static let spec = CommandSpec(
         name: "signin",
-        summary: "Sign in with an identity provider through the browser.",
-        usage: ["--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--port N] [--timeout SECONDS]"],
-        options: FlowOptionSpecs.all,
+        summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
+        usage: [
+            "--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--port N] [--timeout SECONDS]",
+            "--provider password --email E",
+            "--provider anonymous",
+            "--provider custom --token-file FILE|-",
+        ],
+        options: FlowOptionSpecs.all + [
+            OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
+        ],
         details: """
             Runs the OAuth authorization-code flow through Firebase: fbauth listens on a loopback \
             port, asks Firebase (accounts:createAuthUri) for the provider's authorization URL, opens \
             it in the browser, receives the provider's redirect and lets Firebase exchange the code \
             (accounts:signInWithIdp). Firebase holds the provider's client secret.
 
+            --provider password reads the password from stdin when stdin is not a terminal, else \
+            prompts without echo; never from arguments or the environment.
+
             Prints the result as JSON on stdout (user, credential, additionalUserInfo, as the Firebase \
-            SDK's AuthDataResult) and saves the session, which becomes the current one.
+            SDK's AuthDataResult) and saves the session, which becomes the current one. When the \
+            email already belongs to an account with other sign-in methods, fbauth saves the \
+            provider's credential and exits 5: sign in to that account, then run `fbauth link --pending`.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        try signIn(FlowOptions(arguments: arguments), context: context)
+    /// How to sign in.
+    enum Method: Equatable {
+        case identityProvider(FlowOptions)
+        case password(email: String)
+        case anonymous
+        case customToken(source: String)
     }
 
+    static func method(from arguments: ParsedArguments) throws(FBAuthError) -> Method {
+        let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
+        switch provider {
+        case "password":
+            try arguments.allowOnly(["email"], with: "--provider password")
+            let email = try arguments.required("email", hint: "EMAIL (the account to sign in to)")
+            guard email.contains("@") else { throw .usage("--email '\(email)' is not an email address") }
+            return .password(email: email)
+        case "anonymous":
+            try arguments.allowOnly([], with: "--provider anonymous")
+            return .anonymous
+        case "custom":
+            try arguments.allowOnly(["token-file"], with: "--provider custom")
+            return .customToken(source: try arguments.required("token-file", hint: "FILE (or - for stdin)"))
+        default:
+            if arguments.value("token-file") != nil { throw .usage("--token-file applies only to --provider custom") }
+            return .identityProvider(try FlowOptions(arguments: arguments))
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let method = try method(from: arguments)
+        if case .identityProvider(let options) = method {
+            try signIn(options, context: context)
+            return
+        }
+        let project = try context.project()
+        let store = context.sessionStore()
+        _ = try store.load()
+        let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+        let record: SignInRecord
+        switch method {
+        case .password(let email):
+            record = try credentials.password(email: email, password: SecretInput.password(for: email, console: context.console))
+        case .anonymous:
+            record = try credentials.anonymous()
+        case .customToken(let source):
+            record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
+        case .identityProvider:
+            return
+        }
+        try save(record, project: project, store: store, context: context)
+    }
+
+    /// The browser flow with an identity provider (also what `fbauth demo` runs).
     static func signIn(_ options: FlowOptions, context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
@@ -26,31 +88,32 @@ enum SignInCommand {
         _ = try store.load()
         let flow = BrowserSignInFlow(
             client: project.client, browser: context.dependencies.browser, console: context.console,
-            clock: context.dependencies.clock, tenantId: project.tenantId)
+            clock: context.clock, tenantId: project.tenantId)
         switch try flow.run(options, purpose: .signIn) {
         case .signedIn(let record):
-            let session = record.session()
-            try store.update { (contents: inout StoreContents) throws(FBAuthError) in
-                contents.save(session, in: project.key, makeCurrent: true)
-            }
-            context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
-            context.console.say("Signed in as \(session.email ?? session.uid) with \(record.providerId); the session is saved in \(store.filePath).")
+            try save(record, project: project, store: store, context: context)
         case .accountExists(let response):
-            throw AccountExistsReport(response: response, providerId: options.providerId).error
+            try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: options.providerId)
         }
+    }
+
+    /// Saves the new session as the current one and prints the result.
+    static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext) throws(FBAuthError) {
+        let session = record.session()
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.save(session, in: project.key, makeCurrent: true)
+        }
+        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
+        context.console.say("Signed in as \(session.displayLabel)" + (record.method.map { " with \($0)" } ?? "") + "; the session is saved in \(store.location).")
     }
 }
 
-/// The exit-5 message for `needConfirmation`.
-struct AccountExistsReport {
-    var response: SignInWithIdpResponse
-    var providerId: String
-
-    var error: FBAuthError {
-        let email = response.email ?? "this email address"
-        let methods = response.verifiedProvider.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
-        return .accountExists("an account already exists for \(email) with a different sign-in method"
-            + (methods.map { " (\($0))" } ?? "")
-            + "; sign in with that method first, then link \(providerId) to it")
+extension ParsedArguments {
+    /// Refuses browser-flow options that a browserless method would silently ignore.
+    func allowOnly(_ allowed: Set<String>, with method: String) throws(FBAuthError) {
+        let flowOnly = FlowOptionSpecs.all.map(\.name).filter { $0 != "provider" } + ["token-file"]
+        if let stray = flowOnly.first(where: { !allowed.contains($0) && (values[$0] != nil || flags.contains($0)) }) {
+            throw .usage("--\(stray) does not apply to \(method)")
+        }
     }
 }

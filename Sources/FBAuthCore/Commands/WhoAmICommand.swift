@@ -22,7 +22,7 @@ enum WhoAmICommand {
             let refresher = context.tokenRefresher(for: key)
             session = try refresher.session(.exactly(session.reference), minValid: 60)
             let account: AccountInfo
-            do {
+            do throws(FBAuthError) {
                 account = try context.client(for: key).lookup(idToken: session.idToken)
             } catch where error.rejectsSession {
                 try refresher.reject(session, because: error)

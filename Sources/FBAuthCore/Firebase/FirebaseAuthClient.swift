@@ -45,6 +45,33 @@ public struct FirebaseAuthClient: Sendable {
         return user
     }
 
+    public func signInWithPassword(email: String, password: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithPassword", SignInWithPasswordRequest(email: email, password: password, tenantId: tenantId), action: "password sign-in", retry: .never)
+    }
+
+    public func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signUp", SignUpRequest(tenantId: tenantId), action: "anonymous sign-in", retry: .never)
+    }
+
+    public func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithCustomToken", SignInWithCustomTokenRequest(token: token, tenantId: tenantId), action: "custom-token sign-in", retry: .never)
+    }
+
+    /// The sign-in methods registered for an email (`createAuthUri` with `identifier`).
+    public func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
+        try post("createAuthUri", CreateAuthUriRequest(continueUri: "http://localhost", tenantId: tenantId, identifier: email),
+                 action: "looking up sign-in methods", retry: .onceIfTransient)
+    }
+
+    /// Unlinks providers (`accounts:update` with `deleteProvider`); returns the user as it is now.
+    public func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
+        try post("update", DeleteProviderRequest(idToken: idToken, deleteProvider: providerIds), action: "unlinking", retry: .never)
+    }
+
+    public func deleteAccount(idToken: String) throws(FBAuthError) {
+        let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
+    }
+
     // MARK: - securetoken
 
     /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).

@@ -48,6 +48,8 @@ public enum ServerErrorTable {
         "MISSING_PASSWORD": refused("a password is required"),
         "WEAK_PASSWORD": refused("the password is too weak"),
         "INVALID_CUSTOM_TOKEN": refused("the custom token is not valid"),
+        "MISSING_CUSTOM_TOKEN": refused("the custom token is empty"),
+        "MISSING_IDENTIFIER": refused("the custom token does not name a user (uid)"),
         "CREDENTIAL_MISMATCH": refused("the custom token belongs to another project"),
         "ADMIN_ONLY_OPERATION": refused("this operation is restricted to administrators"),
         // Project and quota.

@@ -23,49 +23,69 @@ public enum IdpSignInOutcome: Sendable {
     }
 }
 
-/// A completed sign-in: the exchange's answer plus the account as `accounts:lookup` reports it.
+/// The Firebase tokens of a sign-in answer.
+public struct IssuedTokens: Sendable {
+    public var idToken: String
+    public var refreshToken: String
+    /// Seconds; Firebase ID tokens last 3600.
+    public var expiresIn: Int?
+
+    public init(idToken: String, refreshToken: String, expiresIn: Int?) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+    }
+}
+
+/// A completed sign-in, by any method: the tokens, the provider's answer when an identity
+/// provider was used, and the account as `accounts:lookup` reports it.
 public struct SignInRecord: Sendable {
-    public var response: SignInWithIdpResponse
+    public var tokens: IssuedTokens
+    /// The identity provider's part of the answer; nil for password, anonymous and custom tokens.
+    public var idp: SignInWithIdpResponse?
     public var account: AccountInfo
-    /// The provider fbauth asked for (the answer's `providerId` wins when present).
-    public var requestedProviderId: String
+    /// The method as the SDKs' `additionalUserInfo.providerId` names it (`yahoo.com`,
+    /// `password`); nil for anonymous and custom-token sign-in.
+    public var method: String?
+    public var isNewUser: Bool
     public var tenantId: String?
     public var receivedAt: Date
 
-    public init(response: SignInWithIdpResponse, account: AccountInfo, requestedProviderId: String, tenantId: String?, receivedAt: Date) {
-        self.response = response
+    public init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
+                isNewUser: Bool, tenantId: String?, receivedAt: Date) {
+        self.tokens = tokens
+        self.idp = idp
         self.account = account
-        self.requestedProviderId = requestedProviderId
+        self.method = method
+        self.isNewUser = isNewUser
         self.tenantId = tenantId
         self.receivedAt = receivedAt
     }
 
-    public var providerId: String { response.providerId ?? requestedProviderId }
-
     /// The provider's OAuth credential, when the answer carried one.
     public var providerCredential: ProviderCredential? {
-        guard response.oauthAccessToken != nil || response.oauthIdToken != nil || response.oauthTokenSecret != nil else { return nil }
+        guard let idp, let method, idp.oauthAccessToken != nil || idp.oauthIdToken != nil || idp.oauthTokenSecret != nil else { return nil }
         return ProviderCredential(
-            providerId: providerId, accessToken: response.oauthAccessToken, idToken: response.oauthIdToken,
-            secret: response.oauthTokenSecret,
-            expirationTime: response.oauthExpireIn.map { receivedAt.addingTimeInterval(TimeInterval($0)) },
+            providerId: method, accessToken: idp.oauthAccessToken, idToken: idp.oauthIdToken, secret: idp.oauthTokenSecret,
+            expirationTime: idp.oauthExpireIn.map { receivedAt.addingTimeInterval(TimeInterval($0)) },
             obtainedAt: receivedAt)
     }
 
-    /// The session to save; `previous` keeps credentials of other providers (linking).
+    /// The session to save; `previous` (the same user's saved session, when linking or
+    /// reauthenticating) keeps the credentials of other providers.
     public func session(replacing previous: Session? = nil) -> Session {
         var session = Session(
-            uid: account.localId ?? response.localId ?? "",
-            tenantId: account.tenantId ?? response.tenantId ?? tenantId,
-            idToken: response.idToken ?? "",
-            refreshToken: response.refreshToken ?? "",
-            expirationTime: receivedAt.addingTimeInterval(TimeInterval(response.expiresIn ?? 3600)),
+            uid: account.localId ?? "",
+            tenantId: account.tenantId ?? idp?.tenantId ?? tenantId,
+            idToken: tokens.idToken,
+            refreshToken: tokens.refreshToken,
+            expirationTime: receivedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 3600)),
             lastSignInTime: receivedAt,
             providerCredentials: previous?.providerCredentials ?? [])
         session.update(from: account)
-        if session.email == nil { session.email = response.email }
-        if session.displayName == nil { session.displayName = response.displayName }
-        if session.photoURL == nil { session.photoURL = response.photoUrl }
+        if session.email == nil { session.email = idp?.email }
+        if session.displayName == nil { session.displayName = idp?.displayName }
+        if session.photoURL == nil { session.photoURL = idp?.photoUrl }
         if let credential = providerCredential { session.remember(credential) }
         return session
     }

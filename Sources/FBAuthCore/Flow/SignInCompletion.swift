@@ -10,9 +10,10 @@ struct SignInCompletion {
         case .accountExists(let response):
             return .accountExists(response)
         case .signedIn(let response):
-            let account = try client.lookup(idToken: response.idToken!)
+            let tokens = IssuedTokens(idToken: response.idToken!, refreshToken: response.refreshToken!, expiresIn: response.expiresIn)
             return .signedIn(SignInRecord(
-                response: response, account: account, requestedProviderId: providerId,
+                tokens: tokens, idp: response, account: try client.lookup(idToken: tokens.idToken),
+                method: response.providerId ?? providerId, isNewUser: response.isNewUser ?? false,
                 tenantId: tenantId, receivedAt: clock.now()))
         }
     }

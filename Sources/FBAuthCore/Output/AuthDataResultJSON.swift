@@ -12,8 +12,8 @@ struct AuthDataResultJSON: Encodable {
         user = UserJSON(session: session, includeTokens: true)
         credential = record.providerCredential.map(CredentialJSON.init)
         additionalUserInfo = AdditionalUserInfoJSON(
-            providerId: record.providerId, isNewUser: record.response.isNewUser ?? false,
-            username: record.response.screenName, profile: record.response.rawUserInfo)
+            providerId: record.method, isNewUser: record.isNewUser,
+            username: record.idp?.screenName, profile: record.idp?.rawUserInfo)
     }
 
     enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo }
@@ -102,7 +102,7 @@ struct CredentialJSON: Encodable {
 }
 
 struct AdditionalUserInfoJSON: Encodable {
-    var providerId: String
+    var providerId: String?
     var isNewUser: Bool
     var username: String?
     var profile: JSONValue?

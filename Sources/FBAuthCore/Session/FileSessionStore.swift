@@ -5,6 +5,7 @@ import Foundation
 public struct FileSessionStore: SessionStore {
     public let directory: String
     public var filePath: String { directory + "/sessions.json" }
+    public var location: String { filePath }
     var lockPath: String { directory + "/sessions.lock" }
 
     public init(directory: String) {

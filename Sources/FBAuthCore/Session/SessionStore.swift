@@ -1,5 +1,8 @@
 /// Where sessions live between runs.
 public protocol SessionStore: Sendable {
+    /// Where the sessions are, for messages.
+    var location: String { get }
+
     /// The saved contents without taking the lock: a consistent snapshot, since writes replace
     /// the file atomically. Empty when nothing was saved yet.
     func load() throws(FBAuthError) -> StoreContents

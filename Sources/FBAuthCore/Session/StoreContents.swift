@@ -30,6 +30,8 @@ public struct ProjectState: Codable, Sendable, Equatable {
     public var emulatorHost: String?
     public var current: SessionReference?
     public var sessions: [Session]
+    /// Saved by a sign-in that ended with "account exists with different credential".
+    public var pendingCredential: PendingCredential?
 
     public init(key: ProjectKey) {
         apiKey = key.apiKey
@@ -68,4 +70,13 @@ public struct StoreContents: Sendable, Equatable {
 
 extension Session {
     public var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
+}
+
+extension StoreContents {
+    /// Changes the project's state, creating it when needed.
+    public mutating func modifyProject(_ key: ProjectKey, _ change: (inout ProjectState) -> Void) {
+        var project = projects[key.storageKey] ?? ProjectState(key: key)
+        change(&project)
+        projects[key.storageKey] = project
+    }
 }

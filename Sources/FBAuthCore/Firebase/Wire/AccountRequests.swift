@@ -1,0 +1,60 @@
+/// `accounts:signInWithPassword` (firebase-protocol.md §5).
+struct SignInWithPasswordRequest: Encodable {
+    var email: String
+    var password: String
+    var returnSecureToken = true
+    var tenantId: String?
+}
+
+/// `accounts:signUp` without email or password: an anonymous user.
+struct SignUpRequest: Encodable {
+    var returnSecureToken = true
+    var tenantId: String?
+}
+
+/// `accounts:signInWithCustomToken`.
+struct SignInWithCustomTokenRequest: Encodable {
+    var token: String
+    var returnSecureToken = true
+    var tenantId: String?
+}
+
+/// `accounts:update` removing providers (unlink).
+struct DeleteProviderRequest: Encodable {
+    var idToken: String
+    var deleteProvider: [String]
+}
+
+/// `accounts:delete` of the ID token's user.
+struct DeleteAccountRequest: Encodable {
+    var idToken: String
+}
+
+/// Answers that carry nothing fbauth needs.
+struct EmptyAnswer: Decodable {}
+
+/// The answer of signInWithPassword, signUp and signInWithCustomToken.
+public struct TokenSignInResponse: Decodable, Sendable {
+    public var idToken: String?
+    public var refreshToken: String?
+    public var expiresIn: Int?
+    public var localId: String?
+    public var email: String?
+    public var isNewUser: Bool?
+    public var mfaPendingCredential: String?
+
+    enum CodingKeys: String, CodingKey {
+        case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        idToken = c.string(.idToken)
+        refreshToken = c.string(.refreshToken)
+        expiresIn = c.int(.expiresIn)
+        localId = c.string(.localId)
+        email = c.string(.email)
+        isNewUser = c.bool(.isNewUser)
+        mfaPendingCredential = c.string(.mfaPendingCredential)
+    }
+}
