@@ -32,7 +32,7 @@ struct BundledStandIn: LocalStandIn {
     struct Headless: BrowserLauncher {
         let browser: HeadlessBrowser
 
-        func open(_ url: String) throws(BrowserLaunchError) {
+        func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
             let browser = self.browser
             Thread.detachNewThread {
                 do throws(HeadlessBrowser.Failure) {
@@ -41,6 +41,7 @@ struct BundledStandIn: LocalStandIn {
                     FileHandle.standardError.write(Data("fbauth demo: the built-in browser failed: \(error.message)\n".utf8))
                 }
             }
+            return nil
         }
     }
 }

@@ -11,5 +11,6 @@ let dependencies = Dependencies(
     environment: environment,
     clock: SystemClock(),
     browser: SystemBrowserLauncher(environment: environment),
-    standIn: BundledStandIn())
+    standIn: BundledStandIn(),
+    interrupts: SignalInterruptSource())
 exit(CommandLineTool(dependencies: dependencies).run(Array(CommandLine.arguments.dropFirst())))

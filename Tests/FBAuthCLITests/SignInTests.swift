@@ -129,7 +129,7 @@ import Testing
         let result = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
                                      environment: ["BROWSER": "/nonexistent/browser"])
         #expect(result.status == 4, "\(result)")
-        #expect(result.stderr.contains("could not open a browser"))
+        #expect(result.stderr.contains("no browser can be opened here"))
         #expect(result.stderr.contains("/fake-idp/yahoo.com/authorize?"))
     }
 

@@ -35,6 +35,13 @@ public struct CommandContext: Sendable {
         return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId)
     }
 
+    /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
+    func browserFlow(for project: ProjectContext) -> BrowserSignInFlow {
+        BrowserSignInFlow(
+            client: project.client, browser: dependencies.browser, console: console, clock: clock,
+            tenantId: project.tenantId, interrupts: dependencies.interrupts)
+    }
+
     func sessionStore() -> FileSessionStore {
         FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment))
     }

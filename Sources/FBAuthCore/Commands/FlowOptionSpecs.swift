@@ -15,7 +15,7 @@ enum FlowOptionSpecs {
                    help: "Host in the redirect URI: localhost (default), 127.0.0.1 or [::1]. The listener binds loopback addresses only."),
         OptionSpec("no-browser", help: "Do not launch a browser: print the URL on stderr and wait (e.g. over SSH port forwarding)."),
         OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser to come back (default 300)."),
-    ]
+    ] + twoStep
 }
 
 extension FlowOptions {

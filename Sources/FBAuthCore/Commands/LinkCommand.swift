@@ -25,32 +25,62 @@ enum LinkCommand {
             try linkPending(context)
             return
         }
-        let options = try FlowOptions(arguments: arguments)
         let project = try context.project()
         let store = context.sessionStore()
         let refresher = context.tokenRefresher(for: project.key)
+        if let address = arguments.value("complete") {
+            try arguments.allowOnly(["complete"], with: "--complete")
+            // The user being linked is known once the address names its pending flow.
+            var linking: (session: Session, providerId: String)?
+            let result: BrowserSignInFlow.Result
+            do throws(FBAuthError) {
+                result = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                    .complete(try context.completionAddress(address), command: "link") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
+                        guard let user = pending.user else { throw .failed("the pending link names no user; start again with --print-url") }
+                        let session = try refresher.session(.exactly(user), minValid: 60)
+                        linking = (session, pending.providerId)
+                        return .link(idToken: session.idToken)
+                    }.1
+            } catch {
+                guard let linking else { throw error }
+                if error.rejectsSession { try refresher.reject(linking.session, because: error) }
+                throw error.explainingLink(of: linking.providerId)
+            }
+            try finishLink(result, providerId: linking!.providerId, over: linking!.session, project: project, store: store, context: context)
+            return
+        }
+        let options = try FlowOptions(arguments: arguments)
         let saved = try store.load().session(context.selector, in: project.key)
         if saved.providerData.contains(where: { $0.providerId == options.providerId }) {
             throw .failed("\(options.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderNames.name(of: options.providerId)) account)")
         }
+        if arguments.flag("print-url") {
+            let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                .start(options, command: "link", user: saved.reference)
+            context.console.writeOutput(url + "\n")
+            context.explainCompletion(command: "link", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+            return
+        }
         // Enough time left for a slow consent screen.
         let session = try refresher.session(.exactly(saved.reference), minValid: 600)
-        let flow = BrowserSignInFlow(
-            client: project.client, browser: context.dependencies.browser, console: context.console,
-            clock: context.clock, tenantId: project.tenantId)
         let result: BrowserSignInFlow.Result
         do throws(FBAuthError) {
-            result = try flow.run(options, purpose: .link(idToken: session.idToken))
+            result = try context.browserFlow(for: project).run(options, purpose: .link(idToken: session.idToken))
         } catch where error.rejectsSession {
             try refresher.reject(session, because: error)
         } catch {
             throw error.explainingLink(of: options.providerId)
         }
+        try finishLink(result, providerId: options.providerId, over: session, project: project, store: store, context: context)
+    }
+
+    private static func finishLink(_ result: BrowserSignInFlow.Result, providerId: String, over session: Session, project: ProjectContext,
+                                   store: SessionStore, context: CommandContext) throws(FBAuthError) {
         switch result {
         case .signedIn(let record):
             try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: false)
         case .accountExists(let response):
-            throw AccountExistsReport(response: response, providerId: options.providerId).error
+            throw AccountExistsReport(response: response, providerId: providerId).error
         }
     }
 

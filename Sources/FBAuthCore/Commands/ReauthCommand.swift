@@ -3,7 +3,7 @@ enum ReauthCommand {
     static let spec = CommandSpec(
         name: "reauth",
         summary: "Re-authenticate the current user (for sensitive operations such as delete-account).",
-        usage: ["--provider ID [flow options]", "--provider password [--email E]"],
+        usage: ["--provider ID [flow options]", "--provider password [--email E]", "--complete URL"],
         options: FlowOptionSpecs.all,
         details: """
             Runs the sign-in again without creating a user (autoCreate: false). If a different \
@@ -14,30 +14,37 @@ enum ReauthCommand {
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        let session = try store.load().session(context.selector, in: project.key)
+        var session: Session?
         let record: SignInRecord
         do throws(FBAuthError) {
-            record = try signInAgain(arguments, as: session, project: project, context: context)
+            if let address = arguments.value("complete") {
+                try arguments.allowOnly(["complete"], with: "--complete")
+                let result = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                    .complete(try context.completionAddress(address), command: "reauth") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
+                        guard let user = pending.user else { throw .failed("the pending reauthentication names no user; start again with --print-url") }
+                        session = try store.load().session(.exactly(user), in: project.key)
+                        return .reauthenticate
+                    }.1
+                record = try signedIn(result, as: session!)
+            } else {
+                let current = try store.load().session(context.selector, in: project.key)
+                session = current
+                guard let signedIn = try signInAgain(arguments, as: current, project: project, context: context) else { return }
+                record = signedIn
+            }
         } catch {
-            if case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
+            // Reauthentication never creates a user: an unknown account is somebody else.
+            if let session, case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
                 throw mismatch(session, other: "an account that is not this user")
             }
             throw error
         }
-        guard record.account.localId == session.uid else {
-            throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
-        }
-        var renewed = record.session(replacing: session)
-        renewed.lastSignInTime = context.clock.now()
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
-            contents.save(renewed, in: project.key, makeCurrent: false)
-        }
-        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: renewed)))
-        context.console.say("Re-authenticated \(renewed.displayLabel).")
+        try finish(record, as: session!, project: project, store: store, context: context)
     }
 
+    /// Signs in again interactively; nil when the command only printed a `--print-url` URL.
     private static func signInAgain(_ arguments: ParsedArguments, as session: Session, project: ProjectContext,
-                                    context: CommandContext) throws(FBAuthError) -> SignInRecord {
+                                    context: CommandContext) throws(FBAuthError) -> SignInRecord? {
         if arguments.value("provider") == "password" {
             try arguments.allowOnly(["email"], with: "--provider password")
             guard let email = try arguments.nonEmpty("email") ?? session.email else {
@@ -48,13 +55,36 @@ enum ReauthCommand {
                 .password(email: email, password: password)
         }
         let options = try FlowOptions(arguments: arguments)
-        let flow = BrowserSignInFlow(
-            client: project.client, browser: context.dependencies.browser, console: context.console,
-            clock: context.clock, tenantId: project.tenantId)
-        switch try flow.run(options, purpose: .reauthenticate) {
+        if arguments.flag("print-url") {
+            let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: context.sessionStore(), project: project.key, clock: context.clock)
+                .start(options, command: "reauth", user: session.reference)
+            context.console.writeOutput(url + "\n")
+            context.explainCompletion(command: "reauth", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+            return nil
+        }
+        return try signedIn(context.browserFlow(for: project).run(options, purpose: .reauthenticate), as: session)
+    }
+
+    private static func signedIn(_ result: BrowserSignInFlow.Result, as session: Session) throws(FBAuthError) -> SignInRecord {
+        switch result {
         case .signedIn(let record): return record
         case .accountExists: throw mismatch(session, other: "an account that is not this user")
         }
+    }
+
+    /// Checks that the same user signed in, then renews the session.
+    private static func finish(_ record: SignInRecord, as session: Session, project: ProjectContext, store: SessionStore,
+                               context: CommandContext) throws(FBAuthError) {
+        guard record.account.localId == session.uid else {
+            throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
+        }
+        var renewed = record.session(replacing: session)
+        renewed.lastSignInTime = context.clock.now()
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.save(renewed, in: project.key, makeCurrent: false)
+        }
+        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: renewed)))
+        context.console.say("Re-authenticated \(renewed.displayLabel).")
     }
 
     private static func mismatch(_ session: Session, other: String) -> FBAuthError {

@@ -6,6 +6,7 @@ enum SignInCommand {
         summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
         usage: [
             "--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--port N] [--timeout SECONDS]",
+            "--provider ID --print-url [flow options]   then   fbauth signin --complete URL",
             "--provider password --email E",
             "--provider anonymous",
             "--provider custom --token-file FILE|-",
@@ -57,8 +58,29 @@ enum SignInCommand {
     }
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        if let address = arguments.value("complete") {
+            try arguments.allowOnly(["complete"], with: "--complete")
+            guard arguments.value("provider") == nil else {
+                throw .usage("--complete finishes the flow --print-url started; leave out --provider")
+            }
+            let project = try context.project()
+            let store = context.sessionStore()
+            _ = try store.load()
+            let (pending, result) = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                .complete(try context.completionAddress(address), command: "signin") { _ in .signIn }
+            try finish(result, providerId: pending.providerId, project: project, store: store, context: context)
+            return
+        }
         let method = try method(from: arguments)
         if case .identityProvider(let options) = method {
+            if arguments.flag("print-url") {
+                let project = try context.project()
+                let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: context.sessionStore(), project: project.key, clock: context.clock)
+                    .start(options, command: "signin", user: nil)
+                context.console.writeOutput(url + "\n")
+                context.explainCompletion(command: "signin", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+                return
+            }
             try signIn(options, context: context)
             return
         }
@@ -86,14 +108,18 @@ enum SignInCommand {
         let store = context.sessionStore()
         // A store that cannot be used fails now, before the user goes through the browser.
         _ = try store.load()
-        let flow = BrowserSignInFlow(
-            client: project.client, browser: context.dependencies.browser, console: context.console,
-            clock: context.clock, tenantId: project.tenantId)
-        switch try flow.run(options, purpose: .signIn) {
+        let flow = context.browserFlow(for: project)
+        try finish(flow.run(options, purpose: .signIn), providerId: options.providerId, project: project, store: store, context: context)
+    }
+
+    /// Saves a signed-in user, or the pending credential when the account exists.
+    static func finish(_ result: BrowserSignInFlow.Result, providerId: String, project: ProjectContext, store: SessionStore,
+                       context: CommandContext) throws(FBAuthError) {
+        switch result {
         case .signedIn(let record):
             try save(record, project: project, store: store, context: context)
         case .accountExists(let response):
-            try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: options.providerId)
+            try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: providerId)
         }
     }
 

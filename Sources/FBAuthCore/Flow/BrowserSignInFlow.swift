@@ -11,13 +11,18 @@ public struct BrowserSignInFlow: Sendable {
     let console: Console
     let clock: WallClock
     let tenantId: String?
+    var interrupts: InterruptSource = NoInterrupts()
+    /// When to show the URL again if nothing has arrived.
+    var hintAfter: Duration = .seconds(30)
 
-    public init(client: FirebaseAuthClient, browser: BrowserLauncher, console: Console, clock: WallClock, tenantId: String?) {
+    public init(client: FirebaseAuthClient, browser: BrowserLauncher, console: Console, clock: WallClock,
+                tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
         self.client = client
         self.browser = browser
         self.console = console
         self.clock = clock
         self.tenantId = tenantId
+        self.interrupts = interrupts
     }
 
     public enum Result: Sendable {
@@ -26,76 +31,93 @@ public struct BrowserSignInFlow: Sendable {
         case accountExists(SignInWithIdpResponse)
     }
 
+    /// What `createAuthUri` returned for one redirect URI: where to send the user, and what
+    /// the redirect back must carry.
+    public struct Authorization: Sendable, Equatable {
+        public var authURI: String
+        public var sessionId: String
+        public var redirectURI: String
+
+        var matcher: CallbackMatcher {
+            CallbackMatcher(
+                redirectPath: URLComponents(string: redirectURI)?.percentEncodedPath ?? RedirectReceiver.callbackPath,
+                binding: CallbackMatcher.binding(forAuthorizationURL: authURI),
+                port: UInt16(URLComponents(string: redirectURI)?.port ?? 80))
+        }
+    }
+
+    /// Runs the whole flow in this process: listener, browser, wait, exchange.
     public func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         // Listen first: the redirect URI, port included, goes into createAuthUri.
         let receiver = try RedirectReceiver(port: options.port, host: options.redirectHost)
         defer { receiver.close() }
-
-        let authorization: CreateAuthUriResponse
-        do {
-            authorization = try client.createAuthUri(CreateAuthUriRequest(
-                providerId: options.providerId, continueUri: receiver.redirectURI,
-                customParameter: options.customParameterObject, oauthScope: options.oauthScope, tenantId: tenantId))
-        } catch .server(let error, _) where error.httpStatus == 501 && client.endpoints.isEmulator {
-            // The Firebase Auth emulator does not run identity-provider redirects.
+        guard let authorization = try authorize(options, redirectURI: receiver.redirectURI) else {
             receiver.close()
             return try EmulatorClaimsSignIn(client: client, console: console, clock: clock, tenantId: tenantId)
                 .run(options, purpose: purpose)
         }
-        guard let authURI = authorization.authUri, let sessionId = authorization.sessionId else {
+        let waiter = CallbackWaiter(
+            receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
+            console: console, interrupts: interrupts, hintAfter: hintAfter,
+            launched: present(authorization.authURI, options: options))
+        let callback = try waiter.wait(timeout: options.timeout)
+        return try exchange(callback, authorization: authorization, providerId: options.providerId, purpose: purpose)
+    }
+
+    /// `createAuthUri` for this redirect URI; nil when the server is the official Auth
+    /// emulator, which does not run identity-provider redirects (it answers 501).
+    func authorize(_ options: FlowOptions, redirectURI: String) throws(FBAuthError) -> Authorization? {
+        let answer: CreateAuthUriResponse
+        do {
+            answer = try client.createAuthUri(CreateAuthUriRequest(
+                providerId: options.providerId, continueUri: redirectURI,
+                customParameter: options.customParameterObject, oauthScope: options.oauthScope, tenantId: tenantId))
+        } catch .server(let error, _) where error.httpStatus == 501 && client.endpoints.isEmulator {
+            return nil
+        }
+        guard let authURI = answer.authUri, let sessionId = answer.sessionId else {
             throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "createAuthUri returned no authUri or sessionId")
         }
-        let matcher = CallbackMatcher(
-            redirectPath: RedirectReceiver.callbackPath,
-            binding: CallbackMatcher.binding(forAuthorizationURL: authURI), port: receiver.port)
+        return Authorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)
+    }
 
-        present(authURI, options: options)
-        let callback = try awaitCallback(receiver, matcher: matcher, options: options)
-
+    /// Exchanges the redirect for a Firebase session (`signInWithIdp`) and answers the browser.
+    /// Never retried: an authorization code is single-use.
+    func exchange(_ callback: ReceivedCallback, authorization: Authorization, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         if case .providerError(let code, let description) = callback.verdict {
-            let what = "\(options.providerId) answered \(code)" + (description.map { ": \($0)" } ?? "")
             callback.respond(ResultPage.failure("The provider answered: \(description ?? code)."))
-            throw .flowIncomplete("\(purpose.action) did not complete: \(what)")
+            throw .flowIncomplete("\(purpose.action) did not complete: \(providerId) answered \(code)" + (description.map { ": \($0)" } ?? ""))
         }
         do {
             let response = try client.signInWithIdp(SignInWithIdpRequest(
-                requestUri: callback.requestURI, postBody: callback.postBody, sessionId: sessionId,
+                requestUri: callback.requestURI, postBody: callback.postBody, sessionId: authorization.sessionId,
                 idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
             let result = try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
-                .complete(response, providerId: options.providerId, purpose: purpose)
+                .complete(response, providerId: providerId, purpose: purpose)
             callback.respond(result.page)
             return result
         } catch {
             callback.respond(ResultPage.failure(error.pageSentence))
             if case .network(let host, let reason) = error {
-                // The exchange is never retried: the authorization code is single-use.
                 throw .network(host: host, reason: "\(reason); the authorization code cannot be used twice, so run the command again")
             }
             throw error
         }
     }
 
-    private func present(_ url: String, options: FlowOptions) {
+    /// Shows the URL (always) and opens the browser (unless told not to, or impossible).
+    private func present(_ url: String, options: FlowOptions) -> LaunchedBrowser? {
         console.say("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(url)\n")
-        guard options.openBrowser else { return }
-        do {
-            try browser.open(url)
-        } catch {
-            console.say("fbauth: could not open a browser (\(error.reason)); open the address above yourself.")
+        guard options.openBrowser else {
+            console.say(CallbackWaiter.manualInstructions(url: nil, readsTerminal: console.isInputTerminal))
+            return nil
         }
-    }
-
-    private func awaitCallback(_ receiver: RedirectReceiver, matcher: CallbackMatcher, options: FlowOptions) throws(FBAuthError) -> RedirectReceiver.Callback {
-        let deadline = ContinuousClock.now.advanced(by: options.timeout)
-        while true {
-            switch receiver.wait(for: matcher, until: deadline) {
-            case .callback(let callback):
-                return callback
-            case .deadlineReached:
-                throw .flowIncomplete("no answer from the browser within \(options.timeout.wholeSeconds) s; run the command again (or raise --timeout)")
-            case .readable:
-                continue
-            }
+        do {
+            return try browser.open(url)
+        } catch {
+            console.say("fbauth: no browser can be opened here (\(error.reason)).")
+            console.say(CallbackWaiter.manualInstructions(url: nil, readsTerminal: console.isInputTerminal))
+            return nil
         }
     }
 }

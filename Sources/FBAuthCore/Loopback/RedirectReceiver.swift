@@ -11,18 +11,6 @@ public final class RedirectReceiver {
     public let redirectURI: String
     private let server: LoopbackServer
 
-    /// A callback taken out of the listener; answer it with `respond` after the exchange.
-    public struct Callback {
-        public let verdict: CallbackMatcher.Verdict
-        /// The URL exactly as the browser requested it: scheme, host, port, path and query.
-        public let requestURI: String
-        /// The form body of a POST callback (`response_mode=form_post`), as sent.
-        public let postBody: String?
-        let held: HeldRequest
-
-        public func respond(_ page: HTTPResponse) { held.respond(page) }
-    }
-
     public init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
         do {
             server = try LoopbackServer(port: port, primary: host.primaryAddress)
@@ -43,7 +31,7 @@ public final class RedirectReceiver {
     deinit { close() }
 
     public enum WaitEvent {
-        case callback(Callback)
+        case callback(ReceivedCallback)
         case deadlineReached
         case readable(Int32)
     }
@@ -66,7 +54,7 @@ public final class RedirectReceiver {
             let request = held.request
             let host = request.header("Host") ?? "localhost:\(port)"
             let postBody = request.method == "POST" ? String(decoding: request.body, as: UTF8.self) : nil
-            return .callback(Callback(verdict: verdict!, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
+            return .callback(ReceivedCallback(verdict: verdict!, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
         case .deadlineReached:
             return .deadlineReached
         case .readable(let fd):

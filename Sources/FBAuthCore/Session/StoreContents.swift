@@ -32,6 +32,8 @@ public struct ProjectState: Codable, Sendable, Equatable {
     public var sessions: [Session]
     /// Saved by a sign-in that ended with "account exists with different credential".
     public var pendingCredential: PendingCredential?
+    /// Flows started with `--print-url`, waiting for `--complete`.
+    public var pendingFlows: [PendingFlow]?
 
     public init(key: ProjectKey) {
         apiKey = key.apiKey

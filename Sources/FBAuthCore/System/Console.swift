@@ -6,6 +6,8 @@ public protocol Console: Sendable {
     func writeOutput(_ text: String)
     func writeError(_ text: String)
     var isInputTerminal: Bool { get }
+    /// The descriptor `readLine` reads from, for waiting on it with other input.
+    var inputDescriptor: Int32 { get }
     var isErrorTerminal: Bool { get }
     /// All of stdin (for `-` arguments and piped secrets).
     func readAllInput() -> Data
@@ -27,6 +29,7 @@ public struct StandardConsole: Console {
     public func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
     public func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
     public var isInputTerminal: Bool { Platform.isTerminal(0) }
+    public var inputDescriptor: Int32 { 0 }
     public var isErrorTerminal: Bool { Platform.isTerminal(2) }
     public func readAllInput() -> Data { FileHandle.standardInput.readDataToEndOfFile() }
     public func readLine() -> String? { Swift.readLine(strippingNewline: true) }

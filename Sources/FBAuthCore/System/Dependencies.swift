@@ -11,16 +11,43 @@ public struct Dependencies: Sendable {
     public var browser: BrowserLauncher
     /// The local stand-in for Firebase Auth (`demo`, `emulator`); nil where it is not linked in.
     public var standIn: LocalStandIn?
+    /// Ctrl-C while waiting for the browser.
+    public var interrupts: InterruptSource
 
     public init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
-                browser: BrowserLauncher, standIn: LocalStandIn? = nil) {
+                browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts()) {
         self.transport = transport
         self.console = console
         self.environment = environment
         self.clock = clock
         self.browser = browser
         self.standIn = standIn
+        self.interrupts = interrupts
     }
+}
+
+/// Ctrl-C (SIGINT, SIGTERM) as a readable descriptor while a wait is in progress.
+public protocol InterruptSource: Sendable {
+    func begin() -> InterruptWatch?
+}
+
+public protocol InterruptWatch: AnyObject {
+    /// Becomes readable when an interrupt arrives.
+    var descriptor: Int32 { get }
+    /// Restores the default behaviour.
+    func end()
+}
+
+/// The live source: signal handlers that write to a pipe.
+public struct SignalInterruptSource: InterruptSource {
+    public init() {}
+    public func begin() -> InterruptWatch? { Platform.SignalInterrupts() }
+}
+
+/// For contexts that never wait (and tests that do not interrupt).
+public struct NoInterrupts: InterruptSource {
+    public init() {}
+    public func begin() -> InterruptWatch? { nil }
 }
 
 /// Starts fbauth's own stand-in for Firebase Auth and fake providers on loopback.

@@ -120,6 +120,8 @@ public enum Platform {
         return String(cString: result)
     }
 
+    public static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
     /// Whether an executable with this name is on `PATH` (or at this path).
     public static func findExecutable(_ name: String, path: String?) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
@@ -166,9 +168,49 @@ public enum Platform {
         while true { pause() }
     }
 
+    /// Turns SIGINT and SIGTERM into a readable byte on a pipe while it is active, so a poll
+    /// loop can stop cleanly (close the listener, leave the store alone) instead of dying.
+    public final class SignalInterrupts: InterruptWatch, @unchecked Sendable {
+        // The descriptors never change after init.
+        public let descriptor: Int32
+        private let writeEnd: Int32
+
+        public init?() {
+            var fds: [Int32] = [0, 0]
+            guard pipe(&fds) == 0 else { return nil }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+            descriptor = fds[0]
+            writeEnd = fds[1]
+            interruptPipe = fds[1]
+            signal(SIGINT, forwardInterrupt)
+            signal(SIGTERM, forwardInterrupt)
+        }
+
+        public func end() {
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+            interruptPipe = -1
+        }
+
+        deinit {
+            end()
+            close(descriptor)
+            close(writeEnd)
+        }
+    }
+
     /// Ignores SIGPIPE, so writing to a closed pipe (`fbauth token | head -c1`) or socket is an
     /// error return, not a crash.
     public static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
+}
+
+/// The pipe the signal handler writes to; only `write(2)`, which is async-signal-safe.
+nonisolated(unsafe) private var interruptPipe: Int32 = -1
+
+private func forwardInterrupt(_ signal: Int32) {
+    var byte = UInt8(truncatingIfNeeded: signal)
+    _ = write(interruptPipe, &byte, 1)
 }

@@ -1,0 +1,95 @@
+import Foundation
+import LoopbackHTTP
+
+/// The browser flow split over two commands, for scripts, agents and machines where nothing
+/// can wait: `--print-url` asks Firebase for the authorization URL and saves the pending flow;
+/// `--complete URL` takes the address the browser ended on (the redirect to the loopback
+/// address, which need not have loaded) and finishes the flow it belongs to.
+struct TwoStepFlow {
+    let flow: BrowserSignInFlow
+    let store: SessionStore
+    let project: ProjectKey
+    let clock: WallClock
+
+    /// Starts a flow for `command`; returns the authorization URL.
+    func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
+        guard options.port != 0 else {
+            throw .usage("--print-url needs a fixed --port: the redirect URI registered with the provider names it")
+        }
+        let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
+        guard let authorization = try flow.authorize(options, redirectURI: redirectURI) else {
+            throw .failed("the Auth emulator does not run browser flows, so there is no URL to print; run the command without --print-url")
+        }
+        let pending = PendingFlow(
+            command: command, providerId: options.providerId, authURI: authorization.authURI, sessionId: authorization.sessionId,
+            redirectURI: redirectURI, tenantId: flow.tenantId, user: user, startedAt: clock.now())
+        let now = clock.now()
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.modifyProject(project) { state in
+                state.pendingFlows = (state.pendingFlows ?? []).filter { now.timeIntervalSince($0.startedAt) <= PendingFlow.lifetime } + [pending]
+            }
+        }
+        return authorization.authURI
+    }
+
+    /// Finishes the pending flow `address` belongs to. The flow is used up whatever the outcome,
+    /// since an authorization code works once.
+    func complete(_ address: String, command: String,
+                  purpose: (PendingFlow) throws(FBAuthError) -> FlowPurpose) throws(FBAuthError) -> (PendingFlow, BrowserSignInFlow.Result) {
+        let query = URLComponents(string: address.trimmingCharacters(in: .whitespacesAndNewlines))?.percentEncodedQuery ?? ""
+        let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
+        let now = clock.now()
+        let pending = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> PendingFlow in
+            let flows = contents.project(project)?.pendingFlows ?? []
+            guard let match = flows.first(where: { flow in
+                switch flow.binding {
+                case .state(let value), .oauthToken(let value): values.contains(value)
+                case .none: false
+                }
+            }) else {
+                throw .flowIncomplete("that address does not belong to a pending sign-in (unknown, or already completed); start again with --print-url")
+            }
+            guard match.command == command else {
+                throw .usage("that address belongs to a pending `fbauth \(match.command)`; finish it with `fbauth \(match.command) --complete`")
+            }
+            contents.modifyProject(project) { state in
+                state.pendingFlows = flows.filter { $0 != match && now.timeIntervalSince($0.startedAt) <= PendingFlow.lifetime }
+            }
+            return match
+        }
+        let age = now.timeIntervalSince(pending.startedAt)
+        guard age <= PendingFlow.lifetime else {
+            throw .flowIncomplete("that sign-in was started \(Int(age / 60)) minutes ago and has expired; start again with --print-url")
+        }
+        let authorization = pending.authorization
+        let callback: ReceivedCallback
+        switch PastedRedirect.callback(from: address, redirectURI: pending.redirectURI, matcher: authorization.matcher) {
+        case .success(let received): callback = received
+        case .failure(let problem): throw .usage("--complete: that is not the redirect of this sign-in (\(problem.reason))")
+        }
+        return (pending, try flow.exchange(callback, authorization: authorization, providerId: pending.providerId, purpose: try purpose(pending)))
+    }
+}
+
+extension FlowOptionSpecs {
+    static let twoStep: [OptionSpec] = [
+        OptionSpec("print-url", help: "Start the flow, save it, print only the authorization URL and exit (for scripts; uses --port, default \(FlowOptions.defaultPort))."),
+        OptionSpec("complete", value: "URL", help: "Finish a flow started with --print-url, given the address the browser ended on (- reads it from stdin)."),
+    ]
+}
+
+extension CommandContext {
+    /// The address given to `--complete`, or read from stdin for `-`.
+    func completionAddress(_ value: String) throws(FBAuthError) -> String {
+        guard value == "-" else { return value }
+        guard let line = console.readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .usage("--complete -: no address on stdin")
+        }
+        return line
+    }
+
+    /// Tells the user how to finish a `--print-url` flow.
+    func explainCompletion(command: String, redirectURI: String) {
+        console.say("Open the URL in a browser. When it has been sent to \(redirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete 'ADDRESS'")
+    }
+}
