@@ -76,6 +76,22 @@ public final class StandIn: @unchecked Sendable {
         requests.filter { $0.endpoint == endpoint }
     }
 
+    /// Every secret the stand-in has handed out: Firebase ID and refresh tokens, authorization
+    /// codes and verifiers, providers' tokens and secrets, pending tokens. For leak tests.
+    public var issuedSecrets: Set<String> {
+        withBackend { backend in
+            var secrets = Set(backend.idTokens.keys).union(backend.refreshTokens.keys).union(backend.grants.keys)
+                .union(backend.pendingCredentials.keys)
+            let identities = backend.grants.values.map(\.identity) + Array(backend.pendingCredentials.values)
+            for identity in identities {
+                secrets.insert(identity.accessToken)
+                if let idToken = identity.idToken { secrets.insert(idToken) }
+                if let secret = identity.tokenSecret { secrets.insert(secret) }
+            }
+            return secrets
+        }
+    }
+
     /// Visits to the fake providers' authorization endpoints.
     public var authorizations: [RecordedAuthorization] { withBackend { $0.authorizations } }
 

@@ -5,12 +5,15 @@ public struct GlobalOptions: Sendable, Equatable {
     public var configDirectory: String?
     /// `--user UID-or-EMAIL`: act on this saved session instead of the current one.
     public var user: String?
+    /// `--verbose`: log each HTTP exchange, secrets redacted.
+    public var verbose = false
 
     public static let specs: [OptionSpec] = [
         OptionSpec("api-key", value: "KEY", help: "Firebase Web API key (default: $FIREBASE_API_KEY)."),
         OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
+        OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
     ]
 
     public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
@@ -25,5 +28,6 @@ public struct GlobalOptions: Sendable, Equatable {
         tenantId = try arguments.nonEmpty("tenant-id")
         configDirectory = try arguments.nonEmpty("config-dir")
         user = try arguments.nonEmpty("user")
+        verbose = arguments.flag("verbose")
     }
 }

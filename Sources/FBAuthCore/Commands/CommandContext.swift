@@ -26,7 +26,8 @@ public struct CommandContext: Sendable {
     func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
         FirebaseAuthClient(
             endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
-            transport: dependencies.transport, timeout: try httpTimeout())
+            transport: dependencies.transport, timeout: try httpTimeout(),
+            logger: globals.verbose ? VerboseLogger(console: console) : nil)
     }
 
     /// Project key, client and tenant together, for commands that talk to Firebase.

@@ -32,14 +32,15 @@ struct TwoStepFlow {
         return authorization.authURI
     }
 
-    /// Finishes the pending flow `address` belongs to. The flow is used up whatever the outcome,
-    /// since an authorization code works once.
+    /// Finishes the pending flow `address` belongs to. An address that is not that flow's
+    /// redirect leaves it pending; once the exchange is attempted the flow is used up, since an
+    /// authorization code works once.
     func complete(_ address: String, command: String,
                   purpose: (PendingFlow) throws(FBAuthError) -> FlowPurpose) throws(FBAuthError) -> (PendingFlow, BrowserSignInFlow.Result) {
         let query = URLComponents(string: address.trimmingCharacters(in: .whitespacesAndNewlines))?.percentEncodedQuery ?? ""
         let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
         let now = clock.now()
-        let pending = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> PendingFlow in
+        let (pending, callback) = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> (PendingFlow, ReceivedCallback?) in
             let flows = contents.project(project)?.pendingFlows ?? []
             guard let match = flows.first(where: { flow in
                 switch flow.binding {
@@ -52,22 +53,23 @@ struct TwoStepFlow {
             guard match.command == command else {
                 throw .usage("that address belongs to a pending `fbauth \(match.command)`; finish it with `fbauth \(match.command) --complete`")
             }
+            let fresh = now.timeIntervalSince(match.startedAt) <= PendingFlow.lifetime
+            var callback: ReceivedCallback?
+            if fresh {
+                switch PastedRedirect.callback(from: address, redirectURI: match.redirectURI, matcher: match.authorization.matcher) {
+                case .success(let received): callback = received
+                case .failure(let problem): throw .usage("--complete: that is not the redirect of this sign-in (\(problem.reason))")
+                }
+            }
             contents.modifyProject(project) { state in
                 state.pendingFlows = flows.filter { $0 != match && now.timeIntervalSince($0.startedAt) <= PendingFlow.lifetime }
             }
-            return match
+            return (match, callback)
         }
-        let age = now.timeIntervalSince(pending.startedAt)
-        guard age <= PendingFlow.lifetime else {
-            throw .flowIncomplete("that sign-in was started \(Int(age / 60)) minutes ago and has expired; start again with --print-url")
+        guard let callback else {
+            throw .flowIncomplete("that sign-in was started \(Int(now.timeIntervalSince(pending.startedAt) / 60)) minutes ago and has expired; start again with --print-url")
         }
-        let authorization = pending.authorization
-        let callback: ReceivedCallback
-        switch PastedRedirect.callback(from: address, redirectURI: pending.redirectURI, matcher: authorization.matcher) {
-        case .success(let received): callback = received
-        case .failure(let problem): throw .usage("--complete: that is not the redirect of this sign-in (\(problem.reason))")
-        }
-        return (pending, try flow.exchange(callback, authorization: authorization, providerId: pending.providerId, purpose: try purpose(pending)))
+        return (pending, try flow.exchange(callback, authorization: pending.authorization, providerId: pending.providerId, purpose: try purpose(pending)))
     }
 }
 

@@ -185,6 +185,12 @@ public enum Platform {
             interruptPipe = fds[1]
             signal(SIGINT, forwardInterrupt)
             signal(SIGTERM, forwardInterrupt)
+            // A parent may have left these blocked (the mask is inherited); Ctrl-C must still work.
+            var signals = sigset_t()
+            sigemptyset(&signals)
+            sigaddset(&signals, SIGINT)
+            sigaddset(&signals, SIGTERM)
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
 
         public func end() {

@@ -33,7 +33,10 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// Visits `url` and keeps going until a page needs nothing more. Returns every page seen.
-    public func visit(_ url: String) throws(Failure) -> [Page] {
+    /// With `stoppingAtPort`, the browser stops before loading anything on that port and
+    /// returns its address last (status 0): what a user would copy from the address bar when
+    /// the page cannot load.
+    public func visit(_ url: String, stoppingAtPort: UInt16? = nil) throws(Failure) -> [Page] {
         var pages: [Page] = []
         var next = Step(method: "GET", url: url, form: nil)
         let firstPort = try Target(url).port
@@ -42,6 +45,10 @@ public struct HeadlessBrowser: Sendable {
 
         for _ in 0..<12 {
             let target = try Target(next.url)
+            if target.port == stoppingAtPort {
+                pages.append(Page(url: next.url, status: 0, body: ""))
+                return pages
+            }
             if strayRequestsFirst, spareConnection == nil, target.port != firstPort {
                 spareConnection = Self.disturb(target)
             }

@@ -3,6 +3,8 @@ import Foundation
 /// A request as the stand-in received it, for tests to count and inspect.
 public struct RecordedRequest: Sendable {
     public var method: String
+    /// The request-target as sent: absolute (`http://host/…`) when it came through a proxy.
+    public var target: String
     public var path: String
     public var query: String?
     public var contentType: String?

@@ -5,7 +5,7 @@ extension Backend {
     /// Records the request, applies an injected fault if one matches, and answers.
     func route(_ request: HTTPRequest) -> Disposition {
         requests.append(RecordedRequest(
-            method: request.method, path: request.path, query: request.rawQuery,
+            method: request.method, target: request.target, path: request.path, query: request.rawQuery,
             contentType: request.header("Content-Type"), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
         if let index = faults.firstIndex(where: { request.path.hasSuffix($0.pathSuffix) && $0.count > 0 }) {
             faults[index].count -= 1

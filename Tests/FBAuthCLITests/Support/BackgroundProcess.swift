@@ -1,0 +1,122 @@
+import Foundation
+
+/// `fbauth` running in the background, for tests that act while it waits: read its stderr so
+/// far, visit the URL it printed, type into its terminal, press Ctrl-C.
+final class BackgroundProcess: @unchecked Sendable {
+    private let process = Process()
+    private let outPath: String
+    private let errPath: String
+    private let exited = DispatchSemaphore(value: 0)
+    let terminal: PseudoTerminal?
+
+    init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false) throws {
+        let id = UUID().uuidString
+        outPath = harness.directory + "/bg-out-\(id)"
+        errPath = harness.directory + "/bg-err-\(id)"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.executableURL = Binaries.url("fbauth")
+        process.arguments = arguments
+        process.environment = harness.environment.merging(extra) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: harness.directory)
+        process.standardOutput = FileHandle(forWritingAtPath: outPath)
+        process.standardError = FileHandle(forWritingAtPath: errPath)
+        terminal = withTerminal ? try PseudoTerminal() : nil
+        process.standardInput = terminal.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until stderr contains `text`.
+    func waitForStderr(containing text: String, timeout: TimeInterval = 20) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if stderr.contains(text) { return true }
+            if !process.isRunning { return stderr.contains(text) }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// The first URL printed on its own indented line of stderr (the authorization URL).
+    var printedURL: String? {
+        stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http://") }
+    }
+
+    func interrupt() { kill(process.processIdentifier, SIGINT) }
+
+    /// Waits for the exit and returns everything it printed.
+    func finish(timeout: TimeInterval = 30) -> RunResult {
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        return RunResult(status: timedOut ? -1 : process.terminationStatus, stdout: stdout, stderr: stderr + (timedOut ? "\n[still running after \(timeout) s: killed]" : ""))
+    }
+}
+
+/// A pseudo-terminal: the child reads the secondary side as its stdin (so `isatty(0)` holds and
+/// echo can be switched off); the test writes keystrokes and reads echoes on the primary side.
+final class PseudoTerminal: @unchecked Sendable {
+    let primary: Int32
+    let secondary: Int32
+
+    init() throws {
+        primary = PTY.open(O_RDWR | O_NOCTTY)
+        guard primary >= 0, PTY.grant(primary) == 0, PTY.unlock(primary) == 0, let name = PTY.name(primary) else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        secondary = open(name, O_RDWR | O_NOCTTY)
+        guard secondary >= 0 else { throw CocoaError(.fileReadUnknown) }
+        _ = fcntl(primary, F_SETFL, fcntl(primary, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit {
+        close(primary)
+        close(secondary)
+    }
+
+    /// Types a line.
+    func type(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+    }
+
+    /// Everything the terminal has shown so far (echoes included).
+    func screen() -> String {
+        var collected: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(primary, $0.baseAddress, 4096) }
+            guard count > 0 else { break }
+            collected += buffer[0..<count]
+        }
+        return String(decoding: collected, as: UTF8.self)
+    }
+}
+
+/// posix_openpt and friends. Swift's Glibc module does not export them, so on Linux they are
+/// looked up at run time; Darwin exports them.
+private enum PTY {
+    #if canImport(Glibc)
+    nonisolated(unsafe) private static let libc = dlopen(nil, RTLD_NOW)
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T { unsafeBitCast(dlsym(libc, name), to: type) }
+    static let open = symbol("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let grant = symbol("grantpt", as: (@convention(c) (Int32) -> Int32).self)
+    static let unlock = symbol("unlockpt", as: (@convention(c) (Int32) -> Int32).self)
+    private static let ptsname = symbol("ptsname", as: (@convention(c) (Int32) -> UnsafeMutablePointer<CChar>?).self)
+    #else
+    static let open: (Int32) -> Int32 = { posix_openpt($0) }
+    static let grant: (Int32) -> Int32 = { grantpt($0) }
+    static let unlock: (Int32) -> Int32 = { unlockpt($0) }
+    private static let ptsname: (Int32) -> UnsafeMutablePointer<CChar>? = { Darwin.ptsname($0) }
+    #endif
+
+    static func name(_ fd: Int32) -> String? { ptsname(fd).map { String(cString: $0) } }
+}
