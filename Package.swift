@@ -28,7 +28,11 @@ let package = Package(
             dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
-        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP"]),
+        // Properties the listener's input handling must keep for any bytes; checked by the
+        // libFuzzer target (Scripts/fuzz.sh) and, on the seed corpus, by the tests.
+        .target(name: "CallbackFuzzing", dependencies: ["FBAuthCore", "LoopbackHTTP"]),
+        .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing"]),
         .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthStandIn"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
