@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "fbauth", targets: ["fbauth"]),
+        .executable(name: "fbauth-net", targets: ["fbauth-net"]),
         // The sign-in flow, REST client, listener and session store, for Swift programs.
         .library(name: "FBAuthCore", targets: ["FBAuthCore", "FBAuthURLSession"]),
     ],
@@ -23,8 +24,14 @@ let package = Package(
         // plus a headless browser. Independent of FBAuthCore on purpose: it must catch the
         // client's protocol mistakes, not share them.
         .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP"]),
+        // The command users run. Answers what needs no request itself, without loading the HTTP
+        // stack (so `fbauth token` starts in about a millisecond), and runs fbauth-net for the rest.
+        // It must not depend on fbauth-net: SwiftPM would link fbauth-net's libraries (and libcurl)
+        // into it. `swift build` builds both.
+        .executableTarget(name: "fbauth", dependencies: ["FBAuthCore"]),
+        // The same command line with the HTTP stack and the local stand-in.
         .executableTarget(
-            name: "fbauth",
+            name: "fbauth-net",
             dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
@@ -37,6 +44,6 @@ let package = Package(
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
-            dependencies: ["fbauth", "fbauth-fake-browser", "FBAuthStandIn"]),
+            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "FBAuthStandIn"]),
     ]
 )

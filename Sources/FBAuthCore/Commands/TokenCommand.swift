@@ -28,22 +28,41 @@ enum TokenCommand {
             """)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        if try runFromStore(arguments, context) { return }
+        let session = try context.tokenRefresher(for: context.projectKey())
+            .session(context.selector, minValid: TimeInterval(try minValid(arguments)), forceRefresh: arguments.flag("force-refresh"))
+        context.console.writeOutput(session.idToken + "\n")
+    }
+
+    /// Prints the answer straight from the store when it can — a provider's token, or an ID
+    /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
+    /// refresh is needed (nothing was printed).
+    static func runFromStore(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) -> Bool {
         let key = try context.projectKey()
-        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
-        guard minValid < 3600 else {
-            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
-        }
+        let minValid = try minValid(arguments)
         if let providerId = arguments.value("provider") {
             guard !arguments.flag("force-refresh") else {
                 throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
             }
             let token = try providerAccessToken(try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid, key: key, context: context)
             context.console.writeOutput(token + "\n")
-            return
+            return true
         }
-        let session = try context.tokenRefresher(for: key)
-            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: arguments.flag("force-refresh"))
+        guard !arguments.flag("force-refresh"),
+            let session = try TokenRefresher.cachedSession(
+                in: context.sessionStore().load(), context.selector, project: key,
+                minValid: TimeInterval(minValid), now: context.clock.now())
+        else { return false }
         context.console.writeOutput(session.idToken + "\n")
+        return true
+    }
+
+    private static func minValid(_ arguments: ParsedArguments) throws(FBAuthError) -> Int {
+        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
+        guard minValid < 3600 else {
+            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
+        }
+        return minValid
     }
 
     private static func providerAccessToken(_ providerId: String, minValid: Int, key: ProjectKey, context: CommandContext) throws(FBAuthError) -> String {

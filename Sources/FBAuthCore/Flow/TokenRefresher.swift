@@ -14,18 +14,23 @@ struct TokenRefresher {
     let makeClient: () throws(FBAuthError) -> FirebaseAuthClient
 
     /// The saved session if its token has at least `minValid` seconds left; nil otherwise.
+    /// A session whose tokens were dropped is an error (exit 3) here already.
     static func cachedSession(in contents: StoreContents, _ selector: SessionSelector, project: ProjectKey,
                               minValid: TimeInterval, now: Date) throws(FBAuthError) -> Session? {
         let session = try contents.session(selector, in: project)
-        guard session.canRefresh, session.expirationTime.timeIntervalSince(now) >= minValid else { return nil }
+        try requireTokens(session)
+        guard session.expirationTime.timeIntervalSince(now) >= minValid else { return nil }
         return session
     }
 
     /// The selected session with an ID token valid for at least `minValid` seconds.
     func session(_ selector: SessionSelector, minValid: TimeInterval, forceRefresh: Bool = false) throws(FBAuthError) -> Session {
-        let seen = try store.load().session(selector, in: project)
+        let contents = try store.load()
+        if !forceRefresh, let fresh = try Self.cachedSession(in: contents, selector, project: project, minValid: minValid, now: clock.now()) {
+            return fresh
+        }
+        let seen = try contents.session(selector, in: project)
         try Self.requireTokens(seen)
-        if !forceRefresh, seen.expirationTime.timeIntervalSince(clock.now()) >= minValid { return seen }
 
         enum Outcome { case usable(Session), rejected(FBAuthError) }
         let outcome = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Outcome in

@@ -122,6 +122,8 @@ public enum Platform {
 
     public static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
     /// Whether an executable with this name is on `PATH` (or at this path).
     public static func findExecutable(_ name: String, path: String?) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
@@ -154,6 +156,32 @@ public enum Platform {
         let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
         guard result == 0 else { return .failure(.failed(operation: "cannot start", path: arguments[0], code: result)) }
         return .success(pid)
+    }
+
+    /// The absolute path of the running executable, symbolic links resolved.
+    public static func executablePath() -> String? {
+        #if os(macOS)
+        var size: UInt32 = 0
+        _ = _NSGetExecutablePath(nil, &size)
+        var buffer = [CChar](repeating: 0, count: Int(size) + 1)
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return URL(fileURLWithPath: String(cString: buffer)).resolvingSymlinksInPath().path
+        #else
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #endif
+    }
+
+    /// Replaces this process with `path`, keeping the environment and standard streams. Returns
+    /// only on failure, with the errno.
+    public static func replaceProcess(with path: String, arguments: [String]) -> Int32 {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let code = errno
+        argv.forEach { free($0) }
+        return code
     }
 
     /// The exit status of a child that has ended, or nil while it runs.
