@@ -5,7 +5,7 @@ import Foundation
 // fbauth with the HTTP stack: `fbauth` runs this (exec) for every command that talks to
 // Firebase. Builds the live dependencies, runs the command line, exits with its code.
 Platform.ignoreBrokenPipes()
-let environment = ProcessInfo.processInfo.environment
+let environment = Platform.environment()
 let dependencies = Dependencies(
     transport: URLSessionTransport(),
     console: StandardConsole(),

@@ -8,7 +8,7 @@ import Foundation
 // process (exec): same arguments, environment and streams.
 Platform.ignoreBrokenPipes()
 let arguments = Array(CommandLine.arguments.dropFirst())
-let environment = ProcessInfo.processInfo.environment
+let environment = Platform.environment()
 let tool = CommandLineTool(dependencies: Dependencies(
     transport: NoTransport(),
     console: StandardConsole(),

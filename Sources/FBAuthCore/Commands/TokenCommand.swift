@@ -50,7 +50,7 @@ enum TokenCommand {
         }
         guard !arguments.flag("force-refresh"),
             let session = try TokenRefresher.cachedSession(
-                in: context.sessionStore().load(), context.selector, project: key,
+                in: context.sessionStore().loadTokenFields(), context.selector, project: key,
                 minValid: TimeInterval(minValid), now: context.clock.now())
         else { return false }
         context.console.writeOutput(session.idToken + "\n")

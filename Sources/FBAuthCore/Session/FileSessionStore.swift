@@ -36,6 +36,15 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
+    /// The sessions with only the fields that choose one and its tokens, read cheaply, for
+    /// `fbauth token`'s fast path. Read-only: never save what it returns.
+    public func loadTokenFields() throws(FBAuthError) -> StoreContents {
+        guard let data = FileManager.default.contents(atPath: filePath), let contents = StoreFile.decodeTokenFields(data) else {
+            return try load()
+        }
+        return contents
+    }
+
     public func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         let lock: Platform.FileLock
         do {

@@ -47,3 +47,56 @@ enum StoreFileProblem: Error {
         }
     }
 }
+
+extension StoreFile {
+    /// Reads only what choosing a session and printing its ID token needs (`fbauth token`'s fast
+    /// path); the sessions it returns carry just uid, tenant, email, tokens and expiry. Nil when
+    /// the file is not exactly as expected: the caller then uses `decode` and its errors.
+    static func decodeTokenFields(_ data: Data) -> StoreContents? {
+        (try? JSONDecoder().decode(TokenFields.self, from: data))?.contents
+    }
+}
+
+/// `sessions.json` read with a single coding-key type and primitive values only.
+/// swift-foundation's JSONDecoder checks every distinct Decodable type it meets with a dynamic
+/// cast, and in a statically linked program each first cast scans the runtime's conformance
+/// tables — together more than everything else `fbauth token` does.
+private struct TokenFields: Decodable {
+    var contents = StoreContents()
+
+    init(from decoder: Decoder) throws {
+        let root = try decoder.container(keyedBy: AnyKey.self)
+        guard try root.decode(Int.self, forKey: AnyKey("version")) <= StoreFile.currentVersion else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "newer version"))
+        }
+        let projects = try root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("projects"))
+        for name in projects.allKeys {
+            let project = try projects.nestedContainer(keyedBy: AnyKey.self, forKey: name)
+            var state = ProjectState(key: ProjectKey(
+                apiKey: try project.decode(String.self, forKey: AnyKey("apiKey")),
+                emulatorHost: try project.decodeIfPresent(String.self, forKey: AnyKey("emulatorHost"))))
+            if project.contains(AnyKey("current")) {
+                let current = try project.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("current"))
+                state.current = SessionReference(
+                    uid: try current.decode(String.self, forKey: AnyKey("uid")),
+                    tenantId: try current.decodeIfPresent(String.self, forKey: AnyKey("tenantId")))
+            }
+            var sessions = try project.nestedUnkeyedContainer(forKey: AnyKey("sessions"))
+            while !sessions.isAtEnd {
+                let session = try sessions.nestedContainer(keyedBy: AnyKey.self)
+                guard let expiry = Timestamp.parse(try session.decode(String.self, forKey: AnyKey("expirationTime"))) else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unexpected timestamp"))
+                }
+                state.sessions.append(Session(
+                    uid: try session.decode(String.self, forKey: AnyKey("uid")),
+                    tenantId: try session.decodeIfPresent(String.self, forKey: AnyKey("tenantId")),
+                    email: try session.decodeIfPresent(String.self, forKey: AnyKey("email")),
+                    idToken: try session.decode(String.self, forKey: AnyKey("idToken")),
+                    refreshToken: try session.decode(String.self, forKey: AnyKey("refreshToken")),
+                    expirationTime: expiry,
+                    lastSignInTime: Date(timeIntervalSince1970: 0)))
+            }
+            contents.projects[name.stringValue] = state
+        }
+    }
+}

@@ -26,8 +26,8 @@ extension Console {
 public struct StandardConsole: Console {
     public init() {}
 
-    public func writeOutput(_ text: String) { FileHandle.standardOutput.write(Data(text.utf8)) }
-    public func writeError(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    public func writeOutput(_ text: String) { Platform.write(text, to: 1) }
+    public func writeError(_ text: String) { Platform.write(text, to: 2) }
     public var isInputTerminal: Bool { Platform.isTerminal(0) }
     public var inputDescriptor: Int32 { 0 }
     public var isErrorTerminal: Bool { Platform.isTerminal(2) }

@@ -13,6 +13,47 @@ public enum Platform {
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// The process environment. Read from `environ` directly: Foundation's ProcessInfo costs
+    /// a scan of the runtime's conformance tables, about half a millisecond at start-up.
+    public static func environment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
+                let name = String(decoding: UnsafeRawBufferPointer(start: pointer, count: equals - pointer), as: UTF8.self)
+                result[name] = String(cString: equals + 1)
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// Seconds since 1970 for a UTC calendar date and time.
+    public static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
+        var time = tm()
+        time.tm_year = Int32(year - 1900)
+        time.tm_mon = Int32(month - 1)
+        time.tm_mday = Int32(day)
+        time.tm_hour = Int32(hour)
+        time.tm_min = Int32(minute)
+        time.tm_sec = Int32(second)
+        return timegm(&time)
+    }
+
+    /// Writes all of `text` to a descriptor (stdout, stderr), unbuffered.
+    public static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+    }
+
     public static var processID: Int32 { getpid() }
 
     /// Runs `body` with terminal echo off on stdin (for password prompts), restoring it after.
@@ -60,7 +101,7 @@ public enum Platform {
         data.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = .failed(operation: "cannot write", path: temporary, code: errno)
@@ -248,3 +289,5 @@ private func forwardInterrupt(_ signal: Int32) {
     var byte = UInt8(truncatingIfNeeded: signal)
     _ = write(interruptPipe, &byte, 1)
 }
+
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
