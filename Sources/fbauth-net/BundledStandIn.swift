@@ -4,9 +4,11 @@ import Foundation
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
-    func start(port: UInt16) throws(FBAuthError) -> RunningStandIn {
+    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
+        var configuration = StandInConfiguration()
+        configuration.idTokenLifetime = tokenLifetime
         do {
-            let standIn = try StandIn(port: port)
+            let standIn = try StandIn(configuration: configuration, port: port)
             standIn.start()
             return Running(standIn: standIn)
         } catch .portInUse(let port) {

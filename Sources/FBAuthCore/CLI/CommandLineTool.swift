@@ -35,6 +35,7 @@ public struct CommandLineTool: Sendable {
         Command(spec: DeleteAccountCommand.spec, run: DeleteAccountCommand.run, network: .needed),
         Command(spec: DemoCommand.spec, run: DemoCommand.run, network: .needed),
         Command(spec: EmulatorCommand.spec, run: EmulatorCommand.run, network: .needed),
+        Command(spec: CompletionCommand.spec, run: CompletionCommand.run, network: .none),
         Command(spec: HelpCommand.spec, run: HelpCommand.run, network: .none),
     ]
 
@@ -81,7 +82,7 @@ public struct CommandLineTool: Sendable {
             }
             return ExitCode.success.rawValue
         } catch {
-            console.say("fbauth: \(error.message)")
+            console.say("\(TerminalStyle(console: console, environment: dependencies.environment).errorPrefix) \(error.message)")
             return error.exitCode.rawValue
         }
     }

@@ -15,7 +15,7 @@ enum HelpFormatter {
         text += "\nGlobal options:\n"
         text += table(GlobalOptions.specs.map { ($0.synopsis, $0.help) })
         text += table([("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("--version", "Print the version.")])
-        text += "\nRun 'fbauth COMMAND --help' for a command's options.\n"
+        text += "\nRun 'fbauth COMMAND --help' for a command's options, 'fbauth help exit-codes' and\n'fbauth help environment' for those tables.\n"
         return text
     }
 

@@ -19,7 +19,9 @@ enum AccountsCommand {
         let sessions = project?.sessions ?? []
         let now = context.clock.now()
         if arguments.flag("json") {
-            context.console.writeOutput(JSONOutput.render(sessions.map { AccountJSON(session: $0, current: $0.reference == project?.current, now: now) }))
+            context.console.writeOutput(JSONOutput.render(sessions.map {
+                AccountJSON(session: $0, current: $0.reference == project?.current, projectId: project?.projectId, now: now)
+            }))
             return
         }
         guard !sessions.isEmpty else {
@@ -50,10 +52,11 @@ enum AccountsCommand {
 struct AccountJSON: Encodable {
     var session: Session
     var current: Bool
+    var projectId: String?
     var now: Date
 
     enum CodingKeys: String, CodingKey {
-        case uid, email, displayName, tenantId, providers, current, expirationTime, expired, needsSignIn
+        case uid, email, displayName, tenantId, projectId, providers, current, expirationTime, expired, needsSignIn
     }
 
     func encode(to encoder: Encoder) throws {
@@ -62,6 +65,7 @@ struct AccountJSON: Encodable {
         try c.encode(session.email, forKey: .email)
         try c.encode(session.displayName, forKey: .displayName)
         try c.encode(session.tenantId, forKey: .tenantId)
+        try c.encode(projectId, forKey: .projectId)
         try c.encode(session.providerData.map(\.providerId), forKey: .providers)
         try c.encode(current, forKey: .current)
         try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)

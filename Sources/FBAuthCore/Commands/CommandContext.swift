@@ -19,7 +19,16 @@ public struct CommandContext: Sendable {
 
     /// The project: API key (flag, then `FIREBASE_API_KEY`) and which server it lives on.
     func projectKey() throws(FBAuthError) -> ProjectKey {
-        try ProjectKey.resolve(apiKey: globals.apiKey, environment: environment)
+        try projectIdentity().key
+    }
+
+    /// The project key and, when an app config file names it, the project id.
+    private func projectIdentity() throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
+        if let path = globals.appConfig {
+            let config = try AppConfigFile.read(path, appId: globals.appId)
+            return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
+        }
+        return (try ProjectKey.resolve(apiKey: globals.apiKey, environment: environment), nil)
     }
 
     /// A client for the project's API.
@@ -32,15 +41,16 @@ public struct CommandContext: Sendable {
 
     /// Project key, client and tenant together, for commands that talk to Firebase.
     func project() throws(FBAuthError) -> ProjectContext {
-        let key = try projectKey()
-        return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId)
+        let (key, projectId) = try projectIdentity()
+        return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId, projectId: projectId)
     }
 
     /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
     func browserFlow(for project: ProjectContext) -> BrowserSignInFlow {
         BrowserSignInFlow(
             client: project.client, browser: dependencies.browser, console: console, clock: clock,
-            tenantId: project.tenantId, interrupts: dependencies.interrupts)
+            tenantId: project.tenantId, interrupts: dependencies.interrupts,
+            style: TerminalStyle(console: console, environment: environment))
     }
 
     func sessionStore() -> FileSessionStore {
@@ -66,12 +76,14 @@ struct ProjectContext {
     var key: ProjectKey
     var client: FirebaseAuthClient
     var tenantId: String?
+    /// From `--app-config`, when given.
+    var projectId: String?
 }
 
 extension ProjectKey {
     static func resolve(apiKey flag: String?, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
         guard let apiKey = flag ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw .usage("no Firebase Web API key: pass --api-key KEY or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
+            throw .usage("no Firebase Web API key: pass --api-key KEY or --app-config FILE, or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
         }
         return ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
     }

@@ -36,7 +36,7 @@ enum DemoCommand {
             configDirectory = try temporaryDirectory()
         }
 
-        let running = try standIn.start(port: 0)
+        let running = try standIn.start(port: 0, tokenLifetime: 3600)
         defer { running.stop() }
         let console = context.console
         console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort) (nothing leaves this machine).")

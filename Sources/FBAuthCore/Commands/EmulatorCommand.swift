@@ -6,7 +6,10 @@ enum EmulatorCommand {
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
         usage: ["[--port N]"],
-        options: [OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port).")],
+        options: [
+            OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
+            OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
+        ],
         details: """
             Unlike the official Auth emulator, which answers createAuthUri for identity providers \
             with 501, the stand-in runs the full OAuth code flow: createAuthUri returns an \
@@ -23,7 +26,9 @@ enum EmulatorCommand {
         guard let standIn = context.dependencies.standIn else {
             throw .failed("this build of fbauth does not include the local stand-in")
         }
-        let running = try standIn.start(port: port)
+        let lifetime = try arguments.wholeSeconds("token-lifetime") ?? 3600
+        guard (1...86_400).contains(lifetime) else { throw .usage("--token-lifetime '\(lifetime)' must be between 1 and 86400 seconds") }
+        let running = try standIn.start(port: port, tokenLifetime: lifetime)
         context.console.writeOutput(running.hostAndPort + "\n")
         context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nPress Ctrl-C to stop.")
         Platform.waitUntilTerminated()

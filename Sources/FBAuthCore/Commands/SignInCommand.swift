@@ -128,6 +128,7 @@ enum SignInCommand {
         let session = record.session()
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
+            if let projectId = project.projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
         }
         context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
         context.console.say("Signed in as \(session.displayLabel)" + (record.method.map { " with \($0)" } ?? "") + "; the session is saved in \(store.location).")

@@ -14,15 +14,18 @@ public struct BrowserSignInFlow: Sendable {
     var interrupts: InterruptSource = NoInterrupts()
     /// When to show the URL again if nothing has arrived.
     var hintAfter: Duration = .seconds(30)
+    /// Whether a live "waiting" line may be drawn on stderr.
+    var style: TerminalStyle?
 
     public init(client: FirebaseAuthClient, browser: BrowserLauncher, console: Console, clock: WallClock,
-                tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
+                tenantId: String?, interrupts: InterruptSource = NoInterrupts(), style: TerminalStyle? = nil) {
         self.client = client
         self.browser = browser
         self.console = console
         self.clock = clock
         self.tenantId = tenantId
         self.interrupts = interrupts
+        self.style = style
     }
 
     public enum Result: Sendable {
@@ -59,7 +62,7 @@ public struct BrowserSignInFlow: Sendable {
         let waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
             console: console, interrupts: interrupts, hintAfter: hintAfter,
-            launched: present(authorization.authURI, options: options))
+            launched: present(authorization.authURI, options: options), showsStatusLine: style?.isRich ?? false)
         let callback = try waiter.wait(timeout: options.timeout)
         return try exchange(callback, authorization: authorization, providerId: options.providerId, purpose: purpose)
     }

@@ -15,6 +15,8 @@ struct CallbackWaiter {
     let interrupts: InterruptSource
     var hintAfter: Duration = .seconds(30)
     var launched: LaunchedBrowser?
+    /// Show "Waiting for the browser… 12 s" on one line that updates every second.
+    var showsStatusLine = false
 
     func wait(timeout: Duration) throws(FBAuthError) -> ReceivedCallback {
         let clock = ContinuousClock()
@@ -24,12 +26,19 @@ struct CallbackWaiter {
         var launched = self.launched
         var readsTerminal = console.isInputTerminal
         let interrupt = interrupts.begin()
-        defer { interrupt?.end() }
+        let status = StatusLine(console: console, isShown: showsStatusLine)
+        defer {
+            interrupt?.end()
+            status.clear()
+        }
 
         while true {
-            // Wake up for the hint, and every 200 ms while a launcher runs, to notice it failing.
+            status.show("Waiting for the browser… \((clock.now - start).components.seconds) s (Ctrl-C cancels)")
+            // Wake up for the hint, every second for the status line, and every 200 ms while a
+            // launcher runs, to notice it failing.
             var wake = deadline
             if let hintDue { wake = min(wake, hintDue) }
+            if showsStatusLine { wake = min(wake, clock.now.advanced(by: .seconds(1))) }
             if launched != nil { wake = min(wake, clock.now.advanced(by: .milliseconds(200))) }
             var watching = interrupt.map { [$0.descriptor] } ?? []
             if readsTerminal { watching.append(console.inputDescriptor) }
@@ -38,6 +47,7 @@ struct CallbackWaiter {
             case .callback(let callback):
                 return callback
             case .readable(let fd) where fd == interrupt?.descriptor:
+                status.clear()
                 console.say("cancelled")
                 throw .flowIncomplete("sign-in cancelled")
             case .readable:
@@ -50,6 +60,7 @@ struct CallbackWaiter {
                 case .success(let callback):
                     return callback
                 case .failure(let problem):
+                    status.clear()
                     console.say("That is not the redirect for this sign-in (\(problem.reason)). Paste the whole address from the browser's address bar.")
                 }
             case .deadlineReached:
@@ -57,11 +68,13 @@ struct CallbackWaiter {
                     throw .flowIncomplete("no answer from the browser within \(timeout.wholeSeconds) s; run the command again (or raise --timeout)")
                 }
                 if let failure = launched?.failure() {
+                    status.clear()
                     console.say("fbauth: the browser could not be opened (\(failure)).")
                     console.say(Self.manualInstructions(url: authorizationURL, readsTerminal: readsTerminal))
                     launched = nil
                 }
                 if let due = hintDue, clock.now >= due {
+                    status.clear()
                     console.say("Still waiting for the browser. If it did not open, visit:\n\n  \(authorizationURL)\n")
                     console.say(Self.manualInstructions(url: nil, readsTerminal: readsTerminal))
                     hintDue = nil
@@ -78,5 +91,19 @@ struct CallbackWaiter {
             ? "or paste here the address it ends on (the page that does not load)."
             : "or use --print-url and then --complete with the address it ends on."
         return text
+    }
+}
+
+/// A line on stderr that is rewritten in place (a terminal only).
+private struct StatusLine {
+    let console: Console
+    let isShown: Bool
+
+    func show(_ text: String) {
+        if isShown { console.writeError(TerminalStyle.clearLine + text) }
+    }
+
+    func clear() {
+        if isShown { console.writeError(TerminalStyle.clearLine) }
     }
 }

@@ -28,6 +28,8 @@ public struct SessionReference: Codable, Hashable, Sendable {
 public struct ProjectState: Codable, Sendable, Equatable {
     public var apiKey: String
     public var emulatorHost: String?
+    /// The Firebase project id, once an app config file has named it.
+    public var projectId: String?
     public var current: SessionReference?
     public var sessions: [Session]
     /// Saved by a sign-in that ended with "account exists with different credential".

@@ -52,7 +52,9 @@ public struct NoInterrupts: InterruptSource {
 
 /// Starts fbauth's own stand-in for Firebase Auth and fake providers on loopback.
 public protocol LocalStandIn: Sendable {
-    func start(port: UInt16) throws(FBAuthError) -> RunningStandIn
+    /// Serves on 127.0.0.1:`port` (0: any free port), minting ID tokens that last
+    /// `tokenLifetime` seconds.
+    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn
 }
 
 public protocol RunningStandIn: Sendable {

@@ -1,0 +1,17 @@
+/// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
+/// and (by a test) the README.
+public enum EnvironmentVariables {
+    public static let all: [(name: String, meaning: String)] = [
+        ("FIREBASE_API_KEY", "The Firebase Web API key when --api-key and --app-config are not given."),
+        ("FIREBASE_AUTH_EMULATOR_HOST", "host:port of a Firebase Auth emulator (or `fbauth emulator`); requests then go to http://HOST/identitytoolkit.googleapis.com/v1/… and http://HOST/securetoken.googleapis.com/v1/token."),
+        ("FBAUTH_CONFIG_DIR", "Where sessions.json lives; default $XDG_CONFIG_HOME/fbauth, else ~/.config/fbauth."),
+        ("XDG_CONFIG_HOME", "Base of the default configuration directory."),
+        ("BROWSER", "The program that opens the authorization URL (the URL is its only argument)."),
+        ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30)."),
+        ("HTTPS_PROXY", "Proxy for Firebase (https); also https_proxy. Lower-case http_proxy for an emulator over http (Linux; macOS uses the system settings)."),
+        ("NO_PROXY", "Hosts reached without the proxy; also no_proxy."),
+        ("NO_COLOR", "When set and not empty, no colour and no in-place status line."),
+        ("WSL_DISTRO_NAME", "Set by Windows Subsystem for Linux: fbauth then opens the Windows browser with wslview or powershell.exe."),
+        ("DISPLAY", "With WAYLAND_DISPLAY: whether a browser can be opened with xdg-open (Linux)."),
+    ]
+}
