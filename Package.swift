@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CallbackFuzzing", dependencies: ["FBAuthCore", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing"]),
-        .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthStandIn"]),
+        .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",

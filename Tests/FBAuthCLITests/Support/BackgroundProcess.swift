@@ -9,7 +9,9 @@ final class BackgroundProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
     let terminal: PseudoTerminal?
 
-    init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false) throws {
+    /// `withTerminal`: stdin is a pseudo-terminal; `stderrOnTerminal`: stderr goes there too.
+    init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false,
+         stderrOnTerminal: Bool = false) throws {
         let id = UUID().uuidString
         outPath = harness.directory + "/bg-out-\(id)"
         errPath = harness.directory + "/bg-err-\(id)"
@@ -21,8 +23,11 @@ final class BackgroundProcess: @unchecked Sendable {
         process.currentDirectoryURL = URL(fileURLWithPath: harness.directory)
         process.standardOutput = FileHandle(forWritingAtPath: outPath)
         process.standardError = FileHandle(forWritingAtPath: errPath)
-        terminal = withTerminal ? try PseudoTerminal() : nil
+        terminal = withTerminal || stderrOnTerminal ? try PseudoTerminal() : nil
         process.standardInput = terminal.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? FileHandle.nullDevice
+        if stderrOnTerminal, let terminal {
+            process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
+        }
         process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
     }

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Measures what fbauth costs where scripts feel it, side by side in one run: median wall time
+# and peak memory of `fbauth token` with a fresh saved token, a C baseline that does the least
+# work for the same answer, `fbauth token --help`, `fbauth whoami --offline`, and a whole
+# `fbauth signin` against the local stand-in with a non-interactive browser; then the ratio
+# of `fbauth token` to the baseline, and the refresh requests of 20 concurrent `fbauth token`
+# calls on an expiring token.
+#
+#   Scripts/bench.sh [RUNS]     default 300 runs per command (signin: RUNS/10)
+#
+# Builds the release binaries (Scripts/build-release.sh). Uses hyperfine when present (installs
+# it from Debian when it can), else a shell loop; peak memory from GNU time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs="${1:-300}"
+signin_runs=$(( runs / 10 > 5 ? runs / 10 : 5 ))
+bin="$(Scripts/build-release.sh)"
+work="$(mktemp -d)"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+
+have_apt() { command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; }
+command -v hyperfine >/dev/null 2>&1 || { have_apt && apt-get install -y hyperfine >/dev/null 2>&1; } || true
+[ -x /usr/bin/time ] || { have_apt && apt-get install -y time >/dev/null 2>&1; } || true
+cc -O2 -o "$work/baseline" Scripts/bench/baseline.c
+
+# The stand-in on loopback, and one saved session to read.
+start_emulator() { # LIFETIME HOSTFILE
+  "$bin/fbauth" emulator --port 0 --token-lifetime "$1" > "$2" 2>/dev/null &
+  pids+=($!)
+  for _ in $(seq 100); do [ -s "$2" ] && return; sleep 0.05; done
+  echo "bench.sh: the stand-in did not start" >&2; exit 1
+}
+start_emulator 3600 "$work/host"
+export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host")" FIREBASE_API_KEY=bench-api-key
+export FBAUTH_CONFIG_DIR="$work/config" BROWSER="$bin/fbauth-fake-browser"
+export FBAUTH_FAKE_BROWSER_EMAIL=bench@example.com
+"$bin/fbauth" signin --provider yahoo.com --port 0 >/dev/null 2>&1
+
+median_ms() { # RUNS COMMAND... → median wall time in milliseconds
+  local count="$1"; shift
+  if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine -N --warmup 10 --runs "$count" --export-csv "$work/h.csv" "$*" >/dev/null 2>&1
+    awk -F, 'NR==2 { printf "%.2f", $4 * 1000 }' "$work/h.csv"
+  else
+    for _ in $(seq "$count"); do
+      local start end
+      start=$(date +%s%N); "$@" >/dev/null 2>&1; end=$(date +%s%N)
+      echo $(( end - start ))
+    done | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1e6 }'
+  fi
+}
+peak_mib() { # COMMAND... → median peak resident memory in MiB over 15 runs
+  [ -x /usr/bin/time ] || { echo "n/a"; return; }
+  for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done |
+    sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }'
+}
+
+declare -A ms mib
+measure() { # NAME RUNS COMMAND...
+  local name="$1" count="$2"; shift 2
+  ms[$name]=$(median_ms "$count" "$@")
+  mib[$name]=$(peak_mib "$@")
+}
+measure baseline "$runs" "$work/baseline"
+measure token "$runs" "$bin/fbauth" token
+measure help "$runs" "$bin/fbauth" token --help
+measure whoami "$runs" "$bin/fbauth" whoami --offline
+measure signin "$signin_runs" "$bin/fbauth" signin --provider yahoo.com --port 0
+
+# 20 concurrent calls on an expiring token: tokens from this stand-in last 62 s; after 3 s
+# one has less than --min-valid 60 s left, and a refreshed one has 62 s again.
+start_emulator 62 "$work/host2"
+export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host2")" FBAUTH_CONFIG_DIR="$work/config2"
+"$bin/fbauth" signin --provider yahoo.com --port 0 >/dev/null 2>&1
+sleep 3
+concurrent=()
+for i in $(seq 20); do "$bin/fbauth" token --min-valid 60 --verbose >/dev/null 2>"$work/concurrent-$i.log" & concurrent+=($!); done
+for pid in "${concurrent[@]}"; do wait "$pid" || true; done
+refreshes=$(cat "$work"/concurrent-*.log | grep -c '> POST .*/securetoken.googleapis.com/v1/token' || true)
+
+ratio=$(awk -v t="${ms[token]}" -v b="${ms[baseline]}" 'BEGIN { printf "%.1f", t / b }')
+cpu=$( (grep -m1 'model name' /proc/cpuinfo 2>/dev/null || sysctl -n machdep.cpu.brand_string 2>/dev/null || echo unknown) | sed 's/.*: //')
+echo "fbauth benchmark — $(date -u +%Y-%m-%d), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) cores, $(uname -sr)"
+echo "median of $runs runs ($signin_runs for signin); peak memory: median of 15 runs"
+printf '%-40s %10s %12s\n' "command" "median" "peak memory"
+row() { printf '%-40s %7s ms %8s MiB\n' "$1" "${ms[$2]}" "${mib[$2]}"; }
+row "baseline: C program reading the token" baseline
+row "fbauth token (fresh saved token)" token
+row "fbauth token --help" help
+row "fbauth whoami --offline" whoami
+row "fbauth signin (local stand-in, headless)" signin
+echo "fbauth token / baseline: ${ratio}x"
+echo "20 concurrent fbauth token on an expiring token: $refreshes refresh request(s)"
+
+check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }
+echo "targets:"
+check "fbauth token within 3x the baseline (${ratio}x)" "${ms[token]} <= 3 * ${ms[baseline]}"
+check "fbauth token under 3 ms (${ms[token]} ms)" "${ms[token]} < 3"
+check "fbauth token peak memory under 15 MiB (${mib[token]} MiB)" "${mib[token]} < 15"
+check "whole local signin under 150 ms (${ms[signin]} ms)" "${ms[signin]} < 150"
+check "20 concurrent calls make one refresh request ($refreshes)" "$refreshes == 1"

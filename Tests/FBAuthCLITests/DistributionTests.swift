@@ -1,0 +1,264 @@
+import FBAuthStandIn
+import Foundation
+import Testing
+
+/// What ships around the binary: help topics, the man page, completions, the installer, the
+/// README, and the split between `fbauth` and `fbauth-net`.
+@Suite struct DistributionTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+
+    /// The command names, as `fbauth --help` lists them ("  name  summary").
+    static func commands(_ harness: Harness) throws -> [String] {
+        try harness.run(["--help"]).stdout.split(separator: "\n").drop { !$0.hasPrefix("Commands:") }.dropFirst()
+            .prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLowercase == true }
+            .map { String($0.dropFirst(2).split(separator: " ")[0]) }
+    }
+
+    /// Whether `text` has `word` as a whole word (not as part of a longer option).
+    static func mentions(_ text: String, _ word: String) -> Bool {
+        var rest = Substring(text)
+        while let range = rest.range(of: word) {
+            let next = rest[range.upperBound...].first
+            if next.map({ !($0.isLetter || $0.isNumber || $0 == "-") }) ?? true { return true }
+            rest = rest[range.upperBound...]
+        }
+        return false
+    }
+
+    /// The options a command's `--help` lists.
+    static func options(of command: String, _ harness: Harness) throws -> [String] {
+        try harness.run([command, "--help"]).stdout.split(separator: "\n")
+            .filter { $0.hasPrefix("  --") }
+            .map { String($0.dropFirst(2).split(separator: " ")[0]) }
+    }
+
+    private func shell(_ program: String) -> String? {
+        ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(program)" }.first(where: FileManager.default.isExecutableFile)
+    }
+
+    private func run(_ program: String, _ arguments: [String], in harness: Harness) throws -> RunResult {
+        try Subprocess.run(URL(fileURLWithPath: program), arguments, environment: harness.environment, stdin: nil, directory: harness.directory, timeout: 60)
+    }
+
+    @Test func helpTopicsListEveryExitCodeAndVariable() throws {
+        let harness = try Harness()
+        let codes = try harness.run(["help", "exit-codes"])
+        #expect(codes.status == 0)
+        for code in 0...7 { #expect(codes.stdout.contains("\n  \(code)  "), "exit code \(code)") }
+        let environment = try harness.run(["help", "environment"]).stdout
+        for name in ["FIREBASE_API_KEY", "FIREBASE_AUTH_EMULATOR_HOST", "FBAUTH_CONFIG_DIR", "BROWSER", "NO_COLOR", "HTTPS_PROXY", "FBAUTH_HTTP_TIMEOUT"] {
+            #expect(environment.contains(name), "\(name)")
+        }
+        #expect(try harness.run(["help", "exit-code"]).stderr.contains("did you mean 'exit-codes'?"))
+    }
+
+    @Test func theManPageComesFromTheSameSpecsAndIsCleanRoff() throws {
+        let harness = try Harness()
+        let page = try harness.run(["help", "man"]).stdout
+        #expect(page.hasPrefix(".TH FBAUTH 1"))
+        let commands = try Self.commands(harness)
+        #expect(commands.count >= 15)
+        for command in commands {
+            #expect(page.contains(".SS fbauth \(command.replacingOccurrences(of: "-", with: "\\-"))"), "\(command)")
+            for option in try Self.options(of: command, harness) {
+                #expect(page.contains(option.replacingOccurrences(of: "-", with: "\\-")), "\(command) \(option)")
+            }
+        }
+        if let groff = shell("groff") {
+            let file = harness.directory + "/fbauth.1"
+            try page.write(toFile: file, atomically: true, encoding: .utf8)
+            let rendered = try run(groff, ["-man", "-Tutf8", "-ww", file], in: harness)
+            #expect(rendered.status == 0 && rendered.stderr.isEmpty, "\(rendered.stderr)")
+            #expect(!rendered.stdout.isEmpty)
+        }
+    }
+
+    @Test func completionScriptsParseAndCompleteInBash() throws {
+        let harness = try Harness()
+        for shellName in ["bash", "zsh", "fish"] {
+            let script = try harness.run(["completion", shellName])
+            #expect(script.status == 0 && script.stdout.contains("fbauth"), "\(shellName)")
+            let file = harness.directory + "/completion.\(shellName)"
+            try script.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+            if let program = shell(shellName) {
+                let check = try run(program, ["-n", file], in: harness)
+                #expect(check.status == 0, "\(shellName) -n: \(check.stderr)")
+            }
+        }
+        #expect(try harness.run(["completion", "tcsh"]).status == 2)
+        let bash = try #require(shell("bash"))
+        let probe = """
+            source \(harness.directory)/completion.bash
+            COMP_WORDS=(fbauth signin --provider ''); COMP_CWORD=3; _fbauth; echo "1: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth tok); COMP_CWORD=1; _fbauth; echo "2: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth token --f); COMP_CWORD=2; _fbauth; echo "3: ${COMPREPLY[*]}"
+            """
+        let completed = try run(bash, ["-c", probe], in: harness).stdout
+        #expect(completed.contains("1: yahoo.com microsoft.com twitter.com"))
+        #expect(completed.contains("2: token"))
+        #expect(completed.contains("3: --force-refresh"))
+    }
+
+    @Test func theInstallerLaysOutBinariesManPageAndCompletions() throws {
+        let harness = try Harness()
+        let prefix = harness.directory + "/prefix"
+        let install = try Subprocess.run(
+            Self.repository.appendingPathComponent("Scripts/install.sh"), [prefix],
+            environment: harness.environment.merging(["FBAUTH_INSTALL_BINARIES": Binaries.directory.path]) { $1 },
+            stdin: nil, directory: harness.directory, timeout: 120)
+        #expect(install.status == 0, "\(install)")
+        for path in ["bin/fbauth", "libexec/fbauth/fbauth-net", "share/man/man1/fbauth.1", "share/bash-completion/completions/fbauth",
+                     "share/zsh/site-functions/_fbauth", "share/fish/vendor_completions.d/fbauth.fish"] {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/" + path), "\(path)")
+        }
+        let installed = prefix + "/bin/fbauth"
+        #expect(try run(installed, ["--version"], in: harness).stdout.hasPrefix("fbauth "))
+        // A command that talks to Firebase runs the installed libexec/fbauth/fbauth-net.
+        let lookup = try run(installed, ["providers", "--email", "x@example.com"], in: harness)
+        #expect(lookup.status == 0, "\(lookup)")
+        #expect(harness.standIn.requests(to: "accounts:createAuthUri").count == 1)
+    }
+
+    @Test func theFrontAnswersWithoutTheNetworkedBuild() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com").status == 0)
+        let lonely = harness.directory + "/lonely"
+        try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Binaries.url("fbauth").path, toPath: lonely + "/fbauth")
+        let front = lonely + "/fbauth"
+        for local in [["token"], ["token", "--help"], ["whoami", "--offline"], ["accounts"], ["help", "man"], ["completion", "bash"]] {
+            let result = try run(front, local, in: harness)
+            #expect(result.status == 0, "\(local): \(result)")
+        }
+        let online = try run(front, ["whoami"], in: harness)
+        #expect(online.status == 1 && online.stderr.contains("cannot find fbauth-net"), "\(online)")
+        #if os(Linux)
+        if let ldd = shell("ldd") {
+            let libraries = try run(ldd, [Binaries.url("fbauth").path], in: harness).stdout
+            #expect(!libraries.contains("libcurl") && !libraries.contains("FoundationNetworking"), "\(libraries)")
+        }
+        #endif
+    }
+
+    @Test func theReadmeDocumentsEveryCommandOptionVariableAndExitCode() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let harness = try Harness()
+        for command in try Self.commands(harness) {
+            #expect(readme.contains("fbauth \(command)"), "command \(command)")
+            for option in try Self.options(of: command, harness) {
+                #expect(Self.mentions(readme, option), "\(command) \(option)")
+            }
+        }
+        let variables = try harness.run(["help", "environment"]).stdout.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isUppercase == true }
+            .map { String($0.dropFirst(2).split(separator: " ")[0]) }
+        #expect(variables.count >= 10)
+        for variable in variables { #expect(readme.contains("`\(variable)`"), "variable \(variable)") }
+        for code in 0...7 { #expect(readme.contains("| \(code) |"), "exit code \(code)") }
+    }
+
+    @Test func colourAndTheLiveStatusLineOnlyOnATerminalWithoutNoColor() throws {
+        let harness = try Harness()
+        let coloured = try BackgroundProcess(["token"], harness: harness, environment: ["TERM": "xterm"], stderrOnTerminal: true)
+        #expect(coloured.finish().status == 3)
+        #expect(coloured.terminal?.screen().contains("\u{1B}[1;31mfbauth:") == true)
+
+        let plain = try BackgroundProcess(["token"], harness: harness, environment: ["TERM": "xterm", "NO_COLOR": "1"], stderrOnTerminal: true)
+        #expect(plain.finish().status == 3)
+        let plainScreen = plain.terminal?.screen() ?? ""
+        #expect(plainScreen.contains("fbauth: not signed in") && !plainScreen.contains("\u{1B}"))
+
+        let waiting = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
+                                            harness: harness, environment: ["TERM": "xterm"], stderrOnTerminal: true)
+        #expect(waiting.finish().status == 4)
+        let screen = waiting.terminal?.screen() ?? ""
+        #expect(screen.contains("\r\u{1B}[2KWaiting for the browser… 1 s"), "\(screen.suffix(300))")
+
+        // Not a terminal: no escape codes at all.
+        let file = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1", "--no-browser"], environment: ["TERM": "xterm"])
+        #expect(file.status == 4 && !file.stderr.contains("\u{1B}"))
+    }
+}
+
+/// `--app-config`: the API key and project id from GoogleService-Info.plist or google-services.json.
+@Suite struct AppConfigTests {
+    static let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0"><dict>
+        <key>API_KEY</key><string>AIzaFromPlist</string>
+        <key>GCM_SENDER_ID</key><string>123</string>
+        <key>BUNDLE_ID</key><string>com.example.app</string>
+        <key>PROJECT_ID</key><string>plist-project</string>
+        <key>IS_ADS_ENABLED</key><false/>
+        <key>GOOGLE_APP_ID</key><string>1:123:ios:abc</string>
+        </dict></plist>
+        """
+
+    static func services(_ clients: [(id: String, package: String, key: String)], projectId: String? = "json-project") -> String {
+        let entries = clients.map { """
+            {"client_info": {"mobilesdk_app_id": "\($0.id)", "android_client_info": {"package_name": "\($0.package)"}},
+             "oauth_client": [], "api_key": [{"current_key": "\($0.key)"}]}
+            """ }.joined(separator: ",")
+        let project = projectId.map { "\"project_id\": \"\($0)\", " } ?? ""
+        return "{\"project_info\": {\(project)\"project_number\": \"123\"}, \"client\": [\(entries)], \"configuration_version\": \"1\"}"
+    }
+
+    private func write(_ text: String, _ name: String, in harness: Harness) throws -> String {
+        let path = harness.directory + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func theKeyComesFromAPlist() throws {
+        let harness = try Harness()
+        let plist = try write(Self.plist, "GoogleService-Info.plist", in: harness)
+        let result = try harness.signIn("yahoo.com", ["--app-config", plist], environment: ["FIREBASE_API_KEY": "overridden"])
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.standIn.requests.first?.query == "key=AIzaFromPlist")
+        let accounts = try harness.run(["accounts", "--json", "--app-config", plist])
+        #expect(accounts.stdout.contains("\"projectId\" : \"plist-project\""))
+        #expect(try harness.run(["token", "--app-config", plist]).status == 0)
+    }
+
+    @Test func theKeyComesFromGoogleServicesJSON() throws {
+        let harness = try Harness()
+        let single = try write(Self.services([("1:1:android:a", "com.example.a", "AIzaA")]), "google-services.json", in: harness)
+        #expect(try harness.run(["providers", "--email", "x@example.com", "--app-config", single]).status == 0)
+        #expect(harness.standIn.requests.last?.query == "key=AIzaA")
+
+        let several = try write(Self.services([("1:1:android:a", "com.example.a", "AIzaA"), ("1:1:android:b", "com.example.b", "AIzaB")]), "several.json", in: harness)
+        let ambiguous = try harness.run(["providers", "--email", "x@example.com", "--app-config", several])
+        #expect(ambiguous.status == 2 && ambiguous.stderr.contains("choose one with --app-id") && ambiguous.stderr.contains("com.example.b"))
+        #expect(try harness.run(["providers", "--email", "x@example.com", "--app-config", several, "--app-id", "com.example.b"]).status == 0)
+        #expect(harness.standIn.requests.last?.query == "key=AIzaB")
+        #expect(try harness.run(["providers", "--email", "x@example.com", "--app-config", several, "--app-id", "1:1:android:a"]).status == 0)
+        #expect(harness.standIn.requests.last?.query == "key=AIzaA")
+    }
+
+    @Test(arguments: [
+        ("no-key.plist", AppConfigTests.plist.replacingOccurrences(of: "<key>API_KEY</key><string>AIzaFromPlist</string>", with: ""), "has no API_KEY"),
+        ("no-project.plist", AppConfigTests.plist.replacingOccurrences(of: "<key>PROJECT_ID</key><string>plist-project</string>", with: ""), "has no PROJECT_ID"),
+        ("no-project.json", AppConfigTests.services([("a", "p", "k")], projectId: nil), "has no project_info.project_id"),
+        ("no-key.json", AppConfigTests.services([("a", "p", "")]), "has no client[].api_key[].current_key"),
+        ("garbage.json", "{not json", "neither a GoogleService-Info.plist nor a google-services.json"),
+    ])
+    func missingPiecesAreNamed(name: String, text: String, message: String) throws {
+        let harness = try Harness()
+        let path = try write(text, name, in: harness)
+        let result = try harness.run(["token", "--app-config", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func conflictingOrDanglingOptions() throws {
+        let harness = try Harness()
+        let plist = try write(Self.plist, "GoogleService-Info.plist", in: harness)
+        #expect(try harness.run(["token", "--app-config", plist, "--api-key", "k"]).stderr.contains("not both"))
+        #expect(try harness.run(["token", "--app-id", "x"]).stderr.contains("--app-id needs --app-config"))
+        #expect(try harness.run(["token", "--app-config", harness.directory + "/missing.plist"]).stderr.contains("cannot read --app-config"))
+        let wrong = try harness.run(["token", "--app-config", plist, "--app-id", "com.other"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("is for app 1:123:ios:abc"))
+    }
+}
