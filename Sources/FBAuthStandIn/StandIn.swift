@@ -109,6 +109,9 @@ public final class StandIn: @unchecked Sendable {
 
     public func inject(_ fault: Fault) { withBackend { $0.faults.append(fault) } }
 
+    /// Removes every injected fault, used or not.
+    public func clearFaults() { withBackend { $0.faults.removeAll() } }
+
     /// Moves the stand-in's clock (token expiry, revocation) forward.
     public func advanceClock(by seconds: TimeInterval) { withBackend { $0.clockOffset += seconds } }
 

@@ -97,14 +97,18 @@ import Testing
     @Test func noAnswerIsExit6AndLeavesTheStoreByteForByte() throws {
         let (harness, _) = try signedIn()
         let bytes = sessionsBytes(harness)
-        harness.standIn.inject(Fault("/v1/token", .delay(3), count: 2))
+        // Faults last for a whole phase: on a loaded machine a request the client gave up on may
+        // reach the stand-in late, or not at all.
+        harness.standIn.inject(Fault("/v1/token", .delay(3), count: .max))
         let slow = try harness.run(["token", "--force-refresh"], environment: ["FBAUTH_HTTP_TIMEOUT": "0.5"])
         #expect(slow.status == 6, "\(slow)")
         #expect(slow.stderr.contains(harness.standIn.hostAndPort))
         #expect(sessionsBytes(harness) == bytes)
 
-        harness.standIn.inject(Fault("/v1/token", .dropConnection, count: 2))
-        #expect(try harness.run(["token", "--force-refresh"]).status == 6)
+        harness.standIn.clearFaults()
+        harness.standIn.inject(Fault("/v1/token", .dropConnection, count: .max))
+        let dropped = try harness.run(["token", "--force-refresh"])
+        #expect(dropped.status == 6, "\(dropped)\nrequests: \(harness.standIn.requests(to: "token").map { $0.receivedAt.timeIntervalSince1970 })")
         #expect(sessionsBytes(harness) == bytes)
     }
 
