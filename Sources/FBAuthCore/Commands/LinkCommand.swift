@@ -34,7 +34,7 @@ enum LinkCommand {
             var linking: (session: Session, providerId: String)?
             let result: BrowserSignInFlow.Result
             do throws(FBAuthError) {
-                result = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                result = try context.twoStepFlow(for: project)
                     .complete(try context.completionAddress(address), command: "link") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
                         guard let user = pending.user else { throw .failed("the pending link names no user; start again with --print-url") }
                         let session = try refresher.session(.exactly(user), minValid: 60)
@@ -55,10 +55,7 @@ enum LinkCommand {
             throw .failed("\(options.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderNames.name(of: options.providerId)) account)")
         }
         if arguments.flag("print-url") {
-            let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
-                .start(options, command: "link", user: saved.reference)
-            context.console.writeOutput(url + "\n")
-            context.explainCompletion(command: "link", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+            try context.printAuthorizationURL(options, command: "link", user: saved.reference, project: project)
             return
         }
         // Enough time left for a slow consent screen.

@@ -19,7 +19,7 @@ enum ReauthCommand {
         do throws(FBAuthError) {
             if let address = arguments.value("complete") {
                 try arguments.allowOnly(["complete"], with: "--complete")
-                let result = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+                let result = try context.twoStepFlow(for: project)
                     .complete(try context.completionAddress(address), command: "reauth") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
                         guard let user = pending.user else { throw .failed("the pending reauthentication names no user; start again with --print-url") }
                         session = try store.load().session(.exactly(user), in: project.key)
@@ -56,10 +56,7 @@ enum ReauthCommand {
         }
         let options = try FlowOptions(arguments: arguments)
         if arguments.flag("print-url") {
-            let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: context.sessionStore(), project: project.key, clock: context.clock)
-                .start(options, command: "reauth", user: session.reference)
-            context.console.writeOutput(url + "\n")
-            context.explainCompletion(command: "reauth", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+            try context.printAuthorizationURL(options, command: "reauth", user: session.reference, project: project)
             return nil
         }
         return try signedIn(context.browserFlow(for: project).run(options, purpose: .reauthenticate), as: session)

@@ -66,7 +66,7 @@ enum SignInCommand {
             let project = try context.project()
             let store = context.sessionStore()
             _ = try store.load()
-            let (pending, result) = try TwoStepFlow(flow: context.browserFlow(for: project), store: store, project: project.key, clock: context.clock)
+            let (pending, result) = try context.twoStepFlow(for: project)
                 .complete(try context.completionAddress(address), command: "signin") { _ in .signIn }
             try finish(result, providerId: pending.providerId, project: project, store: store, context: context)
             return
@@ -74,11 +74,7 @@ enum SignInCommand {
         let method = try method(from: arguments)
         if case .identityProvider(let options) = method {
             if arguments.flag("print-url") {
-                let project = try context.project()
-                let url = try TwoStepFlow(flow: context.browserFlow(for: project), store: context.sessionStore(), project: project.key, clock: context.clock)
-                    .start(options, command: "signin", user: nil)
-                context.console.writeOutput(url + "\n")
-                context.explainCompletion(command: "signin", redirectURI: "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)")
+                try context.printAuthorizationURL(options, command: "signin", user: nil, project: context.project())
                 return
             }
             try signIn(options, context: context)

@@ -90,8 +90,16 @@ extension CommandContext {
         return line
     }
 
-    /// Tells the user how to finish a `--print-url` flow.
-    func explainCompletion(command: String, redirectURI: String) {
+    func twoStepFlow(for project: ProjectContext) -> TwoStepFlow {
+        TwoStepFlow(flow: browserFlow(for: project), store: sessionStore(), project: project.key, clock: clock)
+    }
+
+    /// `--print-url`: starts the flow, prints only its URL on stdout, and says on stderr how to
+    /// finish it.
+    func printAuthorizationURL(_ options: FlowOptions, command: String, user: SessionReference?, project: ProjectContext) throws(FBAuthError) {
+        let url = try twoStepFlow(for: project).start(options, command: command, user: user)
+        console.writeOutput(url + "\n")
+        let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
         console.say("Open the URL in a browser. When it has been sent to \(redirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete 'ADDRESS'")
     }
 }
