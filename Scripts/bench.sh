@@ -44,24 +44,29 @@ median_ms() { # RUNS COMMAND... → median wall time in milliseconds
     hyperfine -N --warmup 10 --runs "$count" --export-csv "$work/h.csv" "$*" >/dev/null 2>&1
     awk -F, 'NR==2 { printf "%.2f", $4 * 1000 }' "$work/h.csv"
   else
-    for _ in $(seq "$count"); do
-      local start end
-      start=$(date +%s%N); "$@" >/dev/null 2>&1; end=$(date +%s%N)
-      echo $(( end - start ))
-    done | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1e6 }'
+    # Perl's Time::HiRes: nanosecond clocks without GNU date (macOS).
+    perl -MTime::HiRes=time -e 'my @t; for (1..shift) { my $s = time; system("sh", "-c", q("$@" >/dev/null 2>&1), "sh", @ARGV) == 0 or die "failed: @ARGV\n"; push @t, time - $s }
+      @t = sort { $a <=> $b } @t; printf "%.2f", $t[int($#t / 2)] * 1000' "$count" "$@" 2>/dev/null
+  fi
+}
+peak_kib() { # COMMAND... → peak resident memory of one run in KiB (GNU time, or BSD time -l)
+  if /usr/bin/time -f %M true >/dev/null 2>&1; then
+    /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1
+  else
+    /usr/bin/time -l "$@" 2>&1 >/dev/null | awk '/maximum resident set size/ { print int($1 / 1024) }'
   fi
 }
 peak_mib() { # COMMAND... → median peak resident memory in MiB over 15 runs
   [ -x /usr/bin/time ] || { echo "n/a"; return; }
-  for _ in $(seq 15); do /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; done |
+  for _ in $(seq 15); do peak_kib "$@"; done |
     sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1024 }'
 }
 
-declare -A ms mib
+# Results go in ms_NAME and mib_NAME (plain variables: bash 3 has no associative arrays).
 measure() { # NAME RUNS COMMAND...
   local name="$1" count="$2"; shift 2
-  ms[$name]=$(median_ms "$count" "$@")
-  mib[$name]=$(peak_mib "$@")
+  printf -v "ms_$name" '%s' "$(median_ms "$count" "$@")"
+  printf -v "mib_$name" '%s' "$(peak_mib "$@")"
 }
 measure baseline "$runs" "$work/baseline"
 measure token "$runs" "$bin/fbauth" token
@@ -80,12 +85,12 @@ for i in $(seq 20); do "$bin/fbauth" token --min-valid 60 --verbose >/dev/null 2
 for pid in "${concurrent[@]}"; do wait "$pid" || true; done
 refreshes=$(cat "$work"/concurrent-*.log | grep -c '> POST .*/securetoken.googleapis.com/v1/token' || true)
 
-ratio=$(awk -v t="${ms[token]}" -v b="${ms[baseline]}" 'BEGIN { printf "%.1f", t / b }')
+ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.1f", t / b }')
 cpu=$( (grep -m1 'model name' /proc/cpuinfo 2>/dev/null || sysctl -n machdep.cpu.brand_string 2>/dev/null || echo unknown) | sed 's/.*: //')
 echo "fbauth benchmark — $(date -u +%Y-%m-%d), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) cores, $(uname -sr)"
 echo "median of $runs runs ($signin_runs for signin); peak memory: median of 15 runs"
 printf '%-40s %10s %12s\n' "command" "median" "peak memory"
-row() { printf '%-40s %7s ms %8s MiB\n' "$1" "${ms[$2]}" "${mib[$2]}"; }
+row() { local ms="ms_$2" mib="mib_$2"; printf '%-40s %7s ms %8s MiB\n' "$1" "${!ms}" "${!mib}"; }
 row "baseline: C program reading the token" baseline
 row "fbauth token (fresh saved token)" token
 row "fbauth token --help" help
@@ -96,8 +101,8 @@ echo "20 concurrent fbauth token on an expiring token: $refreshes refresh reques
 
 check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }
 echo "targets:"
-check "fbauth token within 3x the baseline (${ratio}x)" "${ms[token]} <= 3 * ${ms[baseline]}"
-check "fbauth token under 3 ms (${ms[token]} ms)" "${ms[token]} < 3"
-check "fbauth token peak memory under 15 MiB (${mib[token]} MiB)" "${mib[token]} < 15"
-check "whole local signin under 150 ms (${ms[signin]} ms)" "${ms[signin]} < 150"
+check "fbauth token within 3x the baseline (${ratio}x)" "$ms_token <= 3 * $ms_baseline"
+check "fbauth token under 3 ms ($ms_token ms)" "$ms_token < 3"
+check "fbauth token peak memory under 15 MiB ($mib_token MiB)" "$mib_token < 15"
+check "whole local signin under 150 ms ($ms_signin ms)" "$ms_signin < 150"
 check "20 concurrent calls make one refresh request ($refreshes)" "$refreshes == 1"

@@ -23,9 +23,10 @@ else
 fi
 
 # Two scratch paths: the two products are built with different flags.
-swift build -c release --product fbauth --scratch-path .build-release-front "${front_flags[@]}" >&2
-swift build -c release --product fbauth-net --scratch-path .build-release-net "${net_flags[@]}" >&2
-swift build -c release --product fbauth-fake-browser --scratch-path .build-release-net "${net_flags[@]}" >&2
+# ${a[@]+"${a[@]}"}: an empty array under `set -u` in bash 3 (macOS).
+swift build -c release --product fbauth --scratch-path .build-release-front ${front_flags[@]+"${front_flags[@]}"} >&2
+swift build -c release --product fbauth-net --scratch-path .build-release-net ${net_flags[@]+"${net_flags[@]}"} >&2
+swift build -c release --product fbauth-fake-browser --scratch-path .build-release-net ${net_flags[@]+"${net_flags[@]}"} >&2
 cp "$(swift build -c release --scratch-path .build-release-front --show-bin-path)/fbauth" "$out/"
 net_bin="$(swift build -c release --scratch-path .build-release-net --show-bin-path)"
 cp "$net_bin/fbauth-net" "$net_bin/fbauth-fake-browser" "$out/"

@@ -173,7 +173,11 @@ import Testing
 enum LoopbackConnectionProbe {
     /// Whether something accepts connections on the loopback port.
     static func connect(port: UInt16) throws -> Bool {
+        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -16,6 +16,9 @@ public enum Platform {
     /// The process environment. Read from `environ` directly: Foundation's ProcessInfo costs
     /// a scan of the runtime's conformance tables, about half a millisecond at start-up.
     public static func environment() -> [String: String] {
+        #if canImport(Darwin)
+        return ProcessInfo.processInfo.environment  // dynamic linking there; no scan to avoid
+        #else
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -26,6 +29,7 @@ public enum Platform {
             entry += 1
         }
         return result
+        #endif
     }
 
     /// Seconds since 1970 for a UTC calendar date and time.
@@ -181,7 +185,11 @@ public enum Platform {
     /// /dev/null and its stdout goes to our stderr, keeping our stdout for data only. Returns
     /// the process id, or the errno of a failed start.
     public static func spawn(_ arguments: [String], environment: [String: String]) -> Result<Int32, FileProblem> {
+        #if canImport(Darwin)
+        var actions: posix_spawn_file_actions_t?
+        #else
         var actions = posix_spawn_file_actions_t()
+        #endif
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
