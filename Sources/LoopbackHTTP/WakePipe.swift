@@ -18,11 +18,6 @@ public final class WakePipe: @unchecked Sendable {
     /// Wakes the loop watching `readDescriptor`.
     public func wake() { Socket.writeByte(writeDescriptor) }
 
-    /// Empties the pipe after a wake-up.
-    public func drain() {
-        while case .bytes = Socket.read(readDescriptor, max: 64) {}
-    }
-
     /// The write end, for a signal handler that can only call `write(2)`.
     public var signalDescriptor: Int32 { writeDescriptor }
 }

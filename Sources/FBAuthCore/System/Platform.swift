@@ -6,6 +6,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LoopbackHTTP
 
 public enum Platform {
     /// errno as a sentence.
@@ -57,8 +58,6 @@ public enum Platform {
             }
         }
     }
-
-    public static var processID: Int32 { getpid() }
 
     /// Runs `body` with terminal echo off on stdin (for password prompts), restoring it after.
     public static func withTerminalEchoDisabled<T>(_ body: () -> T) -> T {
@@ -248,18 +247,13 @@ public enum Platform {
     /// Turns SIGINT and SIGTERM into a readable byte on a pipe while it is active, so a poll
     /// loop can stop cleanly (close the listener, leave the store alone) instead of dying.
     public final class SignalInterrupts: InterruptWatch, @unchecked Sendable {
-        // The descriptors never change after init.
-        public let descriptor: Int32
-        private let writeEnd: Int32
+        // Immutable after init; the handler only writes a byte to the pipe.
+        private let pipe: WakePipe
 
         public init?() {
-            var fds: [Int32] = [0, 0]
-            guard pipe(&fds) == 0 else { return nil }
-            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-            _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
-            descriptor = fds[0]
-            writeEnd = fds[1]
-            interruptPipe = fds[1]
+            guard let pipe = WakePipe() else { return nil }
+            self.pipe = pipe
+            interruptPipe = pipe.signalDescriptor
             signal(SIGINT, forwardInterrupt)
             signal(SIGTERM, forwardInterrupt)
             // A parent may have left these blocked (the mask is inherited); Ctrl-C must still work.
@@ -270,17 +264,15 @@ public enum Platform {
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
 
+        public var descriptor: Int32 { pipe.readDescriptor }
+
         public func end() {
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
             interruptPipe = -1
         }
 
-        deinit {
-            end()
-            close(descriptor)
-            close(writeEnd)
-        }
+        deinit { end() }
     }
 
     /// Ignores SIGPIPE, so writing to a closed pipe (`fbauth token | head -c1`) or socket is an
