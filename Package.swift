@@ -35,6 +35,9 @@ let package = Package(
             dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
+        // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of
+        // the hosted flow's page ($BROWSER).
+        .executableTarget(name: "fbauth-test-chromium"),
         // Properties the listener's input handling must keep for any bytes; checked by the
         // libFuzzer target (Scripts/fuzz.sh) and, on the seed corpus, by the tests.
         .target(name: "CallbackFuzzing", dependencies: ["FBAuthCore", "LoopbackHTTP"]),
@@ -44,6 +47,6 @@ let package = Package(
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
-            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "FBAuthStandIn"]),
+            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn"]),
     ]
 )

@@ -21,6 +21,8 @@ public struct StandInConfiguration: Sendable {
     public var emailEnumerationProtection = false
     /// When set, only these API keys are valid; otherwise any non-empty key is (as in the emulator).
     public var validAPIKeys: Set<String>? = nil
+    /// The project's authorized domains; nil: those of a new project.
+    public var authorizedDomains: [String]? = nil
 
     public init() {}
 }

@@ -169,14 +169,14 @@ import Testing
         let plainScreen = plain.terminal?.screen() ?? ""
         #expect(plainScreen.contains("fbauth: not signed in") && !plainScreen.contains("\u{1B}"))
 
-        let waiting = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
+        let waiting = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
                                             harness: harness, environment: ["TERM": "xterm"], stderrOnTerminal: true)
         #expect(waiting.finish().status == 4)
         let screen = waiting.terminal?.screen() ?? ""
         #expect(screen.contains("\r\u{1B}[2KWaiting for the browser… 1 s"), "\(screen.suffix(300))")
 
         // Not a terminal: no escape codes at all.
-        let file = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1", "--no-browser"], environment: ["TERM": "xterm"])
+        let file = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "1", "--no-browser"], environment: ["TERM": "xterm"])
         #expect(file.status == 4 && !file.stderr.contains("\u{1B}"))
     }
 }

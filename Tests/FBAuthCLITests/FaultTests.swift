@@ -76,7 +76,7 @@ import Testing
             "http_proxy": "http://\(harness.standIn.hostAndPort)", "HTTPS_PROXY": "http://\(harness.standIn.hostAndPort)",
         ]
         // Sessions are kept per emulator host, so sign in through the proxy first.
-        let signIn = try harness.run(["signin", "--provider", "github.com", "--port", "0", "--timeout", "30"], environment: environment)
+        let signIn = try harness.run(["signin", "--loopback", "--provider", "github.com", "--port", "0", "--timeout", "30"], environment: environment)
         #expect(signIn.status == 0, "\(signIn)")
         let proxied = try #require(harness.standIn.requests(to: "accounts:createAuthUri").last)
         #expect(proxied.target.hasPrefix("http://firebase-auth.fbauth-test.invalid:9099/identitytoolkit.googleapis.com/v1/accounts:createAuthUri"))
@@ -91,7 +91,7 @@ import Testing
         let signIn = try harness.signIn("twitter.com", ["--email", "v@example.com", "--verbose"])
         #expect(signIn.status == 0, "\(signIn)")
         let refresh = try harness.run(["token", "--force-refresh", "--verbose"])
-        let link = try harness.run(["link", "--provider", "yahoo.com", "--email", "v@example.com", "--port", "0", "--timeout", "30", "--verbose"])
+        let link = try harness.run(["link", "--loopback", "--provider", "yahoo.com", "--email", "v@example.com", "--port", "0", "--timeout", "30", "--verbose"])
         let whoami = try harness.run(["whoami", "--verbose"])
         harness.standIn.createPasswordUser(email: "p@example.com", password: "hunter2-secret")
         let password = try harness.run(["signin", "--provider", "password", "--email", "p@example.com", "--verbose"], stdin: "hunter2-secret\n")

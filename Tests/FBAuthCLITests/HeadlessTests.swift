@@ -21,7 +21,7 @@ import Testing
 
     @Test func twoStepSignInPrintsOnlyTheURLAndCompletesLater() throws {
         let harness = try headlessHarness()
-        let start = try harness.run(["signin", "--provider", "yahoo.com", "--print-url", "--email", "two@example.com"])
+        let start = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--print-url", "--email", "two@example.com"])
         #expect(start.status == 0, "\(start)")
         let url = start.stdout.trimmingCharacters(in: .newlines)
         #expect(url.hasPrefix(harness.standIn.baseURL + "/fake-idp/yahoo.com/authorize?") && !url.contains("\n"))
@@ -43,7 +43,7 @@ import Testing
     @Test func completeReadsTheAddressFromStdinAndChecksItBelongsToTheCommand() throws {
         let harness = try headlessHarness()
         #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["BROWSER": Binaries.url("fbauth-fake-browser").path]).status == 0)
-        let url = try harness.run(["link", "--provider", "github.com", "--print-url", "--port", "9123"]).stdout.trimmingCharacters(in: .newlines)
+        let url = try harness.run(["link", "--loopback", "--provider", "github.com", "--print-url", "--port", "9123"]).stdout.trimmingCharacters(in: .newlines)
         let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 9123).last?.url)
         let wrong = try harness.run(["signin", "--complete", address])
         #expect(wrong.status == 2 && wrong.stderr.contains("belongs to a pending `fbauth link`"), "\(wrong)")
@@ -55,7 +55,7 @@ import Testing
     @Test func twoStepReauthentication() throws {
         let harness = try headlessHarness()
         #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["BROWSER": Binaries.url("fbauth-fake-browser").path]).status == 0)
-        let url = try harness.run(["reauth", "--provider", "yahoo.com", "--print-url", "--port", "9124"]).stdout.trimmingCharacters(in: .newlines)
+        let url = try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--print-url", "--port", "9124"]).stdout.trimmingCharacters(in: .newlines)
         let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 9124).last?.url)
         let reauth = try harness.run(["reauth", "--complete", address])
         #expect(reauth.status == 0, "\(reauth)")
@@ -64,7 +64,7 @@ import Testing
 
     @Test func aStaleOrForeignAddressIsAClearError() throws {
         let harness = try headlessHarness()
-        let url = try harness.run(["signin", "--provider", "yahoo.com", "--print-url"]).stdout.trimmingCharacters(in: .newlines)
+        let url = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--print-url"]).stdout.trimmingCharacters(in: .newlines)
         let address = try #require(try HeadlessBrowser().visit(url, stoppingAtPort: 8977).last?.url)
         #expect(try harness.run(["signin", "--complete", "http://localhost:8977/__/auth/handler?code=x&state=unknown"]).status == 4)
         #expect(try harness.run(["signin", "--complete", address.replacingOccurrences(of: ":8977/", with: ":8978/")]).status == 2)
@@ -76,12 +76,12 @@ import Testing
         let stale = try harness.run(["signin", "--complete", address])
         #expect(stale.status == 4 && stale.stderr.contains("has expired"), "\(stale)")
         #expect(harness.standIn.requests(to: "accounts:signInWithIdp").isEmpty)
-        #expect(try harness.run(["signin", "--provider", "yahoo.com", "--print-url", "--port", "0"]).status == 2)
+        #expect(try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--print-url", "--port", "0"]).status == 2)
     }
 
     @Test func withoutADisplayFBAuthSaysSoAndWaitsForTheRedirect() throws {
         let harness = try headlessHarness()
-        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"], harness: harness)
+        let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"], harness: harness)
         #expect(running.waitForStderr(containing: "no browser can be opened here (no display"))
         #expect(running.waitForStderr(containing: "forward the port"))
         // The user opens the URL elsewhere, with the port forwarded: the redirect reaches the listener.
@@ -116,7 +116,7 @@ import Testing
 
     @Test func aFailingLauncherIsReportedAndTheWaitGoesOn() throws {
         let harness = try Harness()
-        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"], harness: harness,
+        let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"], harness: harness,
                                             environment: ["FBAUTH_FAKE_BROWSER_ACTION": "fail"])
         #expect(running.waitForStderr(containing: "the browser could not be opened (") && running.waitForStderr(containing: "exited with status 3"))
         _ = try HeadlessBrowser().visit(try #require(running.printedURL))
@@ -127,7 +127,7 @@ import Testing
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com").status == 0)
         let before = FileManager.default.contents(atPath: harness.sessionsPath)
-        let running = try BackgroundProcess(["signin", "--provider", "github.com", "--port", "0", "--timeout", "30"], harness: harness,
+        let running = try BackgroundProcess(["signin", "--loopback", "--provider", "github.com", "--port", "0", "--timeout", "30"], harness: harness,
                                             environment: ["FBAUTH_FAKE_BROWSER_ACTION": "ignore"])
         #expect(running.waitForStderr(containing: "visit:"))
         let port = try #require(running.printedURL.flatMap(listenerPort))
@@ -141,7 +141,7 @@ import Testing
 
     @Test func aPastedRedirectFinishesTheSignIn() throws {
         let harness = try headlessHarness()
-        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "30", "--no-browser"],
+        let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30", "--no-browser"],
                                             harness: harness, withTerminal: true)
         #expect(running.waitForStderr(containing: "paste here the address it ends on"))
         let url = try #require(running.printedURL)

@@ -19,7 +19,7 @@ import Testing
         let harness = try Harness()
         let signIn = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
         let uid = signIn.json.string("user", "uid")
-        let link = try harness.run(["link", "--provider", "github.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
+        let link = try harness.run(["link", "--loopback", "--provider", "github.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
         #expect(link.status == 0, "\(link)")
         #expect(link.json.string("user", "uid") == uid)
         #expect(providers(link.json, "user", "providerData") == ["yahoo.com", "github.com"])
@@ -37,7 +37,7 @@ import Testing
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com").status == 0)
         let before = harness.standIn.requests.count
-        let result = try harness.run(["link", "--provider", "yahoo.com", "--port", "0"])
+        let result = try harness.run(["link", "--loopback", "--provider", "yahoo.com", "--port", "0"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("yahoo.com is already linked"))
         #expect(harness.standIn.requests.count == before)
@@ -48,7 +48,7 @@ import Testing
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com", ["--email", "owner@example.com"]).status == 0)
         #expect(try harness.signIn("github.com", ["--email", "other@example.com"]).status == 0)
-        let result = try harness.run(["link", "--provider", "yahoo.com", "--email", "owner@example.com", "--port", "0", "--timeout", "30"])
+        let result = try harness.run(["link", "--loopback", "--provider", "yahoo.com", "--email", "owner@example.com", "--port", "0", "--timeout", "30"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("this Yahoo account is already linked to another Firebase user"))
         #expect(result.stdout.isEmpty)
@@ -58,7 +58,7 @@ import Testing
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com", ["--email", "owner@example.com"]).status == 0)
         #expect(try harness.signIn("github.com", ["--email", "other@example.com"]).status == 0)
-        let result = try harness.run(["link", "--provider", "microsoft.com", "--email", "owner@example.com", "--port", "0", "--timeout", "30"])
+        let result = try harness.run(["link", "--loopback", "--provider", "microsoft.com", "--email", "owner@example.com", "--port", "0", "--timeout", "30"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("already belongs to another Firebase user [EMAIL_EXISTS]"))
     }
@@ -67,7 +67,7 @@ import Testing
         let harness = try Harness()
         let signIn = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
         Thread.sleep(forTimeInterval: 1.1)
-        let reauth = try harness.run(["reauth", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
+        let reauth = try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
         #expect(reauth.status == 0, "\(reauth)")
         #expect(harness.bodies(of: "accounts:signInWithIdp").last?["autoCreate"] as? Bool == false)
         #expect(harness.bodies(of: "accounts:signInWithIdp").last?["idToken"] == nil)
@@ -82,12 +82,12 @@ import Testing
         #expect(try harness.signIn("yahoo.com", ["--email", "a@example.com"]).status == 0)
         #expect(try harness.signIn("yahoo.com", ["--email", "b@example.com"]).status == 0)
         let before = FileManager.default.contents(atPath: harness.sessionsPath)
-        let other = try harness.run(["reauth", "--provider", "yahoo.com", "--email", "a@example.com", "--port", "0", "--timeout", "30"])
+        let other = try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--email", "a@example.com", "--port", "0", "--timeout", "30"])
         #expect(other.status == 1, "\(other)")
         #expect(other.stderr.contains("user mismatch") && other.stderr.contains("a@example.com"))
         #expect(FileManager.default.contents(atPath: harness.sessionsPath) == before)
 
-        let unknown = try harness.run(["reauth", "--provider", "github.com", "--email", "b@example.com", "--port", "0", "--timeout", "30"])
+        let unknown = try harness.run(["reauth", "--loopback", "--provider", "github.com", "--email", "b@example.com", "--port", "0", "--timeout", "30"])
         #expect(unknown.status == 1, "\(unknown)")
         #expect(unknown.stderr.contains("user mismatch"))
         #expect(harness.standIn.users.count == 2, "reauthentication never creates a user")
@@ -183,7 +183,7 @@ import Testing
         #expect(anonymous.json[path: "user", "isAnonymous"] as? Bool == true)
         #expect(anonymous.json[path: "additionalUserInfo", "isNewUser"] as? Bool == true)
         #expect(anonymous.json[path: "additionalUserInfo", "providerId"] is NSNull)
-        let link = try harness.run(["link", "--provider", "yahoo.com", "--email", "anon@example.com", "--port", "0", "--timeout", "30"])
+        let link = try harness.run(["link", "--loopback", "--provider", "yahoo.com", "--email", "anon@example.com", "--port", "0", "--timeout", "30"])
         #expect(link.status == 0, "\(link)")
         #expect(link.json.string("user", "uid") == anonymous.json.string("user", "uid"))
         #expect(link.json[path: "user", "isAnonymous"] as? Bool == false)
@@ -214,7 +214,7 @@ import Testing
             (["signin", "--provider", "password", "--email", "a@b.c", "--password", "hunter2"], "unknown option '--password'"),
             (["signin", "--provider", "anonymous", "--email", "a@b.c"], "--email does not apply to --provider anonymous"),
             (["signin", "--provider", "custom"], "missing --token-file"),
-            (["signin", "--provider", "yahoo.com", "--token-file", "f"], "--token-file applies only to --provider custom"),
+            (["signin", "--loopback", "--provider", "yahoo.com", "--token-file", "f"], "--token-file applies only to --provider custom"),
             (["link", "--pending", "--provider", "yahoo.com"], "leave out --provider"),
         ] {
             let result = try harness.run(arguments)
@@ -239,7 +239,7 @@ import Testing
     @Test func unlinkRemovesTheProvider() throws {
         let harness = try Harness()
         let signIn = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
-        #expect(try harness.run(["link", "--provider", "github.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"]).status == 0)
+        #expect(try harness.run(["link", "--loopback", "--provider", "github.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"]).status == 0)
         let unlink = try harness.run(["unlink", "--provider", "github.com"])
         #expect(unlink.status == 0, "\(unlink)")
         #expect(providers(unlink.json, "providerData") == ["yahoo.com"])
@@ -268,7 +268,7 @@ import Testing
         #expect(stale.stderr.contains("run `fbauth reauth --provider yahoo.com` first"))
         #expect(user(harness, uid) != nil)
 
-        #expect(try harness.run(["reauth", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"]).status == 0)
+        #expect(try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"]).status == 0)
         let deleted = try harness.run(["delete-account", "--yes"])
         #expect(deleted.status == 0, "\(deleted)")
         #expect(user(harness, uid) == nil)

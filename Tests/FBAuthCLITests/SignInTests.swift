@@ -102,7 +102,7 @@ import Testing
 
     @Test func noCallbackWithinTheTimeoutIsExit4() throws {
         let harness = try Harness()
-        let result = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
+        let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
                                      environment: ["FBAUTH_FAKE_BROWSER_ACTION": "ignore"])
         #expect(result.status == 4, "\(result)")
         #expect(result.stderr.contains("no answer from the browser within 1 s"))
@@ -117,7 +117,7 @@ import Testing
 
     @Test func theAuthorizationURLIsAlwaysPrintedOnStderr() throws {
         let harness = try Harness()
-        let result = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1", "--no-browser"])
+        let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "1", "--no-browser"])
         // Nobody visits the URL, so the flow times out; the URL was on stderr for the user.
         #expect(result.status == 4, "\(result)")
         #expect(harness.browserPages.isEmpty, "--no-browser launches nothing")
@@ -126,7 +126,7 @@ import Testing
 
     @Test func anUnlaunchableBrowserIsReportedAndTheURLStillShown() throws {
         let harness = try Harness()
-        let result = try harness.run(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
+        let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
                                      environment: ["BROWSER": "/nonexistent/browser"])
         #expect(result.status == 4, "\(result)")
         #expect(result.stderr.contains("no browser can be opened here"))
@@ -245,7 +245,7 @@ import Testing
     @Test func aPortInUseIsAClearError() throws {
         let harness = try Harness()
         // The stand-in's own port is certainly taken.
-        let result = try harness.run(["signin", "--provider", "yahoo.com", "--port", String(harness.standIn.port)])
+        let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", String(harness.standIn.port)])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("port \(harness.standIn.port) is already in use"))
         #expect(result.stderr.contains("--port"))

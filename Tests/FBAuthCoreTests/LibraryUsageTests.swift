@@ -19,7 +19,7 @@ import Testing
         standIn.start()
         let client = FirebaseAuthClient(endpoints: .emulator(standIn.hostAndPort), apiKey: "library-key", transport: URLSessionTransport())
         let flow = BrowserSignInFlow(client: client, browser: HeadlessLauncher(), console: StandardConsole(), clock: SystemClock(), tenantId: nil)
-        guard case .signedIn(let record) = try flow.run(FlowOptions(providerId: "yahoo.com", port: 0), purpose: .signIn) else {
+        guard case .signedIn(let record) = try flow.run(FlowOptions(providerId: "yahoo.com", port: 0, redirect: .loopback), purpose: .signIn) else {
             Issue.record("not signed in")
             return
         }

@@ -47,10 +47,15 @@ public struct CommandContext: Sendable {
 
     /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
     func browserFlow(for project: ProjectContext) -> BrowserSignInFlow {
-        BrowserSignInFlow(
+        var flow = BrowserSignInFlow(
             client: project.client, browser: dependencies.browser, console: console, clock: clock,
             tenantId: project.tenantId, interrupts: dependencies.interrupts,
             style: TerminalStyle(console: console, environment: environment))
+        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty { flow.firebaseJSBase = base }
+        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty { flow.authDomain = domain }
+        flow.projectId = project.projectId
+        flow.secrets = dependencies.secrets
+        return flow
     }
 
     func sessionStore() -> FileSessionStore {

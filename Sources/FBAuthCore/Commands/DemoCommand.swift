@@ -51,7 +51,7 @@ enum DemoCommand {
         let demoContext = CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
-        try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout), context: demoContext)
+        try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: .loopback), context: demoContext)
         let environment = "FBAUTH_CONFIG_DIR=\(configDirectory) FIREBASE_API_KEY=\(apiKey) FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort)"
         console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(environment) fbauth whoami --offline\n  \(environment) fbauth token\nFor a stand-in that keeps running, use `fbauth emulator`.")
     }

@@ -29,7 +29,7 @@ enum LinkCommand {
         let store = context.sessionStore()
         let refresher = context.tokenRefresher(for: project.key)
         if let address = arguments.value("complete") {
-            try arguments.allowOnly(["complete"], with: "--complete")
+            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
             // The user being linked is known once the address names its pending flow.
             var linking: (session: Session, providerId: String)?
             let result: BrowserSignInFlow.Result

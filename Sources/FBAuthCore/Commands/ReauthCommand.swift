@@ -18,7 +18,7 @@ enum ReauthCommand {
         let record: SignInRecord
         do throws(FBAuthError) {
             if let address = arguments.value("complete") {
-                try arguments.allowOnly(["complete"], with: "--complete")
+                try arguments.allowOnly(["complete", "loopback"], with: "--complete")
                 let result = try context.twoStepFlow(for: project)
                     .complete(try context.completionAddress(address), command: "reauth") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
                         guard let user = pending.user else { throw .failed("the pending reauthentication names no user; start again with --print-url") }

@@ -59,7 +59,7 @@ enum SignInCommand {
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
         if let address = arguments.value("complete") {
-            try arguments.allowOnly(["complete"], with: "--complete")
+            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
             guard arguments.value("provider") == nil else {
                 throw .usage("--complete finishes the flow --print-url started; leave out --provider")
             }

@@ -72,6 +72,12 @@ public struct FirebaseAuthClient: Sendable {
         let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
     }
 
+    /// The project of the API key and its authorized domains (`GET /v1/projects`).
+    public func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
+        let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), timeout: timeout)
+        return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
+    }
+
     // MARK: - securetoken
 
     /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).

@@ -32,6 +32,11 @@ public struct FirebaseEndpoints: Sendable, Equatable {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)
     }
 
+    /// `…/v1/projects?key=KEY`: the project configuration (project id, authorized domains).
+    public func projectConfig(apiKey: String) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v1/projects", apiKey: apiKey)
+    }
+
     /// `…/v1/token?key=KEY` (securetoken).
     public func token(apiKey: String) -> URL {
         url(host: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey)

@@ -25,6 +25,8 @@ public enum ServerErrorTable {
         "INVALID_GRANT_TYPE": refused("the token request was malformed (grant type)"),
         "MISSING_REFRESH_TOKEN": refused("the token request had no refresh token"),
         // Identity-provider sign-in.
+        // What the JS SDK maps to `auth/user-cancelled` (packages/auth/src/api/errors.ts).
+        "USER_CANCELLED": Entry(sentence: "the sign-in was cancelled at the provider (consent was not given)", exitCode: .flowIncomplete),
         "INVALID_IDP_RESPONSE": refused("the identity provider's answer was not accepted; sign in again"),
         "INVALID_PENDING_TOKEN": refused("the pending credential is not valid any more; sign in with the provider again"),
         "INVALID_CREDENTIAL_OR_PROVIDER_ID": refused("the credential or provider id was not accepted"),

@@ -1,10 +1,11 @@
 import Foundation
 import LoopbackHTTP
 
-/// The OAuth authorization-code flow run through Firebase (firebase-protocol.md, "Consequences" 1):
-/// listen on loopback → `createAuthUri` → open `authUri` → receive the redirect →
-/// `signInWithIdp` with the URL exactly as received → answer the browser → `accounts:lookup`.
-/// Firebase holds the provider's client secret and performs the code exchange.
+/// The OAuth authorization-code flow run through Firebase. By default through Firebase's hosted
+/// handler (`HostedHandlerFlow`); with `--loopback`: listen on loopback → `createAuthUri` →
+/// open `authUri` → receive the redirect → `signInWithIdp` with the URL exactly as received →
+/// answer the browser → `accounts:lookup`. Either way Firebase holds the provider's client
+/// secret and performs the code exchange.
 public struct BrowserSignInFlow: Sendable {
     let client: FirebaseAuthClient
     let browser: BrowserLauncher
@@ -16,6 +17,14 @@ public struct BrowserSignInFlow: Sendable {
     var hintAfter: Duration = .seconds(30)
     /// Whether a live "waiting" line may be drawn on stderr.
     var style: TerminalStyle?
+    /// Where the hosted flow's page loads the Firebase JS SDK from (`FBAUTH_FIREBASE_JS_URL`).
+    public var firebaseJSBase: String = HostedPage.defaultSDKBase
+    /// The hosted handler's domain when configured (`FBAUTH_AUTH_DOMAIN`).
+    public var authDomain: String?
+    /// The project id, when the app config names it (it gives the default auth domain).
+    public var projectId: String?
+    /// The page's one-time values.
+    public var secrets: SecretTokens = SystemSecretTokens()
 
     public init(client: FirebaseAuthClient, browser: BrowserLauncher, console: Console, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts(), style: TerminalStyle? = nil) {
@@ -51,6 +60,14 @@ public struct BrowserSignInFlow: Sendable {
 
     /// Runs the whole flow in this process: listener, browser, wait, exchange.
     public func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        switch options.redirect {
+        case .hostedHandler: try HostedHandlerFlow(flow: self).run(options, purpose: purpose)
+        case .loopback: try runLoopback(options, purpose: purpose)
+        }
+    }
+
+    /// The loopback redirect: the provider sends the browser straight to the listener.
+    func runLoopback(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         // Listen first: the redirect URI, port included, goes into createAuthUri.
         let receiver = try RedirectReceiver(port: options.port, host: options.redirectHost)
         defer { receiver.close() }
@@ -85,22 +102,32 @@ public struct BrowserSignInFlow: Sendable {
     }
 
     /// Exchanges the redirect for a Firebase session (`signInWithIdp`) and answers the browser.
-    /// Never retried: an authorization code is single-use.
     func exchange(_ callback: ReceivedCallback, authorization: Authorization, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         if case .providerError(let code, let description) = callback.verdict {
             callback.respond(ResultPage.failure("The provider answered: \(description ?? code)."))
             throw .flowIncomplete("\(purpose.action) did not complete: \(providerId) answered \(code)" + (description.map { ": \($0)" } ?? ""))
         }
         do {
-            let response = try client.signInWithIdp(SignInWithIdpRequest(
-                requestUri: callback.requestURI, postBody: callback.postBody, sessionId: authorization.sessionId,
-                idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
-            let result = try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
-                .complete(response, providerId: providerId, purpose: purpose)
+            let result = try exchange(requestUri: callback.requestURI, postBody: callback.postBody, sessionId: authorization.sessionId,
+                                      providerId: providerId, purpose: purpose)
             callback.respond(result.page)
             return result
         } catch {
             callback.respond(ResultPage.failure(error.pageSentence))
+            throw error
+        }
+    }
+
+    /// `signInWithIdp` with the provider's answer, then the whole user. Never retried: an
+    /// authorization code is single-use.
+    func exchange(requestUri: String, postBody: String?, sessionId: String?, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        do {
+            let response = try client.signInWithIdp(SignInWithIdpRequest(
+                requestUri: requestUri, postBody: postBody, sessionId: sessionId,
+                idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
+            return try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
+                .complete(response, providerId: providerId, purpose: purpose)
+        } catch {
             if case .network(let host, let reason) = error {
                 throw .network(host: host, reason: "\(reason); the authorization code cannot be used twice, so run the command again")
             }
@@ -129,12 +156,39 @@ extension BrowserSignInFlow.Result {
     /// What the browser shows once the exchange is done.
     var page: HTTPResponse {
         switch self {
-        case .signedIn(let record):
-            ResultPage.success(signedInAs: record.account.email ?? record.account.displayName ?? record.account.localId ?? "your account")
-        case .accountExists(let response):
-            ResultPage.failure("An account already exists for \(response.email ?? "this email") with a different sign-in method.")
+        case .signedIn(let record): ResultPage.success(signedInAs: record.displayLabel)
+        case .accountExists: ResultPage.failure(accountExistsSentence)
         }
     }
+
+    var isSignedIn: Bool {
+        if case .signedIn = self { return true }
+        return false
+    }
+
+    /// The same words as `page`, for the hosted flow's page.
+    var pageHeading: String {
+        switch self {
+        case .signedIn(let record): "Signed in as \(record.displayLabel)"
+        case .accountExists: "Sign-in failed"
+        }
+    }
+
+    var pageText: String {
+        switch self {
+        case .signedIn: ResultPage.closeTabSentence
+        case .accountExists: accountExistsSentence + ResultPage.failureSuffix
+        }
+    }
+
+    private var accountExistsSentence: String {
+        guard case .accountExists(let response) = self else { return "" }
+        return "An account already exists for \(response.email ?? "this email") with a different sign-in method."
+    }
+}
+
+extension SignInRecord {
+    var displayLabel: String { account.email ?? account.displayName ?? account.localId ?? "your account" }
 }
 
 extension FBAuthError {

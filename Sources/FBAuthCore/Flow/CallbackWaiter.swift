@@ -1,12 +1,7 @@
 import Foundation
 
-/// Waits for the provider's redirect, whichever way it comes, and keeps the user informed:
-/// - at the loopback listener (the normal case, also over SSH port forwarding);
-/// - pasted into the terminal: the address the browser ended on, when it could not reach the
-///   listener (another machine, a container) — accepted whenever stdin is a terminal;
-/// - Ctrl-C cancels (exit 4) with the listener closed and the store untouched;
-/// - once, after `hintAfter` without a callback, the URL is shown again with the other ways;
-/// - a browser launcher that fails is reported, and the wait goes on as with `--no-browser`.
+/// Waits for the provider's redirect at the loopback listener (`--loopback`), or for an
+/// address the user pastes, with everything `BrowserWait` does around it.
 struct CallbackWaiter {
     let receiver: RedirectReceiver
     let matcher: CallbackMatcher
@@ -19,12 +14,69 @@ struct CallbackWaiter {
     var showsStatusLine = false
 
     func wait(timeout: Duration) throws(FBAuthError) -> ReceivedCallback {
+        let wait = BrowserWait<ReceivedCallback>(
+            console: console, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
+            showsStatusLine: showsStatusLine, address: authorizationURL, instructions: Self.manualInstructions,
+            serve: { [receiver, matcher] (deadline, watching) throws(FBAuthError) in
+                switch receiver.wait(for: matcher, until: deadline, watching: watching) {
+                case .callback(let callback): .delivered(callback)
+                case .deadlineReached: .deadlineReached
+                case .readable(let fd): .readable(fd)
+                }
+            },
+            paste: { [receiver, matcher] line in
+                PastedRedirect.callback(from: line, redirectURI: receiver.redirectURI, matcher: matcher)
+            })
+        return try wait.wait(timeout: timeout)
+    }
+
+    /// What to do when the browser cannot reach this machine.
+    static func manualInstructions(url: String?, readsTerminal: Bool) -> String {
+        var text = url.map { "Open this address in a browser on any machine:\n\n  \($0)\n\n" } ?? ""
+        text += "If that browser cannot reach this machine's loopback address (SSH, a container), forward the port (ssh -L) "
+        text += readsTerminal
+            ? "or paste here the address it ends on (the page that does not load)."
+            : "or use --loopback --print-url and then --complete with the address it ends on."
+        return text
+    }
+}
+
+/// One round of serving the listener.
+enum ListenerEvent<Delivery> {
+    case delivered(Delivery)
+    case deadlineReached
+    case readable(Int32)
+}
+
+/// Waits for what the browser brings back to the listener, whichever flow it is, and keeps the
+/// user informed:
+/// - an address pasted into the terminal, where the flow allows it (the loopback redirect,
+///   when the browser could not reach the listener) — accepted whenever stdin is a terminal;
+/// - Ctrl-C cancels (exit 4) with the listener closed and the store untouched;
+/// - once, after `hintAfter` with nothing delivered, the address is shown again;
+/// - a browser launcher that fails is reported, and the wait goes on as with `--no-browser`.
+struct BrowserWait<Delivery> {
+    let console: Console
+    let interrupts: InterruptSource
+    var hintAfter: Duration
+    var launched: LaunchedBrowser?
+    var showsStatusLine: Bool
+    /// The address to show again in the hint.
+    let address: String
+    /// What to do when the browser cannot reach this machine (`url` to open, if any).
+    let instructions: (_ url: String?, _ readsTerminal: Bool) -> String
+    /// Serves the listener until `deadline` or until one of `watching` is readable.
+    let serve: (_ deadline: ContinuousClock.Instant, _ watching: [Int32]) throws(FBAuthError) -> ListenerEvent<Delivery>
+    /// Turns a pasted line into a delivery; nil where this flow takes no pasted address.
+    let paste: ((String) -> Result<Delivery, PastedRedirect.PasteProblem>)?
+
+    func wait(timeout: Duration) throws(FBAuthError) -> Delivery {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: timeout)
         var hintDue: ContinuousClock.Instant? = start.advanced(by: hintAfter)
         var launched = self.launched
-        var readsTerminal = console.isInputTerminal
+        var readsTerminal = paste != nil && console.isInputTerminal
         let interrupt = interrupts.begin()
         let status = StatusLine(console: console, isShown: showsStatusLine)
         defer {
@@ -43,9 +95,16 @@ struct CallbackWaiter {
             var watching = interrupt.map { [$0.descriptor] } ?? []
             if readsTerminal { watching.append(console.inputDescriptor) }
 
-            switch receiver.wait(for: matcher, until: wake, watching: watching) {
-            case .callback(let callback):
-                return callback
+            let event: ListenerEvent<Delivery>
+            do throws(FBAuthError) {
+                event = try serve(wake, watching)
+            } catch {
+                status.clear()
+                throw error
+            }
+            switch event {
+            case .delivered(let delivery):
+                return delivery
             case .readable(let fd) where fd == interrupt?.descriptor:
                 status.clear()
                 console.say("cancelled")
@@ -56,12 +115,14 @@ struct CallbackWaiter {
                     continue
                 }
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                switch PastedRedirect.callback(from: line, redirectURI: receiver.redirectURI, matcher: matcher) {
-                case .success(let callback):
-                    return callback
+                switch paste?(line) {
+                case .success(let delivery):
+                    return delivery
                 case .failure(let problem):
                     status.clear()
                     console.say("That is not the redirect for this sign-in (\(problem.reason)). Paste the whole address from the browser's address bar.")
+                case nil:
+                    continue
                 }
             case .deadlineReached:
                 if clock.now >= deadline {
@@ -70,32 +131,22 @@ struct CallbackWaiter {
                 if let failure = launched?.failure() {
                     status.clear()
                     console.say("fbauth: the browser could not be opened (\(failure)).")
-                    console.say(Self.manualInstructions(url: authorizationURL, readsTerminal: readsTerminal))
+                    console.say(instructions(address, readsTerminal))
                     launched = nil
                 }
                 if let due = hintDue, clock.now >= due {
                     status.clear()
-                    console.say("Still waiting for the browser. If it did not open, visit:\n\n  \(authorizationURL)\n")
-                    console.say(Self.manualInstructions(url: nil, readsTerminal: readsTerminal))
+                    console.say("Still waiting for the browser. If it did not open, visit:\n\n  \(address)\n")
+                    console.say(instructions(nil, readsTerminal))
                     hintDue = nil
                 }
             }
         }
     }
-
-    /// What to do when the browser cannot reach this machine.
-    static func manualInstructions(url: String?, readsTerminal: Bool) -> String {
-        var text = url.map { "Open this address in a browser on any machine:\n\n  \($0)\n\n" } ?? ""
-        text += "If that browser cannot reach this machine's loopback address (SSH, a container), forward the port (ssh -L) "
-        text += readsTerminal
-            ? "or paste here the address it ends on (the page that does not load)."
-            : "or use --print-url and then --complete with the address it ends on."
-        return text
-    }
 }
 
 /// A line on stderr that is rewritten in place (a terminal only).
-private struct StatusLine {
+struct StatusLine {
     let console: Console
     let isShown: Bool
 

@@ -11,6 +11,11 @@ public struct FlowOptions: Sendable, Equatable {
     public var redirectHost: RedirectHost
     public var openBrowser: Bool
     public var timeout: Duration
+    /// How the provider's redirect comes back: through Firebase's hosted auth handler (the
+    /// default) or straight to the loopback listener (`--loopback`).
+    public var redirect: RedirectRoute
+    /// The hosted handler's domain (`--auth-domain`); nil: `PROJECT_ID.firebaseapp.com`.
+    public var authDomain: String?
 
     /// The default listener port, fixed so users can register the redirect URI
     /// `http://localhost:8977/__/auth/handler` with their provider.
@@ -19,7 +24,7 @@ public struct FlowOptions: Sendable, Equatable {
 
     public init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
                 port: UInt16 = defaultPort, redirectHost: RedirectHost = .localhost, openBrowser: Bool = true,
-                timeout: Duration = defaultTimeout) {
+                timeout: Duration = defaultTimeout, redirect: RedirectRoute = .hostedHandler, authDomain: String? = nil) {
         self.providerId = providerId
         self.scopes = scopes
         self.customParameters = customParameters
@@ -28,6 +33,8 @@ public struct FlowOptions: Sendable, Equatable {
         self.redirectHost = redirectHost
         self.openBrowser = openBrowser
         self.timeout = timeout
+        self.redirect = redirect
+        self.authDomain = authDomain
     }
 
     /// The parameters Firebase sets itself; providers reject duplicates (firebase-protocol.md §3).
@@ -42,6 +49,17 @@ public struct FlowOptions: Sendable, Equatable {
     }
 
     var oauthScope: String? { scopes.isEmpty ? nil : scopes.joined(separator: " ") }
+}
+
+/// The two ways a browser flow gets the provider's redirect.
+public enum RedirectRoute: Sendable, Equatable {
+    /// A page on the loopback listener runs the Firebase JS SDK's `signInWithPopup`; Firebase's
+    /// hosted handler (`https://AUTH_DOMAIN/__/auth/handler`, registered with every provider)
+    /// receives the redirect, and fbauth performs the exchange with what the page captured.
+    case hostedHandler
+    /// `createAuthUri` with the loopback listener as `continueUri`: the provider redirects to
+    /// fbauth directly, so that URI must be registered with the provider.
+    case loopback
 }
 
 /// A `KEY=VALUE` option value.

@@ -39,26 +39,59 @@ public final class RedirectReceiver {
     /// Serves requests until the matching callback arrives, the deadline passes, or one of
     /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
     public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = []) -> WaitEvent {
-        var verdict: CallbackMatcher.Verdict?
-        let event = server.next(until: deadline, watching: watching) { request in
+        let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
             switch matcher.classify(request) {
-            case .rejected(let status, let reason):
-                return .respond(ResultPage.rejected(status: status, reason: reason))
-            case let accepted:
-                verdict = accepted
+            case .rejected(let status, let reason): .respond(ResultPage.rejected(status: status, reason: reason))
+            case let accepted: .take(accepted)
+            }
+        }
+        switch event {
+        case .taken(let verdict, let held):
+            let request = held.request
+            let host = request.header("Host") ?? "localhost:\(port)"
+            let postBody = request.method == "POST" ? String(decoding: request.body, as: UTF8.self) : nil
+            return .callback(ReceivedCallback(verdict: verdict, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
+        case .deadlineReached:
+            return .deadlineReached
+        case .readable(let fd):
+            return .readable(fd)
+        }
+    }
+
+    /// What to do with one request: answer it now, or take it (and its connection, to be
+    /// answered later) out of the loop.
+    public enum Route<Taken> {
+        case respond(HTTPResponse)
+        case take(Taken)
+    }
+
+    public enum ServeEvent<Taken> {
+        case taken(Taken, HeldRequest)
+        case deadlineReached
+        case readable(Int32)
+    }
+
+    /// Serves requests with `route` until it takes one, the deadline passes, or one of
+    /// `watching` becomes readable.
+    public func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+                             route: (HTTPRequest) -> Route<Taken>) -> ServeEvent<Taken> {
+        var taken: Taken?
+        let event = server.next(until: deadline, watching: watching) { request in
+            switch route(request) {
+            case .respond(let response):
+                return .respond(response)
+            case .take(let value):
+                taken = value
                 return .hold
             }
         }
         switch event {
         case .held(let held):
-            let request = held.request
-            let host = request.header("Host") ?? "localhost:\(port)"
-            let postBody = request.method == "POST" ? String(decoding: request.body, as: UTF8.self) : nil
-            return .callback(ReceivedCallback(verdict: verdict!, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
-        case .deadlineReached:
-            return .deadlineReached
-        case .readable(let fd):
-            return .readable(fd)
+            // `.hold` is only returned together with a value.
+            guard let taken else { held.close(); return .deadlineReached }
+            return .taken(taken, held)
+        case .deadlineReached: return .deadlineReached
+        case .readable(let fd): return .readable(fd)
         }
     }
 

@@ -3,14 +3,15 @@ import LoopbackHTTP
 /// The small page the browser shows after the redirect. Every value is HTML-escaped; no token
 /// is ever put on it.
 public enum ResultPage {
+    static let closeTabSentence = "You can close this tab and return to the terminal."
+    static let failureSuffix = " You can close this tab; details are in the terminal."
+
     public static func success(signedInAs who: String) -> HTTPResponse {
-        page(status: 200, title: "Signed in", heading: "Signed in as \(who)",
-             text: "You can close this tab and return to the terminal.")
+        page(status: 200, title: "Signed in", heading: "Signed in as \(who)", text: closeTabSentence)
     }
 
     public static func failure(_ what: String) -> HTTPResponse {
-        page(status: 400, title: "Sign-in failed", heading: "Sign-in failed",
-             text: what + " You can close this tab; details are in the terminal.")
+        page(status: 400, title: "Sign-in failed", heading: "Sign-in failed", text: what + failureSuffix)
     }
 
     public static func rejected(status: Int, reason: String) -> HTTPResponse {

@@ -13,9 +13,12 @@ public struct Dependencies: Sendable {
     public var standIn: LocalStandIn?
     /// Ctrl-C while waiting for the browser.
     public var interrupts: InterruptSource
+    /// Unguessable values for a sign-in's page.
+    public var secrets: SecretTokens
 
     public init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
-                browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts()) {
+                browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),
+                secrets: SecretTokens = SystemSecretTokens()) {
         self.transport = transport
         self.console = console
         self.environment = environment
@@ -23,6 +26,7 @@ public struct Dependencies: Sendable {
         self.browser = browser
         self.standIn = standIn
         self.interrupts = interrupts
+        self.secrets = secrets
     }
 }
 

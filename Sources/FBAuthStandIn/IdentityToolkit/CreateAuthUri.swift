@@ -40,23 +40,41 @@ extension Backend {
         let provider = providerId!
         guard Self.isProviderID(provider) else { throw .badRequest("INVALID_PROVIDER_ID : Provider Id is not supported.") }
         let customParameters = try body.stringMap("customParameter") ?? [:]
+        let scopes = Self.scopes(fromOAuthScope: try body.string("oauthScope"), providerId: provider)
+        let sessionId = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
+        let authUri = try startAuthorization(
+            provider: provider, continueUri: continueUri, scopes: scopes, customParameters: customParameters,
+            tenantId: tenantId, sessionId: sessionId, handlerRequest: nil)
+        return [
+            "kind": "identitytoolkit#CreateAuthUriResponse",
+            "authUri": authUri,
+            "providerId": provider,
+            "sessionId": sessionId,
+        ]
+    }
+
+    /// `oauthScope` in either form production receives: space-delimited (the v1 reference) or
+    /// the hosted handler's JSON object keyed by provider with comma-joined scopes.
+    static func scopes(fromOAuthScope text: String?, providerId: String) -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        if text.hasPrefix("{"), let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] {
+            return (object[providerId] as? String ?? "").split(separator: ",").map(String.init)
+        }
+        return text.split(separator: " ").map(String.init)
+    }
+
+    /// Records an authorization waiting for the provider and returns the URL that starts it.
+    func startAuthorization(provider: String, continueUri: String, scopes: [String], customParameters: [String: String],
+                            tenantId: String?, sessionId: String, handlerRequest: HandlerRequest?) throws(APIError) -> String {
         if let reserved = customParameters.keys.first(where: { ["client_id", "response_type", "scope", "redirect_uri", "state"].contains($0) }) {
             throw .badRequest("INVALID_ARGUMENT : Custom parameter \(reserved) is reserved and cannot be set.")
         }
-        let scopes = (try body.string("oauthScope") ?? "").split(separator: " ").map(String.init)
-        let sessionId = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
-
         let isOAuth1 = provider == "twitter.com"
         let binding = isOAuth1 ? RandomToken.make(bytes: 18) : RandomToken.make(bytes: 32)
         pendingAuthorizations[binding] = PendingAuthorization(
             providerId: provider, sessionId: sessionId, continueUri: continueUri, tenantId: tenantId,
-            binding: binding, scopes: scopes, customParameters: customParameters, createdAt: now())
-        return [
-            "kind": "identitytoolkit#CreateAuthUriResponse",
-            "authUri": authorizationURL(provider: provider, binding: binding, continueUri: continueUri, scopes: scopes, customParameters: customParameters),
-            "providerId": provider,
-            "sessionId": sessionId,
-        ]
+            binding: binding, scopes: scopes, customParameters: customParameters, createdAt: now(), handlerRequest: handlerRequest)
+        return authorizationURL(provider: provider, binding: binding, continueUri: continueUri, scopes: scopes, customParameters: customParameters)
     }
 
     /// The provider's authorization URL, in the shape each real provider uses.

@@ -48,7 +48,7 @@ extension Backend {
         for item in FormEncoding.decode(query) + FormEncoding.decode(try body.string("postBody") ?? "") where parameters[item.name] == nil {
             parameters[item.name] = item.value
         }
-        if let binding = parameters["state"] ?? parameters["oauth_token"] {
+        if let binding = parameters["state"] ?? parameters["oauth_token"] ?? parameters["denied"] {
             return try redeemGrant(binding: binding, parameters: parameters, requestUri: requestUri,
                                    sessionId: try body.string("sessionId"), tenantId: tenantId)
         }
@@ -73,6 +73,11 @@ extension Backend {
             throw .badRequest("INVALID_IDP_RESPONSE : requestUri does not match the redirect URI of the authorization request.")
         }
         guard tenantId == pending.tenantId else { throw .badRequest("TENANT_ID_MISMATCH") }
+        if parameters["error"] != nil || parameters["denied"] != nil {
+            // The provider's denial, passed on by the hosted handler.
+            pendingAuthorizations[binding] = nil
+            throw .badRequest("USER_CANCELLED : The user did not grant your application the permissions it requested.")
+        }
         guard let grantKey = parameters["code"] ?? parameters["oauth_verifier"], let grant = grants[grantKey], grant.binding == binding else {
             throw .badRequest("INVALID_IDP_RESPONSE : The authorization code is not valid.")
         }

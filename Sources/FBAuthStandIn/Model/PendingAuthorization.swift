@@ -12,6 +12,17 @@ struct PendingAuthorization {
     var scopes: [String]
     var customParameters: [String: String]
     var createdAt: Date
+    /// When the hosted handler started this authorization: where its result goes.
+    var handlerRequest: HandlerRequest? = nil
+}
+
+/// What the SDK asked the hosted handler for (firebase-js-sdk `core/util/handler.ts`,
+/// `_getRedirectUrl`): the event it waits for, and how to deliver it.
+struct HandlerRequest {
+    var apiKey: String
+    var appName: String
+    var authType: String
+    var eventId: String?
 }
 
 /// What the provider issued after consent: an authorization code (OAuth 2) or a verifier

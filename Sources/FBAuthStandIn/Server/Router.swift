@@ -29,6 +29,17 @@ extension Backend {
             if path.hasPrefix("/fake-idp/") {
                 return try providerPage(request)
             }
+            if path == Self.handlerPath, request.method == "GET" {
+                return hostedHandler(request)
+            }
+            if path == Self.iframePath, request.method == "GET" {
+                return HandlerPage.iframe
+            }
+            if path == "/identitytoolkit.googleapis.com/v1/projects" {
+                try checkAPIKey(request)
+                guard request.method == "GET" else { throw APIError.notFound }
+                return JSONResponse.make(200, projectConfig())
+            }
             if path == "/" {
                 return JSONResponse.make(200, ["authEmulator": ["ready": true], "fbauthStandIn": true])
             }

@@ -44,7 +44,7 @@ final class Harness: @unchecked Sendable {
     /// `fbauth signin --provider P --port 0 --timeout 30 …`
     @discardableResult
     func signIn(_ provider: String, _ more: [String] = [], environment extra: [String: String] = [:]) throws -> RunResult {
-        try run(["signin", "--provider", provider, "--port", "0", "--timeout", "30"] + more, environment: extra)
+        try run(["signin", "--loopback", "--provider", provider, "--port", "0", "--timeout", "30"] + more, environment: extra)
     }
 
     /// The pages the fake browser saw, in order.

@@ -1,0 +1,141 @@
+import Foundation
+import LoopbackHTTP
+
+/// What the browser page of the hosted flow hands to fbauth: the body the Firebase JS SDK was
+/// about to send to `accounts:signInWithIdp` (firebase-js-sdk
+/// `packages/auth/src/core/strategies/idp.ts`, `_buildIdpRequest`), minus what only the SDK
+/// would add.
+public struct HostedIdpResponse: Sendable, Equatable, Decodable {
+    /// The URL Firebase's handler received from the provider (code and state included).
+    public var requestUri: String
+    /// The session id the handler passed to `createAuthUri`.
+    public var sessionId: String?
+    /// The form body of a POST callback (`response_mode=form_post`), when there was one.
+    public var postBody: String?
+    public var tenantId: String?
+}
+
+/// Decides, request by request, what the loopback listener of the hosted flow does. A pure
+/// value, so it can be tested without sockets.
+///
+/// The browser is opened on `/start?n=NONCE`. That address may be seen by other local users
+/// (a browser's command line is public), so it is good once: it answers with a random,
+/// HttpOnly cookie and a redirect to the page. The page, and the result it posts, are served
+/// only to requests that carry that cookie; another program that replays the address gets
+/// nothing, and the terminal hears about it.
+struct HostedPageRoutes {
+    static let cookieName = "fbauth_flow"
+    static let resultPath = "/__/fbauth/result"
+    static let failurePath = "/__/fbauth/failure"
+    static let statusPath = "/__/fbauth/status"
+
+    let nonce: String
+    let cookie: String
+    let port: UInt16
+    let page: HTTPResponse
+    private(set) var opened = false
+    private(set) var resultTaken = false
+
+    init(nonce: String, cookie: String, port: UInt16, page: HTTPResponse) {
+        self.nonce = nonce
+        self.cookie = cookie
+        self.port = port
+        self.page = page
+    }
+
+    /// The address to open: good for one visit.
+    var startURL: String { "http://localhost:\(port)/start?n=\(nonce)" }
+
+    enum Decision: Equatable {
+        /// Answer and keep waiting.
+        case respond(HTTPResponse)
+        /// The `/start` address was used a second time: refuse, and warn the user.
+        case refuseReplay(HTTPResponse)
+        /// The page captured the handler's result: exchange it, then answer with the outcome.
+        case result(HostedIdpResponse)
+        /// The page reports that the sign-in ended without a result.
+        case failure(code: String, message: String)
+        /// The page reports progress worth telling the user (e.g. a blocked popup).
+        case status(String)
+    }
+
+    mutating func classify(_ request: HTTPRequest) -> Decision {
+        // A page elsewhere must not reach us under another name (DNS rebinding); the page's
+        // origin is exactly http://localhost:PORT, an authorized domain of every project.
+        guard request.header("Host")?.lowercased() == "localhost:\(port)" else {
+            return .respond(Self.refusal(400, "unexpected Host header"))
+        }
+        switch (request.method, request.path) {
+        case ("GET", "/start"):
+            guard request.queryItems.first(where: { $0.name == "n" })?.value == nonce else {
+                return .respond(Self.refusal(403, "this is not the address of the current sign-in"))
+            }
+            guard !opened else {
+                return .refuseReplay(Self.refusal(403, "this sign-in was already opened in a browser"))
+            }
+            opened = true
+            var redirect = HTTPResponse.redirect(to: "/")
+            redirect.headers.append(("Set-Cookie", "\(Self.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Lax"))
+            return .respond(redirect)
+        case ("GET", "/"):
+            guard hasCookie(request) else {
+                return .respond(Self.refusal(403, "open the address fbauth printed in the terminal"))
+            }
+            return .respond(page)
+        case ("POST", Self.resultPath), ("POST", Self.failurePath), ("POST", Self.statusPath):
+            guard hasCookie(request), sameOrigin(request) else {
+                return .respond(Self.jsonRefusal(403, "this request does not come from the sign-in page"))
+            }
+            return pagePost(request)
+        default:
+            return .respond(Self.refusal(404, "not found"))
+        }
+    }
+
+    private mutating func pagePost(_ request: HTTPRequest) -> Decision {
+        let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+        switch request.path {
+        case Self.resultPath:
+            guard !resultTaken else { return .respond(Self.jsonRefusal(409, "a result was already received")) }
+            guard let response = try? JSONDecoder().decode(HostedIdpResponse.self, from: Data(request.body)),
+                let url = URLComponents(string: response.requestUri), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
+            else { return .respond(Self.jsonRefusal(400, "the result has no valid requestUri")) }
+            resultTaken = true
+            return .result(response)
+        case Self.failurePath:
+            return .failure(code: Self.text(object?["code"]), message: Self.text(object?["message"]))
+        default:
+            return .status(Self.text(object?["state"]))
+        }
+    }
+
+    private func hasCookie(_ request: HTTPRequest) -> Bool {
+        guard let header = request.header("Cookie") else { return false }
+        return header.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "\(Self.cookieName)=\(cookie)" }
+    }
+
+    /// Browsers send `Origin` with every POST made by `fetch`.
+    private func sameOrigin(_ request: HTTPRequest) -> Bool {
+        request.header("Origin")?.lowercased() == "http://localhost:\(port)"
+    }
+
+    /// Page-supplied text, reduced to what can be shown safely on a terminal line.
+    private static func text(_ value: Any?) -> String {
+        let string = value as? String ?? ""
+        return String(string.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(300).map(Character.init))
+    }
+
+    static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
+        ResultPage.page(status: status, title: "fbauth", heading: HTTPResponse.reasonPhrase(status),
+                        text: "This address only serves fbauth's sign-in page (\(reason)).")
+    }
+
+    static func jsonRefusal(_ status: Int, _ reason: String) -> HTTPResponse {
+        json(status, ["ok": false, "heading": "Sign-in failed", "text": reason])
+    }
+
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return .json(status, Array(data))
+    }
+}
