@@ -47,6 +47,8 @@ let package = Package(
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
-            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn"]),
+            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP"],
+            // Served to Chromium by fbauth-test-chromium from the source tree.
+            exclude: ["Browser"]),
     ]
 )

@@ -252,6 +252,8 @@ func run() -> Int32 {
                 switch event["method"] as? String {
                 case "Fetch.requestPaused":
                     answerLocally(devTools, event)
+                case "Runtime.executionContextCreated" where label == "page":
+                    log("page context: \(((params["context"] as? [String: Any])?["origin"] as? String) ?? "")")
                 case "Target.targetCreated":
                     let info = params["targetInfo"] as? [String: Any] ?? [:]
                     guard info["type"] as? String == "page", info["openerId"] as? String == main, let target = info["targetId"] as? String else { break }
@@ -288,7 +290,9 @@ func run() -> Int32 {
                 return 0
             }
         }
-        log("timed out")
+        let url = devTools.evaluate("location.href", session: mainSession) as? String ?? "?"
+        let text = devTools.evaluate("document.body ? document.body.innerText : ''", session: mainSession) as? String ?? ""
+        log("timed out at \(url): \(text.replacingOccurrences(of: "\n", with: " | "))")
         return 1
     } catch {
         log("failed: \(error)")

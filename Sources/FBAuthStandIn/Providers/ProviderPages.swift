@@ -42,7 +42,8 @@ extension Backend {
         }
         let isOAuth1 = pending.providerId == "twitter.com"
         guard form["decision"] == "allow" else {
-            pendingAuthorizations[flow] = nil
+            // The hosted handler passes the denial on to signInWithIdp, which ends the authorization.
+            if pending.handlerRequest == nil { pendingAuthorizations[flow] = nil }
             let denial: [(name: String, value: String)] = isOAuth1
                 ? [("denied", flow)]
                 : [("error", "access_denied"), ("error_description", "The user denied the request."), ("state", flow)]

@@ -8,6 +8,8 @@ public struct RecordedRequest: Sendable {
     public var path: String
     public var query: String?
     public var contentType: String?
+    /// The `Origin` header: browsers send it with a page's cross-origin `fetch`; fbauth does not.
+    public var origin: String?
     public var body: String
     public var receivedAt: Date
 

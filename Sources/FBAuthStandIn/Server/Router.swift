@@ -6,7 +6,7 @@ extension Backend {
     func route(_ request: HTTPRequest) -> Disposition {
         requests.append(RecordedRequest(
             method: request.method, target: request.target, path: request.path, query: request.rawQuery,
-            contentType: request.header("Content-Type"), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
+            contentType: request.header("Content-Type"), origin: request.header("Origin"), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
         if let index = faults.firstIndex(where: { request.path.hasSuffix($0.pathSuffix) && $0.count > 0 }) {
             faults[index].count -= 1
             switch faults[index].behaviour {

@@ -1,0 +1,151 @@
+import FBAuthStandIn
+import Foundation
+import LoopbackHTTP
+import Testing
+
+/// The hosted-handler flow (the default) end to end: the real `fbauth` binary serves its page,
+/// headless Chromium runs it with the SDK test double (or the real SDK build), the popup goes
+/// through the stand-in's handler and fake provider, and fbauth performs `signInWithIdp`.
+@Suite(.enabled(if: Chromium.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "chromium is not installed"))
+struct HostedFlowTests {
+    private func hosted(_ harness: Harness, _ arguments: [String], browser: [String: String] = [:], sdk: String? = nil) throws -> (RunResult, String) {
+        let log = harness.directory + "/chromium-\(UUID().uuidString).log"
+        var environment = sdk.map { Chromium.environment(log: log, sdkDirectory: $0) } ?? Chromium.environment(log: log)
+        environment.merge(browser) { $1 }
+        let result = try harness.run(arguments + ["--port", "0", "--timeout", "40"], environment: environment, timeout: 90)
+        return (result, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
+
+    private func exchanges(_ harness: Harness) -> [RecordedRequest] { harness.standIn.requests(to: "accounts:signInWithIdp") }
+
+    @Test func signInGoesThroughTheHostedHandlerAndFbauthExchanges() throws {
+        let harness = try Harness()
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "ada@example.com",
+                                                     "--scope", "mail-r", "--param", "prompt=login"])
+        #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(result.json.string("user", "email") == "ada@example.com")
+        #expect(result.json.string("credential", "providerId") == "yahoo.com")
+        #expect(result.json.string("user", "refreshToken") == harness.savedSessions.first?["refreshToken"] as? String)
+
+        // The page loaded the SDK from FBAUTH_FIREBASE_JS_URL; the popup went to the handler,
+        // which carried the scopes and parameters to the provider.
+        #expect(browser.contains("served \(Chromium.sdkURL)/firebase-auth.js"))
+        #expect(harness.standIn.requests.contains { $0.path == "/emulator/auth/handler" && ($0.query ?? "").contains("authType=signInViaPopup") })
+        let visit = try #require(harness.standIn.authorizations.first)
+        #expect(visit.parameters["scope"]?.split(separator: " ").contains("mail-r") == true)
+        #expect(visit.parameters["prompt"] == "login")
+        #expect(visit.parameters["login_hint"] == "ada@example.com")
+        #expect(harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "the handler starts the provider flow, not fbauth")
+
+        // One exchange, made by fbauth (a page's fetch carries Origin), with the handler's URL.
+        let exchange = try #require(exchanges(harness).first)
+        #expect(exchanges(harness).count == 1)
+        #expect(exchange.origin == nil)
+        let body = try #require(harness.bodies(of: "accounts:signInWithIdp").first)
+        #expect((body["requestUri"] as? String)?.contains("/emulator/auth/handler?code=") == true)
+        #expect(body["sessionId"] as? String != nil)
+        #expect(browser.contains("page signed-in: Signed in as ada@example.com"), "\(browser)")
+        #expect(result.stderr.contains("localhost:") && result.stderr.contains("/start?n="))
+    }
+
+    @Test func linkAndReauthUseTheHostedFlowToo() throws {
+        let harness = try Harness()
+        harness.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "correct horse\n").status == 0)
+        let uid = try #require(harness.savedSessions.first?["uid"] as? String)
+
+        let (link, linkBrowser) = try hosted(harness, ["link", "--provider", "github.com"], browser: ["FBAUTH_CHROMIUM_EMAIL": "pat@example.com"])
+        #expect(link.status == 0, "\(link)\n\(linkBrowser)")
+        #expect(harness.standIn.users.first { $0.uid == uid }?.providerIds == ["github.com"])
+        #expect(harness.bodies(of: "accounts:signInWithIdp").last?["idToken"] as? String != nil, "linking sends the user's ID token")
+
+        let (reauth, reauthBrowser) = try hosted(harness, ["reauth", "--provider", "github.com"], browser: ["FBAUTH_CHROMIUM_EMAIL": "pat@example.com"])
+        #expect(reauth.status == 0, "\(reauth)\n\(reauthBrowser)")
+        #expect(harness.bodies(of: "accounts:signInWithIdp").last?["autoCreate"] as? Bool == false)
+        #expect(reauth.json.string("user", "uid") == uid)
+    }
+
+    @Test func accountExistsSavesThePendingCredential() throws {
+        let harness = try Harness()
+        harness.standIn.createPasswordUser(email: "owner@example.com", password: "pw")
+        // The fake Microsoft provider does not verify emails: Firebase asks for confirmation.
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "microsoft.com", "--email", "owner@example.com"])
+        #expect(result.status == 5, "\(result)\n\(browser)")
+        #expect(result.stderr.contains("link --pending"))
+        #expect(browser.contains("page failed: Sign-in failed") && browser.contains("An account already exists for owner@example.com"), "\(browser)")
+    }
+
+    @Test func aBlockedPopupShowsAButtonThatContinues() throws {
+        let harness = try Harness()
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "b@example.com"],
+                                           browser: ["FBAUTH_CHROMIUM_POPUPS": "block", "FBAUTH_CHROMIUM_CLICK": "1"])
+        #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(result.stderr.contains("The browser blocked the sign-in window; click “Continue with Yahoo”"))
+        #expect(browser.contains("clicking Continue"))
+    }
+
+    @Test(arguments: [("deny", "cancelled at the provider"), ("close", "the sign-in window was closed")])
+    func denyingOrClosingTheWindowIsExit4(action: String, message: String) throws {
+        let harness = try Harness()
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "d@example.com"],
+                                           browser: ["FBAUTH_CHROMIUM_CONSENT": action])
+        #expect(result.status == 4, "\(result)\n\(browser)")
+        #expect(result.stderr.contains(message), "\(result)\n\(browser)")
+        #expect(harness.savedSessions.isEmpty)
+    }
+
+    @Test func theRealSDKBuildDrivesTheSamePage() throws {
+        guard let sdk = Chromium.realSDK else { return }  // FBAUTH_TEST_FIREBASE_JS unset: nothing to check against
+        let harness = try Harness()
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "real@example.com", "--scope", "mail-r"], sdk: sdk)
+        #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(browser.contains("served \(Chromium.sdkURL)/firebase-auth.js"))
+        #expect(exchanges(harness).count == 1 && exchanges(harness).first?.origin == nil)
+        #expect(harness.standIn.authorizations.first?.parameters["scope"]?.contains("mail-r") == true)
+
+        let (reauth, reauthBrowser) = try hosted(harness, ["reauth", "--provider", "yahoo.com", "--email", "real@example.com"], sdk: sdk)
+        #expect(reauth.status == 0, "\(reauth)\n\(reauthBrowser)")
+        #expect(reauth.json.string("user", "uid") == result.json.string("user", "uid"))
+    }
+}
+
+/// The hosted flow's listener without a browser: what another program can and cannot do.
+@Suite struct HostedFlowListenerTests {
+    private func request(_ port: UInt16, _ text: String) throws -> ReceivedResponse? {
+        let client = try LoopbackConnection(port: port)
+        _ = client.send(text)
+        return ReceivedResponse(parsing: client.readToEnd())
+    }
+
+    @Test func requestsWithoutThePagesCookieAreRefusedAndTheFlowKeepsWaiting() throws {
+        let harness = try Harness()
+        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser"], harness: harness)
+        #expect(running.waitForStderr(containing: "/start?n="))
+        let start = try #require(running.printedURL)
+        let port = try #require(URLComponents(string: start)?.port).map(UInt16.init)!
+        let host = "Host: localhost:\(port)\r\n"
+        let result = "POST /__/fbauth/result HTTP/1.1\r\n\(host)Origin: http://localhost:\(port)\r\nContent-Type: application/json\r\n"
+        let forged = #"{"requestUri":"http://127.0.0.1:1/emulator/auth/handler?code=x&state=y","sessionId":"s"}"#
+
+        #expect(try request(port, "GET / HTTP/1.1\r\n\(host)\r\n")?.status == 403, "the page needs the cookie")
+        #expect(try request(port, result + "Content-Length: \(forged.utf8.count)\r\n\r\n" + forged)?.status == 403)
+        #expect(try request(port, "GET /start?n=wrong HTTP/1.1\r\n\(host)\r\n")?.status == 403)
+        #expect(try request(port, "GET \(URLComponents(string: start)!.percentEncodedPath)?\(URLComponents(string: start)!.percentEncodedQuery!) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")?.status == 400,
+                "only localhost, the authorized domain, is served")
+
+        // The first visit gets the cookie; a second one is refused and reported.
+        let target = "\(URLComponents(string: start)!.percentEncodedPath)?\(URLComponents(string: start)!.percentEncodedQuery!)"
+        let first = try #require(try request(port, "GET \(target) HTTP/1.1\r\n\(host)\r\n"))
+        #expect(first.status == 302)
+        let cookie = try #require(first.header("Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"))
+        #expect(try request(port, "GET \(target) HTTP/1.1\r\n\(host)\r\n")?.status == 403)
+        #expect(running.waitForStderr(containing: "another program tried to open this sign-in"))
+        let page = try #require(try request(port, "GET / HTTP/1.1\r\n\(host)Cookie: \(cookie.split(separator: ";")[0])\r\n\r\n"))
+        #expect(page.status == 200 && page.bodyText.contains("fbauth-config"))
+
+        #expect(harness.standIn.requests(to: "accounts:signInWithIdp").isEmpty, "nothing forged reached Firebase")
+        let outcome = running.finish(timeout: 30)
+        #expect(outcome.status == 4, "still waiting until the timeout: \(outcome)")
+    }
+}

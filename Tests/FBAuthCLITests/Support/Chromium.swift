@@ -1,0 +1,31 @@
+import Foundation
+
+/// Headless Chromium for the hosted flow's end-to-end tests, through `fbauth-test-chromium`.
+/// `.ci/run` installs Debian's chromium; elsewhere these tests are skipped when it is missing.
+enum Chromium {
+    static let isInstalled = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .contains { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Where the page loads the SDK from in tests; fbauth-test-chromium answers for it.
+    static let sdkURL = "https://sdk.fbauth.test/firebasejs"
+
+    /// Test fixtures: the SDK test double and the stand-in for Google's iframe library.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Browser").path
+
+    /// The real SDK build to check the page against (`FBAUTH_TEST_FIREBASE_JS`), when given.
+    static let realSDK: String? = ProcessInfo.processInfo.environment["FBAUTH_TEST_FIREBASE_JS"].flatMap { path in
+        path.isEmpty ? nil : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// The environment that makes `fbauth` open its page in headless Chromium, which loads the
+    /// SDK from `sdkDirectory` (default: the test double).
+    static func environment(log: String, sdkDirectory: String = fixtures + "/firebasejs") -> [String: String] {
+        [
+            "BROWSER": Binaries.url("fbauth-test-chromium").path,
+            "FBAUTH_FIREBASE_JS_URL": sdkURL,
+            "FBAUTH_CHROMIUM_SERVE": "\(sdkURL)/=\(sdkDirectory)\nhttps://apis.google.com/=\(fixtures)/gapi.js",
+            "FBAUTH_CHROMIUM_LOG": log,
+        ]
+    }
+}
