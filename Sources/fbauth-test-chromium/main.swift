@@ -78,12 +78,15 @@ final class DevTools {
         }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            // Keep every event of the batch, also those after the answer.
+            var answer: [String: Any]?
             for message in try receive(milliseconds: 100) {
-                if message["id"] as? Int == id {
-                    if let error = message["error"] { throw Failure(message: "\(method): \(error)") }
-                    return message["result"] as? [String: Any] ?? [:]
-                }
+                if message["id"] as? Int == id { answer = message }
                 if message["method"] != nil { events.append(message) }
+            }
+            if let answer {
+                if let error = answer["error"] { throw Failure(message: "\(method): \(error)") }
+                return answer["result"] as? [String: Any] ?? [:]
             }
         }
         throw Failure(message: "\(method): no answer")
@@ -131,6 +134,8 @@ func launchChromium(profile: String) -> (pid: pid_t, devTools: DevTools)? {
     for fd in toChrome + fromChrome { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     var arguments = [executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
                      "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+                     // One process for the page and its helper iframe, so that one session sees their requests.
+                     "--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process",
                      "--user-data-dir=\(profile)", "about:blank"]
     if environment["FBAUTH_CHROMIUM_POPUPS"] != "block" { arguments.insert("--disable-popup-blocking", at: 1) }
     #if canImport(Glibc)
@@ -192,12 +197,12 @@ func actInPopup(_ devTools: DevTools, session: String, target: String) -> Bool {
     return true
 }
 
-func answerLocally(_ devTools: DevTools, _ event: [String: Any]) {
+func answerLocally(_ devTools: DevTools, _ event: [String: Any], session: String?) {
     guard let params = event["params"] as? [String: Any], let requestID = params["requestId"] as? String,
         let url = (params["request"] as? [String: Any])?["url"] as? String
     else { return }
     guard let rule = served.first(where: { url.hasPrefix($0.prefix) }) else {
-        _ = try? devTools.send("Fetch.continueRequest", ["requestId": requestID])
+        _ = try? devTools.send("Fetch.continueRequest", ["requestId": requestID], session: session)
         return
     }
     var path = rule.path
@@ -208,14 +213,14 @@ func answerLocally(_ devTools: DevTools, _ event: [String: Any]) {
     }
     guard !path.contains("/../"), let body = FileManager.default.contents(atPath: path) else {
         log("not served: \(url)")
-        _ = try? devTools.send("Fetch.fulfillRequest", ["requestId": requestID, "responseCode": 404, "body": ""])
+        _ = try? devTools.send("Fetch.fulfillRequest", ["requestId": requestID, "responseCode": 404, "body": ""], session: session)
         return
     }
     log("served \(url)")
     _ = try? devTools.send("Fetch.fulfillRequest", [
         "requestId": requestID, "responseCode": 200, "body": body.base64EncodedString(),
         "responseHeaders": [["name": "Content-Type", "value": "text/javascript"], ["name": "Access-Control-Allow-Origin", "value": "*"]],
-    ])
+    ], session: session)
 }
 
 func run() -> Int32 {
@@ -231,17 +236,19 @@ func run() -> Int32 {
     }
     let timeout = Double(environment["FBAUTH_CHROMIUM_TIMEOUT"] ?? "") ?? 60
     do {
-        if !served.isEmpty {
-            try devTools.send("Fetch.enable", ["patterns": served.map { ["urlPattern": $0.prefix + "*"] }])
-        }
         try devTools.send("Target.setDiscoverTargets", ["discover": true])
         let main = try devTools.send("Target.createTarget", ["url": "about:blank"])["targetId"] as? String ?? ""
         let mainSession = try devTools.send("Target.attachToTarget", ["targetId": main, "flatten": true])["sessionId"] as? String ?? ""
         var labels = [mainSession: "page"]
+        // Intercepted in the page's own session, which covers its frames (kept in its process).
+        if !served.isEmpty {
+            try devTools.send("Fetch.enable", ["patterns": served.map { ["urlPattern": $0.prefix + "*"] }], session: mainSession)
+        }
         try devTools.send("Runtime.enable", session: mainSession)
         try devTools.send("Page.navigate", ["url": startURL], session: mainSession)
         var popups: [(session: String, target: String, acted: Bool)] = []
         var clicked = false
+        var mainActed = false
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             try devTools.pump(milliseconds: 100)
@@ -251,7 +258,7 @@ func run() -> Int32 {
                 let label = labels[event["sessionId"] as? String ?? ""] ?? "?"
                 switch event["method"] as? String {
                 case "Fetch.requestPaused":
-                    answerLocally(devTools, event)
+                    answerLocally(devTools, event, session: event["sessionId"] as? String)
                 case "Runtime.executionContextCreated" where label == "page":
                     log("page context: \(((params["context"] as? [String: Any])?["origin"] as? String) ?? "")")
                 case "Target.targetCreated":
@@ -273,6 +280,10 @@ func run() -> Int32 {
                 default:
                     break
                 }
+            }
+            // The loopback flow shows the provider's page in the main window itself.
+            if !mainActed, environment["FBAUTH_CHROMIUM_CONSENT"] != "close" {
+                mainActed = actInPopup(devTools, session: mainSession, target: main)
             }
             for index in popups.indices where !popups[index].acted {
                 popups[index].acted = actInPopup(devTools, session: popups[index].session, target: popups[index].target)

@@ -53,7 +53,7 @@ import Testing
 
     @Test func optionsAcceptBothSpellingsAndGlobalsBeforeTheCommand() throws {
         let harness = try Harness()
-        let result = try harness.run(["--api-key=other-key", "signin", "--provider=yahoo.com", "--port=0", "--timeout", "30", "--email=eq@example.com"])
+        let result = try harness.run(["--api-key=other-key", "signin", "--loopback", "--provider=yahoo.com", "--port=0", "--timeout", "30", "--email=eq@example.com"])
         #expect(result.status == 0, "\(result)")
         #expect(harness.standIn.requests.first?.query == "key=other-key")
     }

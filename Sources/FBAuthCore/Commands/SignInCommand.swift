@@ -5,8 +5,8 @@ enum SignInCommand {
         name: "signin",
         summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
         usage: [
-            "--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--port N] [--timeout SECONDS]",
-            "--provider ID --print-url [flow options]   then   fbauth signin --complete URL",
+            "--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--loopback | --auth-domain D] [--port N] [--timeout SECONDS]",
+            "--provider ID --loopback --print-url [flow options]   then   fbauth signin --complete URL",
             "--provider password --email E",
             "--provider anonymous",
             "--provider custom --token-file FILE|-",
@@ -15,10 +15,14 @@ enum SignInCommand {
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
         ],
         details: """
-            Runs the OAuth authorization-code flow through Firebase: fbauth listens on a loopback \
-            port, asks Firebase (accounts:createAuthUri) for the provider's authorization URL, opens \
-            it in the browser, receives the provider's redirect and lets Firebase exchange the code \
-            (accounts:signInWithIdp). Firebase holds the provider's client secret.
+            Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
+            fbauth's page on http://localhost:PORT, which starts the Firebase JS SDK's popup sign-in: \
+            Firebase's hosted handler (https://PROJECT.firebaseapp.com/__/auth/handler, registered \
+            with every provider) receives the provider's redirect, the page hands the result to \
+            fbauth, and fbauth lets Firebase exchange the code (accounts:signInWithIdp). With \
+            --loopback the provider redirects straight to fbauth (accounts:createAuthUri with \
+            http://localhost:PORT/__/auth/handler, which must be registered with the provider). \
+            Firebase holds the provider's client secret.
 
             --provider password reads the password from stdin when stdin is not a terminal, else \
             prompts without echo; never from arguments or the environment.
