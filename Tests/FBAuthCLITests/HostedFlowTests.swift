@@ -36,6 +36,7 @@ struct HostedFlowTests {
         #expect(visit.parameters["prompt"] == "login")
         #expect(visit.parameters["login_hint"] == "ada@example.com")
         #expect(harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "the handler starts the provider flow, not fbauth")
+        #expect(harness.standIn.requests(to: "projects").count == 1, "the auth domain comes from the project configuration")
 
         // One exchange, made by fbauth (a page's fetch carries Origin), with the handler's URL.
         let exchange = try #require(exchanges(harness).first)
@@ -92,6 +93,18 @@ struct HostedFlowTests {
         #expect(result.status == 4, "\(result)\n\(browser)")
         #expect(result.stderr.contains(message), "\(result)\n\(browser)")
         #expect(harness.savedSessions.isEmpty)
+    }
+
+    @Test func againstGoogleEmulatorsWidgetTheAccountIsChosenInThePopup() throws {
+        var configuration = StandInConfiguration()
+        configuration.behaveLikeOfficialEmulator = true
+        let harness = try Harness(configuration: configuration)
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "google.com"], browser: ["FBAUTH_CHROMIUM_EMAIL": "widget@example.com"])
+        #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(result.json.string("user", "email") == "widget@example.com")
+        #expect(harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "no 501 fallback in the hosted flow")
+        let body = try #require(harness.bodies(of: "accounts:signInWithIdp").first)
+        #expect((body["requestUri"] as? String)?.contains("/emulator/auth/handler?providerId=google.com&id_token=") == true)
     }
 
     @Test func theRealSDKBuildDrivesTheSamePage() throws {

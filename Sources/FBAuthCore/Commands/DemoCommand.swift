@@ -40,6 +40,8 @@ enum DemoCommand {
         defer { running.stop() }
         let console = context.console
         console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort) (nothing leaves this machine).")
+        // The hosted flow's page loads the Firebase JS SDK from the internet; the demo must finish offline.
+        console.say("The demo runs the loopback redirect flow (--loopback): the fake provider sends the browser straight back to fbauth.")
 
         var dependencies = context.dependencies
         dependencies.environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
