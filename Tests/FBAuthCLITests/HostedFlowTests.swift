@@ -78,9 +78,10 @@ struct HostedFlowTests {
 
     @Test func aBlockedPopupShowsAButtonThatContinues() throws {
         let harness = try Harness()
-        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "b@example.com"],
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "b@example.com", "--auth-domain", "auth.example.com"],
                                            browser: ["FBAUTH_CHROMIUM_POPUPS": "block", "FBAUTH_CHROMIUM_CLICK": "1"])
         #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(harness.standIn.requests(to: "projects").isEmpty, "--auth-domain needs no project configuration")
         #expect(result.stderr.contains("The browser blocked the sign-in window; click “Continue with Yahoo”"))
         #expect(browser.contains("clicking Continue"))
     }
@@ -93,6 +94,18 @@ struct HostedFlowTests {
         #expect(result.status == 4, "\(result)\n\(browser)")
         #expect(result.stderr.contains(message), "\(result)\n\(browser)")
         #expect(harness.savedSessions.isEmpty)
+    }
+
+    @Test func theDemoRunsTheHostedFlowWhenABrowserCanBeOpened() throws {
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = nil
+        harness.environment["FIREBASE_API_KEY"] = nil
+        let log = harness.directory + "/chromium-demo.log"
+        let result = try harness.run(["demo", "--config-dir", harness.directory + "/demo"], environment: Chromium.environment(log: log), timeout: 90)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("The demo runs the hosted-handler flow"))
+        #expect(result.json.string("user", "email") == "demo@example.com")
+        #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("page signed-in: Signed in as demo@example.com"))
     }
 
     @Test func againstGoogleEmulatorsWidgetTheAccountIsChosenInThePopup() throws {
@@ -119,6 +132,10 @@ struct HostedFlowTests {
         let (reauth, reauthBrowser) = try hosted(harness, ["reauth", "--provider", "yahoo.com", "--email", "real@example.com"], sdk: sdk)
         #expect(reauth.status == 0, "\(reauth)\n\(reauthBrowser)")
         #expect(reauth.json.string("user", "uid") == result.json.string("user", "uid"))
+
+        let (link, linkBrowser) = try hosted(harness, ["link", "--provider", "github.com", "--email", "real@example.com"], sdk: sdk)
+        #expect(link.status == 0, "\(link)\n\(linkBrowser)")
+        #expect(harness.standIn.users.first?.providerIds == ["yahoo.com", "github.com"])
     }
 }
 

@@ -77,6 +77,8 @@ import Testing
         #expect(json.string("additionalUserInfo", "username") == "jack")
         let requestUri = try #require(harness.bodies(of: "accounts:signInWithIdp").first?["requestUri"] as? String)
         #expect(requestUri.contains("oauth_token=") && requestUri.contains("oauth_verifier="))
+        // X refuses localhost in redirect URIs: with --loopback the redirect host is 127.0.0.1.
+        #expect((harness.bodies(of: "accounts:createAuthUri").first?["continueUri"] as? String)?.hasPrefix("http://127.0.0.1:") == true)
         // providerData[].uid is the provider's own id, not the federated id "http://twitter.com/…".
         let providerUID = try #require((json[path: "user", "providerData"] as? [[String: Any]])?.first?["uid"] as? String)
         #expect(!providerUID.contains("twitter.com") && Int64(providerUID) != nil)
