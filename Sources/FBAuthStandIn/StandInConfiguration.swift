@@ -21,8 +21,28 @@ public struct StandInConfiguration: Sendable {
     public var emailEnumerationProtection = false
     /// When set, only these API keys are valid; otherwise any non-empty key is (as in the emulator).
     public var validAPIKeys: Set<String>? = nil
+    /// reCAPTCHA Enterprise enforcement for email/password sign-in: requests without a
+    /// `captchaResponse` are refused with `MISSING_RECAPTCHA_TOKEN`.
+    public var passwordRecaptchaEnforced = false
+    /// "Enable create (sign-up)" turned off: no sign-in may create a user (`ADMIN_ONLY_OPERATION`).
+    public var signUpsDisabled = false
+    /// A beforeCreate blocking function that refuses every new user with this message.
+    public var blockingFunctionRefusal: String? = nil
+    /// Application restrictions of API keys (Google Cloud console → Credentials), by key.
+    public var apiKeyRestrictions: [String: APIKeyRestriction] = [:]
     /// The project's authorized domains; nil: those of a new project.
     public var authorizedDomains: [String]? = nil
 
     public init() {}
+}
+
+/// What an API key may be used from. Production refuses other requests with 403 and a
+/// `details[].reason` naming the restriction.
+public enum APIKeyRestriction: Sendable {
+    /// `X-Ios-Bundle-Identifier` must be one of these.
+    case iosApps([String])
+    /// `X-Android-Package` and `X-Android-Cert` (SHA-1, lower-case hex) must match.
+    case androidApp(package: String, sha1: String)
+    /// `Referer` must start with one of these.
+    case httpReferrers([String])
 }

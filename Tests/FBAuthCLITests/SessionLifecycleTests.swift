@@ -69,14 +69,22 @@ import Testing
         #expect(try harness.run(["accounts"]).stdout.contains("sign in again"))
     }
 
-    @Test(arguments: [("disabled", "USER_DISABLED"), ("deleted", "USER_NOT_FOUND")])
-    func aDisabledOrDeletedUserIsExit3(what: String, code: String) throws {
+    /// A deleted user must sign in again (exit 3); a disabled one is a refusal (exit 1), as in
+    /// every other command and the exit-code table. Either way the session's tokens are dropped.
+    @Test(arguments: [("disabled", "USER_DISABLED", Int32(1)), ("deleted", "USER_NOT_FOUND", Int32(3))])
+    func aDisabledOrDeletedUserEndsTheSession(what: String, code: String, status: Int32) throws {
         let (harness, signIn) = try signedIn()
         let uid = signIn.json.string("user", "uid")!
         if what == "disabled" { harness.standIn.disableUser(uid: uid) } else { harness.standIn.deleteUser(uid: uid) }
         let result = try harness.run(["token", "--force-refresh"])
-        #expect(result.status == 3, "\(result)")
+        #expect(result.status == status, "\(result)")
         #expect(result.stderr.contains(code))
+        let whoami = try harness.run(["whoami"])
+        #expect(whoami.status == 3, "the tokens are gone: \(whoami)")
+        if what == "disabled" {
+            let again = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
+            #expect(again.status == 1 && again.stderr.contains("[USER_DISABLED]"), "signing in is refused with the same code: \(again)")
+        }
     }
 
     @Test func serverTroubleIsExit6AndLeavesTheStoreByteForByte() throws {

@@ -29,7 +29,7 @@ import Testing
         let continueUri = try #require(createAuthUri["continueUri"] as? String)
         #expect(continueUri.hasPrefix("http://localhost:") && continueUri.hasSuffix("/__/auth/handler"))
         #expect(createAuthUri["providerId"] as? String == "yahoo.com")
-        #expect(createAuthUri["oauthScope"] as? String == "mail-r sdct-w")
+        #expect(createAuthUri["oauthScope"] as? String == #"{"yahoo.com":"mail-r,sdct-w"}"#)
         #expect(createAuthUri["customParameter"] as? [String: String] == ["prompt": "login", "login_hint": "ada@example.com"])
 
         // signInWithIdp got the callback URL exactly as received, with the session id.

@@ -80,7 +80,7 @@ import Testing
         #expect(flow.redirectHost == .localhost)
         #expect(flow.openBrowser)
         #expect(flow.customParameterObject == ["tenant": "t1", "login_hint": "a@b.c"])
-        #expect(flow.oauthScope == "mail.read")
+        #expect(flow.oauthScope == #"{"microsoft.com":"mail.read"}"#)
         #expect(try options(["--provider", "x.y", "--timeout", "1.5"]).timeout == .milliseconds(1500))
     }
 

@@ -150,7 +150,7 @@ import Testing
     }
 
     @Test func lookupDescribesTheUserWithRawIds() throws {
-        let (sessionId, redirect) = try #require(client.authorize(provider: "google.com", email: "g@example.com"))
+        let (sessionId, redirect) = try #require(client.authorize(provider: "google.com", email: "g@example.com", extra: ["authFlowType": "CODE_FLOW"]))
         let signedIn = client.accounts("signInWithIdp", ["requestUri": redirect, "sessionId": sessionId, "returnSecureToken": true])
         let idToken = try #require(signedIn.json["idToken"] as? String)
         let lookup = client.accounts("lookup", ["idToken": idToken])
@@ -160,6 +160,35 @@ import Testing
         #expect((provider["federatedId"] as? String)?.hasPrefix("https://accounts.google.com/") == true)
         #expect(provider["rawId"] as? String == String((provider["federatedId"] as? String ?? "").dropFirst("https://accounts.google.com/".count)))
         #expect(client.accounts("lookup", ["idToken": "forged"]).errorMessage == "INVALID_ID_TOKEN")
+    }
+
+    /// Google starts the ID-token flow unless asked for the code flow; its answer is in the
+    /// fragment, which a loopback listener never receives.
+    @Test func googleWithoutCodeFlowAnswersInTheFragment() throws {
+        let (_, redirect) = try #require(client.authorize(provider: "google.com", email: "g@example.com"))
+        #expect(redirect.hasPrefix("http://localhost:9/__/auth/handler#id_token="))
+        let (_, codeFlow) = try #require(client.authorize(provider: "google.com", email: "g@example.com", extra: ["authFlowType": "CODE_FLOW"]))
+        #expect(codeFlow.hasPrefix("http://localhost:9/__/auth/handler?code="))
+    }
+
+    @Test func theProjectConfigurationNamesTheProjectAndItsDomains() throws {
+        let answer = client.send("GET", "/identitytoolkit.googleapis.com/v1/projects")
+        #expect(answer.status == 200)
+        #expect(answer.json["projectId"] as? String == "fbauth-stand-in")
+        #expect((answer.json["authorizedDomains"] as? [String])?.contains("localhost") == true)
+        let keyless = StandInClient(standIn: standIn, apiKey: nil)
+        #expect(keyless.send("GET", "/identitytoolkit.googleapis.com/v1/projects").status == 403, "the key is required")
+    }
+
+    @Test func theHandlerNeedsItsParametersAndStartsTheProvidersFlow() throws {
+        let missing = try #require(client.get(standIn.baseURL + "/emulator/auth/handler?apiKey=k"))
+        #expect(missing.status == 400 && missing.bodyText.contains("missing apiKey or providerId"))
+        let start = try #require(client.get(standIn.baseURL + "/emulator/auth/handler?apiKey=k&appName=a&authType=signInViaPopup&eventId=1&providerId=yahoo.com&scopes=mail-r,sdct-w&customParameters=%7B%22prompt%22%3A%22login%22%7D"))
+        #expect(start.status == 302)
+        let location = try #require(start.header("Location"))
+        #expect(location.contains("/fake-idp/yahoo.com/authorize?") && location.contains("prompt=login"))
+        #expect(location.contains("redirect_uri=" + FormEncoding.percentEncode(standIn.baseURL + "/emulator/auth/handler")))
+        #expect(location.contains("scope=openid%20email%20profile%20mail-r%20sdct-w"))
     }
 
     @Test func theOfficialEmulatorSwitchAnswers501AndAcceptsFakeClaims() throws {

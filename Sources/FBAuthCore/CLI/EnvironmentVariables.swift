@@ -6,6 +6,7 @@ public enum EnvironmentVariables {
         ("FIREBASE_AUTH_EMULATOR_HOST", "host:port of a Firebase Auth emulator (or `fbauth emulator`); requests then go to http://HOST/identitytoolkit.googleapis.com/v1/… and http://HOST/securetoken.googleapis.com/v1/token."),
         ("FBAUTH_CONFIG_DIR", "Where sessions.json lives; default $XDG_CONFIG_HOME/fbauth, else ~/.config/fbauth."),
         ("XDG_CONFIG_HOME", "Base of the default configuration directory."),
+        ("LC_ALL", "With LC_MESSAGES and LANG, in that order: the language sent as X-Firebase-Locale when --language is not given (fr_FR.UTF-8 → fr)."),
         ("BROWSER", "The program that opens the sign-in page, or with --loopback the authorization URL (the URL is its only argument)."),
         ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(HostedPage.sdkVersion)."),
         ("FBAUTH_AUTH_DOMAIN", "The hosted handler's domain when --auth-domain is not given (default PROJECT_ID.firebaseapp.com)."),

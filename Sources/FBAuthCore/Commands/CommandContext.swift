@@ -36,7 +36,20 @@ public struct CommandContext: Sendable {
         FirebaseAuthClient(
             endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
             transport: dependencies.transport, timeout: try httpTimeout(),
-            logger: globals.verbose ? VerboseLogger(console: console) : nil)
+            logger: globals.verbose ? VerboseLogger(console: console) : nil, identity: try clientIdentity())
+    }
+
+    /// The headers that identify fbauth and satisfy API-key restrictions: options first, then
+    /// what `--app-config` says, then the user's locale.
+    func clientIdentity() throws(FBAuthError) -> ClientIdentity {
+        let config = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+        return ClientIdentity(
+            iosBundleId: globals.iosBundleId ?? config?.iosBundleId,
+            androidPackage: globals.androidPackage ?? config?.androidPackage,
+            androidCert: globals.androidPackage != nil ? globals.androidCert : config?.androidCert,
+            referer: globals.referer,
+            language: globals.language ?? ClientIdentity.language(fromEnvironment: environment),
+            appId: config?.appId)
     }
 
     /// Project key, client and tenant together, for commands that talk to Firebase.

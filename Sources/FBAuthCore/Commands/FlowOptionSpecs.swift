@@ -37,6 +37,9 @@ extension FlowOptions {
         }
         let email = try arguments.nonEmpty("email")
         if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }
+        if providerId.hasPrefix("saml."), !scopes.isEmpty || !parameters.isEmpty {
+            throw .usage("SAML providers take no OAuth scopes or parameters: leave out --scope and --param for \(providerId)")
+        }
         let loopback = arguments.flag("loopback")
         if !loopback, arguments.flag("print-url") {
             throw .usage("--print-url needs --loopback: only the loopback redirect ends on an address that can be passed to --complete")

@@ -55,13 +55,39 @@ public enum FBAuthError: Error, Sendable {
             let what = error.httpStatus == 429 ? "is rate-limiting requests" : "had a server error (HTTP \(error.httpStatus))"
             return "\(action) failed: \(error.host) \(what); try again later" + (error.code.map { " [\($0)]" } ?? "")
         }
-        if error.reasons.contains(where: { $0.hasPrefix("keyInvalid") }) || error.message.hasPrefix("API key not valid") {
-            return "\(action) failed: the API key is not valid (Firebase console → Project settings → General → Web API key)"
+        if let restriction = APIKeyRestriction.sentence(for: error) {
+            return "\(action) failed: \(restriction)"
         }
         guard let code = error.code, let entry = ServerErrorTable.entry(for: code) else {
             return "\(action) failed: \(error.message)"
         }
-        let detail = error.detail.map { " (\($0))" } ?? ""
+        let detail = (code == "BLOCKING_FUNCTION_ERROR_RESPONSE" ? error.blockingFunctionMessage : error.detail).map { " (\($0))" } ?? ""
         return "\(action) failed: \(entry.sentence) [\(code)]\(detail)"
+    }
+}
+
+/// Refusals that come from the API key's restrictions (Google Cloud console → APIs & Services →
+/// Credentials), each with the option that satisfies it.
+enum APIKeyRestriction {
+    static func sentence(for error: ServerError) -> String? {
+        let said = error.message.isEmpty ? "" : " (\(error.message))"
+        if error.reasons.contains("API_KEY_IOS_APP_BLOCKED") {
+            return "the API key is restricted to an iOS app\(said): pass --ios-bundle-id BUNDLE_ID, or --app-config with the app's GoogleService-Info.plist"
+        }
+        if error.reasons.contains("API_KEY_ANDROID_APP_BLOCKED") {
+            return "the API key is restricted to an Android app\(said): pass --android-package NAME --android-cert SHA1, or --app-config with the app's google-services.json"
+        }
+        if error.reasons.contains("API_KEY_HTTP_REFERRER_BLOCKED") {
+            return "the API key is restricted to web sites\(said): pass --referer with an allowed address, usually https://PROJECT.firebaseapp.com/"
+        }
+        if error.reasons.contains("API_KEY_SERVICE_BLOCKED") {
+            return "the API key may not call this API\(said): allow the Identity Toolkit API and the Token Service API in its API restrictions"
+        }
+        if error.reasons.contains("API_KEY_INVALID") || error.reasons.contains(where: { $0.hasPrefix("keyInvalid") })
+            || error.message.hasPrefix("API key not valid")
+        {
+            return "the API key is not valid (Firebase console → Project settings → General → Web API key)"
+        }
+        return nil
     }
 }

@@ -1,11 +1,17 @@
 import Foundation
 
 /// The API key and project id from the config files Firebase gives every app: an iOS
-/// `GoogleService-Info.plist` (`API_KEY`, `PROJECT_ID`) or an Android `google-services.json`
-/// (`client[].api_key[].current_key`, `project_info.project_id`).
+/// `GoogleService-Info.plist` (`API_KEY`, `PROJECT_ID`, and `BUNDLE_ID`, `GOOGLE_APP_ID`) or an
+/// Android `google-services.json` (`client[].api_key[].current_key`, `project_info.project_id`,
+/// and the client's package name, app id and signing-certificate hash). The app's identity is
+/// what an API key restricted to that app requires.
 struct AppConfigFile {
     var apiKey: String
     var projectId: String
+    var appId: String? = nil
+    var iosBundleId: String? = nil
+    var androidPackage: String? = nil
+    var androidCert: String? = nil
 
     static func read(_ path: String, appId: String?) throws(FBAuthError) -> AppConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -34,7 +40,7 @@ struct AppConfigFile {
         }
         guard let apiKey = info.API_KEY, !apiKey.isEmpty else { throw .usage("\(name) has no API_KEY") }
         guard let projectId = info.PROJECT_ID, !projectId.isEmpty else { throw .usage("\(name) has no PROJECT_ID") }
-        return AppConfigFile(apiKey: apiKey, projectId: projectId)
+        return AppConfigFile(apiKey: apiKey, projectId: projectId, appId: info.GOOGLE_APP_ID, iosBundleId: info.BUNDLE_ID)
     }
 
     private struct Services: Decodable {
@@ -46,8 +52,13 @@ struct AppConfigFile {
                 var android_client_info: Android?
             }
             struct Key: Decodable { var current_key: String? }
+            struct OAuthClient: Decodable {
+                struct AndroidInfo: Decodable { var certificate_hash: String? }
+                var android_info: AndroidInfo?
+            }
             var client_info: Info?
             var api_key: [Key]?
+            var oauth_client: [OAuthClient]?
 
             var ids: [String] { [client_info?.mobilesdk_app_id, client_info?.android_client_info?.package_name].compactMap { $0 } }
             var key: String? { api_key?.compactMap(\.current_key).first { !$0.isEmpty } }
@@ -72,7 +83,11 @@ struct AppConfigFile {
         } else if Set(clients.compactMap(\.key)).count > 1 {
             throw .usage("\(name) describes several apps with different API keys; choose one with --app-id (\(known))")
         }
-        guard let apiKey = clients[0].key else { throw .usage("\(name) has no client[].api_key[].current_key") }
-        return AppConfigFile(apiKey: apiKey, projectId: projectId)
+        let client = clients[0]
+        guard let apiKey = client.key else { throw .usage("\(name) has no client[].api_key[].current_key") }
+        return AppConfigFile(
+            apiKey: apiKey, projectId: projectId, appId: client.client_info?.mobilesdk_app_id,
+            androidPackage: client.client_info?.android_client_info?.package_name,
+            androidCert: client.oauth_client?.compactMap { $0.android_info?.certificate_hash }.first)
     }
 }

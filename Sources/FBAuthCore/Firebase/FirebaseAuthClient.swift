@@ -12,15 +12,18 @@ public struct FirebaseAuthClient: Sendable {
     let logger: HTTPExchangeLogger?
     /// Pause before the single retry of an idempotent call.
     let retryDelay: TimeInterval
+    /// Headers sent with every request (client version, locale, app identity).
+    let identity: ClientIdentity
 
     public init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
-                logger: HTTPExchangeLogger? = nil, retryDelay: TimeInterval = 0.5) {
+                logger: HTTPExchangeLogger? = nil, retryDelay: TimeInterval = 0.5, identity: ClientIdentity = ClientIdentity()) {
         self.endpoints = endpoints
         self.apiKey = apiKey
         self.transport = transport
         self.timeout = timeout
         self.logger = logger
         self.retryDelay = retryDelay
+        self.identity = identity
     }
 
     /// Whether a failed call may be sent again. The code exchange never is: an authorization
@@ -74,7 +77,7 @@ public struct FirebaseAuthClient: Sendable {
 
     /// The project of the API key and its authorized domains (`GET /v1/projects`).
     public func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
-        let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), timeout: timeout)
+        let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), headers: identity.headers, timeout: timeout)
         return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
     }
 
@@ -85,7 +88,7 @@ public struct FirebaseAuthClient: Sendable {
         let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         let request = HTTPClientRequest(
             method: "POST", url: endpoints.token(apiKey: apiKey),
-            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8), timeout: timeout)
+            headers: identity.headers.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }, body: Data(body.utf8), timeout: timeout)
         let answer = try decode(SecureTokenResponse.self, from: send(request, action: "token refresh", retry: .onceIfTransient), request: request)
         guard answer.idToken != nil else {
             throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "the token answer has no id_token")
@@ -100,7 +103,7 @@ public struct FirebaseAuthClient: Sendable {
         do { json = try JSONEncoder().encode(body) } catch { throw .failed("could not encode the \(method) request: \(error)") }
         let request = HTTPClientRequest(
             method: "POST", url: endpoints.accounts(method, apiKey: apiKey),
-            headers: ["Content-Type": "application/json"], body: json, timeout: timeout)
+            headers: identity.headers.merging(["Content-Type": "application/json"]) { $1 }, body: json, timeout: timeout)
         return try decode(Answer.self, from: send(request, action: action, retry: retry), request: request)
     }
 
@@ -147,7 +150,7 @@ public struct FirebaseAuthClient: Sendable {
 
     static func failure(from response: HTTPClientResponse, host: String, action: String) -> FBAuthError {
         if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body) {
-            let reasons = envelope.error.errors?.compactMap(\.reason) ?? []
+            let reasons = (envelope.error.errors ?? []).compactMap(\.reason) + (envelope.error.details ?? []).compactMap(\.reason)
             return .server(ServerError(httpStatus: response.status, message: envelope.error.message, reasons: reasons, host: host), action: action)
         }
         if response.status >= 500 || response.status == 429 {

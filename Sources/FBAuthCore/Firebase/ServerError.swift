@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error answered by Identity Toolkit or securetoken, either as the error envelope
 /// `{"error": {"code": 400, "message": "CODE : detail", "errors": [...]}}` or as an HTTP-200
 /// `errorMessage` (firebase-protocol.md §6).
@@ -38,6 +40,16 @@ public struct ServerError: Error, Sendable, Equatable {
         return rest.isEmpty ? nil : String(rest)
     }
 
-    /// 5xx and 429: worth one retry, and reported as a network problem (exit 6).
-    public var isTransient: Bool { httpStatus >= 500 || httpStatus == 429 }
+    /// What a blocking function said: the `error.message` of the JSON it answered, which the
+    /// server embeds in `BLOCKING_FUNCTION_ERROR_RESPONSE : ((… returned an error: {JSON}))`.
+    public var blockingFunctionMessage: String? {
+        guard let detail, let start = detail.firstIndex(of: "{"), let end = detail.lastIndex(of: "}") else { return detail }
+        let json = Data(detail[start...end].utf8)
+        let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any]
+        return ((object?["error"] as? [String: Any])?["message"] as? String) ?? detail
+    }
+
+    /// 500, 502, 503, 504 and 429: worth one retry, and reported as a network problem (exit 6).
+    /// A 501 (not implemented) will not change on a second try.
+    public var isTransient: Bool { [500, 502, 503, 504, 429].contains(httpStatus) }
 }

@@ -10,6 +10,9 @@ public enum ServerErrorTable {
     public static func entry(for code: String) -> Entry? { entries[code] }
 
     private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence, exitCode: .failure) }
+
+    private static let recaptcha = "this project enforces reCAPTCHA for password sign-in, which a terminal cannot solve; sign in with a provider (--provider ID), a custom token (--provider custom), or have the project's reCAPTCHA enforcement for email/password set to audit mode"
+
     private static func signInAgain(_ sentence: String) -> Entry { Entry(sentence: sentence, exitCode: .signInAgain) }
 
     private static let entries: [String: Entry] = [
@@ -21,7 +24,7 @@ public enum ServerErrorTable {
         "USER_DISABLED": refused("this user account has been disabled by an administrator"),
         "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": refused("this operation needs a recent sign-in; run `fbauth reauth --provider …` first"),
         "PROJECT_NUMBER_MISMATCH": refused("the refresh token belongs to another Firebase project than this API key"),
-        "TENANT_ID_MISMATCH": refused("the tenant does not match the session's tenant"),
+        "TENANT_ID_MISMATCH": refused("the tenant does not match the session's or the credential's tenant (--tenant-id)"),
         "INVALID_GRANT_TYPE": refused("the token request was malformed (grant type)"),
         "MISSING_REFRESH_TOKEN": refused("the token request had no refresh token"),
         // Identity-provider sign-in.
@@ -53,7 +56,23 @@ public enum ServerErrorTable {
         "MISSING_CUSTOM_TOKEN": refused("the custom token is empty"),
         "MISSING_IDENTIFIER": refused("the custom token does not name a user (uid)"),
         "CREDENTIAL_MISMATCH": refused("the custom token belongs to another project"),
-        "ADMIN_ONLY_OPERATION": refused("this operation is restricted to administrators"),
+        // Returned when the project allows no new users (sign-up disabled, or anonymous
+        // sign-in turned off): an administrator must create the user.
+        "ADMIN_ONLY_OPERATION": refused("sign-ups are disabled for this project, so this sign-in cannot create a user (an administrator can create it, or allow sign-ups in Authentication → Settings → User actions)"),
+        "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": refused("the password does not meet the project's password policy"),
+        "REJECTED_CREDENTIAL": refused("the credential was rejected as malformed or mismatching"),
+        "BLOCKING_FUNCTION_ERROR_RESPONSE": refused("a blocking function of the project refused the sign-in"),
+        // reCAPTCHA Enterprise enforcement for password sign-in (the JS SDK's recaptcha errors).
+        "MISSING_RECAPTCHA_TOKEN": refused(recaptcha),
+        "INVALID_RECAPTCHA_TOKEN": refused(recaptcha),
+        "INVALID_RECAPTCHA_ACTION": refused(recaptcha),
+        "INVALID_RECAPTCHA_VERSION": refused(recaptcha),
+        "MISSING_RECAPTCHA_VERSION": refused(recaptcha),
+        "MISSING_CLIENT_TYPE": refused(recaptcha),
+        "RECAPTCHA_NOT_ENABLED": refused("the request carried a reCAPTCHA token, but reCAPTCHA is not enabled for this project"),
+        // Tenants.
+        "INVALID_TENANT_ID": refused("the tenant id is not valid for this project (--tenant-id)"),
+        "UNSUPPORTED_TENANT_OPERATION": refused("this operation is not supported for a tenant (leave out --tenant-id)"),
         // Project and quota.
         "TOO_MANY_ATTEMPTS_TRY_LATER": refused("too many attempts; try again later"),
         "QUOTA_EXCEEDED": refused("the project's quota is exceeded; try again later"),

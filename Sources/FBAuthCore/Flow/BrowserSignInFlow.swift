@@ -76,6 +76,8 @@ public struct BrowserSignInFlow: Sendable {
             return try EmulatorClaimsSignIn(client: client, console: console, clock: clock, tenantId: tenantId)
                 .run(options, purpose: purpose)
         }
+        // After createAuthUri: Google's emulator (501 above) takes any redirect host.
+        try AuthorizedDomains.require(options.redirectHost.rawValue, config: client.projectConfig())
         let waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
             console: console, interrupts: interrupts, hintAfter: hintAfter,
@@ -91,7 +93,8 @@ public struct BrowserSignInFlow: Sendable {
         do {
             answer = try client.createAuthUri(CreateAuthUriRequest(
                 providerId: options.providerId, continueUri: redirectURI,
-                customParameter: options.customParameterObject, oauthScope: options.oauthScope, tenantId: tenantId))
+                customParameter: options.customParameterObject, oauthScope: options.oauthScope, tenantId: tenantId,
+                authFlowType: options.authFlowType))
         } catch .server(let error, _) where error.httpStatus == 501 && client.endpoints.isEmulator {
             return nil
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The options of a browser flow with an identity provider (signin, link, reauth).
 public struct FlowOptions: Sendable, Equatable {
     public var providerId: String
@@ -40,15 +42,31 @@ public struct FlowOptions: Sendable, Equatable {
     /// The parameters Firebase sets itself; providers reject duplicates (firebase-protocol.md §3).
     public static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
 
+    /// SAML providers take neither custom parameters nor scopes (Firebase's hosted handler sends
+    /// neither for `saml.*`).
+    var isSAML: Bool { providerId.hasPrefix("saml.") }
+
     /// `customParameter` as sent to createAuthUri.
     var customParameterObject: [String: String]? {
+        guard !isSAML else { return nil }
         var object: [String: String] = [:]
         for parameter in customParameters { object[parameter.key] = parameter.value }
         if let email, object["login_hint"] == nil { object["login_hint"] = email }
         return object.isEmpty ? nil : object
     }
 
-    var oauthScope: String? { scopes.isEmpty ? nil : scopes.joined(separator: " ") }
+    /// `oauthScope` in the form Firebase's hosted handler sends it, a JSON object keyed by
+    /// provider with comma-joined scopes: `{"yahoo.com":"mail-r,sdct-w"}`.
+    var oauthScope: String? {
+        guard !scopes.isEmpty, !isSAML else { return nil }
+        let data = (try? JSONSerialization.data(withJSONObject: [providerId: scopes.joined(separator: ",")])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Google's createAuthUri starts the ID-token flow, answered in the URL fragment that a
+    /// listener never sees, unless asked for the code flow (the v1 reference documents
+    /// `authFlowType` for Google only).
+    var authFlowType: String? { providerId == "google.com" ? "CODE_FLOW" : nil }
 }
 
 /// The two ways a browser flow gets the provider's redirect.

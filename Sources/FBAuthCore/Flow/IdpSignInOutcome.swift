@@ -9,10 +9,12 @@ public enum IdpSignInOutcome: Sendable {
     case accountExists(SignInWithIdpResponse)
 
     public static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
+        // needConfirmation first, as the JS SDK does (packages/auth/src/api/index.ts,
+        // `_performFetchWithErrorHandling`): such an answer may carry an errorMessage too.
+        if response.needConfirmation == true { return .accountExists(response) }
         if let errorMessage = response.errorMessage {
             throw .server(ServerError(httpStatus: 200, message: errorMessage, host: host), action: action)
         }
-        if response.needConfirmation == true { return .accountExists(response) }
         if response.mfaPendingCredential != nil {
             throw .failed("\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
         }

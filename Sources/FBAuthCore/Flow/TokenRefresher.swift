@@ -78,6 +78,11 @@ struct TokenRefresher {
     static func signInAgain(_ session: Session, because error: FBAuthError) -> FBAuthError {
         var reason = ""
         if case .server(let serverError, _) = error, let code = serverError.code {
+            // A disabled account is a refusal (exit 1) wherever it is met, as in the exit-code
+            // table: signing in again cannot help until an administrator enables it.
+            if code == "USER_DISABLED" {
+                return .failed("the account of \(session.displayLabel) has been disabled by an administrator; its session was signed out [USER_DISABLED]")
+            }
             reason = " [\(code)]"
         }
         return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); sign in again with `fbauth signin`")

@@ -5,6 +5,8 @@ import Foundation
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
+    /// An integer, kept digit for digit (a Twitter id does not fit a Double).
+    case integer(Int64)
     case number(Double)
     case string(String)
     case array([JSONValue])
@@ -16,6 +18,8 @@ public enum JSONValue: Sendable, Equatable, Codable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
@@ -33,6 +37,9 @@ public enum JSONValue: Sendable, Equatable, Codable {
             var container = encoder.singleValueContainer()
             try container.encodeNil()
         case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .integer(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)
         case .number(let value):

@@ -42,9 +42,12 @@ extension Backend {
         let customParameters = try body.stringMap("customParameter") ?? [:]
         let scopes = Self.scopes(fromOAuthScope: try body.string("oauthScope"), providerId: provider)
         let sessionId = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
+        // Google's default is the ID-token flow; the code flow must be asked for.
+        let authFlowType = try body.string("authFlowType")
+        let idTokenFlow = provider == "google.com" && authFlowType != "CODE_FLOW"
         let authUri = try startAuthorization(
             provider: provider, continueUri: continueUri, scopes: scopes, customParameters: customParameters,
-            tenantId: tenantId, sessionId: sessionId, handlerRequest: nil)
+            tenantId: tenantId, sessionId: sessionId, handlerRequest: nil, idTokenFlow: idTokenFlow)
         return [
             "kind": "identitytoolkit#CreateAuthUriResponse",
             "authUri": authUri,
@@ -65,7 +68,7 @@ extension Backend {
 
     /// Records an authorization waiting for the provider and returns the URL that starts it.
     func startAuthorization(provider: String, continueUri: String, scopes: [String], customParameters: [String: String],
-                            tenantId: String?, sessionId: String, handlerRequest: HandlerRequest?) throws(APIError) -> String {
+                            tenantId: String?, sessionId: String, handlerRequest: HandlerRequest?, idTokenFlow: Bool = false) throws(APIError) -> String {
         if let reserved = customParameters.keys.first(where: { ["client_id", "response_type", "scope", "redirect_uri", "state"].contains($0) }) {
             throw .badRequest("INVALID_ARGUMENT : Custom parameter \(reserved) is reserved and cannot be set.")
         }
@@ -73,12 +76,15 @@ extension Backend {
         let binding = isOAuth1 ? RandomToken.make(bytes: 18) : RandomToken.make(bytes: 32)
         pendingAuthorizations[binding] = PendingAuthorization(
             providerId: provider, sessionId: sessionId, continueUri: continueUri, tenantId: tenantId,
-            binding: binding, scopes: scopes, customParameters: customParameters, createdAt: now(), handlerRequest: handlerRequest)
-        return authorizationURL(provider: provider, binding: binding, continueUri: continueUri, scopes: scopes, customParameters: customParameters)
+            binding: binding, scopes: scopes, customParameters: customParameters, createdAt: now(), handlerRequest: handlerRequest,
+            idTokenFlow: idTokenFlow)
+        return authorizationURL(provider: provider, binding: binding, continueUri: continueUri, scopes: scopes, customParameters: customParameters,
+                                responseType: idTokenFlow ? "id_token" : "code")
     }
 
     /// The provider's authorization URL, in the shape each real provider uses.
-    private func authorizationURL(provider: String, binding: String, continueUri: String, scopes: [String], customParameters: [String: String]) -> String {
+    private func authorizationURL(provider: String, binding: String, continueUri: String, scopes: [String], customParameters: [String: String],
+                                  responseType: String) -> String {
         var parameters = customParameters
         let extra = { (parameters: [String: String]) in parameters.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) } }
         if provider == "twitter.com" {
@@ -90,7 +96,7 @@ extension Backend {
         }
         let defaultScopes = provider == "github.com" ? ["user:email"] : ["openid", "email", "profile"]
         var items: [(name: String, value: String)] = [
-            ("client_id", "fake-\(provider)-client"), ("redirect_uri", continueUri), ("response_type", "code"),
+            ("client_id", "fake-\(provider)-client"), ("redirect_uri", continueUri), ("response_type", responseType),
             ("scope", (defaultScopes + scopes).joined(separator: " ")), ("state", binding),
         ]
         items += extra(parameters)

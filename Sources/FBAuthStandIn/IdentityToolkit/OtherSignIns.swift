@@ -14,6 +14,9 @@ extension Backend {
         guard let email = try body.string("email") else { throw .badRequest("MISSING_EMAIL") }
         guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
         guard let password = try body.string("password"), !password.isEmpty else { throw .badRequest("MISSING_PASSWORD") }
+        if configuration.passwordRecaptchaEnforced, try body.string("captchaResponse") == nil {
+            throw .badRequest("MISSING_RECAPTCHA_TOKEN")
+        }
         let hidden = configuration.emailEnumerationProtection
         guard var account = account(withEmail: email, tenantId: try body.string("tenantId")) else {
             throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
@@ -32,6 +35,7 @@ extension Backend {
     func signUp(_ body: JSONBody) throws(APIError) -> [String: Any] {
         let email = try body.string("email"), password = try body.string("password"), idToken = try body.string("idToken")
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse"]
+        if idToken == nil { try admitNewUser(email: email) }
         guard email != nil || password != nil || idToken != nil else {
             var account = createAccount(tenantId: try body.string("tenantId"))
             account.lastLoginAt = now()

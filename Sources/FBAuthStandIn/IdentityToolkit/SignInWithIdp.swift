@@ -147,6 +147,7 @@ extension Backend {
             guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
             return answer(for: existing, identity: identity, isNewUser: false)
         }
+        try admitNewUser(email: identity.email)
         var account = createAccount(tenantId: tenantId)
         account.email = identity.email.isEmpty ? nil : identity.email
         account.emailVerified = identity.emailVerified

@@ -36,6 +36,16 @@ final class Backend {
         accounts.values.first { $0.tenantId == tenantId && $0.email?.lowercased() == email.lowercased() }
     }
 
+    /// What the project says before a sign-in creates a user: sign-ups may be disabled, and a
+    /// beforeCreate blocking function may refuse (as production words it).
+    func admitNewUser(email: String?) throws(APIError) {
+        if configuration.signUpsDisabled { throw .badRequest("ADMIN_ONLY_OPERATION") }
+        if let refusal = configuration.blockingFunctionRefusal {
+            let answer = #"{"error":{"message":"\#(refusal)","status":"PERMISSION_DENIED"}}"#
+            throw .badRequest("BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP Cloud Function returned an error: \(answer)))")
+        }
+    }
+
     func createAccount(tenantId: String?) -> Account {
         let now = now()
         let account = Account(localId: RandomToken.localId(), tenantId: tenantId, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))

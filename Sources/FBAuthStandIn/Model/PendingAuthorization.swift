@@ -14,6 +14,8 @@ struct PendingAuthorization {
     var createdAt: Date
     /// When the hosted handler started this authorization: where its result goes.
     var handlerRequest: HandlerRequest? = nil
+    /// Google without `authFlowType: CODE_FLOW`: the ID-token flow, answered in the fragment.
+    var idTokenFlow = false
 }
 
 /// What the SDK asked the hosted handler for (firebase-js-sdk `core/util/handler.ts`,

@@ -26,7 +26,9 @@ extension Backend {
             guard parameters["redirect_uri"] == pending.continueUri else {
                 return ProviderPage.error(400, "redirect_uri does not match the registered redirect URI.")
             }
-            guard parameters["response_type"] == "code" else { return ProviderPage.error(400, "unsupported_response_type") }
+            guard parameters["response_type"] == (pending.idTokenFlow ? "id_token" : "code") else {
+                return ProviderPage.error(400, "unsupported_response_type")
+            }
         }
         return ProviderPage.consent(
             providerId: providerId, flow: binding, email: parameters["login_hint"] ?? "",
@@ -60,6 +62,10 @@ extension Backend {
             mintToken: { RandomToken.make(bytes: 24) })
         let grant = RandomToken.make(bytes: 24)
         grants[grant] = IssuedGrant(binding: flow, identity: identity)
+        if pending.idTokenFlow {
+            // The ID-token flow answers in the fragment, which never reaches a server.
+            return .redirect(to: pending.continueUri + "#" + FormEncoding.encode([("id_token", grant), ("state", flow)]))
+        }
         let result: [(name: String, value: String)] = isOAuth1
             ? [("oauth_token", flow), ("oauth_verifier", grant)]
             : [("code", grant), ("state", flow)]

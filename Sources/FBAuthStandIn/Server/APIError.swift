@@ -9,6 +9,8 @@ struct APIError: Error {
     var message: String
     var status: String?
     var reason = "invalid"
+    /// `details[].reason` of Google's error model (API-key restrictions).
+    var detailReason: String? = nil
 
     static func badRequest(_ message: String) -> APIError { APIError(httpStatus: 400, message: message) }
 
@@ -18,6 +20,10 @@ struct APIError: Error {
 
     static let missingAPIKey = APIError(httpStatus: 403, message: "The request is missing a valid API key.", status: "PERMISSION_DENIED", reason: "forbidden")
     static let invalidAPIKey = APIError(httpStatus: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", reason: "keyInvalid")
+    static func blocked(_ message: String, reason: String) -> APIError {
+        APIError(httpStatus: 403, message: message, status: "PERMISSION_DENIED", reason: "forbidden", detailReason: reason)
+    }
+
     static let notFound = APIError(httpStatus: 404, message: "Not Found", status: "NOT_FOUND", reason: "notFound")
 
     var response: HTTPResponse {
@@ -26,6 +32,9 @@ struct APIError: Error {
             "errors": [["message": message, "domain": "global", "reason": reason]],
         ]
         if let status { error["status"] = status }
+        if let detailReason {
+            error["details"] = [["@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": detailReason, "domain": "googleapis.com"]]
+        }
         return JSONResponse.make(httpStatus, ["error": error])
     }
 }

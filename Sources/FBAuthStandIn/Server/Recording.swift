@@ -10,6 +10,8 @@ public struct RecordedRequest: Sendable {
     public var contentType: String?
     /// The `Origin` header: browsers send it with a page's cross-origin `fetch`; fbauth does not.
     public var origin: String?
+    /// Every header, by lower-case name.
+    public var headers: [String: String]
     public var body: String
     public var receivedAt: Date
 

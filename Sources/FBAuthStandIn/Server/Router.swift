@@ -6,7 +6,8 @@ extension Backend {
     func route(_ request: HTTPRequest) -> Disposition {
         requests.append(RecordedRequest(
             method: request.method, target: request.target, path: request.path, query: request.rawQuery,
-            contentType: request.header("Content-Type"), origin: request.header("Origin"), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
+            contentType: request.header("Content-Type"), origin: request.header("Origin"),
+            headers: Dictionary(request.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first }), body: String(decoding: request.body, as: UTF8.self), receivedAt: now()))
         if let index = faults.firstIndex(where: { request.path.hasSuffix($0.pathSuffix) && $0.count > 0 }) {
             faults[index].count -= 1
             switch faults[index].behaviour {
@@ -85,10 +86,30 @@ extension Backend {
         return authorizationPage(request)
     }
 
-    /// `?key=` or `x-goog-api-key`; any non-empty key unless valid keys are configured.
+    /// `?key=` or `x-goog-api-key`; any non-empty key unless valid keys are configured; then
+    /// the key's application restrictions, with production's messages.
     private func checkAPIKey(_ request: HTTPRequest) throws(APIError) {
         let key = request.queryItems.first { $0.name == "key" }?.value ?? request.header("x-goog-api-key")
         guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
         if let valid = configuration.validAPIKeys, !valid.contains(key) { throw APIError.invalidAPIKey }
+        switch configuration.apiKeyRestrictions[key] {
+        case .iosApps(let bundles):
+            let sent = request.header("X-Ios-Bundle-Identifier")
+            guard let sent, bundles.contains(sent) else {
+                throw APIError.blocked("Requests from this iOS client application \(sent ?? "<empty>") are blocked.", reason: "API_KEY_IOS_APP_BLOCKED")
+            }
+        case .androidApp(let package, let sha1):
+            let sent = request.header("X-Android-Package")
+            guard sent == package, request.header("X-Android-Cert")?.lowercased() == sha1 else {
+                throw APIError.blocked("Requests from this Android client application \(sent ?? "<empty>") are blocked.", reason: "API_KEY_ANDROID_APP_BLOCKED")
+            }
+        case .httpReferrers(let prefixes):
+            let sent = request.header("Referer")
+            guard let sent, prefixes.contains(where: { sent.hasPrefix($0) }) else {
+                throw APIError.blocked("Requests from referer \(sent ?? "<empty>") are blocked.", reason: "API_KEY_HTTP_REFERRER_BLOCKED")
+            }
+        case nil:
+            break
+        }
     }
 }

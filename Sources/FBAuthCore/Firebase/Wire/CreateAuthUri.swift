@@ -1,18 +1,22 @@
-/// `accounts:createAuthUri` (firebase-protocol.md §1). Only documented fields are sent: the
-/// real service rejects unknown ones.
+/// `accounts:createAuthUri` (Identity Toolkit v1 reference; firebase-tools
+/// `src/emulator/auth/schema.ts`). Only documented fields are sent: the real service rejects
+/// unknown ones.
 public struct CreateAuthUriRequest: Encodable, Sendable, Equatable {
     public var providerId: String?
     /// The redirect URI: the loopback listener's, or `http://localhost` for email look-ups.
     public var continueUri: String
     public var customParameter: [String: String]?
-    /// Extra scopes, space-delimited (the v1 convention).
+    /// Extra scopes, as the hosted handler sends them: `{"PROVIDER":"scope1,scope2"}`.
     public var oauthScope: String?
     public var tenantId: String?
     /// An email to look up sign-in methods for.
     public var identifier: String?
+    /// `CODE_FLOW` for Google's authorization-code flow.
+    public var authFlowType: String?
 
     public init(providerId: String? = nil, continueUri: String, customParameter: [String: String]? = nil,
-                oauthScope: String? = nil, tenantId: String? = nil, identifier: String? = nil) {
+                oauthScope: String? = nil, tenantId: String? = nil, identifier: String? = nil, authFlowType: String? = nil) {
+        self.authFlowType = authFlowType
         self.providerId = providerId
         self.continueUri = continueUri
         self.customParameter = customParameter

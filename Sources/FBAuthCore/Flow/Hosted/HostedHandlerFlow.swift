@@ -47,11 +47,15 @@ struct HostedHandlerFlow {
     }
 
     /// `--auth-domain`, else `FBAUTH_AUTH_DOMAIN`, else `PROJECT_ID.firebaseapp.com` with the
-    /// project id from the app config or from the project configuration of the API key.
+    /// project id from the app config or from the project configuration of the API key. The
+    /// page's host, localhost, must be an authorized domain of the project (checked first, so
+    /// that the user does not meet Firebase's refusal in the browser).
     func resolveAuthDomain(_ options: FlowOptions) throws(FBAuthError) -> String {
+        let config = try client.projectConfig()
+        try AuthorizedDomains.require("localhost", config: config)
         if let domain = options.authDomain ?? flow.authDomain { return domain }
         if let projectId = flow.projectId { return AuthDomain.default(projectId: projectId) }
-        guard let projectId = try client.projectConfig().projectId, !projectId.isEmpty else {
+        guard let projectId = config.projectId, !projectId.isEmpty else {
             throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the project configuration names no projectId; pass --auth-domain")
         }
         return AuthDomain.default(projectId: projectId)
