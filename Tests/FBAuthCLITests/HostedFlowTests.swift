@@ -149,7 +149,7 @@ struct HostedFlowTests {
     @Test func requestsWithoutThePagesCookieAreRefusedAndTheFlowKeepsWaiting() throws {
         let harness = try Harness()
         let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser",
-                                             "--auth-domain", "auth.example.com"], harness: harness)
+                                             "--auth-domain", "auth.example.com", "--language", "fr"], harness: harness)
         #expect(running.waitForStderr(containing: "/start?n="))
         let start = try #require(running.printedURL)
         let port = try #require(URLComponents(string: start)?.port).map(UInt16.init)!
@@ -174,6 +174,7 @@ struct HostedFlowTests {
         let page = try #require(try request(port, "GET / HTTP/1.1\r\n\(host)Cookie: \(cookie.split(separator: ";")[0])\r\n\r\n"))
         #expect(page.status == 200 && page.bodyText.contains("fbauth-config"))
         #expect(page.bodyText.contains(#""authDomain":"auth.example.com""#), "--auth-domain reaches the page")
+        #expect(page.bodyText.contains(#""language":"fr""#), "so does the language, as the SDK's languageCode")
 
         #expect(harness.standIn.requests(to: "accounts:signInWithIdp").isEmpty, "nothing forged reached Firebase")
         let outcome = running.finish(timeout: 30)

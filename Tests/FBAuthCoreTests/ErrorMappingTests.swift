@@ -78,4 +78,50 @@ import Testing
             Issue.record("4xx without envelope"); return
         }
     }
+
+    @Test(arguments: [
+        ("API_KEY_IOS_APP_BLOCKED", "--ios-bundle-id"),
+        ("API_KEY_ANDROID_APP_BLOCKED", "--android-package NAME --android-cert SHA1"),
+        ("API_KEY_HTTP_REFERRER_BLOCKED", "--referer"),
+        ("API_KEY_SERVICE_BLOCKED", "allow the Identity Toolkit API and the Token Service API"),
+        ("API_KEY_INVALID", "the API key is not valid"),
+    ])
+    func apiKeyRestrictionsNameTheirFix(reason: String, fix: String) {
+        let body = #"{"error":{"code":403,"message":"Requests from this client are blocked.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"\#(reason)","domain":"googleapis.com"}]}}"#
+        let error = FirebaseAuthClient.failure(
+            from: HTTPClientResponse(status: 403, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), host: "h", action: "sign-in")
+        #expect(error.message.contains(fix), "\(error.message)")
+        #expect(error.exitCode == .failure)
+        #expect(!error.message.contains("\n"))
+    }
+
+    @Test func projectPoliciesAreExplained() {
+        let policy = server("PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain at least 8 characters]")
+        #expect(policy.message.contains("password policy") && policy.message.contains("Password must contain at least 8 characters"))
+        for code in ["MISSING_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_ACTION", "INVALID_RECAPTCHA_VERSION",
+                     "MISSING_RECAPTCHA_VERSION", "MISSING_CLIENT_TYPE"] {
+            #expect(server(code).message.contains("enforces reCAPTCHA"), "\(code)")
+        }
+        #expect(server("RECAPTCHA_NOT_ENABLED").message.contains("not enabled"))
+        #expect(server("INVALID_TENANT_ID").message.contains("--tenant-id"))
+        #expect(server("UNSUPPORTED_TENANT_OPERATION").message.contains("tenant"))
+        #expect(server("TENANT_ID_MISMATCH").message.contains("tenant"))
+        #expect(server("REJECTED_CREDENTIAL").message.contains("rejected"))
+        #expect(server("ADMIN_ONLY_OPERATION").message.contains("sign-ups are disabled"))
+        let blocked = server(#"BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP Cloud Function returned an error: {"error":{"message":"No.","status":"PERMISSION_DENIED"}}))"#)
+        #expect(blocked.message.hasSuffix("[BLOCKING_FUNCTION_ERROR_RESPONSE] (No.)"))
+        #expect(server("NOT_IMPLEMENTED", status: 501).exitCode == .failure, "501 is not transient")
+        for status in [500, 502, 503, 504, 429] { #expect(server("X", status: status).exitCode == .network) }
+    }
+
+    @Test func theLocaleComesFromTheEnvironmentInTheCLibrarysOrder() {
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "fr_FR.UTF-8"]) == "fr")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_ALL": "de_DE", "LANG": "fr_FR.UTF-8"]) == "de")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_MESSAGES": "pt_BR.UTF-8", "LANG": "fr"]) == "pt-BR")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_ALL": "", "LANG": "es"]) == "es")
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "C.UTF-8"]) == nil)
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "POSIX"]) == nil)
+        #expect(ClientIdentity.language(fromEnvironment: [:]) == nil)
+        #expect(ClientIdentity().headers == ["X-Client-Version": "fbauth/\(CommandLineTool.version)"])
+    }
 }

@@ -19,7 +19,7 @@ struct HostedHandlerFlow {
         let page = HostedPage(
             sdkBase: flow.firebaseJSBase, apiKey: client.apiKey, authDomain: authDomain, tenantId: flow.tenantId,
             emulatorURL: client.endpoints.emulatorHost.map { "http://\($0)" }, providerId: options.providerId,
-            scopes: options.scopes, customParameters: options.customParameterObject ?? [:])
+            scopes: options.scopes, customParameters: options.customParameterObject ?? [:], language: client.identity.language)
         let routes = RoutesBox(HostedPageRoutes(
             nonce: flow.secrets.make(bytes: 16), cookie: flow.secrets.make(bytes: 32), port: receiver.port, page: page.response))
         let startURL = routes.value.startURL

@@ -36,6 +36,8 @@ struct HostedPage {
     var providerId: String
     var scopes: [String]
     var customParameters: [String: String]
+    /// `auth.languageCode`: the handler and the provider's pages in the user's language.
+    var language: String? = nil
 
     var response: HTTPResponse {
         HTTPResponse(
@@ -75,6 +77,7 @@ struct HostedPage {
         ]
         if let tenantId { config["tenantId"] = tenantId }
         if let emulatorURL { config["emulator"] = emulatorURL }
+        if let language { config["language"] = language }
         let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
             .replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
@@ -149,6 +152,7 @@ struct HostedPage {
             popupRedirectResolver: sdk.browserPopupRedirectResolver});
           if (config.emulator) sdk.connectAuthEmulator(auth, config.emulator, {disableWarnings: true});
           if (config.tenantId) auth.tenantId = config.tenantId;
+          if (config.language) auth.languageCode = config.language;
           provider = config.providerId.startsWith('saml.')
             ? new sdk.SAMLAuthProvider(config.providerId) : new sdk.OAuthProvider(config.providerId);
           if (provider.addScope) config.scopes.forEach((scope) => provider.addScope(scope));
