@@ -21,7 +21,7 @@ public final class StandIn: @unchecked Sendable {
     public init(configuration: StandInConfiguration = StandInConfiguration(), port: UInt16 = 0) throws(LoopbackListenError) {
         server = try LoopbackServer(
             port: port,
-            options: .init(limits: HTTPLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 1 << 20), maxConnections: 128))
+            options: .init(limits: HTTPLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 4 << 20)))
         guard let wakePipe = WakePipe() else { throw .failed(SocketError(operation: "pipe", code: 24)) }
         self.wakePipe = wakePipe
         self.port = server.port

@@ -39,10 +39,14 @@ public final class LoopbackServer {
         public var limits: HTTPLimits
         /// How long a client may take to send its whole request.
         public var requestTimeout: Duration
-        /// Connections served at once; beyond it the oldest silent one is closed.
+        /// Connections served at once; beyond it the one that has made the least progress for
+        /// the longest is closed.
         public var maxConnections: Int
 
-        public init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = 32) {
+        /// As many as `poll` and the descriptor limit allow, keeping room for everything else.
+        public static var defaultMaxConnections: Int { max(32, min(4096, Socket.descriptorLimit() - 64)) }
+
+        public init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = defaultMaxConnections) {
             self.limits = limits
             self.requestTimeout = requestTimeout
             self.maxConnections = maxConnections
@@ -151,6 +155,8 @@ public final class LoopbackServer {
         var received: [UInt8] = []
         var deadline: ContinuousClock.Instant
         var phase: Phase = .reading
+        /// When the client last sent something (or connected).
+        var lastProgress: ContinuousClock.Instant
 
         var pollEvents: Int16 {
             switch phase {
@@ -160,8 +166,8 @@ public final class LoopbackServer {
             }
         }
 
-        var isSilent: Bool {
-            if case .reading = phase { return received.isEmpty }
+        var isReading: Bool {
+            if case .reading = phase { return true }
             return false
         }
     }
@@ -169,16 +175,21 @@ public final class LoopbackServer {
     private func acceptAll(from listener: Int32) {
         while let fd = Socket.accept(listener) {
             if connections.count >= options.maxConnections {
-                // Browsers open spare connections they may never use; make room by closing the
-                // oldest of those rather than refusing the one that may carry the callback.
-                guard let silent = connections.firstIndex(where: \.isSilent) else {
+                // Browsers open spare connections they may never use, and a local program may
+                // dribble bytes to hold places: make room by closing the one that has gone
+                // longest without progress, rather than refusing the one that may carry the
+                // callback (which arrives whole at once).
+                let stalest = connections.indices.filter { connections[$0].isReading }
+                    .min { connections[$0].lastProgress < connections[$1].lastProgress }
+                guard let stalest else {
                     Socket.close(fd)
                     continue
                 }
-                Socket.close(connections[silent].fd)
-                connections.remove(at: silent)
+                Socket.close(connections[stalest].fd)
+                connections.remove(at: stalest)
             }
-            connections.append(Connection(fd: fd, deadline: clock.now.advanced(by: options.requestTimeout)))
+            let now = clock.now
+            connections.append(Connection(fd: fd, deadline: now.advanced(by: options.requestTimeout), lastProgress: now))
         }
     }
 
@@ -216,6 +227,7 @@ public final class LoopbackServer {
             return nil
         case .bytes(let bytes):
             connection.received += bytes
+            connection.lastProgress = clock.now
         }
         switch HTTPRequestParser.parse(connection.received, limits: options.limits) {
         case .needMoreData:
@@ -235,7 +247,7 @@ public final class LoopbackServer {
             case .hold:
                 // The caller owns the socket from now on.
                 let held = HeldRequest(request: request, fd: connection.fd)
-                connection = Connection(fd: -1, deadline: connection.deadline, phase: .finished)
+                connection = Connection(fd: -1, deadline: connection.deadline, phase: .finished, lastProgress: connection.lastProgress)
                 return held
             }
             return nil

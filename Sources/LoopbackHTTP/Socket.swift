@@ -147,6 +147,19 @@ enum Socket {
         return entries.map(\.revents)
     }
 
+    /// The soft limit on open descriptors of this process.
+    static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return 256 }
+        // "Unlimited" is the largest value; poll's cost bounds us long before that.
+        return Int(clamping: min(limit.rlim_cur, 65536))
+    }
+
     static let readable = Int16(POLLIN)
     static let writable = Int16(POLLOUT)
     static let failed = Int16(POLLERR | POLLHUP | POLLNVAL)

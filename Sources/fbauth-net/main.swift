@@ -4,6 +4,7 @@ import Foundation
 
 // fbauth with the HTTP stack: `fbauth` runs this (exec) for every command that talks to
 // Firebase. Builds the live dependencies, runs the command line, exits with its code.
+Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
 let environment = Platform.environment()
 let dependencies = Dependencies(

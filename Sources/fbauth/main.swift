@@ -6,6 +6,7 @@ import Foundation
 // linking FoundationNetworking alone costs milliseconds and megabytes at every start. Anything
 // else runs in `fbauth-net`, the same command line with the HTTP stack, which replaces this
 // process (exec): same arguments, environment and streams.
+Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = Platform.environment()

@@ -13,7 +13,7 @@ struct HostedFlowTests {
         var environment = sdk.map { Chromium.environment(log: log, sdkDirectory: $0) } ?? Chromium.environment(log: log)
         environment.merge(browser) { $1 }
         let result = try harness.run(arguments + ["--port", "0", "--timeout", "40"], environment: environment, timeout: 90)
-        return (result, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+        return (result, Chromium.finalLog(log))
     }
 
     private func exchanges(_ harness: Harness) -> [RecordedRequest] { harness.standIn.requests(to: "accounts:signInWithIdp") }
@@ -104,7 +104,7 @@ struct HostedFlowTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("The demo runs the hosted-handler flow"))
         #expect(result.json.string("user", "email") == "demo@example.com")
-        #expect(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("page signed-in: Signed in as demo@example.com"))
+        #expect(Chromium.finalLog(log).contains("page signed-in: Signed in as demo@example.com"))
     }
 
     @Test func againstGoogleEmulatorsWidgetTheAccountIsChosenInThePopup() throws {

@@ -28,6 +28,7 @@ final class RecordingConsole: Console, @unchecked Sendable {
     var isErrorTerminal: Bool { false }
     var inputDescriptor: Int32 { inputPipe?.read ?? -1 }
     func readAllInput() -> Data { Data() }
+    var outputFailure: String? { nil }
     func readSecret(prompt: String) -> String? { nil }
 
     func readLine() -> String? {

@@ -62,7 +62,7 @@ public struct CommandLineTool: Sendable {
 
     private func execute(_ arguments: [String], withoutNetwork: Bool) -> Int32? {
         let console = dependencies.console
-        do {
+        do throws(FBAuthError) {
             switch try ArgumentParser(commands: Self.commandSpecs).parse(arguments) {
             case .version:
                 console.writeOutput("fbauth \(Self.version)\n")
@@ -80,9 +80,12 @@ public struct CommandLineTool: Sendable {
                     guard try runLocally(parsed, context) else { return nil }
                 }
             }
+            if let failure = console.outputFailure {
+                throw .failed("cannot write to standard output: \(failure)")
+            }
             return ExitCode.success.rawValue
         } catch {
-            console.say("\(TerminalStyle(console: console, environment: dependencies.environment).errorPrefix) \(error.message)")
+            console.say("\(TerminalStyle(console: console, environment: dependencies.environment).errorPrefix) \(TerminalText.safe(error.message))")
             return error.exitCode.rawValue
         }
     }

@@ -20,7 +20,7 @@ public struct GlobalOptions: Sendable, Equatable {
     public var language: String?
 
     public static let specs: [OptionSpec] = [
-        OptionSpec("api-key", value: "KEY", help: "Firebase Web API key (default: $FIREBASE_API_KEY)."),
+        OptionSpec("api-key", value: "KEY", help: "Firebase Web API key. Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users in the process list."),
         OptionSpec("app-config", value: "FILE", help: "Read the API key and project id from an iOS GoogleService-Info.plist or an Android google-services.json."),
         OptionSpec("app-id", value: "ID", help: "With --app-config: the app (mobilesdk_app_id or package name) of a google-services.json with several."),
         OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),

@@ -72,7 +72,8 @@ public struct CommandContext: Sendable {
     }
 
     func sessionStore() -> FileSessionStore {
-        FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment))
+        FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment),
+                         waiting: { [console] in console.say($0) })
     }
 
     func tokenRefresher(for key: ProjectKey) -> TokenRefresher {

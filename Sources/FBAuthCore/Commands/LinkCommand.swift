@@ -58,6 +58,7 @@ enum LinkCommand {
             try context.printAuthorizationURL(options, command: "link", user: saved.reference, project: project)
             return
         }
+        try store.checkWritable()
         // Enough time left for a slow consent screen.
         let session = try refresher.session(.exactly(saved.reference), minValid: 600)
         let result: BrowserSignInFlow.Result
@@ -124,11 +125,17 @@ enum LinkCommand {
         guard record.account.localId == session.uid else {
             throw .failed("linking answered for another user (\(record.account.localId ?? "?")); the session was left unchanged")
         }
-        var linked = record.session(replacing: session)
-        linked.lastSignInTime = session.lastSignInTime
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+        // Merged into the session as it is now, not as it was before the browser: a concurrent
+        // link keeps its provider token, and a signout meanwhile is not undone.
+        let linked = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+            guard let current = try? contents.session(.exactly(session.reference), in: project.key) else {
+                throw .signInAgain("\(session.displayLabel) was signed out while linking; \(record.method ?? "the provider") was linked on the server, but the session stays signed out (sign in again to use it)")
+            }
+            var linked = record.session(replacing: current)
+            linked.lastSignInTime = current.lastSignInTime
             contents.save(linked, in: project.key, makeCurrent: false)
             if clearPending { contents.modifyProject(project.key) { $0.pendingCredential = nil } }
+            return linked
         }
         context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: linked)))
         context.console.say("Linked \(record.method ?? "the provider") to \(linked.displayLabel).")

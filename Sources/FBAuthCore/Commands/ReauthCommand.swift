@@ -59,6 +59,7 @@ enum ReauthCommand {
             try context.printAuthorizationURL(options, command: "reauth", user: session.reference, project: project)
             return nil
         }
+        try context.sessionStore().checkWritable()
         return try signedIn(context.browserFlow(for: project).run(options, purpose: .reauthenticate), as: session)
     }
 
@@ -75,10 +76,15 @@ enum ReauthCommand {
         guard record.account.localId == session.uid else {
             throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
         }
-        var renewed = record.session(replacing: session)
-        renewed.lastSignInTime = context.clock.now()
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+        // Merged into the session as it is now: a signout while the browser was open stays.
+        let renewed = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+            guard let current = try? contents.session(.exactly(session.reference), in: project.key) else {
+                throw .signInAgain("\(session.displayLabel) was signed out during the reauthentication and stays signed out; sign in again to use it")
+            }
+            var renewed = record.session(replacing: current)
+            renewed.lastSignInTime = context.clock.now()
             contents.save(renewed, in: project.key, makeCurrent: false)
+            return renewed
         }
         context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: renewed)))
         context.console.say("Re-authenticated \(renewed.displayLabel).")

@@ -69,7 +69,7 @@ enum SignInCommand {
             }
             let project = try context.project()
             let store = context.sessionStore()
-            _ = try store.load()
+            try store.checkWritable()
             let (pending, result) = try context.twoStepFlow(for: project)
                 .complete(try context.completionAddress(address), command: "signin") { _ in .signIn }
             try finish(result, providerId: pending.providerId, project: project, store: store, context: context)
@@ -86,7 +86,7 @@ enum SignInCommand {
         }
         let project = try context.project()
         let store = context.sessionStore()
-        _ = try store.load()
+        try store.checkWritable()
         let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
         let record: SignInRecord
         switch method {
@@ -107,7 +107,7 @@ enum SignInCommand {
         let project = try context.project()
         let store = context.sessionStore()
         // A store that cannot be used fails now, before the user goes through the browser.
-        _ = try store.load()
+        try store.checkWritable()
         let flow = context.browserFlow(for: project)
         try finish(flow.run(options, purpose: .signIn), providerId: options.providerId, project: project, store: store, context: context)
     }

@@ -126,10 +126,16 @@ public struct FirebaseAuthClient: Sendable {
             response = try transport.send(request)
         } catch {
             logger?.log(request, response: nil, failure: error.message, duration: Date().timeIntervalSince(started))
+            if error.kind == .tooLarge { throw .badResponse(host: host, reason: error.message) }
             let reason = error.kind == .timedOut ? "no answer within \(Int(request.timeout)) s" : error.message
             throw .network(host: host, reason: reason)
         }
         logger?.log(request, response: response, failure: nil, duration: Date().timeIntervalSince(started))
+        if (300..<400).contains(response.status) {
+            // Identity Toolkit never redirects; a redirect is a proxy or portal, not Firebase.
+            let location = TerminalText.safe(response.headers["location"] ?? "nowhere")
+            throw .badResponse(host: host, reason: "HTTP \(response.status) redirect to \(location), which fbauth does not follow")
+        }
         guard (200..<300).contains(response.status) else {
             throw Self.failure(from: response, host: host, action: action)
         }

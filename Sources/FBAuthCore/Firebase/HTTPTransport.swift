@@ -38,6 +38,8 @@ public struct TransportError: Error, Sendable, Equatable {
         case timedOut
         case cannotConnect
         case other
+        /// The answer was larger than the transport accepts.
+        case tooLarge
     }
 
     public var kind: Kind

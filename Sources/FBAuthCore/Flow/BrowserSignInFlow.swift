@@ -78,10 +78,19 @@ public struct BrowserSignInFlow: Sendable {
         }
         // After createAuthUri: Google's emulator (501 above) takes any redirect host.
         try AuthorizedDomains.require(options.redirectHost.rawValue, config: client.projectConfig())
-        let waiter = CallbackWaiter(
+        // The browser fbauth opens gets a one-time address without secrets (see StartGate);
+        // with --no-browser the user takes the authorization URL elsewhere, and its state is
+        // the only check (a pasted or port-forwarded redirect carries no cookie).
+        var gate = options.openBrowser
+            ? StartGate(nonce: secrets.make(bytes: 16), cookie: secrets.make(bytes: 32),
+                        authority: "\(options.redirectHost.rawValue):\(receiver.port)")
+            : nil
+        let launched = present(authorization.authURI, gate: &gate, options: options)
+        var waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
             console: console, interrupts: interrupts, hintAfter: hintAfter,
-            launched: present(authorization.authURI, options: options), showsStatusLine: style?.isRich ?? false)
+            launched: launched, showsStatusLine: style?.isRich ?? false)
+        waiter.gate = gate
         let callback = try waiter.wait(timeout: options.timeout)
         return try exchange(callback, authorization: authorization, providerId: options.providerId, purpose: purpose)
     }
@@ -101,7 +110,29 @@ public struct BrowserSignInFlow: Sendable {
         guard let authURI = answer.authUri, let sessionId = answer.sessionId else {
             throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "createAuthUri returned no authUri or sessionId")
         }
+        try checkAuthorizationURL(authURI)
         return Authorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)
+    }
+
+    /// What the browser is given must be a provider's https page (or the emulator's own), and
+    /// must carry the value the redirect will be matched on: without `state` (OAuth 2) or
+    /// `oauth_token` (OAuth 1.0a), any request to the listener would be taken as the callback.
+    func checkAuthorizationURL(_ url: String) throws(FBAuthError) {
+        let host = client.endpoints.identityToolkitHost
+        let components = URLComponents(string: url)
+        let scheme = components?.scheme?.lowercased()
+        // An emulator's own pages are plain http, on its host or on this machine.
+        let isEmulatorPage = scheme == "http" && client.endpoints.emulatorHost.map { emulator in
+            let actual = (components?.host ?? "").lowercased()
+            return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(actual)
+                || actual == URLComponents(string: "http://" + emulator)?.host?.lowercased()
+        } == true
+        guard !url.hasPrefix("-"), components?.host?.isEmpty == false, scheme == "https" || isEmulatorPage else {
+            throw .failed("the server's authorization URL is not an https address (\(TerminalText.safe(String(url.prefix(80))))); refusing to open it [\(host)]")
+        }
+        if CallbackMatcher.binding(forAuthorizationURL: url) == .none {
+            throw .failed("the server's authorization URL carries no state, so its redirect could not be told from a forged one; refusing to start [\(host)]")
+        }
     }
 
     /// Exchanges the redirect for a Firebase session (`signInWithIdp`) and answers the browser.
@@ -139,19 +170,23 @@ public struct BrowserSignInFlow: Sendable {
     }
 
     /// Shows the URL (always) and opens the browser (unless told not to, or impossible).
-    private func present(_ url: String, options: FlowOptions) -> LaunchedBrowser? {
-        console.say("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(url)\n")
-        guard options.openBrowser else {
-            console.say(CallbackWaiter.manualInstructions(url: nil, readsTerminal: console.isInputTerminal))
-            return nil
+    /// Opens the browser on the gate's one-time address and shows that address; where no browser
+    /// can be opened, shows the authorization URL instead, for a browser anywhere (the gate is
+    /// then dropped: a pasted or forwarded redirect carries no cookie).
+    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions) -> LaunchedBrowser? {
+        if let start = gate?.startURL {
+            do {
+                let launched = try browser.open(start)
+                console.say("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(start)\n")
+                return launched
+            } catch {
+                console.say("fbauth: no browser can be opened here (\(error.reason)).")
+                gate = nil
+            }
         }
-        do {
-            return try browser.open(url)
-        } catch {
-            console.say("fbauth: no browser can be opened here (\(error.reason)).")
-            console.say(CallbackWaiter.manualInstructions(url: nil, readsTerminal: console.isInputTerminal))
-            return nil
-        }
+        console.say("Sign in with \(options.providerId): open this address in a browser:\n\n  \(authorizationURL)\n")
+        console.say(CallbackWaiter.manualInstructions(url: nil, readsTerminal: console.isInputTerminal))
+        return nil
     }
 }
 
@@ -191,7 +226,7 @@ extension BrowserSignInFlow.Result {
 }
 
 extension SignInRecord {
-    var displayLabel: String { account.email ?? account.displayName ?? account.localId ?? "your account" }
+    var displayLabel: String { TerminalText.safe(account.email ?? account.displayName ?? account.localId ?? "your account") }
 }
 
 extension FBAuthError {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackHTTP
 
 /// Waits for the provider's redirect at the loopback listener (`--loopback`), or for an
 /// address the user pastes, with everything `BrowserWait` does around it.
@@ -12,16 +13,23 @@ struct CallbackWaiter {
     var launched: LaunchedBrowser?
     /// Show "Waiting for the browser… 12 s" on one line that updates every second.
     var showsStatusLine = false
+    /// When fbauth opened the browser itself: the one-time address it was given, whose cookie
+    /// the redirect must carry.
+    var gate: StartGate?
 
     func wait(timeout: Duration) throws(FBAuthError) -> ReceivedCallback {
+        let gate = GateBox(gate)
         let wait = BrowserWait<ReceivedCallback>(
             console: console, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
-            showsStatusLine: showsStatusLine, address: authorizationURL, instructions: Self.manualInstructions,
-            serve: { [receiver, matcher] (deadline, watching) throws(FBAuthError) in
-                switch receiver.wait(for: matcher, until: deadline, watching: watching) {
-                case .callback(let callback): .delivered(callback)
-                case .deadlineReached: .deadlineReached
-                case .readable(let fd): .readable(fd)
+            showsStatusLine: showsStatusLine, address: gate.value?.startURL ?? authorizationURL, instructions: Self.manualInstructions,
+            serve: { [receiver, matcher, console, authorizationURL] (deadline, watching) throws(FBAuthError) -> ListenerEvent<ReceivedCallback> in
+                let screen = { (request: HTTPRequest) -> HTTPResponse? in
+                    gate.screen(request, redirectPath: matcher.redirectPath, authorizationURL: authorizationURL, console: console)
+                }
+                switch receiver.wait(for: matcher, until: deadline, watching: watching, screen: screen) {
+                case .callback(let callback): return .delivered(callback)
+                case .deadlineReached: return .deadlineReached
+                case .readable(let fd): return .readable(fd)
                 }
             },
             paste: { [receiver, matcher] line in
@@ -38,6 +46,34 @@ struct CallbackWaiter {
             ? "or paste here the address it ends on (the page that does not load)."
             : "or use --loopback --print-url and then --complete with the address it ends on."
         return text
+    }
+}
+
+/// The loopback flow's `StartGate`, shared by the rounds of the wait.
+private final class GateBox {
+    var value: StartGate?
+    init(_ value: StartGate?) { self.value = value }
+
+    /// Answers `/start`, and refuses a redirect that does not carry the gate's cookie. Only a
+    /// top-level GET redirect carries it (SameSite=Lax); a provider that answers with a
+    /// cross-site form POST (`response_mode=form_post`) cannot send it, so such a callback is
+    /// checked by its `state` alone, as without the gate.
+    func screen(_ request: HTTPRequest, redirectPath: String, authorizationURL: String, console: Console) -> HTTPResponse? {
+        guard var gate = value else { return nil }
+        defer { value = gate }
+        switch gate.start(request, then: authorizationURL) {
+        case .respond(let response)?:
+            return response
+        case .refuseReplay(let response)?:
+            console.say(StartGate.replayWarning)
+            return response
+        case nil:
+            break
+        }
+        if request.method == "GET", request.path == redirectPath, !gate.hasCookie(request) {
+            return ResultPage.rejected(status: 403, reason: "this redirect did not come from the browser this sign-in was opened in")
+        }
+        return nil
     }
 }
 

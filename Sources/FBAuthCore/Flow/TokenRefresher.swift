@@ -3,9 +3,11 @@ import Foundation
 /// Keeps a saved session's Firebase ID token usable, for many processes at once.
 ///
 /// A token with enough time left is used as saved: no network, no lock, no write. Otherwise
-/// the refresh happens under the store's exclusive lock, after reading the store again: when
+/// the refresh happens under the session's refresh lock, after reading the store again: when
 /// another process refreshed the token meanwhile, that token is used, so twenty processes
-/// starting together on an expiring token make one refresh request.
+/// starting together on an expiring token make one refresh request. The store's own lock is
+/// held only to write the answer, never while securetoken is being asked, so a `signout`
+/// meanwhile is not kept waiting — and is not undone.
 struct TokenRefresher {
     let store: SessionStore
     let project: ProjectKey
@@ -31,30 +33,42 @@ struct TokenRefresher {
         }
         let seen = try contents.session(selector, in: project)
         try Self.requireTokens(seen)
-
-        enum Outcome { case usable(Session), rejected(FBAuthError) }
-        let outcome = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Outcome in
-            var session = try contents.session(.exactly(seen.reference), in: project)
-            try Self.requireTokens(session)
-            if session.idToken != seen.idToken, session.expirationTime > clock.now() {
-                return .usable(session)  // another process refreshed it while we waited for the lock
+        return try store.withRefreshLock(of: seen.reference) { () throws(FBAuthError) -> Session in
+            let current = try store.load().session(.exactly(seen.reference), in: project)
+            try Self.requireTokens(current)
+            if current.idToken != seen.idToken, current.expirationTime > clock.now() {
+                return current  // another process refreshed it while we waited for the lock
             }
+            let answer: SecureTokenResponse
             do throws(FBAuthError) {
-                let answer = try makeClient().refresh(refreshToken: session.refreshToken)
-                session.idToken = answer.idToken ?? session.idToken
-                session.refreshToken = answer.refreshToken ?? session.refreshToken
-                session.expirationTime = clock.now().addingTimeInterval(TimeInterval(answer.expiresIn ?? 3600))
-                contents.save(session, in: project, makeCurrent: false)
-                return .usable(session)
+                answer = try makeClient().refresh(refreshToken: current.refreshToken)
             } catch where error.rejectsSession {
-                session.forgetTokens()
-                contents.save(session, in: project, makeCurrent: false)
-                return .rejected(Self.signInAgain(session, because: error))
+                try forgetTokens(of: current)
+                throw Self.signInAgain(current, because: error)
+            }
+            return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+                guard var latest = try? contents.session(.exactly(current.reference), in: project) else {
+                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; sign in again with `fbauth signin`")
+                }
+                // A sign-in meanwhile brought its own tokens: keep those.
+                guard latest.refreshToken == current.refreshToken else { return latest }
+                latest.idToken = answer.idToken ?? latest.idToken
+                latest.refreshToken = answer.refreshToken ?? latest.refreshToken
+                latest.expirationTime = clock.now().addingTimeInterval(TimeInterval(answer.expiresIn ?? 3600))
+                contents.save(latest, in: project, makeCurrent: false)
+                return latest
             }
         }
-        switch outcome {
-        case .usable(let session): return session
-        case .rejected(let error): throw error
+    }
+
+    /// Drops the tokens the server refused, unless a sign-in replaced them meanwhile.
+    private func forgetTokens(of session: Session) throws(FBAuthError) {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            guard var latest = try? contents.session(.exactly(session.reference), in: project),
+                latest.refreshToken == session.refreshToken
+            else { return }
+            latest.forgetTokens()
+            contents.save(latest, in: project, makeCurrent: false)
         }
     }
 
@@ -100,5 +114,5 @@ extension FBAuthError {
 
 extension Session {
     /// How messages name the user: the email, else the uid.
-    var displayLabel: String { email ?? uid }
+    var displayLabel: String { TerminalText.safe(email ?? uid) }
 }

@@ -38,11 +38,14 @@ public final class RedirectReceiver {
 
     /// Serves requests until the matching callback arrives, the deadline passes, or one of
     /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
-    public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = []) -> WaitEvent {
+    /// `screen` sees each request first and may answer it instead.
+    public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+                     screen: (HTTPRequest) -> HTTPResponse? = { _ in nil }) -> WaitEvent {
         let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
+            if let answer = screen(request) { return .respond(answer) }
             switch matcher.classify(request) {
-            case .rejected(let status, let reason): .respond(ResultPage.rejected(status: status, reason: reason))
-            case let accepted: .take(accepted)
+            case .rejected(let status, let reason): return .respond(ResultPage.rejected(status: status, reason: reason))
+            case let accepted: return .take(accepted)
             }
         }
         switch event {

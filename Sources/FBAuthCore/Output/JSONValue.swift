@@ -68,6 +68,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return nil
     }
 
+    /// The value as compact JSON text (for messages).
+    var compactText: String {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+    }
+
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil

@@ -15,6 +15,6 @@ struct VerboseLogger: HTTPExchangeLogger {
         } else {
             lines.append("fbauth: < no answer after \(milliseconds) ms: \(failure ?? "unknown failure")")
         }
-        console.say(lines.joined(separator: "\n"))
+        console.say(lines.map(TerminalText.safe).joined(separator: "\n"))
     }
 }

@@ -2,14 +2,33 @@ import Foundation
 
 /// `sessions.json` in the config directory (mode 0700), written atomically with mode 0600,
 /// locked with `flock` on `sessions.lock` beside it.
+///
+/// Another user of the machine must not be able to swap the file, plant links or hold the
+/// lock: a directory owned by someone else, or writable by group or others, is refused; the
+/// file, the lock and the temporary file are opened without following links; the lock is
+/// waited for with a bound.
 public struct FileSessionStore: SessionStore {
     public let directory: String
     public var filePath: String { directory + "/sessions.json" }
     public var location: String { filePath }
     var lockPath: String { directory + "/sessions.lock" }
+    /// How long to wait for another fbauth holding the lock.
+    var lockTimeout: Duration
+    /// Told once when the lock is busy, to say that we wait.
+    var waiting: @Sendable (String) -> Void
 
-    public init(directory: String) {
+    public init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
         self.directory = directory
+        self.lockTimeout = lockTimeout
+        self.waiting = waiting
+    }
+
+    /// Refuses a directory that another user owns or may write in.
+    func requireTrustedDirectory() throws(FBAuthError) {
+        guard let reason = Platform.untrustedDirectoryReason(directory) else { return }
+        let fix = reason.hasPrefix("is owned")
+            ? "use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)" : "run: chmod 700 '\(directory)'"
+        throw .store("the config directory \(directory) \(reason), so another user could replace or read your sessions; \(fix)")
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
@@ -22,12 +41,13 @@ public struct FileSessionStore: SessionStore {
     }
 
     public func load() throws(FBAuthError) -> StoreContents {
-        guard FileManager.default.fileExists(atPath: filePath) else { return StoreContents() }
+        try requireTrustedDirectory()
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: filePath))
+            guard let read = try Platform.readFile(filePath) else { return StoreContents() }
+            data = read
         } catch {
-            throw .store("cannot read \(filePath): \(Self.reason(error)); the file was left as it was")
+            throw .store("\(error.description); the file was left as it was")
         }
         do {
             return try StoreFile.decode(data)
@@ -39,7 +59,8 @@ public struct FileSessionStore: SessionStore {
     /// The sessions with only the fields that choose one and its tokens, read cheaply, for
     /// `fbauth token`'s fast path. Read-only: never save what it returns.
     public func loadTokenFields() throws(FBAuthError) -> StoreContents {
-        guard let data = FileManager.default.contents(atPath: filePath), let contents = StoreFile.decodeTokenFields(data) else {
+        try requireTrustedDirectory()
+        guard let data = try? Platform.readFile(filePath), let contents = StoreFile.decodeTokenFields(data) else {
             return try load()
         }
         return contents
@@ -49,11 +70,19 @@ public struct FileSessionStore: SessionStore {
         let lock: Platform.FileLock
         do {
             try Platform.makeDirectory(directory)
-            lock = try Platform.FileLock(path: lockPath)
-        } catch {
+            try requireTrustedDirectory()
+            lock = try Platform.FileLock(path: lockPath, timeout: lockTimeout) { [waiting, directory] in
+                waiting("another fbauth is using \(directory); waiting")
+            }
+        } catch let error as FBAuthError {
+            throw error
+        } catch let error as Platform.FileProblem {
             throw .store(error.description)
+        } catch {
+            throw .store("\(error)")
         }
         defer { lock.unlock() }
+        Platform.removeStaleTemporaryFiles(of: filePath)
         let original = try load()
         var contents = original
         let result = try change(&contents)
@@ -67,11 +96,37 @@ public struct FileSessionStore: SessionStore {
         return result
     }
 
-    private static func reason(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let code = underlying?.code, underlying?.domain == NSPOSIXErrorDomain {
-            return Platform.describe(errno: Int32(code))
+    public func checkWritable() throws(FBAuthError) {
+        try update { (_: inout StoreContents) throws(FBAuthError) in
+            do throws(Platform.FileProblem) {
+                try Platform.probeWritable(directory)
+            } catch {
+                throw .store("\(error.description); a sign-in could not be saved, so none was started")
+            }
         }
-        return (error as NSError).localizedDescription
+    }
+
+    public func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+        try requireTrustedDirectory()
+        let lock: Platform.FileLock
+        do throws(Platform.FileProblem) {
+            try Platform.makeDirectory(directory)
+            // Long enough for a refresh and its one retry to time out.
+            lock = try Platform.FileLock(path: refreshLockPath(session), timeout: .seconds(90))
+        } catch {
+            throw .store(error.description)
+        }
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// `sessions.refresh-HASH.lock`, one per session (FNV-1a of tenant and uid, so any uid
+    /// makes a plain file name).
+    func refreshLockPath(_ session: SessionReference) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in "\(session.tenantId ?? "")/\(session.uid)".utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return directory + "/sessions.refresh-" + String(hash, radix: 16) + ".lock"
     }
 }

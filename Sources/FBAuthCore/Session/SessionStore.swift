@@ -11,4 +11,12 @@ public protocol SessionStore: Sendable {
     /// processes never lose each other's changes. Nothing is written when `change` throws or
     /// leaves the contents as they were.
     func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T
+
+    /// Fails when a sign-in's result could not be saved (the store cannot be read, locked or
+    /// written), so that the user learns it before consenting in the browser, not after.
+    func checkWritable() throws(FBAuthError)
+
+    /// Holds the session's refresh lock, across processes, while `body` runs: one refresh of a
+    /// session at a time, without holding the store's lock during the request.
+    func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T
 }

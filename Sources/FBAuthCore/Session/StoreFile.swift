@@ -12,9 +12,13 @@ struct StoreFile: Codable {
     static func decode(_ data: Data) throws(StoreFileProblem) -> StoreContents {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        struct VersionOnly: Decodable { var version: Int? }
-        guard let probe = try? decoder.decode(VersionOnly.self, from: data) else { throw .notJSON }
-        guard let version = probe.version else { throw .noVersion }
+        guard case .object(let root)? = try? decoder.decode(JSONValue.self, from: data) else { throw .notJSON }
+        guard let value = root["version"] else { throw .noVersion }
+        // A positive whole number: not "1", 1.5, true or -7.
+        guard case .integer(let number) = value, number >= 1, number <= Int64(Int32.max) else {
+            throw .unsupportedVersion(value.compactText)
+        }
+        let version = Int(number)
         guard version <= currentVersion else { throw .newerVersion(version) }
         do {
             return StoreContents(projects: try decoder.decode(StoreFile.self, from: data).projects)
@@ -35,6 +39,7 @@ struct StoreFile: Codable {
 enum StoreFileProblem: Error {
     case notJSON
     case noVersion
+    case unsupportedVersion(String)
     case newerVersion(Int)
     case malformed(String)
 
@@ -42,6 +47,7 @@ enum StoreFileProblem: Error {
         switch self {
         case .notJSON: "it is not valid JSON"
         case .noVersion: "it has no \"version\" field"
+        case .unsupportedVersion(let value): "unsupported store version \(value) (a positive whole number is expected)"
         case .newerVersion(let version): "it was written by a newer fbauth (format version \(version)); upgrade fbauth"
         case .malformed(let detail): "it does not have the expected layout (\(detail))"
         }
@@ -66,7 +72,7 @@ private struct TokenFields: Decodable {
 
     init(from decoder: Decoder) throws {
         let root = try decoder.container(keyedBy: AnyKey.self)
-        guard try root.decode(Int.self, forKey: AnyKey("version")) <= StoreFile.currentVersion else {
+        guard (1...StoreFile.currentVersion).contains(try root.decode(Int.self, forKey: AnyKey("version"))) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "newer version"))
         }
         let projects = try root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("projects"))

@@ -71,7 +71,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
         case .unavailable(let reason):
             throw BrowserLaunchError(reason)
         case .program(let arguments):
-            switch Platform.spawn(arguments, environment: environment) {
+            switch Platform.spawn(arguments, environment: Self.browserEnvironment(environment)) {
             case .success(let pid):
                 return SpawnedBrowser(pid: pid, name: arguments[0])
             case .failure(let problem):
@@ -91,6 +91,13 @@ public struct SystemBrowserLauncher: BrowserLauncher {
             for: url, environment: environment, isMacOS: isMacOS,
             isWSL: BrowserCommand.isWSL(environment: environment, fileExists: Platform.fileExists),
             hasExecutable: { Platform.findExecutable($0, path: path) != nil })
+    }
+
+    /// The environment a browser starts with: fbauth's own settings and the API key are
+    /// fbauth's business, not the browser's (nor of whatever the browser runs).
+    static func browserEnvironment(_ environment: [String: String]) -> [String: String] {
+        let own = Set(EnvironmentVariables.all.map(\.name).filter { $0.hasPrefix("FBAUTH_") } + ["FIREBASE_API_KEY"])
+        return environment.filter { !own.contains($0.key) }
     }
 
     /// Why no browser can be launched here, or nil when one can.

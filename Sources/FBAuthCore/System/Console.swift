@@ -15,6 +15,9 @@ public protocol Console: Sendable {
     func readLine() -> String?
     /// Reads a line from the terminal without echoing it; nil when there is no terminal.
     func readSecret(prompt: String) -> String?
+    /// Why writing to stdout failed (a full disk, a closed pipe), once it has; the command then
+    /// fails, whatever it did.
+    var outputFailure: String? { get }
 }
 
 extension Console {
@@ -24,14 +27,19 @@ extension Console {
 
 /// The process's real standard streams.
 public struct StandardConsole: Console {
+    private let failure = OutputFailure()
+
     public init() {}
 
-    public func writeOutput(_ text: String) { Platform.write(text, to: 1) }
+    public func writeOutput(_ text: String) {
+        if let code = Platform.write(text, to: 1) { failure.record(Platform.describe(errno: code)) }
+    }
     public func writeError(_ text: String) { Platform.write(text, to: 2) }
+    public var outputFailure: String? { failure.first }
     public var isInputTerminal: Bool { Platform.isTerminal(0) }
     public var inputDescriptor: Int32 { 0 }
     public var isErrorTerminal: Bool { Platform.isTerminal(2) }
-    public func readAllInput() -> Data { FileHandle.standardInput.readDataToEndOfFile() }
+    public func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
     public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
 
     public func readSecret(prompt: String) -> String? {
@@ -41,4 +49,13 @@ public struct StandardConsole: Console {
         writeError("\n")
         return line
     }
+}
+
+/// The first failure to write stdout, shared by copies of the console.
+private final class OutputFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: String?
+
+    func record(_ reason: String) { lock.withLock { if value == nil { value = reason } } }
+    var first: String? { lock.withLock { value } }
 }

@@ -45,16 +45,46 @@ public enum Platform {
         return timegm(&time)
     }
 
-    /// Writes all of `text` to a descriptor (stdout, stderr), unbuffered.
-    public static func write(_ text: String, to fd: Int32) {
+    /// Writes all of `text` to a descriptor (stdout, stderr), unbuffered. Returns the errno of
+    /// a failed or short write (EIO when the descriptor takes no more), nil when all was written.
+    @discardableResult
+    public static func write(_ text: String, to fd: Int32) -> Int32? {
         var text = text
-        text.withUTF8 { bytes in
+        return text.withUTF8 { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
                 let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
+                guard written > 0 else { return written < 0 ? errno : EIO }
                 offset += written
+            }
+            return nil
+        }
+    }
+
+    /// Everything a descriptor yields until its end (stdin for `-` arguments).
+    public static func readAll(_ fd: Int32) throws(FileProblem) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failed(operation: "cannot read", path: "standard input", code: errno)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Opens /dev/null on any of descriptors 0, 1 and 2 that is closed (`fbauth <&- >&-`), so
+    /// that no descriptor fbauth opens later — a socket, the store — becomes a standard stream.
+    public static func ensureStandardStreams() {
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != fd {
+                dup2(opened, fd)
+                close(opened)
             }
         }
     }
@@ -74,11 +104,69 @@ public enum Platform {
 
     public enum FileProblem: Error {
         case failed(operation: String, path: String, code: Int32)
+        /// Another process held the lock for longer than we wait.
+        case busy(path: String, seconds: Int)
 
         public var description: String {
             switch self {
+            case .failed(let operation, let path, let code) where code == ELOOP:
+                "\(operation) \(path): it is a symbolic link, which fbauth does not follow there"
             case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
+            case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
             }
+        }
+    }
+
+    /// Why a directory may not hold secrets: another user owns it, or may write in it (and so
+    /// replace or link its files). Nil when it is private to us, or does not exist yet.
+    public static func untrustedDirectoryReason(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        if info.st_uid != geteuid() { return "is owned by another user (uid \(info.st_uid))" }
+        let mode = info.st_mode & 0o777
+        if mode & 0o022 != 0 { return "can be written by other users (mode \(String(mode, radix: 8)))" }
+        return nil
+    }
+
+    /// The whole file, never through a symbolic link; nil when there is no file.
+    public static func readFile(_ path: String) throws(FileProblem) -> Data? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .failed(operation: "cannot read", path: path, code: errno)
+        }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failed(operation: "cannot read", path: path, code: errno)
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Creates and removes a file in `directory`, as saving the store will.
+    public static func probeWritable(_ directory: String) throws(FileProblem) {
+        let probe = "\(directory)/.fbauth-write-test-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed(operation: "cannot create files in", path: directory, code: errno) }
+        close(fd)
+        unlink(probe)
+    }
+
+    /// Removes `PATH.tmp-PID` files left by fbauth processes that died while writing (they hold
+    /// every refresh token of the store).
+    public static func removeStaleTemporaryFiles(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(directory + "/" + name)
         }
     }
 
@@ -98,7 +186,7 @@ public enum Platform {
     public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws(FileProblem) {
         let temporary = "\(path).tmp-\(getpid())"
         unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .failed(operation: "cannot create", path: temporary, code: errno) }
         var failure: FileProblem?
         data.withUnsafeBytes { buffer in
@@ -129,18 +217,32 @@ public enum Platform {
     }
 
     /// An exclusive advisory lock on a lock file, shared by every fbauth process. Released by
-    /// `unlock()` or, if the process dies, by the kernel.
+    /// `unlock()` or, if the process dies, by the kernel. Waits at most `timeout`, calling
+    /// `waiting` once if the lock is not free at once.
     public final class FileLock {
         private var fd: Int32
 
-        public init(path: String) throws(FileProblem) {
-            fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        public init(path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
+            fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw .failed(operation: "cannot open lock file", path: path, code: errno) }
-            while flock(fd, LOCK_EX) != 0 {
-                if errno == EINTR { continue }
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: timeout)
+            var told = false
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
-                close(fd)
-                throw .failed(operation: "cannot lock", path: path, code: code)
+                guard code == EWOULDBLOCK || code == EINTR else {
+                    close(fd)
+                    throw .failed(operation: "cannot lock", path: path, code: code)
+                }
+                guard clock.now < deadline else {
+                    close(fd)
+                    throw .busy(path: path, seconds: Int(timeout.components.seconds))
+                }
+                if !told, code == EWOULDBLOCK {
+                    waiting()
+                    told = true
+                }
+                usleep(20_000)
             }
         }
 
@@ -193,6 +295,27 @@ public enum Platform {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        // Nothing but the standard streams reaches the program, whatever a library left open.
+        #if canImport(Darwin)
+        var attributes: posix_spawnattr_t?
+        posix_spawnattr_init(&attributes)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
+        posix_spawn_file_actions_addinherit_np(&actions, 0)
+        posix_spawn_file_actions_addinherit_np(&actions, 1)
+        posix_spawn_file_actions_addinherit_np(&actions, 2)
+        defer { posix_spawnattr_destroy(&attributes) }
+        #else
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // fbauth's own descriptors are close-on-exec; a library's (libcurl's) may not be.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            for fd in names.compactMap({ Int32($0) }) where fd > 2 {
+                let flags = fcntl(fd, F_GETFD)
+                if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+            }
+        }
+        #endif
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -201,7 +324,7 @@ public enum Platform {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard result == 0 else { return .failure(.failed(operation: "cannot start", path: arguments[0], code: result)) }
         return .success(pid)
     }

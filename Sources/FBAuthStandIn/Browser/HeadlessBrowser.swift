@@ -42,6 +42,8 @@ public struct HeadlessBrowser: Sendable {
         let firstPort = try Target(url).port
         var spareConnection: LoopbackConnection?
         defer { spareConnection?.close() }
+        // As browsers keep them: by host name, whatever the port.
+        var cookies: [String: [String: String]] = [:]
 
         for _ in 0..<12 {
             let target = try Target(next.url)
@@ -52,7 +54,7 @@ public struct HeadlessBrowser: Sendable {
             if strayRequestsFirst, spareConnection == nil, target.port != firstPort {
                 spareConnection = Self.disturb(target)
             }
-            let response = try exchange(next, target)
+            let response = try exchange(next, target, cookies: &cookies)
             let body = response.bodyText
             pages.append(Page(url: next.url, status: response.status, body: body))
             if (300..<400).contains(response.status), let location = response.header("Location") {
@@ -82,6 +84,7 @@ public struct HeadlessBrowser: Sendable {
         var address: LoopbackAddress
         var hostHeader: String
         var port: UInt16
+        var hostName: String { String(hostHeader[..<(hostHeader.lastIndex(of: ":") ?? hostHeader.endIndex)]) }
         var pathAndQuery: String
 
         init(_ url: String) throws(Failure) {
@@ -100,9 +103,13 @@ public struct HeadlessBrowser: Sendable {
         }
     }
 
-    private func exchange(_ step: Step, _ target: Target) throws(Failure) -> ReceivedResponse {
+    private func exchange(_ step: Step, _ target: Target, cookies: inout [String: [String: String]]) throws(Failure) -> ReceivedResponse {
         var head = "\(step.method) \(target.pathAndQuery) HTTP/1.1\r\nHost: \(target.hostHeader)\r\n"
             + "User-Agent: fbauth-headless-browser/1\r\nAccept: text/html\r\nConnection: close\r\n"
+        let host = target.hostName
+        if let jar = cookies[host], !jar.isEmpty {
+            head += "Cookie: " + jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") + "\r\n"
+        }
         let body = Array((step.form ?? "").utf8)
         if step.form != nil {
             head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
@@ -117,6 +124,11 @@ public struct HeadlessBrowser: Sendable {
         connection.send(Array((head + "\r\n").utf8) + body)
         guard let response = ReceivedResponse(parsing: connection.readToEnd()) else {
             throw Failure(message: "no HTTP answer from \(target.hostHeader)")
+        }
+        for header in response.headers where header.name.lowercased() == "set-cookie" {
+            let pair = header.value.split(separator: ";").first.map(String.init) ?? ""
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2 { cookies[host, default: [:]][parts[0]] = parts[1] }
         }
         return response
     }

@@ -34,6 +34,8 @@ public struct Fault: Sendable {
         case status(Int, message: String)
         /// Answer with this exact body and content type.
         case raw(status: Int, contentType: String, body: String)
+        /// Answer with these exact headers and bytes (redirects, compressed bodies).
+        case bytes(status: Int, headers: [(name: String, value: String)], body: [UInt8])
         /// Answer normally, but only after this many seconds.
         case delay(TimeInterval)
         /// Close the connection without answering.

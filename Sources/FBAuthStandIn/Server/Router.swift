@@ -15,6 +15,8 @@ extension Backend {
                 return .respond(APIError(httpStatus: status, message: message, status: status == 429 ? "RESOURCE_EXHAUSTED" : "UNAVAILABLE").response)
             case .raw(let status, let contentType, let body):
                 return .respond(HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: Array(body.utf8)))
+            case .bytes(let status, let headers, let body):
+                return .respond(HTTPResponse(status: status, headers: headers, body: body))
             case .delay(let seconds):
                 return .respondAfter(.milliseconds(Int64(seconds * 1000)), respond(to: request))
             case .dropConnection:

@@ -18,6 +18,19 @@ enum Chromium {
         path.isEmpty ? nil : URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
+    /// The driver's log once it has seen how the page ended (fbauth answers the page and exits;
+    /// the driver notices a moment later), or as it is after a few seconds.
+    static func finalLog(_ path: String, within seconds: TimeInterval = 10) -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var text = ""
+        repeat {
+            text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if ["page signed-in:", "page failed:", "timed out", "\nfailed:"].contains(where: text.contains) { return text }
+            usleep(20_000)
+        } while Date() < deadline
+        return text
+    }
+
     /// The environment that makes `fbauth` open its page in headless Chromium, which loads the
     /// SDK from `sdkDirectory` (default: the test double).
     static func environment(log: String, sdkDirectory: String = fixtures + "/firebasejs") -> [String: String] {

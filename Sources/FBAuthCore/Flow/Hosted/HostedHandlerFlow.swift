@@ -71,7 +71,7 @@ struct HostedHandlerFlow {
             case .respond(let response):
                 return .respond(response)
             case .refuseReplay(let response):
-                console.say("fbauth: another program tried to open this sign-in's address; it was refused. If that was not you, another user of this machine may have seen the address.")
+                console.say(StartGate.replayWarning)
                 return .respond(response)
             case .result(let response):
                 return .take(.result(response))

@@ -16,35 +16,26 @@ public struct HostedIdpResponse: Sendable, Equatable, Decodable {
 }
 
 /// Decides, request by request, what the loopback listener of the hosted flow does. A pure
-/// value, so it can be tested without sockets.
-///
-/// The browser is opened on `/start?n=NONCE`. That address may be seen by other local users
-/// (a browser's command line is public), so it is good once: it answers with a random,
-/// HttpOnly cookie and a redirect to the page. The page, and the result it posts, are served
-/// only to requests that carry that cookie; another program that replays the address gets
-/// nothing, and the terminal hears about it.
+/// value, so it can be tested without sockets. The browser comes through a `StartGate`; the
+/// page, and the result it posts, are served only to requests that carry the gate's cookie.
 struct HostedPageRoutes {
-    static let cookieName = "fbauth_flow"
     static let resultPath = "/__/fbauth/result"
     static let failurePath = "/__/fbauth/failure"
     static let statusPath = "/__/fbauth/status"
 
-    let nonce: String
-    let cookie: String
+    private(set) var gate: StartGate
     let port: UInt16
     let page: HTTPResponse
-    private(set) var opened = false
     private(set) var resultTaken = false
 
     init(nonce: String, cookie: String, port: UInt16, page: HTTPResponse) {
-        self.nonce = nonce
-        self.cookie = cookie
+        gate = StartGate(nonce: nonce, cookie: cookie, authority: "localhost:\(port)")
         self.port = port
         self.page = page
     }
 
-    /// The address to open: good for one visit.
-    var startURL: String { "http://localhost:\(port)/start?n=\(nonce)" }
+    /// The address to open.
+    var startURL: String { gate.startURL }
 
     enum Decision: Equatable {
         /// Answer and keep waiting.
@@ -63,32 +54,26 @@ struct HostedPageRoutes {
         // A page elsewhere must not reach us under another name (DNS rebinding); the page's
         // origin is exactly http://localhost:PORT, an authorized domain of every project.
         guard request.header("Host")?.lowercased() == "localhost:\(port)" else {
-            return .respond(Self.refusal(400, "unexpected Host header"))
+            return .respond(StartGate.refusal(400, "unexpected Host header"))
+        }
+        switch gate.start(request, then: "/") {
+        case .respond(let response)?: return .respond(response)
+        case .refuseReplay(let response)?: return .refuseReplay(response)
+        case nil: break
         }
         switch (request.method, request.path) {
-        case ("GET", "/start"):
-            guard request.queryItems.first(where: { $0.name == "n" })?.value == nonce else {
-                return .respond(Self.refusal(403, "this is not the address of the current sign-in"))
-            }
-            guard !opened else {
-                return .refuseReplay(Self.refusal(403, "this sign-in was already opened in a browser"))
-            }
-            opened = true
-            var redirect = HTTPResponse.redirect(to: "/")
-            redirect.headers.append(("Set-Cookie", "\(Self.cookieName)=\(cookie); Path=/; HttpOnly; SameSite=Lax"))
-            return .respond(redirect)
         case ("GET", "/"):
-            guard hasCookie(request) else {
-                return .respond(Self.refusal(403, "open the address fbauth printed in the terminal"))
+            guard gate.hasCookie(request) else {
+                return .respond(StartGate.refusal(403, "open the address fbauth printed in the terminal"))
             }
             return .respond(page)
         case ("POST", Self.resultPath), ("POST", Self.failurePath), ("POST", Self.statusPath):
-            guard hasCookie(request), sameOrigin(request) else {
+            guard gate.hasCookie(request), sameOrigin(request) else {
                 return .respond(Self.jsonRefusal(403, "this request does not come from the sign-in page"))
             }
             return pagePost(request)
         default:
-            return .respond(Self.refusal(404, "not found"))
+            return .respond(StartGate.refusal(404, "not found"))
         }
     }
 
@@ -109,11 +94,6 @@ struct HostedPageRoutes {
         }
     }
 
-    private func hasCookie(_ request: HTTPRequest) -> Bool {
-        guard let header = request.header("Cookie") else { return false }
-        return header.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "\(Self.cookieName)=\(cookie)" }
-    }
-
     /// Browsers send `Origin` with every POST made by `fetch`.
     private func sameOrigin(_ request: HTTPRequest) -> Bool {
         request.header("Origin")?.lowercased() == "http://localhost:\(port)"
@@ -121,13 +101,7 @@ struct HostedPageRoutes {
 
     /// Page-supplied text, reduced to what can be shown safely on a terminal line.
     private static func text(_ value: Any?) -> String {
-        let string = value as? String ?? ""
-        return String(string.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(300).map(Character.init))
-    }
-
-    static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
-        ResultPage.page(status: status, title: "fbauth", heading: HTTPResponse.reasonPhrase(status),
-                        text: "This address only serves fbauth's sign-in page (\(reason)).")
+        String(TerminalText.safe(value as? String ?? "").prefix(300))
     }
 
     static func jsonRefusal(_ status: Int, _ reason: String) -> HTTPResponse {
