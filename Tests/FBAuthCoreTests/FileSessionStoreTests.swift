@@ -87,6 +87,22 @@ import Testing
         #expect(FileSessionStore.directory(option: nil, environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/fbauth")
         #expect(FileSessionStore.directory(option: nil, environment: ["HOME": "/h"]) == "/h/.config/fbauth")
     }
+    /// Another process holding the lock forever cannot hang fbauth: it waits, says so once, and
+    /// gives up with exit 7.
+    @Test func aLockHeldTooLongIsAnErrorAfterABoundedWait() throws {
+        try store.update { $0.save(session("a"), in: project, makeCurrent: true) }
+        let holder = try Platform.FileLock(path: directory + "/sessions.lock")
+        defer { holder.unlock() }
+        let told = Told()
+        let impatient = FileSessionStore(directory: directory, lockTimeout: .milliseconds(200), waiting: { told.add($0) })
+        #expect {
+            try impatient.update { $0.save(session("b"), in: project, makeCurrent: true) }
+        } throws: { error in
+            (error as? FBAuthError)?.exitCode == .store && (error as? FBAuthError)?.message.contains("stayed locked by another process") == true
+        }
+        #expect(told.lines == ["another fbauth is using \(directory); waiting"])
+        #expect(try store.load().project(project)?.sessions.map(\.uid) == ["a"])
+    }
 }
 
 @Suite struct EndpointTests {
@@ -119,4 +135,12 @@ import Testing
         #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;&quot;"))
         #expect(!page.contains("<script>"))
     }
+
+}
+
+private final class Told: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [String] = []
+    func add(_ line: String) { lock.withLock { values.append(line) } }
+    var lines: [String] { lock.withLock { values } }
 }

@@ -23,10 +23,11 @@ struct CallbackWaiter {
             console: console, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
             showsStatusLine: showsStatusLine, address: gate.value?.startURL ?? authorizationURL, instructions: Self.manualInstructions,
             serve: { [receiver, matcher, console, authorizationURL] (deadline, watching) throws(FBAuthError) -> ListenerEvent<ReceivedCallback> in
-                let screen = { (request: HTTPRequest) -> HTTPResponse? in
-                    gate.screen(request, redirectPath: matcher.redirectPath, authorizationURL: authorizationURL, console: console)
+                let screen = { (request: HTTPRequest) -> RedirectReceiver.Screening in
+                    gate.screen(request, redirectPath: matcher.redirectPath, authorizationURL: authorizationURL)
                 }
                 switch receiver.wait(for: matcher, until: deadline, watching: watching, screen: screen) {
+                case .stopped: throw StartGate.replayError(console)
                 case .callback(let callback): return .delivered(callback)
                 case .deadlineReached: return .deadlineReached
                 case .readable(let fd): return .readable(fd)
@@ -58,22 +59,18 @@ private final class GateBox {
     /// top-level GET redirect carries it (SameSite=Lax); a provider that answers with a
     /// cross-site form POST (`response_mode=form_post`) cannot send it, so such a callback is
     /// checked by its `state` alone, as without the gate.
-    func screen(_ request: HTTPRequest, redirectPath: String, authorizationURL: String, console: Console) -> HTTPResponse? {
-        guard var gate = value else { return nil }
+    func screen(_ request: HTTPRequest, redirectPath: String, authorizationURL: String) -> RedirectReceiver.Screening {
+        guard var gate = value else { return .pass }
         defer { value = gate }
         switch gate.start(request, then: authorizationURL) {
-        case .respond(let response)?:
-            return response
-        case .refuseReplay(let response)?:
-            console.say(StartGate.replayWarning)
-            return response
-        case nil:
-            break
+        case .respond(let response)?: return .answer(response)
+        case .refuseReplay(let response)?: return .stop(response)
+        case nil: break
         }
         if request.method == "GET", request.path == redirectPath, !gate.hasCookie(request) {
-            return ResultPage.rejected(status: 403, reason: "this redirect did not come from the browser this sign-in was opened in")
+            return .answer(ResultPage.rejected(status: 403, reason: "this redirect did not come from the browser this sign-in was opened in"))
         }
-        return nil
+        return .pass
     }
 }
 

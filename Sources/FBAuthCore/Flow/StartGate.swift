@@ -56,6 +56,11 @@ struct StartGate {
                         text: "This address only serves fbauth's sign-in (\(reason)).")
     }
 
-    /// What the terminal says when a replay was refused.
-    static let replayWarning = "fbauth: another program tried to open this sign-in's address; it was refused. If that was not you, another user of this machine may have seen the address."
+    /// A second visit of the address means that another program saw it; which of the two is
+    /// the user's browser cannot be told, so the sign-in ends rather than risk completing as
+    /// whoever came first.
+    static func replayError(_ console: Console) -> FBAuthError {
+        console.say("fbauth: another program opened this sign-in's address too (another user of this machine may have seen it).")
+        return .flowIncomplete("the sign-in was cancelled because its address was used twice; run the command again")
+    }
 }

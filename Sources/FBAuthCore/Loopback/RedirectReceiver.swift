@@ -34,19 +34,41 @@ public final class RedirectReceiver {
         case callback(ReceivedCallback)
         case deadlineReached
         case readable(Int32)
+        /// `screen` stopped the wait (after answering that request).
+        case stopped
+    }
+
+    /// What `screen` makes of a request before the callback matcher sees it.
+    public enum Screening {
+        case pass
+        /// Answer it and keep waiting.
+        case answer(HTTPResponse)
+        /// Answer it and end the wait.
+        case stop(HTTPResponse)
     }
 
     /// Serves requests until the matching callback arrives, the deadline passes, or one of
     /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
-    /// `screen` sees each request first and may answer it instead.
+    /// `screen` sees each request first and may answer it instead, or end the wait.
     public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
-                     screen: (HTTPRequest) -> HTTPResponse? = { _ in nil }) -> WaitEvent {
+                     screen: (HTTPRequest) -> Screening = { _ in .pass }) -> WaitEvent {
+        var stopAnswer: HTTPResponse?
         let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
-            if let answer = screen(request) { return .respond(answer) }
+            switch screen(request) {
+            case .answer(let response): return .respond(response)
+            case .stop(let response):
+                stopAnswer = response
+                return .take(.rejected(status: response.status, reason: "stopped"))
+            case .pass: break
+            }
             switch matcher.classify(request) {
             case .rejected(let status, let reason): return .respond(ResultPage.rejected(status: status, reason: reason))
             case let accepted: return .take(accepted)
             }
+        }
+        if case .taken(_, let held) = event, let stopAnswer {
+            held.respond(stopAnswer)
+            return .stopped
         }
         switch event {
         case .taken(let verdict, let held):

@@ -65,14 +65,13 @@ struct HostedHandlerFlow {
     /// know, and stops at the page's result or reported failure.
     private static func serve(_ receiver: RedirectReceiver, routes: RoutesBox, console: Console, providerId: String,
                               until deadline: ContinuousClock.Instant, watching: [Int32]) throws(FBAuthError) -> ListenerEvent<(HostedIdpResponse, HeldRequest)> {
-        enum Taken { case result(HostedIdpResponse), failure(code: String, message: String) }
+        enum Taken { case result(HostedIdpResponse), failure(code: String, message: String), replay(HTTPResponse) }
         let event = receiver.serve(until: deadline, watching: watching) { (request: HTTPRequest) -> RedirectReceiver.Route<Taken> in
             switch routes.value.classify(request) {
             case .respond(let response):
                 return .respond(response)
             case .refuseReplay(let response):
-                console.say(StartGate.replayWarning)
-                return .respond(response)
+                return .take(.replay(response))
             case .result(let response):
                 return .take(.result(response))
             case .failure(let code, let message):
@@ -87,6 +86,9 @@ struct HostedHandlerFlow {
         switch event {
         case .taken(.result(let response), let held):
             return .delivered((response, held))
+        case .taken(.replay(let response), let held):
+            held.respond(response)
+            throw StartGate.replayError(console)
         case .taken(.failure(let code, let message), let held):
             held.respond(HostedPageRoutes.json(200, ["ok": true]))
             throw pageFailure(code: code, message: message, providerId: providerId)
