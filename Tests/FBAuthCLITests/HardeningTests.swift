@@ -78,9 +78,7 @@ import Testing
     @Test func anotherUsersRedirectIsRefusedWithoutThePagesCookie() throws {
         let harness = try Harness()
         let seen = harness.directory + "/browser-argument"
-        let recorder = harness.directory + "/record-browser"
-        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(seen)'\n".write(toFile: recorder, atomically: true, encoding: .utf8)
-        chmod(recorder, 0o755)
+        let recorder = try script("record-browser", "printf '%s' \"$1\" > '\(seen)'", in: harness)
         let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"],
                                             harness: harness, environment: ["BROWSER": recorder])
         #expect(running.waitForStderr(containing: "/start?n="))
@@ -272,11 +270,9 @@ import Testing
     @Test func theBrowserGetsNoDescriptorsAndNoSettingsOfFbauth() throws {
         let harness = try Harness()
         let report = harness.directory + "/browser-report"
-        let script = harness.directory + "/report-browser"
-        try "#!/bin/sh\nenv > '\(report).env'\nls -l /proc/$$/fd > '\(report).fd'\n".write(toFile: script, atomically: true, encoding: .utf8)
-        chmod(script, 0o755)
+        let browser = try script("report-browser", "env > '\(report).env'\nls -l /proc/$$/fd > '\(report).fd'", in: harness)
         let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "2"],
-                                     environment: ["BROWSER": script, "FBAUTH_HTTP_TIMEOUT": "20"])
+                                     environment: ["BROWSER": browser, "FBAUTH_HTTP_TIMEOUT": "20"])
         #expect(result.status == 4)
         let environment = try String(contentsOfFile: report + ".env", encoding: .utf8)
         #expect(!environment.contains("FIREBASE_API_KEY") && !environment.contains("FBAUTH_CONFIG_DIR") && !environment.contains("FBAUTH_HTTP_TIMEOUT"))
@@ -347,6 +343,14 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// An executable shell script standing in for `$BROWSER`.
+    private func script(_ name: String, _ body: String, in harness: Harness) throws -> String {
+        let path = harness.directory + "/" + name
+        try "#!/bin/sh\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
 
     private func raw(_ port: UInt16, _ request: String) throws -> ReceivedResponse? {
         let connection = try LoopbackConnection(port: port)

@@ -62,15 +62,16 @@ public enum Platform {
         }
     }
 
-    /// Everything a descriptor yields until its end (stdin for `-` arguments).
-    public static func readAll(_ fd: Int32) throws(FileProblem) -> Data {
+    /// Everything a descriptor yields until its end (stdin for `-` arguments); `name` is for
+    /// the error.
+    public static func readAll(_ fd: Int32, name: String = "standard input") throws(FileProblem) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .failed(operation: "cannot read", path: "standard input", code: errno)
+                throw .failed(operation: "cannot read", path: name, code: errno)
             }
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
@@ -136,17 +137,7 @@ public enum Platform {
             throw .failed(operation: "cannot read", path: path, code: errno)
         }
         defer { close(fd) }
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .failed(operation: "cannot read", path: path, code: errno)
-            }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
-        }
+        return try readAll(fd, name: path)
     }
 
     /// Creates and removes a file in `directory`, as saving the store will.
