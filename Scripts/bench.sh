@@ -36,7 +36,7 @@ start_emulator 3600 "$work/host"
 export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host")" FIREBASE_API_KEY=bench-api-key
 export FBAUTH_CONFIG_DIR="$work/config" BROWSER="$bin/fbauth-fake-browser"
 export FBAUTH_FAKE_BROWSER_EMAIL=bench@example.com
-"$bin/fbauth" signin --provider yahoo.com --port 0 >/dev/null 2>&1
+"$bin/fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
 
 median_ms() { # RUNS COMMAND... → median wall time in milliseconds
   local count="$1"; shift
@@ -72,13 +72,13 @@ measure baseline "$runs" "$work/baseline"
 measure token "$runs" "$bin/fbauth" token
 measure help "$runs" "$bin/fbauth" token --help
 measure whoami "$runs" "$bin/fbauth" whoami --offline
-measure signin "$signin_runs" "$bin/fbauth" signin --provider yahoo.com --port 0
+measure signin "$signin_runs" "$bin/fbauth" signin --loopback --provider yahoo.com --port 0
 
 # 20 concurrent calls on an expiring token: tokens from this stand-in last 62 s; after 3 s
 # one has less than --min-valid 60 s left, and a refreshed one has 62 s again.
 start_emulator 62 "$work/host2"
 export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host2")" FBAUTH_CONFIG_DIR="$work/config2"
-"$bin/fbauth" signin --provider yahoo.com --port 0 >/dev/null 2>&1
+"$bin/fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
 sleep 3
 concurrent=()
 for i in $(seq 20); do "$bin/fbauth" token --min-valid 60 --verbose >/dev/null 2>"$work/concurrent-$i.log" & concurrent+=($!); done
