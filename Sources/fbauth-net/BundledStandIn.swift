@@ -34,6 +34,8 @@ struct BundledStandIn: LocalStandIn {
     struct Headless: BrowserLauncher {
         let browser: HeadlessBrowser
 
+        var announcement: String? { "fbauth's built-in browser is signing in as \(browser.email ?? "the suggested account")" }
+
         func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
             let browser = self.browser
             Thread.detachNewThread {

@@ -46,7 +46,7 @@ import Testing
             let result = try harness.run(arguments)
             #expect(result.status == 0, "\(arguments)")
             #expect(result.stdout.contains("Usage: fbauth signin --provider ID"), "\(arguments)")
-            #expect(result.stdout.contains("--param KEY=VALUE") && result.stdout.contains("--api-key KEY"))
+            #expect(result.stdout.contains("--param KEY=VALUE") && result.stdout.contains("'fbauth help global'"))
             #expect(result.stderr.isEmpty)
         }
     }

@@ -169,7 +169,9 @@ import Testing
         let plainScreen = plain.terminal?.screen() ?? ""
         #expect(plainScreen.contains("fbauth: not signed in") && !plainScreen.contains("\u{1B}"))
 
-        let waiting = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
+        // The hosted flow takes no pasted address, so its waiting line is drawn (see the paste
+        // prompt test for the loopback flow on a terminal).
+        let waiting = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
                                             harness: harness, environment: ["TERM": "xterm"], stderrOnTerminal: true)
         #expect(waiting.finish().status == 4)
         let screen = waiting.terminal?.screen() ?? ""

@@ -325,7 +325,8 @@ import Testing
         #expect(fromStdin.status == 0 && !fromStdin.stderr.contains("process list"), "\(fromStdin)")
         let help = try harness.run(["signin", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("Use - to read it from stdin: an argument carries the code and state into the process list"))
-        #expect(help.contains("Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users"))
+        let global = try harness.run(["help", "global"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(global.contains("Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users"))
     }
 
     // MARK: 15. Store version

@@ -92,7 +92,7 @@ import Testing
         #expect(result.stdout.isEmpty)
         #expect(harness.standIn.requests(to: "accounts:signInWithIdp").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: harness.sessionsPath))
-        #expect((harness.browserPages.last?["body"] as? String)?.contains("Sign-in failed") == true)
+        #expect(harness.browserSaw("Sign-in failed"))
     }
 
     @Test func deniedTwitterConsentEndsTheFlowWithExit4() throws {

@@ -78,14 +78,20 @@ public struct ArgumentParser: Sendable {
     private func helpRequest(in arguments: [String]) -> Invocation? {
         let options = arguments.prefix { $0 != "--" }
         guard options.contains("--help") || options.contains("-h") else { return nil }
-        let names = Set(commands.map(\.name))
-        let named = options.first { !$0.hasPrefix("-") && names.contains($0) }
-        return .help(command: named)
+        let named = options.first { !$0.hasPrefix("-") }.flatMap { name in commands.first { $0.name == name || $0.aliases.contains(name) } }
+        return .help(command: named?.name)
     }
 
+    /// What people type for a command, from other tools (gh, gcloud, firebase).
+    static let nearMisses = [
+        "logon": "signin", "log-in": "signin", "sign-in": "signin", "signon": "signin", "sign_in": "signin", "auth": "signin",
+        "logoff": "signout", "log-out": "signout", "sign-out": "signout", "signoff": "signout", "sign_out": "signout",
+        "stat": "status", "info": "status", "user": "whoami", "me": "whoami", "switch": "use", "list": "accounts",
+    ]
+
     private func lookUpCommand(_ name: String) throws(FBAuthError) -> CommandSpec {
-        if let command = commands.first(where: { $0.name == name }) { return command }
-        let suggestion = Suggestions.closest(to: name, among: commands.map(\.name))
+        if let command = commands.first(where: { $0.name == name || $0.aliases.contains(name) }) { return command }
+        let suggestion = Self.nearMisses[name.lowercased()] ?? Suggestions.closest(to: name, among: commands.map(\.name))
         throw .usage("unknown command '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; run 'fbauth --help' for the list"))
     }
 

@@ -25,6 +25,7 @@ public struct CommandLineTool: Sendable {
         Command(spec: SignInCommand.spec, run: SignInCommand.run, network: .needed),
         Command(spec: TokenCommand.spec, run: TokenCommand.run, network: .unless(TokenCommand.runFromStore)),
         Command(spec: WhoAmICommand.spec, run: WhoAmICommand.run, network: .unless(WhoAmICommand.runOffline)),
+        Command(spec: StatusCommand.spec, run: StatusCommand.run, network: .none),
         Command(spec: AccountsCommand.spec, run: AccountsCommand.run, network: .none),
         Command(spec: UseCommand.spec, run: UseCommand.run, network: .none),
         Command(spec: SignOutCommand.spec, run: SignOutCommand.run, network: .none),
@@ -37,9 +38,11 @@ public struct CommandLineTool: Sendable {
         Command(spec: EmulatorCommand.spec, run: EmulatorCommand.run, network: .needed),
         Command(spec: CompletionCommand.spec, run: CompletionCommand.run, network: .none),
         Command(spec: HelpCommand.spec, run: HelpCommand.run, network: .none),
+        Command(spec: CompleteCommand.spec, run: CompleteCommand.run, network: .none),
     ]
 
-    public static var commandSpecs: [CommandSpec] { commands.map(\.spec) }
+    /// The commands people use (help, man page, completions list these).
+    public static var commandSpecs: [CommandSpec] { commands.map(\.spec).filter { !$0.hidden } }
 
     let dependencies: Dependencies
 
@@ -63,7 +66,7 @@ public struct CommandLineTool: Sendable {
     private func execute(_ arguments: [String], withoutNetwork: Bool) -> Int32? {
         let console = dependencies.console
         do throws(FBAuthError) {
-            switch try ArgumentParser(commands: Self.commandSpecs).parse(arguments) {
+            switch try ArgumentParser(commands: Self.commands.map(\.spec)).parse(arguments) {
             case .version:
                 console.writeOutput("fbauth \(Self.version)\n")
             case .help(let name):

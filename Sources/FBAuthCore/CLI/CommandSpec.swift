@@ -46,9 +46,15 @@ public struct CommandSpec: Sendable, Equatable {
     public let positionals: [PositionalSpec]
     /// Paragraphs shown by `--help` after the summary.
     public let details: String?
+    /// Other names that run the command (`login` for signin); kept out of the command list.
+    public let aliases: [String]
+    /// For fbauth's own use (shell completion): runs, but is listed nowhere.
+    public let hidden: Bool
 
     public init(name: String, summary: String, usage: [String] = ["[options]"], options: [OptionSpec] = [],
-                positionals: [PositionalSpec] = [], details: String? = nil) {
+                positionals: [PositionalSpec] = [], details: String? = nil, aliases: [String] = [], hidden: Bool = false) {
+        self.aliases = aliases
+        self.hidden = hidden
         self.name = name
         self.summary = summary
         self.usage = usage

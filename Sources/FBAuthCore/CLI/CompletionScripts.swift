@@ -46,7 +46,9 @@ enum CompletionScripts {
                     return
                 fi
                 case "$command:$previous" in
-            \(values)    esac
+            \(values)        *:--user) COMPREPLY=($(compgen -W "$(fbauth __complete sessions 2>/dev/null)" -- "$current")); return ;;
+                    use:use) COMPREPLY=($(compgen -W "$(fbauth __complete sessions 2>/dev/null)" -- "$current")); return ;;
+                esac
                 case "$command" in
             \(cases)        *) options="" ;;
                 esac
@@ -62,12 +64,14 @@ enum CompletionScripts {
     private static func zsh(_ commands: [CommandSpec]) -> String {
         var cases = ""
         for command in commands {
-            let specs = options(of: command).map { option -> String in
+            var specs = options(of: command).map { option -> String in
                 let help = quote(option.help)
                 guard option.takesValue else { return "'--\(option.name)[\(help)]'" }
-                let values = option.suggestions.isEmpty ? "" : "(\(option.suggestions.joined(separator: " ")))"
+                let values = option.name == "user" ? "($(fbauth __complete sessions 2>/dev/null))"
+                    : option.suggestions.isEmpty ? "" : "(\(option.suggestions.joined(separator: " ")))"
                 return "'--\(option.name)=[\(help)]:\(option.valueName!.lowercased()):\(values)'"
             }
+            if command.name == "use" { specs.append("'1:session:($(fbauth __complete sessions 2>/dev/null))'") }
             cases += "        \(command.name)) _arguments \\\n            \(specs.joined(separator: " \\\n            ")) ;;\n"
         }
         let commandList = commands.map { "'\($0.name):\(quote($0.summary))'" }.joined(separator: " ")
@@ -101,7 +105,9 @@ enum CompletionScripts {
             lines.append("complete -c fbauth -n 'not __fish_seen_subcommand_from \(names)' -a \(command.name) -d '\(quote(command.summary))'")
             for option in options(of: command) {
                 var line = "complete -c fbauth -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d '\(quote(option.help))'"
-                if !option.suggestions.isEmpty {
+                if option.name == "user" {
+                    line += " -x -a '(fbauth __complete sessions 2>/dev/null)'"
+                } else if !option.suggestions.isEmpty {
                     line += " -x -a '\(option.suggestions.joined(separator: " "))'"
                 } else if option.takesValue {
                     line += " -r"
@@ -109,6 +115,7 @@ enum CompletionScripts {
                 lines.append(line)
             }
         }
+        lines.append("complete -c fbauth -n '__fish_seen_subcommand_from use' -a '(fbauth __complete sessions 2>/dev/null)'")
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -139,5 +146,23 @@ enum CompletionCommand {
             throw .usage("no completion for '\(name)'; choose bash, zsh or fish")
         }
         context.console.writeOutput(CompletionScripts.script(for: shell, commands: CommandLineTool.commandSpecs))
+    }
+}
+
+/// `fbauth __complete sessions`: the saved sessions' emails and uids, one a line, for the
+/// completion scripts (`fbauth use <Tab>`, `--user <Tab>`). Reads the store only, on every Tab:
+/// as fast as `fbauth token`.
+enum CompleteCommand {
+    static let spec = CommandSpec(
+        name: "__complete", summary: "Words for shell completion.", usage: ["sessions"],
+        positionals: [PositionalSpec("WHAT", help: "sessions")], hidden: true)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        guard arguments.positionals[0] == "sessions" else { return }
+        let contents = (try? context.sessionStore().loadTokenFields()) ?? StoreContents()
+        var seen = Set<String>()
+        let words = contents.projects.values.flatMap(\.sessions).flatMap { [$0.email, $0.uid].compactMap { $0 } }
+            .filter { seen.insert($0).inserted }
+        context.console.writeOutput(words.map { $0 + "\n" }.joined())
     }
 }

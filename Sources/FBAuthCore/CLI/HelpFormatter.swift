@@ -13,10 +13,15 @@ enum HelpFormatter {
             """
         text += table(commands.map { ($0.name, $0.summary) })
         text += "\nGlobal options:\n"
-        text += table(GlobalOptions.specs.map { ($0.synopsis, $0.help) })
-        text += table([("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("--version", "Print the version.")])
+        text += global
         text += "\nRun 'fbauth COMMAND --help' for a command's options, 'fbauth help exit-codes' and\n'fbauth help environment' for those tables.\n"
         return text
+    }
+
+    /// The options every command takes (`fbauth help global`).
+    static var global: String {
+        table(GlobalOptions.specs.map { ($0.synopsis, $0.help) }
+            + [("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("--version", "Print the version.")])
     }
 
     static func command(_ spec: CommandSpec) -> String {
@@ -24,6 +29,9 @@ enum HelpFormatter {
             (index == 0 ? "Usage: " : "       ") + "fbauth \(spec.name) \(line)"
         }.joined(separator: "\n") + "\n\n"
         text += wrap(spec.summary, indent: 0) + "\n"
+        if !spec.aliases.isEmpty {
+            text += "Also: " + spec.aliases.map { "fbauth \($0)" }.joined(separator: ", ") + "\n"
+        }
         if let details = spec.details {
             text += "\n" + details.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
@@ -34,7 +42,7 @@ enum HelpFormatter {
         if !spec.options.isEmpty {
             text += "\nOptions:\n" + table(spec.options.map { ($0.synopsis, $0.help) })
         }
-        text += "\nGlobal options:\n" + table(GlobalOptions.specs.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show this help.")])
+        text += "\nGlobal options (--api-key, --app-config, --user, --verbose, …): see 'fbauth help global'.\n"
         return text
     }
 

@@ -4,34 +4,50 @@ import Foundation
 enum AccountsCommand {
     static let spec = CommandSpec(
         name: "accounts",
-        summary: "List the saved sessions of the project; * marks the current one.",
-        usage: ["[--json]"],
-        options: [OptionSpec("json", help: "Print a JSON array for scripts.")],
+        summary: "List the saved sessions of the project (--all: of every project); * marks the current one.",
+        usage: ["[--all] [--json]"],
+        options: [
+            OptionSpec("all", help: "List the sessions of every project, with the project of each."),
+            OptionSpec("json", help: "Print a JSON array for scripts."),
+        ],
         details: """
             One line per session: current marker, uid, email, providers, and the token's state: \
             valid (with time left), expired (refreshed on next use), or signed out by the server \
-            (sign in again). Switch with `fbauth use UID-or-EMAIL`, or act on one session with --user.
+            (sign in again). Switch with `fbauth use UID-or-EMAIL`, or act on one session with --user. \
+            The project is the one of the last sign-in unless --api-key, --app-config or \
+            FIREBASE_API_KEY names another.
+
+            Examples:
+              fbauth accounts
+              fbauth accounts --all --json | jq -r '.[] | select(.current) | .email'
             """)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        let key = try context.projectKey()
-        let project = try context.sessionStore().load().project(key)
-        let sessions = project?.sessions ?? []
+        let contents = try context.sessionStore().load()
+        let projects: [ProjectState]
+        if arguments.flag("all") {
+            projects = contents.projects.values.sorted { $0.key.storageKey < $1.key.storageKey }
+        } else {
+            let key = try context.projectKey(in: contents)
+            projects = contents.project(key).map { [$0] } ?? []
+        }
         let now = context.clock.now()
+        let listed = projects.flatMap { project in project.sessions.map { (project, $0) } }
         if arguments.flag("json") {
-            context.console.writeOutput(JSONOutput.render(sessions.map {
-                AccountJSON(session: $0, current: $0.reference == project?.current, projectId: project?.projectId, now: now)
+            context.console.writeOutput(JSONOutput.render(listed.map { project, session in
+                AccountJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
+                            project: project.key.label(projectId: project.projectId), now: now)
             }))
             return
         }
-        guard !sessions.isEmpty else {
-            context.console.say("No saved sessions for this project; sign in with `fbauth signin --provider ID`.")
+        guard !listed.isEmpty else {
+            context.console.say("No saved sessions\(arguments.flag("all") ? "" : " for this project"); sign in with `fbauth signin --provider ID`.")
             return
         }
-        let rows = sessions.map { session in
-            [session.reference == project?.current ? "*" : " ", session.uid, session.email ?? "-",
+        let rows = listed.map { project, session in
+            [session.reference == project.current ? "*" : " ", session.uid, session.email.map(TerminalText.safe) ?? "-",
              session.providerData.map(\.providerId).joined(separator: ",").nonEmpty ?? (session.isAnonymous ? "anonymous" : "-"),
-             state(of: session, now: now)]
+             state(of: session, now: now) + (arguments.flag("all") ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         let lines = rows.map { row in
@@ -53,10 +69,12 @@ struct AccountJSON: Encodable {
     var session: Session
     var current: Bool
     var projectId: String?
+    /// The project's label (project id or key suffix, emulator).
+    var project: String
     var now: Date
 
     enum CodingKeys: String, CodingKey {
-        case uid, email, displayName, tenantId, projectId, providers, current, expirationTime, expired, needsSignIn
+        case uid, email, displayName, tenantId, projectId, project, providers, current, expirationTime, expired, needsSignIn
     }
 
     func encode(to encoder: Encoder) throws {
@@ -66,6 +84,7 @@ struct AccountJSON: Encodable {
         try c.encode(session.displayName, forKey: .displayName)
         try c.encode(session.tenantId, forKey: .tenantId)
         try c.encode(projectId, forKey: .projectId)
+        try c.encode(project, forKey: .project)
         try c.encode(session.providerData.map(\.providerId), forKey: .providers)
         try c.encode(current, forKey: .current)
         try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)

@@ -17,18 +17,34 @@ public struct CommandContext: Sendable {
     /// The session the command acts on: `--user`, else the current one.
     var selector: SessionSelector { globals.user.map(SessionSelector.user) ?? .current }
 
-    /// The project: API key (flag, then `FIREBASE_API_KEY`) and which server it lives on.
-    func projectKey() throws(FBAuthError) -> ProjectKey {
-        try projectIdentity().key
+    /// The project: API key (flag, app config, then `FIREBASE_API_KEY`) and which server it
+    /// lives on; with none of them, the project of the last sign-in (`contents`, when the caller
+    /// has read the store already).
+    func projectKey(in contents: StoreContents? = nil) throws(FBAuthError) -> ProjectKey {
+        try projectIdentity(in: contents).key
     }
 
-    /// The project key and, when an app config file names it, the project id.
-    private func projectIdentity() throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
+    /// Whether the command line or environment names a project (rather than the remembered one).
+    var namesProject: Bool {
+        globals.appConfig != nil || globals.apiKey != nil || !(environment["FIREBASE_API_KEY"] ?? "").isEmpty
+    }
+
+    /// The project key and, when known, the project id.
+    private func projectIdentity(in contents: StoreContents? = nil) throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
         if let path = globals.appConfig {
             let config = try AppConfigFile.read(path, appId: globals.appId)
             return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
         }
-        return (try ProjectKey.resolve(apiKey: globals.apiKey, environment: environment), nil)
+        if let apiKey = globals.apiKey ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return (try ProjectKey.resolve(apiKey: apiKey, environment: environment), nil)
+        }
+        let emulatorHost = try FirebaseEndpoints.from(environment: environment).emulatorHost
+        let saved: StoreContents
+        if let contents { saved = contents } else { saved = try sessionStore().load() }
+        if let remembered = saved.remembered(onEmulator: emulatorHost) {
+            return (remembered, saved.project(remembered)?.projectId)
+        }
+        throw ProjectKey.missing
     }
 
     /// A client for the project's API.
@@ -100,10 +116,25 @@ struct ProjectContext {
 }
 
 extension ProjectKey {
-    static func resolve(apiKey flag: String?, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
-        guard let apiKey = flag ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw .usage("no Firebase Web API key: pass --api-key KEY or --app-config FILE, or set FIREBASE_API_KEY (Firebase console → Project settings → General → Web API key)")
+    static func resolve(apiKey: String, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
+        ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
+    }
+
+    static let missing = FBAuthError.usage("no Firebase Web API key: set FIREBASE_API_KEY, or pass --app-config FILE (or --api-key KEY) (Firebase console → Project settings → General → Web API key); after a sign-in fbauth remembers the project")
+}
+
+extension StoreContents {
+    /// The project commands use when none is named: the last one signed in to; with an emulator
+    /// host given, the last one on that emulator.
+    func remembered(onEmulator emulatorHost: String?) -> ProjectKey? {
+        if let remembered = rememberedProject, remembered.emulatorHost == emulatorHost || emulatorHost == nil {
+            return remembered
         }
-        return ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
+        guard let emulatorHost else { return nil }
+        let candidates = projects.values.filter { $0.emulatorHost == emulatorHost }
+        let latest = candidates.max { a, b in
+            (a.sessions.map(\.lastSignInTime).max() ?? .distantPast) < (b.sessions.map(\.lastSignInTime).max() ?? .distantPast)
+        }
+        return latest.map { ProjectKey(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) }
     }
 }

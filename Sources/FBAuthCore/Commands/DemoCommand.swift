@@ -1,3 +1,5 @@
+import Foundation
+
 /// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
 /// Firebase project. Real listener, real REST calls, real JSON output, real session file.
 enum DemoCommand {
@@ -34,11 +36,14 @@ enum DemoCommand {
             throw .failed("this build of fbauth does not include the local stand-in")
         }
         let configDirectory: String
+        let keepsSession = context.globals.configDirectory != nil
         if let given = context.globals.configDirectory {
             configDirectory = given
         } else {
             configDirectory = try temporaryDirectory()
         }
+        // A demo leaves nothing behind unless asked to keep its session.
+        defer { if !keepsSession { try? FileManager.default.removeItem(atPath: configDirectory) } }
 
         let running = try standIn.start(port: 0, tokenLifetime: 3600)
         defer { running.stop() }
@@ -63,8 +68,17 @@ enum DemoCommand {
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
         try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect), context: demoContext)
-        let environment = "FBAUTH_CONFIG_DIR=\(configDirectory) FIREBASE_API_KEY=\(apiKey) FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort)"
-        console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(environment) fbauth whoami --offline\n  \(environment) fbauth token\nFor a stand-in that keeps running, use `fbauth emulator`.")
+        let fbauth = CommandName.forSuggestions(environment: context.environment)
+        guard keepsSession else {
+            console.say("Demo complete; its stand-in has stopped and its temporary session was removed. To keep the session and use it offline afterwards:\n  \(fbauth) demo --config-dir ./fbauth-demo\n  \(fbauth) --config-dir ./fbauth-demo whoami --offline\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+            return
+        }
+        console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) whoami --offline\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) token\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+    }
+
+    /// A path as a shell word.
+    static func quoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     private static func temporaryDirectory() throws(FBAuthError) -> String {

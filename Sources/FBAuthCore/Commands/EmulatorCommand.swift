@@ -5,7 +5,7 @@ enum EmulatorCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N]"],
+        usage: ["[--port N] [--token-lifetime SECONDS]"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),

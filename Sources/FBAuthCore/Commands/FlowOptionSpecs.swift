@@ -1,8 +1,18 @@
 /// The flow options shared by signin, link and reauth (cli-contract.md, "Flow options").
 enum FlowOptionSpecs {
+    /// The browser flow's options, for usage lines.
+    static let usage = "[--scope S]... [--param KEY=VALUE]... [--email E] [--loopback [--redirect-host H] | --auth-domain D] [--port N] [--no-browser] [--timeout SECONDS]"
+    static let twoStepUsage = "--provider ID --loopback --print-url [flow options]   then   --complete URL|-"
+
     static let provider = OptionSpec(
         "provider", value: "ID", suggestions: ProviderID.wellKnown,
         help: "Identity provider id: yahoo.com, microsoft.com, twitter.com, google.com, github.com, apple.com, oidc.NAME, saml.NAME, …")
+
+    /// The flow options with `--provider` offering `extraMethods` too (signin: password,
+    /// anonymous, custom; reauth: password).
+    static func all(with extraMethods: [String]) -> [OptionSpec] {
+        [OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown + extraMethods, help: provider.help)] + all.dropFirst()
+    }
 
     static let all: [OptionSpec] = [
         provider,

@@ -1,12 +1,12 @@
 /// `fbauth help [COMMAND|TOPIC]`
 enum HelpCommand {
-    static let topics = ["exit-codes", "environment", "man"]
+    static let topics = ["global", "exit-codes", "environment", "man"]
 
     static let spec = CommandSpec(
         name: "help",
-        summary: "Show help for fbauth, a command, or a topic: exit-codes, environment, man.",
-        usage: ["[COMMAND]", "exit-codes|environment|man"],
-        positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, help: "A command name, or exit-codes, environment, or man (the manual page in roff).")])
+        summary: "Show help for fbauth, a command, or a topic: global, exit-codes, environment, man.",
+        usage: ["[COMMAND]", "global|exit-codes|environment|man"],
+        positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, help: "A command name, or global (the options every command takes), exit-codes, environment, or man (the manual page in roff).")])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
         context.console.writeOutput(try text(for: arguments.positionals.first))
@@ -16,6 +16,8 @@ enum HelpCommand {
         let specs = CommandLineTool.commandSpecs
         switch name {
         case nil: return HelpFormatter.tool(specs)
+        case "global":
+            return "Global options (every command takes them, before or after its name):\n" + HelpFormatter.global
         case "exit-codes":
             return "Exit codes:\n" + HelpFormatter.table(ExitCode.allCases.map { (String($0.rawValue), $0.meaning) })
         case "environment":
@@ -23,7 +25,7 @@ enum HelpCommand {
         case "man":
             return ManPage.render(commands: specs)
         case let name?:
-            guard let spec = specs.first(where: { $0.name == name }) else {
+            guard let spec = specs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                 let suggestion = Suggestions.closest(to: name, among: specs.map(\.name) + topics)
                 throw .usage("no help for '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; try a command, or exit-codes, environment, man"))
             }

@@ -6,7 +6,7 @@ enum LinkCommand {
     static let spec = CommandSpec(
         name: "link",
         summary: "Link another identity provider to the current user.",
-        usage: ["--provider ID [flow options]", "--pending"],
+        usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--pending"],
         options: FlowOptionSpecs.all + [
             OptionSpec("pending", help: "Link the credential saved when a sign-in ended with exit 5 (account exists with a different credential)."),
         ],
@@ -16,6 +16,10 @@ enum LinkCommand {
 
             --pending links the provider credential that a sign-in saved when its email already \
             belonged to another account: sign in to that account first, then run it.
+
+            Examples:
+              fbauth link --provider github.com
+              fbauth signin --provider password --email pat@example.com && fbauth link --pending
             """)
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {

@@ -3,8 +3,8 @@ enum ReauthCommand {
     static let spec = CommandSpec(
         name: "reauth",
         summary: "Re-authenticate the current user (for sensitive operations such as delete-account).",
-        usage: ["--provider ID [flow options]", "--provider password [--email E]", "--complete URL"],
-        options: FlowOptionSpecs.all,
+        usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--provider password [--email E]"],
+        options: FlowOptionSpecs.all(with: ["password"]),
         details: """
             Runs the sign-in again without creating a user (autoCreate: false). If a different \
             account signs in, fbauth reports a user mismatch (exit 1) and leaves the session as it \

@@ -5,13 +5,13 @@ enum SignInCommand {
         name: "signin",
         summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
         usage: [
-            "--provider ID [--scope S]... [--param KEY=VALUE]... [--email E] [--loopback | --auth-domain D] [--port N] [--timeout SECONDS]",
-            "--provider ID --loopback --print-url [flow options]   then   fbauth signin --complete URL",
+            "--provider ID " + FlowOptionSpecs.usage,
+            FlowOptionSpecs.twoStepUsage,
             "--provider password --email E",
             "--provider anonymous",
             "--provider custom --token-file FILE|-",
         ],
-        options: FlowOptionSpecs.all + [
+        options: FlowOptionSpecs.all(with: ["password", "anonymous", "custom"]) + [
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
         ],
         details: """
@@ -31,7 +31,13 @@ enum SignInCommand {
             SDK's AuthDataResult) and saves the session, which becomes the current one. When the \
             email already belongs to an account with other sign-in methods, fbauth saves the \
             provider's credential and exits 5: sign in to that account, then run `fbauth link --pending`.
-            """)
+
+            Examples:
+              fbauth signin --provider yahoo.com
+              fbauth signin --provider microsoft.com --param tenant=contoso.onmicrosoft.com --scope mail.read
+              fbauth signin --provider password --email ada@example.com < password.txt
+            """,
+        aliases: ["login"])
 
     /// How to sign in.
     enum Method: Equatable {
@@ -108,6 +114,9 @@ enum SignInCommand {
         let store = context.sessionStore()
         // A store that cannot be used fails now, before the user goes through the browser.
         try store.checkWritable()
+        if let current = try store.load().currentSession(of: project.key), current.providerData.contains(where: { $0.providerId == options.providerId }) {
+            context.console.say("\(current.displayLabel) is signed in already with \(options.providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
+        }
         let flow = context.browserFlow(for: project)
         try finish(flow.run(options, purpose: .signIn), providerId: options.providerId, project: project, store: store, context: context)
     }
@@ -128,7 +137,9 @@ enum SignInCommand {
         let session = record.session()
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
-            if let projectId = project.projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
+            if let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken) {
+                contents.modifyProject(project.key) { $0.projectId = projectId }
+            }
         }
         context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
         context.console.say("Signed in as \(session.displayLabel)" + (record.method.map { " with \($0)" } ?? "") + "; the session is saved in \(store.location).")

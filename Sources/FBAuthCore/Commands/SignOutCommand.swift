@@ -9,7 +9,8 @@ enum SignOutCommand {
             Signing out is local: fbauth deletes the saved tokens from this machine. Firebase \
             refresh tokens stay valid until they are revoked on the server side — with the Admin \
             SDK (revokeRefreshTokens) or by disabling or deleting the user in the Firebase console.
-            """)
+            """,
+        aliases: ["logout"])
 
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
         let key = try context.projectKey()

@@ -8,8 +8,9 @@ enum TokenCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh]", "--provider ID"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--json]", "--provider ID [--min-valid SECONDS]"],
         options: [
+            OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires."),
             OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
             OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown,
@@ -21,7 +22,10 @@ enum TokenCommand {
             refreshes it through securetoken under a lock shared by all fbauth processes, so many \
             scripts can ask at once and only one refresh request is made.
 
-            Example: curl -H "Authorization: Bearer $(fbauth token)" https://…
+            Examples:
+              curl -H "Authorization: Bearer $(fbauth token)" https://…
+              fbauth token --json | jq -r .expirationTime
+              fbauth token --user grace@example.com --min-valid 1800
 
             --provider prints the provider's access token saved at sign-in or linking. Firebase \
             cannot refresh it: when it has expired, sign in with that provider again.
@@ -31,29 +35,43 @@ enum TokenCommand {
         if try runFromStore(arguments, context) { return }
         let session = try context.tokenRefresher(for: context.projectKey())
             .session(context.selector, minValid: TimeInterval(try minValid(arguments)), forceRefresh: arguments.flag("force-refresh"))
-        context.console.writeOutput(session.idToken + "\n")
+        printToken(session, arguments, context)
+    }
+
+    /// The bare token and a newline, or with `--json` what a script needs to cache it.
+    private static func printToken(_ session: Session, _ arguments: ParsedArguments, _ context: CommandContext) {
+        guard arguments.flag("json") else {
+            context.console.writeOutput(session.idToken + "\n")
+            return
+        }
+        context.console.writeOutput(JSONOutput.render([
+            "idToken": JSONValue.string(session.idToken), "expirationTime": .string(Timestamp.string(session.expirationTime)),
+            "uid": .string(session.uid), "projectId": IDTokenClaims.projectId(of: session.idToken).map(JSONValue.string) ?? .null,
+        ]))
     }
 
     /// Prints the answer straight from the store when it can — a provider's token, or an ID
     /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
     /// refresh is needed (nothing was printed).
     static func runFromStore(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) -> Bool {
-        let key = try context.projectKey()
+        let contents = try context.sessionStore().loadTokenFields()
+        let key = try context.projectKey(in: contents)
         let minValid = try minValid(arguments)
         if let providerId = arguments.value("provider") {
             guard !arguments.flag("force-refresh") else {
                 throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
             }
+            guard !arguments.flag("json") else { throw .usage("--json does not apply to --provider") }
             let token = try providerAccessToken(try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid, key: key, context: context)
             context.console.writeOutput(token + "\n")
             return true
         }
         guard !arguments.flag("force-refresh"),
             let session = try TokenRefresher.cachedSession(
-                in: context.sessionStore().loadTokenFields(), context.selector, project: key,
+                in: contents, context.selector, project: key,
                 minValid: TimeInterval(minValid), now: context.clock.now())
         else { return false }
-        context.console.writeOutput(session.idToken + "\n")
+        printToken(session, arguments, context)
         return true
     }
 

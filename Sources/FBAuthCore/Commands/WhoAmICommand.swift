@@ -3,9 +3,10 @@ enum WhoAmICommand {
     static let spec = CommandSpec(
         name: "whoami",
         summary: "Print the current user as JSON (fresh from Firebase unless --offline).",
-        usage: ["[--offline] [--tokens]"],
+        usage: ["[--offline] [--tokens] [--json]"],
         options: [
             OptionSpec("offline", help: "Print the saved copy without asking Firebase."),
+            OptionSpec("json", help: "Accepted for scripts: the output is always JSON."),
             OptionSpec("tokens", help: "Include the ID token, refresh token and expiration time."),
         ],
         details: """

@@ -177,7 +177,11 @@ public struct BrowserSignInFlow: Sendable {
         if let start = gate?.startURL {
             do {
                 let launched = try browser.open(start)
-                console.say("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(start)\n")
+                if let announcement = browser.announcement {
+                    console.say("\(announcement) with \(options.providerId), starting at \(start)")
+                } else {
+                    console.say("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(start)\n")
+                }
                 return launched
             } catch {
                 console.say("fbauth: no browser can be opened here (\(error.reason)).")

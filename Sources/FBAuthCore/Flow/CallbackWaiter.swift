@@ -103,6 +103,8 @@ struct BrowserWait<Delivery> {
     /// Turns a pasted line into a delivery; nil where this flow takes no pasted address.
     let paste: ((String) -> Result<Delivery, PastedRedirect.PasteProblem>)?
 
+    static var pastePrompt: String { "Paste the address your browser ended on:" }
+
     func wait(timeout: Duration) throws(FBAuthError) -> Delivery {
         let clock = ContinuousClock()
         let start = clock.now
@@ -111,7 +113,9 @@ struct BrowserWait<Delivery> {
         var launched = self.launched
         var readsTerminal = paste != nil && console.isInputTerminal
         let interrupt = interrupts.begin()
-        let status = StatusLine(console: console, isShown: showsStatusLine)
+        // While the user may type, nothing is redrawn over the line they type on.
+        let status = StatusLine(console: console, isShown: showsStatusLine && !readsTerminal)
+        if readsTerminal { console.say(Self.pastePrompt) }
         defer {
             interrupt?.end()
             status.clear()
@@ -154,6 +158,7 @@ struct BrowserWait<Delivery> {
                 case .failure(let problem):
                     status.clear()
                     console.say("That is not the redirect for this sign-in (\(problem.reason)). Paste the whole address from the browser's address bar.")
+                    console.say(Self.pastePrompt)
                 case nil:
                     continue
                 }
@@ -171,6 +176,7 @@ struct BrowserWait<Delivery> {
                     status.clear()
                     console.say("Still waiting for the browser. If it did not open, visit:\n\n  \(address)\n")
                     console.say(instructions(nil, readsTerminal))
+                    if readsTerminal { console.say(Self.pastePrompt) }
                     hintDue = nil
                 }
             }

@@ -48,7 +48,7 @@ struct TokenRefresher {
             }
             return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
                 guard var latest = try? contents.session(.exactly(current.reference), in: project) else {
-                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; sign in again with `fbauth signin`")
+                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; sign in again with `\(current.signInCommand)`")
                 }
                 // A sign-in meanwhile brought its own tokens: keep those.
                 guard latest.refreshToken == current.refreshToken else { return latest }
@@ -85,7 +85,7 @@ struct TokenRefresher {
 
     static func requireTokens(_ session: Session) throws(FBAuthError) {
         guard session.canRefresh else {
-            throw .signInAgain("the session of \(session.displayLabel) has expired or was revoked; sign in again with `fbauth signin`")
+            throw .signInAgain("the session of \(session.displayLabel) has expired or was revoked; sign in again with `\(session.signInCommand)`")
         }
     }
 
@@ -99,7 +99,7 @@ struct TokenRefresher {
             }
             reason = " [\(code)]"
         }
-        return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); sign in again with `fbauth signin`")
+        return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); sign in again with `\(session.signInCommand)`")
     }
 }
 
@@ -115,4 +115,15 @@ extension FBAuthError {
 extension Session {
     /// How messages name the user: the email, else the uid.
     var displayLabel: String { TerminalText.safe(email ?? uid) }
+
+    /// The command that signs this user in again, as a user can paste it: the provider the
+    /// session was made with, and the account's email as the hint.
+    var signInCommand: String {
+        let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
+        var command = "fbauth signin --provider \(provider)"
+        if let email, provider != "anonymous", !email.contains(where: { $0.isWhitespace || "'\"`$\\;&|<>".contains($0) }) {
+            command += " --email \(email)"
+        }
+        return command
+    }
 }

@@ -17,7 +17,7 @@ public final class RedirectReceiver {
         } catch {
             switch error {
             case .portInUse(let port):
-                throw .failed("port \(port) is already in use on this machine; choose another with --port (or --port 0 for any free port)")
+                throw .failed("port \(port) is already in use on this machine, probably by another fbauth sign-in that is still waiting (find it with: ss -ltnp 'sport = :\(port)'); finish or cancel it, or choose another port with --port (--port 0 picks a free one); with --loopback the provider accepts only the redirect URI registered for that port")
             case .addressUnavailable(let address):
                 throw .failed("this machine has no \(address.rawValue) loopback address; choose another --redirect-host")
             case .failed(let socketError):

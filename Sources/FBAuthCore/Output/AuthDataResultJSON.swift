@@ -134,6 +134,26 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return compactingEmpty(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// The encoder prints an empty array or object over three lines; scripts and people expect
+    /// `[]` and `{}`. (A newline inside JSON is always layout: strings escape theirs.)
+    static func compactingEmpty(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(where: { $0 == "[" || $0 == "{" }) {
+            result += rest[...open]
+            let after = rest[rest.index(after: open)...]
+            let blank = after.prefix { $0 == "\n" || $0 == " " }
+            let close: Character = rest[open] == "[" ? "]" : "}"
+            if blank.contains("\n"), after.dropFirst(blank.count).first == close {
+                result.append(close)
+                rest = after.dropFirst(blank.count + 1)
+            } else {
+                rest = after
+            }
+        }
+        return result + rest
     }
 }

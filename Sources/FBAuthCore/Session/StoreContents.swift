@@ -11,6 +11,13 @@ public struct ProjectKey: Hashable, Sendable {
 
     /// The key of this project in `sessions.json`.
     public var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
+
+    /// How messages name the project without printing the whole API key: the project id when
+    /// known, else the key's last six characters; and the emulator, if any.
+    public func label(projectId: String?) -> String {
+        let name = projectId ?? "key …" + String(apiKey.suffix(6))
+        return name + (emulatorHost.map { " (emulator \($0))" } ?? "")
+    }
 }
 
 /// Names one session of a project: tenant + uid.
@@ -47,9 +54,18 @@ public struct ProjectState: Codable, Sendable, Equatable {
 /// Everything in `sessions.json`, as values.
 public struct StoreContents: Sendable, Equatable {
     public var projects: [String: ProjectState]
+    /// The project of the last sign-in (or `use`): commands that name no project act on it.
+    public var currentProject: String?
 
-    public init(projects: [String: ProjectState] = [:]) {
+    public init(projects: [String: ProjectState] = [:], currentProject: String? = nil) {
         self.projects = projects
+        self.currentProject = currentProject
+    }
+
+    /// The remembered project, when it still exists.
+    public var rememberedProject: ProjectKey? {
+        guard let name = currentProject, let state = projects[name] else { return nil }
+        return ProjectKey(apiKey: state.apiKey, emulatorHost: state.emulatorHost)
     }
 
     public func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
@@ -67,7 +83,10 @@ public struct StoreContents: Sendable, Equatable {
         } else {
             project.sessions.append(session)
         }
-        if makeCurrent { project.current = session.reference }
+        if makeCurrent {
+            project.current = session.reference
+            currentProject = key.storageKey
+        }
         projects[key.storageKey] = project
     }
 }

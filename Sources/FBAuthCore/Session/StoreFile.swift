@@ -8,6 +8,7 @@ struct StoreFile: Codable {
 
     var version: Int
     var projects: [String: ProjectState]
+    var currentProject: String?
 
     static func decode(_ data: Data) throws(StoreFileProblem) -> StoreContents {
         let decoder = JSONDecoder()
@@ -21,7 +22,8 @@ struct StoreFile: Codable {
         let version = Int(number)
         guard version <= currentVersion else { throw .newerVersion(version) }
         do {
-            return StoreContents(projects: try decoder.decode(StoreFile.self, from: data).projects)
+            let file = try decoder.decode(StoreFile.self, from: data)
+            return StoreContents(projects: file.projects, currentProject: file.currentProject)
         } catch {
             throw .malformed(String(describing: error))
         }
@@ -32,7 +34,7 @@ struct StoreFile: Codable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain value types cannot fail.
-        return (try? encoder.encode(StoreFile(version: currentVersion, projects: contents.projects))) ?? Data()
+        return (try? encoder.encode(StoreFile(version: currentVersion, projects: contents.projects, currentProject: contents.currentProject))) ?? Data()
     }
 }
 
@@ -75,6 +77,7 @@ private struct TokenFields: Decodable {
         guard (1...StoreFile.currentVersion).contains(try root.decode(Int.self, forKey: AnyKey("version"))) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "newer version"))
         }
+        contents.currentProject = try root.decodeIfPresent(String.self, forKey: AnyKey("currentProject"))
         let projects = try root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("projects"))
         for name in projects.allKeys {
             let project = try projects.nestedContainer(keyedBy: AnyKey.self, forKey: name)

@@ -10,6 +10,14 @@ public protocol BrowserLauncher: Sendable {
     /// when there is one, is watched: a launcher that fails makes fbauth fall back to showing
     /// the URL and waiting.
     func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser?
+
+    /// What to tell the user instead of "sign in in your browser", for a browser that is not
+    /// the user's (the demo's built-in one); nil for a real browser.
+    var announcement: String? { get }
+}
+
+extension BrowserLauncher {
+    public var announcement: String? { nil }
 }
 
 /// A launched browser program.

@@ -48,6 +48,17 @@ final class Harness: @unchecked Sendable {
     }
 
     /// The pages the fake browser saw, in order.
+    /// Whether the fake browser logged a page containing `text` (it logs after fbauth answered
+    /// it, which may be after fbauth has exited).
+    func browserSaw(_ text: String, within seconds: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            if browserPages.contains(where: { ($0["body"] as? String)?.contains(text) == true }) { return true }
+            usleep(20_000)
+        } while Date() < deadline
+        return false
+    }
+
     var browserPages: [[String: Any]] {
         guard let text = try? String(contentsOfFile: browserLog, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
