@@ -33,8 +33,9 @@ enum HelpFormatter {
             text += "Also: " + spec.aliases.map { "fbauth \($0)" }.joined(separator: ", ") + "\n"
         }
         if let details = spec.details {
+            // Indented lines (examples) are kept as they are.
             text += "\n" + details.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
+                .map { $0.hasPrefix("  ") ? String($0) : wrap(String($0), indent: 0) }.joined(separator: "\n") + "\n"
         }
         if !spec.positionals.isEmpty {
             text += "\nArguments:\n" + table(spec.positionals.map { ($0.name, $0.help) })
@@ -42,7 +43,7 @@ enum HelpFormatter {
         if !spec.options.isEmpty {
             text += "\nOptions:\n" + table(spec.options.map { ($0.synopsis, $0.help) })
         }
-        text += "\nGlobal options (--api-key, --app-config, --user, --verbose, …): see 'fbauth help global'.\n"
+        text += "\nGlobal options (the project, the session, verbose output): see 'fbauth help global'.\n"
         return text
     }
 

@@ -13,10 +13,10 @@ public struct ProjectKey: Hashable, Sendable {
     public var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
 
     /// How messages name the project without printing the whole API key: the project id when
-    /// known, else the key's last six characters; and the emulator, if any.
+    /// known, the key's last six characters, and the emulator, if any.
     public func label(projectId: String?) -> String {
-        let name = projectId ?? "key …" + String(apiKey.suffix(6))
-        return name + (emulatorHost.map { " (emulator \($0))" } ?? "")
+        let details = ["key …" + String(apiKey.suffix(6))] + (emulatorHost.map { ["emulator \($0)"] } ?? [])
+        return (projectId ?? "project") + " (" + details.joined(separator: ", ") + ")"
     }
 }
 

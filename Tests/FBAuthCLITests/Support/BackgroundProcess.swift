@@ -87,6 +87,12 @@ final class PseudoTerminal: @unchecked Sendable {
         close(secondary)
     }
 
+    /// Types characters without pressing Enter.
+    func press(_ keys: String) {
+        let bytes = Array(keys.utf8)
+        _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
+    }
+
     /// Types a line.
     func type(_ line: String) {
         let bytes = Array((line + "\n").utf8)
