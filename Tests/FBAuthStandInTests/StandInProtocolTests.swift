@@ -4,7 +4,7 @@ import LoopbackHTTP
 import Testing
 
 /// The stand-in must answer like the production service as documented
-/// (firebase-protocol.md), or fbauth's tests would prove nothing about the real thing.
+/// (the Firebase Auth REST API reference and the SDKs), or fbauth's tests would prove nothing about the real thing.
 @Suite struct StandInProtocolTests {
     let standIn: StandIn
     let client: StandInClient

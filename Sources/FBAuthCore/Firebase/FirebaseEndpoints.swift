@@ -3,7 +3,7 @@ import LoopbackHTTP
 
 /// Where Identity Toolkit and securetoken live: Google's production hosts, or an Auth
 /// emulator (`FIREBASE_AUTH_EMULATOR_HOST=host:port`), which serves both under
-/// `http://HOST/<production host>/…` (firebase-protocol.md §7).
+/// `http://HOST/<production host>/…` (firebase-tools src/emulator/auth, README.md and server.ts).
 public struct FirebaseEndpoints: Sendable, Equatable {
     /// `host:port` of the emulator, or nil for production.
     public let emulatorHost: String?

@@ -2,7 +2,8 @@ import Foundation
 
 /// An error answered by Identity Toolkit or securetoken, either as the error envelope
 /// `{"error": {"code": 400, "message": "CODE : detail", "errors": [...]}}` or as an HTTP-200
-/// `errorMessage` (firebase-protocol.md §6).
+/// `errorMessage` (the Firebase Auth REST API reference, "Error responses"; firebase-js-sdk
+/// packages/auth/src/api/errors.ts).
 public struct ServerError: Error, Sendable, Equatable {
     /// The HTTP status (200 for `errorMessage` answers).
     public var httpStatus: Int

@@ -1,5 +1,6 @@
 /// Server error codes in plain words, with the exit code each maps to. Codes come from the
-/// Identity Toolkit and securetoken (firebase-protocol.md §4 and §6); an unknown code is shown
+/// Identity Toolkit and securetoken (the Firebase Auth REST API reference; firebase-js-sdk
+/// packages/auth/src/api/errors.ts); an unknown code is shown
 /// as it came, with exit 1.
 public enum ServerErrorTable {
     public struct Entry: Sendable {

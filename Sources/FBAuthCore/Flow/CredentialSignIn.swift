@@ -1,5 +1,5 @@
 /// Sign-in without a browser: email and password, anonymous, or a custom token minted by the
-/// app's server (firebase-protocol.md §5). Each ends like an identity-provider sign-in: the
+/// app's server (the Firebase Auth REST API reference). Each ends like an identity-provider sign-in: the
 /// whole user from `accounts:lookup`.
 struct CredentialSignIn {
     let client: FirebaseAuthClient

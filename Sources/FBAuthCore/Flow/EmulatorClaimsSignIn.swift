@@ -3,7 +3,7 @@ import LoopbackHTTP
 
 /// Sign-in against the Firebase Auth emulator, which answers `createAuthUri` for identity
 /// providers with 501: the emulator instead accepts fake identity-provider claims as plain
-/// JSON in `signInWithIdp`'s `postBody` (firebase-protocol.md §7, "Consequences" 3).
+/// JSON in `signInWithIdp`'s `postBody` (firebase-tools src/emulator/auth/operations.ts, signInWithIdp).
 struct EmulatorClaimsSignIn {
     let client: FirebaseAuthClient
     let console: Console

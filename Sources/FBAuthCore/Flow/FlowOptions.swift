@@ -39,7 +39,8 @@ public struct FlowOptions: Sendable, Equatable {
         self.authDomain = authDomain
     }
 
-    /// The parameters Firebase sets itself; providers reject duplicates (firebase-protocol.md §3).
+    /// The parameters Firebase sets itself; providers reject duplicates (Firebase's guides for
+    /// Microsoft and Yahoo sign-in).
     public static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
 
     /// SAML providers take neither custom parameters nor scopes (Firebase's hosted handler sends

@@ -2,7 +2,7 @@ import Foundation
 
 /// What a `signInWithIdp` answer means. HTTP 200 is not always success: `needConfirmation`,
 /// `errorMessage`, a second factor, or a missing `idToken` are failures
-/// (firebase-protocol.md §2, "Consequences" 4).
+/// (firebase-js-sdk packages/auth/src/api/index.ts and core/strategies/idp.ts).
 public enum IdpSignInOutcome: Sendable {
     case signedIn(SignInWithIdpResponse)
     /// An account with this email exists with other sign-in methods.

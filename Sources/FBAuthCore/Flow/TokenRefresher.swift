@@ -104,7 +104,8 @@ struct TokenRefresher {
 }
 
 extension FBAuthError {
-    /// The server rejected the session's tokens for good (firebase-protocol.md §4): signing in
+    /// The server rejected the session's tokens for good (the Firebase Auth REST API reference,
+    /// "Exchange a refresh token for an ID token"): signing in
     /// again is the only way on.
     var rejectsSession: Bool {
         guard case .server(let error, _) = self, let code = error.code else { return false }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
-/// `AuthDataResult` (cli-contract.md). Every documented key is always present; absent values
+/// `AuthDataResult` (README, "Output"). Every documented key is always present; absent values
 /// are `null`.
 struct AuthDataResultJSON: Encodable {
     var user: UserJSON

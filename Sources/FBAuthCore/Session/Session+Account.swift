@@ -37,7 +37,7 @@ extension ProviderProfile {
 
     /// Microsoft's object id (`oid`) for this account: Firebase's id for a personal Microsoft
     /// account is 16 hex digits, which the `oid` pads into a GUID; a directory account's id is
-    /// the `oid` itself (firebase-protocol.md §3, Microsoft).
+    /// the `oid` itself (Firebase's guides for Microsoft and Yahoo sign-in).
     public var microsoftObjectID: String? {
         guard providerId == "microsoft.com" else { return nil }
         let hex = uid.lowercased()

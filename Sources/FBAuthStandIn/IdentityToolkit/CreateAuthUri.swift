@@ -7,7 +7,8 @@ extension Backend {
         "context", "hostedDomain", "identifier", "appId", "oauthConsumerKey", "openidRealm", "otaApp",
     ]
 
-    /// `accounts:createAuthUri` (firebase-protocol.md §1): either an authorization URL at a fake
+    /// `accounts:createAuthUri` (the Identity Toolkit v1 reference, accounts.createAuthUri;
+    /// firebase-tools src/emulator/auth/schema.ts): either an authorization URL at a fake
     /// provider, or (with `identifier`) the sign-in methods of an email.
     func createAuthUri(_ body: JSONBody) throws(APIError) -> [String: Any] {
         let providerId = try body.string("providerId")

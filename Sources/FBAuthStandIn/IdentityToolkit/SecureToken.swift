@@ -2,7 +2,8 @@ import Foundation
 import LoopbackHTTP
 
 extension Backend {
-    /// `POST /v1/token` (securetoken, firebase-protocol.md §4): exchanges a refresh token for a
+    /// `POST /v1/token` (securetoken, the Firebase Auth REST API reference, "Exchange a refresh token
+    /// for an ID token"): exchanges a refresh token for a
     /// new ID token. Accepts the documented form body and JSON (camelCase or snake_case).
     func grantToken(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
         let fields: [String: String]

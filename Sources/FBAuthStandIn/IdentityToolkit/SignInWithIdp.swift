@@ -7,7 +7,9 @@ extension Backend {
         "pendingToken", "tenantId", "autoCreate", "returnRefreshToken", "pendingIdToken", "delegatedProjectNumber",
     ]
 
-    /// `accounts:signInWithIdp` (firebase-protocol.md §2): turns the provider's redirect (or a
+    /// `accounts:signInWithIdp` (the Identity Toolkit v1 reference, accounts.signInWithIdp;
+    /// firebase-js-sdk packages/auth/src/api/authentication/idp.ts): turns the provider's redirect
+    /// (or a
     /// credential) into a Firebase session, for sign-in or, with `idToken`, for linking.
     func signInWithIdp(_ body: JSONBody) throws(APIError) -> [String: Any] {
         guard let requestUri = try body.string("requestUri"), !requestUri.isEmpty else { throw .badRequest("MISSING_REQUEST_URI") }

@@ -34,7 +34,7 @@ struct ProviderIdentity {
         switch providerId {
         case "microsoft.com":
             // Personal accounts have a 16-hex-digit id whose oid is it padded into a GUID; with a
-            // directory tenant the id is the oid itself (firebase-protocol.md §3, Microsoft).
+            // directory tenant the id is the oid itself (Firebase's guides for Microsoft and Yahoo sign-in).
             let hex = digest.hex(32)
             let oid = "\(hex.prefix(8))-\(hex.dropFirst(8).prefix(4))-\(hex.dropFirst(12).prefix(4))-\(hex.dropFirst(16).prefix(4))-\(hex.dropFirst(20).prefix(12))"
             let isDirectoryTenant = tenant.map { !["common", "consumers", "organizations"].contains($0) } ?? false

@@ -1,7 +1,8 @@
 import Foundation
 import LoopbackHTTP
 
-/// An error answered in Google's envelope (firebase-protocol.md §6):
+/// An error answered in Google's envelope (the Firebase Auth REST API reference, "Error responses";
+/// firebase-js-sdk packages/auth/src/api/errors.ts):
 /// `{"error": {"code": 400, "message": "CODE : detail", "errors": [{"message", "domain", "reason"}]}}`;
 /// non-400 classes carry a `status` name.
 struct APIError: Error {

@@ -1,4 +1,4 @@
-/// `accounts:signInWithPassword` (firebase-protocol.md §5).
+/// `accounts:signInWithPassword` (the Firebase Auth REST API reference).
 struct SignInWithPasswordRequest: Encodable {
     var email: String
     var password: String

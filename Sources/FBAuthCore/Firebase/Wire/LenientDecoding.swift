@@ -1,6 +1,7 @@
 /// Firebase's answers vary in small ways between endpoints, SDK generations and the emulator
 /// (`expiresIn` is a string, `oauthExpireIn` a number that iOS reads as a string,
-/// `rawUserInfo` a JSON string or an object; firebase-protocol.md §2). These readers accept
+/// `rawUserInfo` a JSON string or an object; the Identity Toolkit v1 reference, accounts.signInWithIdp;
+/// firebase-js-sdk packages/auth/src/api/authentication/idp.ts). These readers accept
 /// every documented form and treat a value of the wrong type as absent, so an odd answer is
 /// a clear "missing field" error later, never a crash.
 extension KeyedDecodingContainer {

@@ -1,4 +1,4 @@
-/// `accounts:lookup` with the user's own ID token (firebase-protocol.md §5).
+/// `accounts:lookup` with the user's own ID token (the Firebase Auth REST API reference).
 public struct LookupRequest: Encodable, Sendable {
     public var idToken: String
 }

@@ -1,4 +1,5 @@
-/// securetoken's answer to `grant_type=refresh_token` (firebase-protocol.md §4), snake_case.
+/// securetoken's answer to `grant_type=refresh_token` (the Firebase Auth REST API reference, "Exchange a
+/// refresh token for an ID token"), snake_case.
 public struct SecureTokenResponse: Decodable, Sendable, Equatable {
     public var idToken: String?
     public var refreshToken: String?

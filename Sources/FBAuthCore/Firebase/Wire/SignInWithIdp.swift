@@ -1,4 +1,5 @@
-/// `accounts:signInWithIdp` (firebase-protocol.md §2).
+/// `accounts:signInWithIdp` (the Identity Toolkit v1 reference, accounts.signInWithIdp; firebase-js-sdk
+/// packages/auth/src/api/authentication/idp.ts).
 public struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     /// The callback URL exactly as received, or `http://localhost` for credential and pending-token forms.
     public var requestUri: String
@@ -78,7 +79,8 @@ public struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         oauthExpireIn = c.int(.oauthExpireIn)
         oauthRefreshToken = c.string(.oauthRefreshToken)
         isNewUser = c.bool(.isNewUser)
-        // JS treats the mere presence of the key as "account exists" (firebase-protocol.md §2).
+        // JS treats the mere presence of the key as "account exists"
+        // (firebase-js-sdk packages/auth/src/api/index.ts, _performFetchWithErrorHandling).
         needConfirmation = c.contains(.needConfirmation) ? (c.bool(.needConfirmation) ?? true) : nil
         verifiedProvider = c.strings(.verifiedProvider)
         errorMessage = c.string(.errorMessage)
