@@ -44,10 +44,12 @@ import Testing
 
     @Test func anUnchangedUpdateDoesNotRewrite() throws {
         try store.update { $0.save(session("a"), in: project, makeCurrent: true) }
-        let before = try FileManager.default.attributesOfItem(atPath: store.filePath)[.modificationDate] as? Date
-        usleep(20_000)
+        // A write replaces the file (a new inode); no write keeps it.
+        let before = try FileManager.default.attributesOfItem(atPath: store.filePath)[.systemFileNumber] as? NSNumber
         try store.update { _ in }
-        #expect(try FileManager.default.attributesOfItem(atPath: store.filePath)[.modificationDate] as? Date == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: store.filePath)[.systemFileNumber] as? NSNumber == before)
+        try store.update { $0.save(session("b"), in: project, makeCurrent: true) }
+        #expect(try FileManager.default.attributesOfItem(atPath: store.filePath)[.systemFileNumber] as? NSNumber != before, "the check can fail")
     }
 
     @Test(arguments: [

@@ -70,13 +70,9 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
                                console: console, interrupts: interrupts, hintAfter: hintAfter), receiver)
     }
 
-    @Test func theURLIsShownAgainOnceWhenNothingArrives() throws {
-        let console = RecordingConsole()
-        let (waiter, _) = try waiter(console: console, hintAfter: .milliseconds(100))
-        #expect(throws: FBAuthError.self) { try waiter.wait(timeout: .milliseconds(600)) }
-        #expect(console.stderr.components(separatedBy: "Still waiting for the browser").count == 2)
-        #expect(console.stderr.contains("https://idp.example/authorize?state=S"))
-        #expect(console.stderr.contains("--print-url"), "without a terminal, the two-step flow is the way")
+    @Test func withoutATerminalTheTwoStepFlowIsTheWayOut() {
+        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: false).contains("--loopback --print-url"))
+        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: true).contains("paste here the address"))
     }
 
     @Test func ctrlCCancels() throws {

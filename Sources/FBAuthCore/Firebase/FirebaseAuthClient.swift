@@ -11,12 +11,19 @@ public struct FirebaseAuthClient: Sendable {
     let timeout: TimeInterval
     let logger: HTTPExchangeLogger?
     /// Pause before the single retry of an idempotent call.
-    let retryDelay: TimeInterval
+    let retryDelay: Duration
     /// Headers sent with every request (client version, locale, app identity).
     let identity: ClientIdentity
+    /// Takes the pause before a retry.
+    let sleeper: Sleeper
+    /// Times each exchange, for `--verbose`.
+    let clock: MonotonicClock
 
     public init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
-                logger: HTTPExchangeLogger? = nil, retryDelay: TimeInterval = 0.5, identity: ClientIdentity = ClientIdentity()) {
+                logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
+                sleeper: Sleeper = ThreadSleeper(), clock: MonotonicClock = SystemMonotonicClock()) {
+        self.sleeper = sleeper
+        self.clock = clock
         self.endpoints = endpoints
         self.apiKey = apiKey
         self.transport = transport
@@ -113,24 +120,28 @@ public struct FirebaseAuthClient: Sendable {
         do {
             return try sendOnce(request, action: action)
         } catch let error where retry == .onceIfTransient && error.isTransient {
-            Thread.sleep(forTimeInterval: retryDelay)
+            sleeper.sleep(for: retryDelay)
             return try sendOnce(request, action: action)
         }
     }
 
     private func sendOnce(_ request: HTTPClientRequest, action: String) throws(FBAuthError) -> Data {
         let host = endpoints.displayHost(for: request.url)
-        let started = Date()
+        let started = clock.now
+        let seconds = { () -> TimeInterval in
+            let elapsed = started.duration(to: clock.now).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
         let response: HTTPClientResponse
         do {
             response = try transport.send(request)
         } catch {
-            logger?.log(request, response: nil, failure: error.message, duration: Date().timeIntervalSince(started))
+            logger?.log(request, response: nil, failure: error.message, duration: seconds())
             if error.kind == .tooLarge { throw .badResponse(host: host, reason: error.message) }
             let reason = error.kind == .timedOut ? "no answer within \(Int(request.timeout)) s" : error.message
             throw .network(host: host, reason: reason)
         }
-        logger?.log(request, response: response, failure: nil, duration: Date().timeIntervalSince(started))
+        logger?.log(request, response: response, failure: nil, duration: seconds())
         if (300..<400).contains(response.status) {
             // Identity Toolkit never redirects; a redirect is a proxy or portal, not Firebase.
             let location = TerminalText.safe(response.headers["location"] ?? "nowhere")

@@ -102,11 +102,12 @@ struct BrowserWait<Delivery> {
     let serve: (_ deadline: ContinuousClock.Instant, _ watching: [Int32]) throws(FBAuthError) -> ListenerEvent<Delivery>
     /// Turns a pasted line into a delivery; nil where this flow takes no pasted address.
     let paste: ((String) -> Result<Delivery, PastedRedirect.PasteProblem>)?
+    /// Elapsed time: the timeout, the hint, the status line.
+    var clock: MonotonicClock = SystemMonotonicClock()
 
     static var pastePrompt: String { "Paste the address your browser ended on:" }
 
     func wait(timeout: Duration) throws(FBAuthError) -> Delivery {
-        let clock = ContinuousClock()
         let start = clock.now
         let deadline = start.advanced(by: timeout)
         var hintDue: ContinuousClock.Instant? = start.advanced(by: hintAfter)
