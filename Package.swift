@@ -7,7 +7,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "fbauth", targets: ["fbauth"]),
-        .executable(name: "fbauth-net", targets: ["fbauth-net"]),
         // The sign-in flow, REST client, listener and session store, for Swift programs.
         .library(name: "FBAuthCore", targets: ["FBAuthCore", "FBAuthURLSession"]),
     ],
@@ -17,22 +16,19 @@ let package = Package(
         .target(name: "LoopbackHTTP"),
         // Everything fbauth does, behind seams. Never imports FoundationNetworking, so that
         // commands that make no request never load libcurl.
-        .target(name: "FBAuthCore", dependencies: ["LoopbackHTTP"]),
+        .target(name: "FBAuthCore", dependencies: ["LoopbackHTTP", "CCurl"]),
+        // The system's libcurl, loaded with dlopen on the first request (Linux's HTTP stack).
+        .target(name: "CCurl"),
         // The live HTTP transport (URLSession); the only code that loads the HTTP stack.
         .target(name: "FBAuthURLSession", dependencies: ["FBAuthCore"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
         // plus a headless browser. Independent of FBAuthCore on purpose: it must catch the
         // client's protocol mistakes, not share them.
         .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP"]),
-        // The command users run. Answers what needs no request itself, without loading the HTTP
-        // stack (so `fbauth token` starts in about a millisecond), and runs fbauth-net for the rest.
-        // It must not depend on fbauth-net: SwiftPM would link fbauth-net's libraries (and libcurl)
-        // into it. `swift build` builds both.
-        .executableTarget(name: "fbauth", dependencies: ["FBAuthCore"]),
-        // The same command line with the HTTP stack and the local stand-in.
+        // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
-            name: "fbauth-net",
-            dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
+            name: "fbauth",
+            dependencies: ["FBAuthCore", "FBAuthStandIn", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of
@@ -47,7 +43,7 @@ let package = Package(
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
-            dependencies: ["fbauth", "fbauth-net", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP"],
+            dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP"],
             // Served to Chromium by fbauth-test-chromium from the source tree.
             exclude: ["Browser"]),
     ]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Measures what fbauth costs where scripts feel it, side by side in one run: median wall time
+# Measures what fbauth costs where scripts feel it, side by side in one run: the installed size
+# of the stripped executable, median wall time
 # and peak memory of `fbauth token` with a fresh saved token, a C baseline that does the least
 # work for the same answer, `fbauth token --help`, `fbauth whoami --offline`, and a whole
 # `fbauth signin` against the local stand-in with a non-interactive browser; then the ratio
@@ -24,10 +25,16 @@ have_apt() { command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; }
 command -v hyperfine >/dev/null 2>&1 || { have_apt && apt-get install -y hyperfine >/dev/null 2>&1; } || true
 [ -x /usr/bin/time ] || { have_apt && apt-get install -y time >/dev/null 2>&1; } || true
 cc -O2 -o "$work/baseline" Scripts/bench/baseline.c
+# What an installation holds (Scripts/install.sh strips it), and what is measured below.
+cp "$bin/fbauth" "$work/fbauth"
+strip "$work/fbauth" 2>/dev/null || true
+size_bytes=$(wc -c < "$work/fbauth" | tr -d ' ')
+size_mb=$(awk -v b="$size_bytes" 'BEGIN { printf "%.1f", b / 1000000 }')
+fbauth="$work/fbauth"
 
 # The stand-in on loopback, and one saved session to read.
 start_emulator() { # LIFETIME HOSTFILE
-  "$bin/fbauth" emulator --port 0 --token-lifetime "$1" > "$2" 2>/dev/null &
+  "$fbauth" emulator --port 0 --token-lifetime "$1" > "$2" 2>/dev/null &
   pids+=($!)
   for _ in $(seq 100); do [ -s "$2" ] && return; sleep 0.05; done
   echo "bench.sh: the stand-in did not start" >&2; exit 1
@@ -36,7 +43,7 @@ start_emulator 3600 "$work/host"
 export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host")" FIREBASE_API_KEY=bench-api-key
 export FBAUTH_CONFIG_DIR="$work/config" BROWSER="$bin/fbauth-fake-browser"
 export FBAUTH_FAKE_BROWSER_EMAIL=bench@example.com
-"$bin/fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
+"$fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
 
 median_ms() { # RUNS COMMAND... → median wall time in milliseconds
   local count="$1"; shift
@@ -69,26 +76,27 @@ measure() { # NAME RUNS COMMAND...
   printf -v "mib_$name" '%s' "$(peak_mib "$@")"
 }
 measure baseline "$runs" "$work/baseline"
-measure token "$runs" "$bin/fbauth" token
-measure help "$runs" "$bin/fbauth" token --help
-measure whoami "$runs" "$bin/fbauth" whoami --offline
-measure signin "$signin_runs" "$bin/fbauth" signin --loopback --provider yahoo.com --port 0
+measure token "$runs" "$fbauth" token
+measure help "$runs" "$fbauth" token --help
+measure whoami "$runs" "$fbauth" whoami --offline
+measure signin "$signin_runs" "$fbauth" signin --loopback --provider yahoo.com --port 0
 
 # 20 concurrent calls on an expiring token: tokens from this stand-in last 62 s; after 3 s
 # one has less than --min-valid 60 s left, and a refreshed one has 62 s again.
 start_emulator 62 "$work/host2"
 export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host2")" FBAUTH_CONFIG_DIR="$work/config2"
-"$bin/fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
+"$fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
 sleep 3
 concurrent=()
-for i in $(seq 20); do "$bin/fbauth" token --min-valid 60 --verbose >/dev/null 2>"$work/concurrent-$i.log" & concurrent+=($!); done
+for i in $(seq 20); do "$fbauth" token --min-valid 60 --verbose >/dev/null 2>"$work/concurrent-$i.log" & concurrent+=($!); done
 for pid in "${concurrent[@]}"; do wait "$pid" || true; done
 refreshes=$(cat "$work"/concurrent-*.log | grep -c '> POST .*/securetoken.googleapis.com/v1/token' || true)
 
-ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.1f", t / b }')
+ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.2f", t / b }')
 cpu=$( (grep -m1 'model name' /proc/cpuinfo 2>/dev/null || sysctl -n machdep.cpu.brand_string 2>/dev/null || echo unknown) | sed 's/.*: //')
 echo "fbauth benchmark — $(date -u +%Y-%m-%d), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) cores, $(uname -sr)"
 echo "median of $runs runs ($signin_runs for signin); peak memory: median of 15 runs"
+echo "fbauth executable, stripped (what Scripts/install.sh installs): $size_mb MB"
 printf '%-40s %10s %12s\n' "command" "median" "peak memory"
 row() { local ms="ms_$2" mib="mib_$2"; printf '%-40s %7s ms %8s MiB\n' "$1" "${!ms}" "${!mib}"; }
 row "baseline: C program reading the token" baseline
@@ -101,7 +109,8 @@ echo "20 concurrent fbauth token on an expiring token: $refreshes refresh reques
 
 check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }
 echo "targets:"
-check "fbauth token within 3x the baseline (${ratio}x)" "$ms_token <= 3 * $ms_baseline"
+check "installed size at most 25 MB ($size_mb MB)" "$size_bytes <= 25000000"
+check "fbauth token within 1.5x the baseline (${ratio}x)" "$ms_token <= 1.5 * $ms_baseline"
 check "fbauth token under 3 ms ($ms_token ms)" "$ms_token < 3"
 check "fbauth token peak memory under 15 MiB ($mib_token MiB)" "$mib_token < 15"
 check "whole local signin under 150 ms ($ms_signin ms)" "$ms_signin < 150"

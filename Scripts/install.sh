@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Installs fbauth:
 #   PREFIX/bin/fbauth
-#   PREFIX/libexec/fbauth/fbauth-net         (fbauth runs it for commands that talk to Firebase)
 #   PREFIX/share/man/man1/fbauth.1
 #   PREFIX/share/bash-completion/completions/fbauth
 #   PREFIX/share/zsh/site-functions/_fbauth
@@ -10,7 +9,7 @@
 #   Scripts/install.sh [PREFIX]    default: /usr/local when writable, else ~/.local
 #
 # Builds the release binaries first (Scripts/build-release.sh), unless FBAUTH_INSTALL_BINARIES
-# names a directory that already holds fbauth and fbauth-net (packagers, tests).
+# names a directory that already holds fbauth (packagers, tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -ge 1 ]; then
@@ -23,17 +22,14 @@ fi
 
 binaries="${FBAUTH_INSTALL_BINARIES:-}"
 [ -n "$binaries" ] || binaries="$(Scripts/build-release.sh)"
-for program in fbauth fbauth-net; do
-  [ -x "$binaries/$program" ] || { echo "install.sh: $binaries/$program is missing" >&2; exit 1; }
-done
+[ -x "$binaries/fbauth" ] || { echo "install.sh: $binaries/fbauth is missing" >&2; exit 1; }
 
-install -d "$prefix/bin" "$prefix/libexec/fbauth" "$prefix/share/man/man1" \
+install -d "$prefix/bin" "$prefix/share/man/man1" \
   "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 install -m 0755 "$binaries/fbauth" "$prefix/bin/fbauth"
-install -m 0755 "$binaries/fbauth-net" "$prefix/libexec/fbauth/fbauth-net"
 # Release binaries carry debug information; installed ones need not.
 if [ -z "${FBAUTH_INSTALL_BINARIES:-}" ] && command -v strip >/dev/null 2>&1; then
-  strip "$prefix/bin/fbauth" "$prefix/libexec/fbauth/fbauth-net" 2>/dev/null || true
+  strip "$prefix/bin/fbauth" 2>/dev/null || true
 fi
 
 fbauth="$prefix/bin/fbauth"

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import LoopbackHTTP
 
 /// fbauth's own production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
@@ -6,7 +11,7 @@ import LoopbackHTTP
 /// the tests, which can also inspect what it received, inject faults and change its state.
 public final class StandIn: @unchecked Sendable {
     // All state is behind `lock`; `server` is touched only by the serving thread after `start`.
-    private let lock = NSLock()
+    private let lock = Lock()
     private let backend: Backend
     private let server: LoopbackServer
     private let wakePipe: WakePipe
@@ -34,7 +39,7 @@ public final class StandIn: @unchecked Sendable {
     /// Starts serving on a background thread.
     public func start() {
         lock.withLock { running = true }
-        Thread.detachNewThread { [self] in
+        BackgroundThread.start { [self] in
             while true {
                 let event = server.next(until: nil, watching: [wakePipe.readDescriptor]) { request in
                     self.lock.withLock { self.backend.route(request) }

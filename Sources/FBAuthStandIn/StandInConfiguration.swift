@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How the stand-in behaves. The defaults follow the production service as documented; the
 /// switches reproduce documented variants (the official emulator, project settings).

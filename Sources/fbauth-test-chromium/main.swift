@@ -297,13 +297,13 @@ func run() -> Int32 {
             }
             if let state = devTools.evaluate("document.documentElement.dataset.fbauth || ''", session: mainSession) as? String, !state.isEmpty {
                 let text = devTools.evaluate("document.body.innerText", session: mainSession) as? String ?? ""
-                log("page \(state): \(text.replacingOccurrences(of: "\n", with: " | "))")
+                log("page \(state): \(text.replacing("\n", with: " | "))")
                 return 0
             }
         }
         let url = devTools.evaluate("location.href", session: mainSession) as? String ?? "?"
         let text = devTools.evaluate("document.body ? document.body.innerText : ''", session: mainSession) as? String ?? ""
-        log("timed out at \(url): \(text.replacingOccurrences(of: "\n", with: " | "))")
+        log("timed out at \(url): \(text.replacing("\n", with: " | "))")
         return 1
     } catch {
         log("failed: \(error)")

@@ -1,22 +1,26 @@
 import FBAuthCore
-import Foundation
+#if os(macOS)
+import FBAuthURLSession
+#endif
 
-// The `fbauth` command. It answers what needs no request — a token that is still fresh, help,
-// the commands that only read or edit the session store — without loading the HTTP stack:
-// linking FoundationNetworking alone costs milliseconds and megabytes at every start. Anything
-// else runs in `fbauth-net`, the same command line with the HTTP stack, which replaces this
-// process (exec): same arguments, environment and streams.
+// The `fbauth` command: builds the live dependencies, runs the command line, exits with its
+// code. One executable: on Linux it links FoundationEssentials rather than Foundation (no ICU
+// data) and talks HTTP through the system's libcurl, loaded only when a command makes a
+// request, so `fbauth token` with a fresh token starts in about a millisecond.
 Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
-let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = Platform.environment()
-let tool = CommandLineTool(dependencies: Dependencies(
-    transport: NoTransport(),
+#if os(macOS)
+let transport: HTTPTransport = URLSessionTransport()
+#else
+let transport: HTTPTransport = CurlTransport()
+#endif
+let dependencies = Dependencies(
+    transport: transport,
     console: StandardConsole(),
     environment: environment,
     clock: SystemClock(),
-    browser: SystemBrowserLauncher(environment: environment)))
-if let status = tool.runWithoutNetwork(arguments) {
-    exit(status)
-}
-exit(NetworkedCommand.run(arguments))
+    browser: SystemBrowserLauncher(environment: environment),
+    standIn: BundledStandIn(),
+    interrupts: SignalInterruptSource())
+Platform.exit(CommandLineTool(dependencies: dependencies).run(Array(CommandLine.arguments.dropFirst())))

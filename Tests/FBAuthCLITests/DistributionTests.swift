@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What ships around the binary: help topics, the man page, completions, the installer, the
-/// README, and the split between `fbauth` and `fbauth-net`.
+/// README, and the single executable.
 @Suite struct DistributionTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
 
@@ -37,8 +37,9 @@ import Testing
         ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"].map { "\($0)/\(program)" }.first(where: FileManager.default.isExecutableFile)
     }
 
-    private func run(_ program: String, _ arguments: [String], in harness: Harness) throws -> RunResult {
-        try Subprocess.run(URL(fileURLWithPath: program), arguments, environment: harness.environment, stdin: nil, directory: harness.directory, timeout: 60)
+    private func run(_ program: String, _ arguments: [String], in harness: Harness, environment: [String: String] = [:]) throws -> RunResult {
+        try Subprocess.run(URL(fileURLWithPath: program), arguments, environment: harness.environment.merging(environment) { $1 },
+                           stdin: nil, directory: harness.directory, timeout: 60)
     }
 
     @Test func helpTopicsListEveryExitCodeAndVariable() throws {
@@ -108,35 +109,39 @@ import Testing
             environment: harness.environment.merging(["FBAUTH_INSTALL_BINARIES": Binaries.directory.path]) { $1 },
             stdin: nil, directory: harness.directory, timeout: 120)
         #expect(install.status == 0, "\(install)")
-        for path in ["bin/fbauth", "libexec/fbauth/fbauth-net", "share/man/man1/fbauth.1", "share/bash-completion/completions/fbauth",
+        for path in ["bin/fbauth", "share/man/man1/fbauth.1", "share/bash-completion/completions/fbauth",
                      "share/zsh/site-functions/_fbauth", "share/fish/vendor_completions.d/fbauth.fish"] {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + path), "\(path)")
         }
         let installed = prefix + "/bin/fbauth"
         #expect(try run(installed, ["--version"], in: harness).stdout.hasPrefix("fbauth "))
-        // A command that talks to Firebase runs the installed libexec/fbauth/fbauth-net.
+        // A command that talks to Firebase.
         let lookup = try run(installed, ["providers", "--email", "x@example.com"], in: harness)
         #expect(lookup.status == 0, "\(lookup)")
         #expect(harness.standIn.requests(to: "accounts:createAuthUri").count == 1)
     }
 
-    @Test func theFrontAnswersWithoutTheNetworkedBuild() throws {
+    @Test func oneExecutableThatLoadsLibcurlOnlyForARequest() throws {
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com").status == 0)
+        // Alone in a directory, it does everything: nothing else is installed beside it.
         let lonely = harness.directory + "/lonely"
         try FileManager.default.createDirectory(atPath: lonely, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: Binaries.url("fbauth").path, toPath: lonely + "/fbauth")
-        let front = lonely + "/fbauth"
-        for local in [["token"], ["token", "--help"], ["whoami", "--offline"], ["accounts"], ["help", "man"], ["completion", "bash"]] {
-            let result = try run(front, local, in: harness)
-            #expect(result.status == 0, "\(local): \(result)")
+        let alone = lonely + "/fbauth"
+        for command in [["token"], ["whoami"], ["accounts"], ["help", "man"]] {
+            let result = try run(alone, command, in: harness)
+            #expect(result.status == 0, "\(command): \(result)")
         }
-        let online = try run(front, ["whoami"], in: harness)
-        #expect(online.status == 1 && online.stderr.contains("cannot find fbauth-net"), "\(online)")
         #if os(Linux)
-        if let ldd = shell("ldd") {
-            let libraries = try run(ldd, [Binaries.url("fbauth").path], in: harness).stdout
-            #expect(!libraries.contains("libcurl") && !libraries.contains("FoundationNetworking"), "\(libraries)")
+        // glibc's loader reports every library it loads (LD_DEBUG=files): libcurl only when a
+        // request is made, Foundation (with ICU's data) never.
+        let fresh = try run(alone, ["token"], in: harness, environment: ["LD_DEBUG": "files"])
+        #expect(fresh.status == 0 && fresh.stderr.contains("libc.so") && !fresh.stderr.contains("libcurl"), "\(fresh.stderr.suffix(400))")
+        let online = try run(alone, ["whoami"], in: harness, environment: ["LD_DEBUG": "files"])
+        #expect(online.status == 0 && online.stderr.contains("libcurl"), "\(online.stderr.suffix(400))")
+        for result in [fresh, online] {
+            #expect(!result.stderr.contains("libFoundation.so") && !result.stderr.contains("FoundationICU") && !result.stderr.contains("FoundationNetworking"))
         }
         #endif
     }

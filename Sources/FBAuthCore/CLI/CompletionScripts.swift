@@ -121,8 +121,8 @@ enum CompletionScripts {
 
     /// Text for a single-quoted shell word (and zsh's `[…]` descriptions).
     private static func quote(_ text: String) -> String {
-        text.replacingOccurrences(of: "'", with: "’").replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")")
-            .replacingOccurrences(of: ":", with: " -").replacingOccurrences(of: "`", with: "")
+        text.replacing("'", with: "’").replacing("[", with: "(").replacing("]", with: ")")
+            .replacing(":", with: " -").replacing("`", with: "")
     }
 }
 

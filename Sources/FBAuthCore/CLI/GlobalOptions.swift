@@ -51,7 +51,7 @@ public struct GlobalOptions: Sendable, Equatable {
         appId = try arguments.nonEmpty("app-id")
         iosBundleId = try arguments.nonEmpty("ios-bundle-id")
         androidPackage = try arguments.nonEmpty("android-package")
-        androidCert = try arguments.nonEmpty("android-cert").map { $0.replacingOccurrences(of: ":", with: "").lowercased() }
+        androidCert = try arguments.nonEmpty("android-cert").map { $0.replacing(":", with: "").lowercased() }
         referer = try arguments.nonEmpty("referer")
         language = try arguments.nonEmpty("language")
         if apiKey != nil && appConfig != nil { throw .usage("give either --api-key or --app-config, not both") }

@@ -1,11 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import LoopbackHTTP
 
 /// Typed, validated option values. Each failure is a usage error that says which value is
 /// wrong and why.
 extension ParsedArguments {
     func nonEmpty(_ name: String) throws(FBAuthError) -> String? {
         guard let value = value(name) else { return nil }
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else { throw .usage("--\(name) must not be empty") }
+        guard !value.trimmed().isEmpty else { throw .usage("--\(name) must not be empty") }
         return value
     }
 

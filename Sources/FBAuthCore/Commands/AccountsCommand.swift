@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fbauth accounts`: the saved sessions of the project.
 enum AccountsCommand {
@@ -51,7 +55,7 @@ enum AccountsCommand {
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         let lines = rows.map { row in
-            row.enumerated().map { index, cell in index < 4 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell }
+            row.enumerated().map { index, cell in index < 4 ? cell + String(repeating: " ", count: max(0, widths[index] - cell.count)) : cell }
                 .joined(separator: "  ")
         }
         context.console.writeOutput(lines.joined(separator: "\n") + "\n")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a command runs with: the dependencies and the global options.
 public struct CommandContext: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
 /// Firebase project. Real listener, real REST calls, real JSON output, real session file.
@@ -78,7 +82,7 @@ enum DemoCommand {
 
     /// A path as a shell word.
     static func quoted(_ path: String) -> String {
-        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? path : "'" + path.replacing("'", with: "'\\''") + "'"
     }
 
     private static func temporaryDirectory() throws(FBAuthError) -> String {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fbauth link`: adds a provider to the current user, through the browser or from the
 /// credential saved by an "account exists" failure.

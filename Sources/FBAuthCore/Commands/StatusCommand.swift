@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fbauth status`: who is signed in, where, with what, and how their token stands — one screen,
 /// from the store alone (no request), like `gh auth status`.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `fbauth token`: the current user's Firebase ID token for scripts,
 /// `curl -H "Authorization: Bearer $(fbauth token)" …`.

@@ -15,13 +15,6 @@ enum WhoAmICommand {
             and saves what it learned. Microsoft accounts show their object id (oid) beside the uid.
             """)
 
-    /// `--offline` runs from the store alone.
-    static func runOffline(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) -> Bool {
-        guard arguments.flag("offline") else { return false }
-        try run(arguments, context)
-        return true
-    }
-
     static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
         let key = try context.projectKey()
         let store = context.sessionStore()

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The API key and project id from the config files Firebase gives every app: an iOS
 /// `GoogleService-Info.plist` (`API_KEY`, `PROJECT_ID`, and `BUNDLE_ID`, `GOOGLE_APP_ID`) or an
@@ -17,7 +21,7 @@ struct AppConfigFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .usage("cannot read --app-config '\(path)'")
         }
-        let name = (path as NSString).lastPathComponent
+        let name = Platform.fileName(of: path)
         if path.hasSuffix(".plist") || data.starts(with: Data("<?xml".utf8)) || data.starts(with: Data("bplist".utf8)) {
             return try plist(data, name: name, appId: appId)
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:

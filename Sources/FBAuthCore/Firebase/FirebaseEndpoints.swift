@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// Where Identity Toolkit and securetoken live: Google's production hosts, or an Auth

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An outgoing HTTP request. fbauth's own value type, so the core never needs
 /// FoundationNetworking (and libcurl) to describe one.

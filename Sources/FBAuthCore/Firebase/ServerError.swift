@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An error answered by Identity Toolkit or securetoken, either as the error envelope
 /// `{"error": {"code": 400, "message": "CODE : detail", "errors": [...]}}` or as an HTTP-200
@@ -45,9 +49,7 @@ public struct ServerError: Error, Sendable, Equatable {
     /// server embeds in `BLOCKING_FUNCTION_ERROR_RESPONSE : ((… returned an error: {JSON}))`.
     public var blockingFunctionMessage: String? {
         guard let detail, let start = detail.firstIndex(of: "{"), let end = detail.lastIndex(of: "}") else { return detail }
-        let json = Data(detail[start...end].utf8)
-        let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any]
-        return ((object?["error"] as? [String: Any])?["message"] as? String) ?? detail
+        return JSONValue.parse(String(detail[start...end]))?["error"]?["message"]?.stringValue ?? detail
     }
 
     /// 500, 502, 503, 504 and 429: worth one retry, and reported as a network problem (exit 6).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// Waits for the provider's redirect at the loopback listener (`--loopback`), or for an
@@ -152,7 +156,7 @@ struct BrowserWait<Delivery> {
                     readsTerminal = false  // the terminal closed; keep waiting for the listener
                     continue
                 }
-                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                if line.trimmed().isEmpty { continue }
                 switch paste?(line) {
                 case .success(let delivery):
                     return delivery

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The options of a browser flow with an identity provider (signin, link, reauth).
 public struct FlowOptions: Sendable, Equatable {
@@ -60,8 +64,7 @@ public struct FlowOptions: Sendable, Equatable {
     /// provider with comma-joined scopes: `{"yahoo.com":"mail-r,sdct-w"}`.
     var oauthScope: String? {
         guard !scopes.isEmpty, !isSAML else { return nil }
-        let data = (try? JSONSerialization.data(withJSONObject: [providerId: scopes.joined(separator: ",")])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: JSONValue.object([providerId: .string(scopes.joined(separator: ","))]).sortedData(), as: UTF8.self)
     }
 
     /// Google's createAuthUri starts the ID-token flow, answered in the URL fragment that a

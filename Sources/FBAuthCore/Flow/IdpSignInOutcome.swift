@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a `signInWithIdp` answer means. HTTP 200 is not always success: `needConfirmation`,
 /// `errorMessage`, a second factor, or a missing `idToken` are failures

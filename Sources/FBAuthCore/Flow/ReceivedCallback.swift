@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The provider's redirect, however it arrived: at the listener (to be answered after the
@@ -21,7 +25,7 @@ public struct ReceivedCallback {
 /// on the listener.
 enum PastedRedirect {
     static func callback(from text: String, redirectURI: String, matcher: CallbackMatcher) -> Result<ReceivedCallback, PasteProblem> {
-        let pasted = text.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: "\"'<>"))
+        let pasted = text.trimmed().trimmed(where: { "\"'<>".contains($0) })
         guard let url = URLComponents(string: pasted), let expected = URLComponents(string: redirectURI),
             url.scheme?.lowercased() == "http", let host = url.percentEncodedHost?.lowercased(), let port = url.port
         else { return .failure(.notTheRedirect("that is not an http://localhost address")) }

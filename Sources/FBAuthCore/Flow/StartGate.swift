@@ -48,7 +48,7 @@ struct StartGate {
 
     func hasCookie(_ request: HTTPRequest) -> Bool {
         guard let header = request.header("Cookie") else { return false }
-        return header.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "\(Self.cookieName)=\(cookie)" }
+        return header.split(separator: ";").contains { $0.trimmed() == "\(Self.cookieName)=\(cookie)" }
     }
 
     static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {

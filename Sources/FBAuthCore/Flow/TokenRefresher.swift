@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Keeps a saved session's Firebase ID token usable, for many processes at once.
 ///

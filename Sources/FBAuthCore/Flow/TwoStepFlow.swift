@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The browser flow split over two commands, for scripts, agents and machines where nothing
@@ -37,7 +41,7 @@ struct TwoStepFlow {
     /// authorization code works once.
     func complete(_ address: String, command: String,
                   purpose: (PendingFlow) throws(FBAuthError) -> FlowPurpose) throws(FBAuthError) -> (PendingFlow, BrowserSignInFlow.Result) {
-        let query = URLComponents(string: address.trimmingCharacters(in: .whitespacesAndNewlines))?.percentEncodedQuery ?? ""
+        let query = URLComponents(string: address.trimmed())?.percentEncodedQuery ?? ""
         let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
         let now = clock.now()
         let (pending, callback) = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> (PendingFlow, ReceivedCallback?) in
@@ -87,7 +91,7 @@ extension CommandContext {
             console.say("fbauth: warning: the address given to --complete is visible to other users of this machine in the process list; next time use --complete - and paste it on stdin.")
             return value
         }
-        guard let line = console.readLine(), !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let line = console.readLine(), !line.trimmed().isEmpty else {
             throw .usage("--complete -: no address on stdin")
         }
         return line

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
 /// `AuthDataResult` (README, "Output"). Every documented key is always present; absent values

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Any JSON value, for the parts of Firebase's answers that are free-form (a provider's raw
 /// profile). Key order is the encoder's: use `.sortedKeys` for stable output.
@@ -60,11 +64,28 @@ public enum JSONValue: Sendable, Equatable, Codable {
 
     /// Parses JSON text; nil when it is not JSON.
     public static func parse(_ text: String) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        parse(Data(text.utf8))
+    }
+
+    /// Parses JSON bytes; nil when they are not JSON.
+    static func parse(_ data: Data) -> JSONValue? {
+        JSONParser.parse(data)
+    }
+
+    /// Compact JSON with sorted keys, for pages and logs that must not vary between runs.
+    func sortedData(escapingSlashes: Bool = true) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = escapingSlashes ? [.sortedKeys] : [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)) ?? Data("null".utf8)
     }
 
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var integerValue: Int64? {
+        if case .integer(let value) = self { return value }
         return nil
     }
 
@@ -77,6 +98,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
         if case .string(let value) = self { return value }
         return nil
     }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
 }
 
 struct AnyKey: CodingKey {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// Replaces secrets — tokens, codes, passwords, secrets, refresh tokens, the API key — with a
@@ -40,10 +44,9 @@ enum Redaction {
         guard let data, !data.isEmpty else { return "(empty)" }
         let type = contentType?.lowercased() ?? ""
         if type.contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "["),
-            let object = try? JSONSerialization.jsonObject(with: data),
-            let redacted = try? JSONSerialization.data(withJSONObject: json(object), options: [.sortedKeys, .withoutEscapingSlashes])
+            let object = JSONValue.parse(data)
         {
-            return scrubJWTs(String(decoding: redacted, as: UTF8.self))
+            return scrubJWTs(String(decoding: json(object).sortedData(escapingSlashes: false), as: UTF8.self))
         }
         if type.contains("x-www-form-urlencoded") {
             return scrubJWTs(form(String(decoding: data, as: UTF8.self)))
@@ -51,22 +54,22 @@ enum Redaction {
         return "(\(data.count) bytes of \(contentType ?? "unknown type"))"
     }
 
-    static func json(_ value: Any) -> Any {
+    static func json(_ value: JSONValue) -> JSONValue {
         switch value {
-        case let object as [String: Any]:
-            var result: [String: Any] = [:]
+        case .object(let object):
+            var result: [String: JSONValue] = [:]
             for (key, member) in object {
-                if isSecretKey(key), member is String {
-                    result[key] = marker
-                } else if let text = member as? String, text.contains("?") || key == "postBody" {
-                    result[key] = key == "postBody" ? form(text) : url(text)
+                if isSecretKey(key), case .string = member {
+                    result[key] = .string(marker)
+                } else if case .string(let text) = member, text.contains("?") || key == "postBody" {
+                    result[key] = .string(key == "postBody" ? form(text) : url(text))
                 } else {
                     result[key] = json(member)
                 }
             }
-            return result
-        case let array as [Any]:
-            return array.map(json)
+            return .object(result)
+        case .array(let array):
+            return .array(array.map(json))
         default:
             return value
         }

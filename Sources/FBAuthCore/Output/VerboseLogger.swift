@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `--verbose`: each HTTP exchange on stderr — method, URL, status, time — with request and
 /// response bodies, every secret replaced by a marker (`Redaction`).

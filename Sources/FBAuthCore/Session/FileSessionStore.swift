@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `sessions.json` in the config directory (mode 0700), written atomically with mode 0600,
 /// locked with `flock` on `sessions.lock` beside it.
@@ -36,7 +40,7 @@ public struct FileSessionStore: SessionStore {
         if let option, !option.isEmpty { return option }
         if let explicit = environment["FBAUTH_CONFIG_DIR"], !explicit.isEmpty { return explicit }
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/fbauth" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Platform.homeDirectory()
         return home + "/.config/fbauth"
     }
 

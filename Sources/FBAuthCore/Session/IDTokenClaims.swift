@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What fbauth reads from a Firebase ID token without verifying it (it came from Firebase over
 /// TLS, and the server verifies it on every use): the `aud` claim is the project id
@@ -7,7 +11,7 @@ enum IDTokenClaims {
     static func projectId(of idToken: String) -> String? {
         let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var base64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")
         base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
         guard let data = Data(base64Encoded: base64),
             let claims = try? JSONDecoder().decode([String: JSONValue].self, from: data)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A browser flow started with `--print-url`, waiting for `--complete URL` (perhaps from another
 /// process or machine). Saved under the project.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Session {
     /// Whether the session still has tokens. A refresh token the server rejected for good is

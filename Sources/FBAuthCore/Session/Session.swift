@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A signed-in Firebase user as fbauth keeps it between runs. Its coding keys are the
 /// on-disk field names of `sessions.json` (see `StoreFile` for the versioned envelope).

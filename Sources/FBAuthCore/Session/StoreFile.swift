@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The versioned envelope of `sessions.json`. `version` says how the rest is laid out, so a
 /// later fbauth can read what an earlier one wrote, and an earlier one refuses (rather than
@@ -61,51 +65,47 @@ extension StoreFile {
     /// path); the sessions it returns carry just uid, tenant, email, tokens and expiry. Nil when
     /// the file is not exactly as expected: the caller then uses `decode` and its errors.
     static func decodeTokenFields(_ data: Data) -> StoreContents? {
-        (try? JSONDecoder().decode(TokenFields.self, from: data))?.contents
+        JSONParser.parse(data).flatMap(tokenFields)
     }
-}
 
-/// `sessions.json` read with a single coding-key type and primitive values only.
-/// swift-foundation's JSONDecoder checks every distinct Decodable type it meets with a dynamic
-/// cast, and in a statically linked program each first cast scans the runtime's conformance
-/// tables — together more than everything else `fbauth token` does.
-private struct TokenFields: Decodable {
-    var contents = StoreContents()
-
-    init(from decoder: Decoder) throws {
-        let root = try decoder.container(keyedBy: AnyKey.self)
-        guard (1...StoreFile.currentVersion).contains(try root.decode(Int.self, forKey: AnyKey("version"))) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "newer version"))
-        }
-        contents.currentProject = try root.decodeIfPresent(String.self, forKey: AnyKey("currentProject"))
-        let projects = try root.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("projects"))
-        for name in projects.allKeys {
-            let project = try projects.nestedContainer(keyedBy: AnyKey.self, forKey: name)
-            var state = ProjectState(key: ProjectKey(
-                apiKey: try project.decode(String.self, forKey: AnyKey("apiKey")),
-                emulatorHost: try project.decodeIfPresent(String.self, forKey: AnyKey("emulatorHost"))))
-            if project.contains(AnyKey("current")) {
-                let current = try project.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("current"))
-                state.current = SessionReference(
-                    uid: try current.decode(String.self, forKey: AnyKey("uid")),
-                    tenantId: try current.decodeIfPresent(String.self, forKey: AnyKey("tenantId")))
+    /// Nil unless every field it reads has the expected type.
+    private static func tokenFields(_ root: JSONValue) -> StoreContents? {
+        guard let version = root["version"]?.integerValue, (1...Int64(currentVersion)).contains(version),
+            case .object(let projects)? = root["projects"]
+        else { return nil }
+        var contents = StoreContents()
+        guard let currentProject = optionalString(root["currentProject"]) else { return nil }
+        contents.currentProject = currentProject
+        for (name, project) in projects {
+            guard let apiKey = project["apiKey"]?.stringValue, let emulatorHost = optionalString(project["emulatorHost"]),
+                case .array(let sessions)? = project["sessions"]
+            else { return nil }
+            var state = ProjectState(key: ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost))
+            if let current = project["current"], current != .null {
+                guard let uid = current["uid"]?.stringValue, let tenantId = optionalString(current["tenantId"]) else { return nil }
+                state.current = SessionReference(uid: uid, tenantId: tenantId)
             }
-            var sessions = try project.nestedUnkeyedContainer(forKey: AnyKey("sessions"))
-            while !sessions.isAtEnd {
-                let session = try sessions.nestedContainer(keyedBy: AnyKey.self)
-                guard let expiry = Timestamp.parse(try session.decode(String.self, forKey: AnyKey("expirationTime"))) else {
-                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "unexpected timestamp"))
-                }
+            for session in sessions {
+                guard let uid = session["uid"]?.stringValue, let idToken = session["idToken"]?.stringValue,
+                    let refreshToken = session["refreshToken"]?.stringValue,
+                    let expiry = session["expirationTime"]?.stringValue.flatMap(Timestamp.parse),
+                    let tenantId = optionalString(session["tenantId"]), let email = optionalString(session["email"])
+                else { return nil }
                 state.sessions.append(Session(
-                    uid: try session.decode(String.self, forKey: AnyKey("uid")),
-                    tenantId: try session.decodeIfPresent(String.self, forKey: AnyKey("tenantId")),
-                    email: try session.decodeIfPresent(String.self, forKey: AnyKey("email")),
-                    idToken: try session.decode(String.self, forKey: AnyKey("idToken")),
-                    refreshToken: try session.decode(String.self, forKey: AnyKey("refreshToken")),
-                    expirationTime: expiry,
-                    lastSignInTime: Date(timeIntervalSince1970: 0)))
+                    uid: uid, tenantId: tenantId, email: email, idToken: idToken, refreshToken: refreshToken,
+                    expirationTime: expiry, lastSignInTime: Date(timeIntervalSince1970: 0)))
             }
-            contents.projects[name.stringValue] = state
+            contents.projects[name] = state
+        }
+        return contents
+    }
+
+    /// `.some(nil)` for a missing or null field, `.some(text)` for a string, nil for anything else.
+    private static func optionalString(_ value: JSONValue?) -> String?? {
+        switch value {
+        case nil, .null?: .some(nil)
+        case .string(let text)?: .some(text)
+        default: nil
         }
     }
 }

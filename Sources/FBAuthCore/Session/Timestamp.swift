@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 3339 timestamps in UTC, second precision: `2026-11-22T03:04:05Z`.
 enum Timestamp {

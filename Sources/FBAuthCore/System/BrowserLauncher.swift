@@ -44,7 +44,7 @@ public enum BrowserCommand: Equatable, Sendable {
             if hasExecutable("wslview") { return .program(["wslview", url]) }
             if hasExecutable("powershell.exe") {
                 // A single-quoted PowerShell string is literal; quotes inside are doubled.
-                let literal = "'" + url.replacingOccurrences(of: "'", with: "''") + "'"
+                let literal = "'" + url.replacing("'", with: "''") + "'"
                 return .program(["powershell.exe", "-NoProfile", "-NonInteractive", "-Command", "Start-Process -FilePath \(literal)"])
             }
         }

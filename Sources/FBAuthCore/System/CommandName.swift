@@ -9,6 +9,6 @@ enum CommandName {
         // fbauth-net runs beside fbauth (a build) or in PREFIX/libexec/fbauth (an installation).
         let candidates = [directory + "/fbauth", directory + "/../../bin/fbauth"]
         guard let front = candidates.first(where: Platform.isExecutable) else { return "swift run fbauth" }
-        return DemoCommand.quoted(front.replacingOccurrences(of: "/libexec/fbauth/../../bin/", with: "/bin/"))
+        return DemoCommand.quoted(front.replacing("/libexec/fbauth/../../bin/", with: "/bin/"))
     }
 }

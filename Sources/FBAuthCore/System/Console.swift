@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import LoopbackHTTP
 
 /// The terminal: stdout carries data only (one JSON document or one bare token); everything
 /// for humans goes to stderr.
@@ -53,7 +58,7 @@ public struct StandardConsole: Console {
 
 /// The first failure to write stdout, shared by copies of the console.
 private final class OutputFailure: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var value: String?
 
     func record(_ reason: String) { lock.withLock { if value == nil { value = reason } } }

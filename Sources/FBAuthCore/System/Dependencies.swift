@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every effect fbauth has on the world enters through this value: the network, the terminal,
 /// the environment, the clock, the browser and the local stand-in. `main.swift` builds the

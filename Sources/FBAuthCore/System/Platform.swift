@@ -5,10 +5,54 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 public enum Platform {
+    /// Ends the process with `status`, flushing C's standard streams.
+    public static func exit(_ status: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(status)
+        #else
+        Darwin.exit(status)
+        #endif
+    }
+
+    /// Blocks the calling thread for `duration`.
+    public static func sleep(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    /// `a/b/c` → `a/b`; `c` → `` (as NSString's `deletingLastPathComponent`).
+    public static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `a/b/c` → `c`.
+    public static func fileName(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// The user's home directory from the password database (when `HOME` is unset).
+    public static func homeDirectory() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
+    }
+
+    /// Whether `path` is a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// errno as a sentence.
     public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 
@@ -20,7 +64,10 @@ public enum Platform {
         #if canImport(Darwin)
         return ProcessInfo.processInfo.environment  // dynamic linking there; no scan to avoid
         #else
+        var count = 0
+        while environ[count] != nil { count += 1 }
         var result: [String: String] = [:]
+        result.reserveCapacity(count)
         var entry = environ
         while let pointer = entry.pointee {
             if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
@@ -152,8 +199,8 @@ public enum Platform {
     /// Removes `PATH.tmp-PID` files left by fbauth processes that died while writing (they hold
     /// every refresh token of the store).
     public static func removeStaleTemporaryFiles(of path: String) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let prefix = (path as NSString).lastPathComponent + ".tmp-"
+        let directory = parentDirectory(of: path)
+        let prefix = fileName(of: path) + ".tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
             guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
@@ -163,9 +210,8 @@ public enum Platform {
 
     /// Creates a directory and any missing parents with mode 0700 (never changing an existing one).
     public static func makeDirectory(_ path: String) throws(FileProblem) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue { return }
-        let parent = (path as NSString).deletingLastPathComponent
+        if isDirectory(path) { return }
+        let parent = parentDirectory(of: path)
         if !parent.isEmpty, parent != path { try makeDirectory(parent) }
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw .failed(operation: "cannot create directory", path: path, code: errno)
@@ -200,7 +246,7 @@ public enum Platform {
             throw failure
         }
         // Make the rename itself durable.
-        let directory = open((path as NSString).deletingLastPathComponent, O_RDONLY | O_CLOEXEC)
+        let directory = open(parentDirectory(of: path), O_RDONLY | O_CLOEXEC)
         if directory >= 0 {
             fsync(directory)
             close(directory)

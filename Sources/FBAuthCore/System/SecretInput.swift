@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import LoopbackHTTP
 
 /// Reads secrets the user supplies: never from argv or the environment, where other
 /// processes and shell history can see them.
@@ -30,7 +35,7 @@ enum SecretInput {
             }
             data = contents
         }
-        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = String(decoding: data, as: UTF8.self).trimmed()
         guard !token.isEmpty else { throw .usage("--token-file '\(source)' holds no token") }
         return token
     }

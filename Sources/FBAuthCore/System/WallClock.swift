@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The time of day, for token expiry decisions. Tests pass a fixed clock.
 public protocol WallClock: Sendable {
@@ -29,7 +33,6 @@ public protocol Sleeper: Sendable {
 public struct ThreadSleeper: Sleeper {
     public init() {}
     public func sleep(for duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+        Platform.sleep(for: duration)
     }
 }

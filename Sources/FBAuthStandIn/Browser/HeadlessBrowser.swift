@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// A minimal browser for loopback addresses: follows redirects and answers the fake provider's
@@ -89,7 +93,7 @@ public struct HeadlessBrowser: Sendable {
 
         init(_ url: String) throws(Failure) {
             guard let components = URLComponents(string: url), components.scheme == "http",
-                let host = components.percentEncodedHost?.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+                let host = components.percentEncodedHost?.trimmed(where: { "[]".contains($0) })
             else { throw Failure(message: "not an http URL: \(url)") }
             switch host {
             case "127.0.0.1", "localhost": address = .ipv4
@@ -127,7 +131,7 @@ public struct HeadlessBrowser: Sendable {
         }
         for header in response.headers where header.name.lowercased() == "set-cookie" {
             let pair = header.value.split(separator: ";").first.map(String.init) ?? ""
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed() }
             if parts.count == 2 { cookies[host, default: [:]][parts[0]] = parts[1] }
         }
         return response
@@ -166,18 +170,18 @@ public struct HeadlessBrowser: Sendable {
     }
 
     static func attribute(_ name: String, in html: String) -> String? {
-        guard let range = html.range(of: "\(name)=\"") else { return nil }
+        guard let range = html.firstRange(of: "\(name)=\"") else { return nil }
         return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
     }
 
     static func inputValue(_ name: String, in html: String) -> String? {
-        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        guard let range = html.firstRange(of: "name=\"\(name)\" value=\"") else { return nil }
         return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
     }
 
     static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        text.replacing("&quot;", with: "\"").replacing("&#39;", with: "'")
+            .replacing("&lt;", with: "<").replacing("&gt;", with: ">")
+            .replacing("&amp;", with: "&")
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The handler the Firebase JS SDK opens in its popup when connected to an Auth emulator
@@ -24,9 +28,9 @@ extension Backend {
         {
             // The provider's redirect back: hand the whole URL to the page that started it.
             let event: [String: Any] = [
-                "type": handlerRequest.authType, "eventId": handlerRequest.eventId ?? NSNull(),
+                "type": handlerRequest.authType, "eventId": handlerRequest.eventId ?? JSONNull(),
                 "urlResponse": baseURL + request.originForm, "sessionId": pending.sessionId, "postBody": "",
-                "tenantId": pending.tenantId ?? NSNull(), "error": NSNull(),
+                "tenantId": pending.tenantId ?? JSONNull(), "error": JSONNull(),
             ]
             return HandlerPage.relay(event: event, apiKey: handlerRequest.apiKey, appName: handlerRequest.appName)
         }
@@ -46,7 +50,7 @@ extension Backend {
         }
         var customParameters: [String: String] = [:]
         if let text = query["customParameters"] {
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+            guard let object = JSONText.parse(Data(text.utf8)) as? [String: Any] else {
                 return HandlerPage.error("customParameters is not a JSON object.")
             }
             for (key, value) in object { customParameters[key] = value as? String ?? "\(value)" }
@@ -75,8 +79,8 @@ enum HandlerPage {
 
     /// JSON for use inside a `<script>` element.
     static func scriptJSON(_ object: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+        let data = JSONText.data(object, escapingSlashes: true)
+        return String(decoding: data, as: UTF8.self).replacing("<", with: "\\u003c")
     }
 
     /// Delivers the event to the opener's helper iframe of the same app, as the emulator's
@@ -164,7 +168,7 @@ enum HandlerPage {
             var apiKey = \(scriptJSON(handler.apiKey)), appName = \(scriptJSON(handler.appName));
             var providerId = \(scriptJSON(providerId)), authType = \(scriptJSON(handler.authType));
             var eventId = \(scriptJSON(handler.eventId ?? "")), tenantId = \(scriptJSON(tenantId ?? ""));
-            \(relayScript.replacingOccurrences(of: "sendAuthEvent(authEvent);", with: ""))
+            \(relayScript.replacing("sendAuthEvent(authEvent);", with: ""))
             document.getElementById('main-form').addEventListener('submit', function (e) {
               e.preventDefault();
               var email = document.getElementById('email-input').value;

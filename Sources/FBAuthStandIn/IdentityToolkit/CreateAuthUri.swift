@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 extension Backend {
@@ -61,7 +65,7 @@ extension Backend {
     /// the hosted handler's JSON object keyed by provider with comma-joined scopes.
     static func scopes(fromOAuthScope text: String?, providerId: String) -> [String] {
         guard let text, !text.isEmpty else { return [] }
-        if text.hasPrefix("{"), let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] {
+        if text.hasPrefix("{"), let object = JSONText.parse(Data(text.utf8)) as? [String: Any] {
             return (object[providerId] as? String ?? "").split(separator: ",").map(String.init)
         }
         return text.split(separator: " ").map(String.init)

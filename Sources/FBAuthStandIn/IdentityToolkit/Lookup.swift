@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Backend {
     static let lookupFields: Set<String> = ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "targetProjectId", "delegatedProjectNumber", "initialEmail"]
@@ -30,7 +34,7 @@ extension Backend {
             "validSince": String(Int(account.validSince.timeIntervalSince1970)),
             "createdAt": Self.milliseconds(account.createdAt),
             "lastLoginAt": Self.milliseconds(account.lastLoginAt),
-            "lastRefreshAt": ISO8601DateFormatter().string(from: now()),
+            "lastRefreshAt": now().formatted(.iso8601),
         ]
         user["email"] = account.email
         user["displayName"] = account.displayName

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Backend {
     static let signInWithPasswordFields: Set<String> = ["email", "password", "returnSecureToken", "tenantId", "captchaResponse", "captchaChallenge", "idToken", "pendingIdToken", "delegatedProjectNumber", "instanceId", "clientType", "recaptchaVersion"]
@@ -72,7 +76,7 @@ extension Backend {
         guard let token = try body.string("token"), !token.isEmpty else { throw .badRequest("MISSING_CUSTOM_TOKEN") }
         let claims: [String: Any]
         if token.hasPrefix("{") {
-            guard let parsed = (try? JSONSerialization.jsonObject(with: Data(token.utf8))) as? [String: Any] else {
+            guard let parsed = JSONText.parse(Data(token.utf8)) as? [String: Any] else {
                 throw .badRequest("INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
             claims = parsed

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 extension Backend {
@@ -101,7 +105,7 @@ extension Backend {
     /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`.
     private func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
         let claims = claimsText.hasPrefix("{")
-            ? (try? JSONSerialization.jsonObject(with: Data(claimsText.utf8))) as? [String: Any]
+            ? JSONText.parse(Data(claimsText.utf8)) as? [String: Any]
             : UnsignedJWT.claims(of: claimsText)
         guard let claims else {
             throw .badRequest("INVALID_IDP_RESPONSE : Unable to parse id_token: \(claimsText) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
@@ -228,7 +232,7 @@ extension Backend {
             "emailVerified": identity.emailVerified,
             "oauthAccessToken": identity.accessToken,
             "oauthExpireIn": configuration.providerTokenLifetime,
-            "rawUserInfo": String(decoding: (try? JSONSerialization.data(withJSONObject: identity.rawUserInfo, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8), as: UTF8.self),
+            "rawUserInfo": String(decoding: JSONText.data(identity.rawUserInfo), as: UTF8.self),
         ]
         if !identity.email.isEmpty { fields["email"] = identity.email }
         if !identity.displayName.isEmpty {

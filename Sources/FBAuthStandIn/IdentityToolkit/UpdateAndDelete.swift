@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Backend {
     static let updateFields: Set<String> = ["idToken", "localId", "deleteProvider", "deleteAttribute", "displayName", "photoUrl", "email", "password", "returnSecureToken", "tenantId", "oobCode", "emailVerified", "validSince", "disableUser", "targetProjectId", "provider", "upgradeToFederatedLogin", "phoneNumber", "customAttributes", "linkProviderUserInfo", "mfa", "captchaChallenge", "captchaResponse", "instanceId", "delegatedProjectNumber"]

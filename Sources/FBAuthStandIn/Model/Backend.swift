@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// All of the stand-in's mutable state. Used only under `StandIn`'s lock: the server thread
 /// handles one request at a time, and tests inspect it from their own threads.

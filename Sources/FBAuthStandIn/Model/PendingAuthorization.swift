@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An authorization started by `createAuthUri`, waiting for the browser to come back.
 struct PendingAuthorization {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A person as a fake provider describes them after consent, and the OAuth credential it
 /// hands to Firebase. Ids are derived from provider and email, so the same email always
@@ -47,8 +51,8 @@ struct ProviderIdentity {
                 rawUserInfo: [
                     "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#users/$entity",
                     "id": id, "displayName": name, "givenName": first, "surname": last, "mail": email,
-                    "userPrincipalName": email, "businessPhones": [String](), "jobTitle": NSNull(),
-                    "mobilePhone": NSNull(), "officeLocation": NSNull(), "preferredLanguage": NSNull(),
+                    "userPrincipalName": email, "businessPhones": [String](), "jobTitle": JSONNull(),
+                    "mobilePhone": JSONNull(), "officeLocation": JSONNull(), "preferredLanguage": JSONNull(),
                 ],
                 accessToken: accessToken,
                 idToken: UnsignedJWT.make([
@@ -122,7 +126,7 @@ struct StableDigest {
     }
 
     func hex(_ count: Int) -> String {
-        String(bytes.map { String(format: "%02x", $0) }.joined().prefix(count))
+        String(bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined().prefix(count))
     }
 
     func decimal(_ count: Int) -> String {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The fake providers' web pages: the authorization endpoint shows a consent page; the
@@ -51,7 +55,7 @@ extension Backend {
                 : [("error", "access_denied"), ("error_description", "The user denied the request."), ("state", flow)]
             return .redirect(to: Self.appending(denial, to: pending.continueUri))
         }
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let email = (form["email"] ?? "").trimmed()
         guard email.contains("@"), email.count <= 254 else {
             return ProviderPage.consent(
                 providerId: pending.providerId, flow: flow, email: email, scopes: pending.scopes,
@@ -106,8 +110,8 @@ enum ProviderPage {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+            .replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+            .replacing("'", with: "&#39;")
     }
 }

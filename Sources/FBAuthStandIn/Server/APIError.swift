@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// An error answered in Google's envelope (the Firebase Auth REST API reference, "Error responses";
@@ -42,7 +46,7 @@ struct APIError: Error {
 
 enum JSONResponse {
     static func make(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = JSONText.data(object)
         return .json(status, Array(data))
     }
 }

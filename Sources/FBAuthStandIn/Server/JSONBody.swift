@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// A request's JSON body, checked the way Google's REST front end checks it: snake_case names
@@ -7,7 +11,7 @@ struct JSONBody {
     let fields: [String: Any]
 
     init(_ request: HTTPRequest, allowed: Set<String>) throws(APIError) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any] else {
+        guard let object = JSONText.parse(Data(request.body)) as? [String: Any] else {
             throw .invalidArgument("Invalid JSON payload received. Unexpected token.")
         }
         var fields: [String: Any] = [:]
@@ -26,7 +30,7 @@ struct JSONBody {
     }
 
     func string(_ name: String) throws(APIError) -> String? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
         guard let text = value as? String else {
             throw .invalidArgument("Invalid value at '\(name)' (TYPE_STRING), \(value)")
         }
@@ -34,19 +38,19 @@ struct JSONBody {
     }
 
     func bool(_ name: String) throws(APIError) -> Bool? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
         if let flag = value as? Bool { return flag }
         throw .invalidArgument("Invalid value at '\(name)' (TYPE_BOOL), \(value)")
     }
 
     func strings(_ name: String) throws(APIError) -> [String]? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
         guard let list = value as? [String] else { throw .invalidArgument("Invalid value at '\(name)', \(value)") }
         return list
     }
 
     func stringMap(_ name: String) throws(APIError) -> [String: String]? {
-        guard let value = fields[name], !(value is NSNull) else { return nil }
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
         guard let map = value as? [String: String] else {
             throw .invalidArgument("Invalid value at '\(name)' (map<string, string>), \(value)")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A request as the stand-in received it, for tests to count and inspect.
 public struct RecordedRequest: Sendable {

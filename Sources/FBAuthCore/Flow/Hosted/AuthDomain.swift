@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import LoopbackHTTP
 
 /// The domain that serves Firebase's hosted auth handler (`https://DOMAIN/__/auth/handler`).
 /// Every provider of a project has that handler registered as its redirect URI, which is what
@@ -23,7 +28,7 @@ public enum AuthDomain {
 /// subdomains.
 public enum AuthorizedDomains {
     public static func allow(_ host: String, in domains: [String]) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let host = host.lowercased().trimmed(where: { "[]".contains($0) })
         return domains.contains { domain in
             let domain = domain.lowercased()
             return host == domain || (!domain.allSatisfy { $0.isNumber || $0 == "." } && host.hasSuffix("." + domain))

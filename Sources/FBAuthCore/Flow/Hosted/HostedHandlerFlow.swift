@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The default browser flow: Firebase's hosted auth handler receives the provider's redirect,
@@ -116,7 +120,7 @@ struct HostedHandlerFlow {
     }
 
     static func outcome(ok: Bool, heading: String, text: String) -> HTTPResponse {
-        HostedPageRoutes.json(200, ["ok": ok, "heading": heading, "text": text])
+        HostedPageRoutes.json(200, ["ok": .bool(ok), "heading": .string(heading), "text": .string(text)])
     }
 
     /// Shows the address (always) and opens the browser (unless told not to, or impossible).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// The page fbauth serves on `http://localhost:PORT/` in the hosted flow. It loads the Firebase
@@ -70,18 +74,19 @@ struct HostedPage {
 
     /// The page's settings as JSON that is safe inside a `<script>` element.
     var configJSON: String {
-        var config: [String: Any] = [
-            "sdk": sdkBase.hasSuffix("/") ? String(sdkBase.dropLast()) : sdkBase,
-            "apiKey": apiKey, "authDomain": authDomain, "providerId": providerId,
-            "providerName": ProviderNames.name(of: providerId), "scopes": scopes, "customParameters": customParameters,
+        var config: [String: JSONValue] = [
+            "sdk": .string(sdkBase.hasSuffix("/") ? String(sdkBase.dropLast()) : sdkBase),
+            "apiKey": .string(apiKey), "authDomain": .string(authDomain), "providerId": .string(providerId),
+            "providerName": .string(ProviderNames.name(of: providerId)), "scopes": .array(scopes.map(JSONValue.string)),
+            "customParameters": .object(customParameters.mapValues(JSONValue.string)),
         ]
-        if let tenantId { config["tenantId"] = tenantId }
-        if let emulatorURL { config["emulator"] = emulatorURL }
-        if let language { config["language"] = language }
-        let data = (try? JSONSerialization.data(withJSONObject: config, options: [.sortedKeys])) ?? Data("{}".utf8)
+        if let tenantId { config["tenantId"] = .string(tenantId) }
+        if let emulatorURL { config["emulator"] = .string(emulatorURL) }
+        if let language { config["language"] = .string(language) }
+        let data = JSONValue.object(config).sortedData()
         return String(decoding: data, as: UTF8.self)
-            .replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
-            .replacingOccurrences(of: "&", with: "\\u0026")
+            .replacing("<", with: "\\u003c").replacing(">", with: "\\u003e")
+            .replacing("&", with: "\\u0026")
     }
 
     static let script = """

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import LoopbackHTTP
 
 /// What the browser page of the hosted flow hands to fbauth: the body the Firebase JS SDK was
@@ -78,7 +82,7 @@ struct HostedPageRoutes {
     }
 
     private mutating func pagePost(_ request: HTTPRequest) -> Decision {
-        let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any]
+        let object = JSONValue.parse(Data(request.body))
         switch request.path {
         case Self.resultPath:
             guard !resultTaken else { return .respond(Self.jsonRefusal(409, "a result was already received")) }
@@ -100,16 +104,15 @@ struct HostedPageRoutes {
     }
 
     /// Page-supplied text, reduced to what can be shown safely on a terminal line.
-    private static func text(_ value: Any?) -> String {
-        String(TerminalText.safe(value as? String ?? "").prefix(300))
+    private static func text(_ value: JSONValue?) -> String {
+        String(TerminalText.safe(value?.stringValue ?? "").prefix(300))
     }
 
     static func jsonRefusal(_ status: Int, _ reason: String) -> HTTPResponse {
-        json(status, ["ok": false, "heading": "Sign-in failed", "text": reason])
+        json(status, ["ok": .bool(false), "heading": .string("Sign-in failed"), "text": .string(reason)])
     }
 
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return .json(status, Array(data))
+    static func json(_ status: Int, _ members: [String: JSONValue]) -> HTTPResponse {
+        .json(status, Array(JSONValue.object(members).sortedData()))
     }
 }

@@ -1,6 +1,6 @@
 import FBAuthCore
 import FBAuthStandIn
-import Foundation
+import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
@@ -38,11 +38,11 @@ struct BundledStandIn: LocalStandIn {
 
         func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
             let browser = self.browser
-            Thread.detachNewThread {
+            BackgroundThread.start {
                 do throws(HeadlessBrowser.Failure) {
                     _ = try browser.visit(url)
                 } catch {
-                    FileHandle.standardError.write(Data("fbauth demo: the built-in browser failed: \(error.message)\n".utf8))
+                    StandardConsole().say("fbauth demo: the built-in browser failed: \(error.message)")
                 }
             }
             return nil
