@@ -7,28 +7,32 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "fbauth", targets: ["fbauth"]),
-        // The sign-in flow, REST client, listener and session store, for Swift programs.
-        .library(name: "FBAuthCore", targets: ["FBAuthCore", "FBAuthURLSession"]),
+        // Firebase Authentication's OAuth sign-in for Swift programs, named as Firebase's Apple
+        // SDK names it: the flows, the REST client, the redirect listener and the session store.
+        .library(name: "FBAuth", targets: ["FBAuth"]),
     ],
     targets: [
         // Sockets, a pure HTTP/1.1 request parser and a poll loop: the loopback listener's
         // machinery, shared by fbauth's redirect receiver and the local stand-in for Firebase.
         .target(name: "LoopbackHTTP"),
-        // Everything fbauth does, behind seams. Never imports FoundationNetworking, so that
-        // commands that make no request never load libcurl.
-        .target(name: "FBAuthCore", dependencies: ["LoopbackHTTP", "CCurl"]),
+        // The library: sign-in flows, REST client, redirect listener, session store. Knows nothing
+        // of the command line; reports progress to an observer. FoundationEssentials only on
+        // Linux (no ICU), HTTP through the system's libcurl loaded on the first request.
+        .target(name: "FBAuth", dependencies: ["LoopbackHTTP", "CCurl"]),
         // The system's libcurl, loaded with dlopen on the first request (Linux's HTTP stack).
         .target(name: "CCurl"),
-        // The live HTTP transport (URLSession); the only code that loads the HTTP stack.
-        .target(name: "FBAuthURLSession", dependencies: ["FBAuthCore"]),
+        // The command line: arguments, commands, console, exit codes, help. Drives FBAuth.
+        .target(name: "FBAuthCLI", dependencies: ["FBAuth", "LoopbackHTTP"]),
+        // The HTTP transport on macOS (URLSession); built everywhere so Linux tests keep it honest.
+        .target(name: "FBAuthURLSession", dependencies: ["FBAuth"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
-        // plus a headless browser. Independent of FBAuthCore on purpose: it must catch the
+        // plus a headless browser. Independent of FBAuth on purpose: it must catch the
         // client's protocol mistakes, not share them.
         .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP"]),
         // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
             name: "fbauth",
-            dependencies: ["FBAuthCore", "FBAuthStandIn", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
+            dependencies: ["FBAuthCLI", "FBAuth", "FBAuthStandIn", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of
@@ -36,10 +40,10 @@ let package = Package(
         .executableTarget(name: "fbauth-test-chromium"),
         // Properties the listener's input handling must keep for any bytes; checked by the
         // libFuzzer target (Scripts/fuzz.sh) and, on the seed corpus, by the tests.
-        .target(name: "CallbackFuzzing", dependencies: ["FBAuthCore", "LoopbackHTTP"]),
+        .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing"]),
-        .testTarget(name: "FBAuthCoreTests", dependencies: ["FBAuthCore", "FBAuthURLSession", "FBAuthStandIn"]),
+        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",

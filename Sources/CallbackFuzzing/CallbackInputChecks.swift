@@ -1,4 +1,4 @@
-import FBAuthCore
+import FBAuth
 import LoopbackHTTP
 
 /// What must hold for any bytes a client sends to the loopback listener, and any text pasted as

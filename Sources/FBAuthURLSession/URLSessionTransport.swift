@@ -1,4 +1,4 @@
-import FBAuthCore
+import FBAuth
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLSession on Linux (backed by libcurl)

@@ -1,4 +1,5 @@
-import FBAuthCore
+import FBAuth
+import FBAuthCLI
 import FBAuthStandIn
 import LoopbackHTTP
 
@@ -12,9 +13,9 @@ struct BundledStandIn: LocalStandIn {
             standIn.start()
             return Running(standIn: standIn)
         } catch .portInUse(let port) {
-            throw .failed("port \(port) is already in use; choose another with --port (0 picks a free port)")
+            throw .failed(.invalidArgument, "port \(port) is already in use; choose another with --port (0 picks a free port)")
         } catch {
-            throw .failed("cannot start the stand-in: \(error)")
+            throw .failed(.internalError, "cannot start the stand-in: \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
-import FBAuthCore
+import FBAuth
+import FBAuthCLI
 #if os(macOS)
 import FBAuthURLSession
 #endif
@@ -20,7 +21,7 @@ let dependencies = Dependencies(
     console: StandardConsole(),
     environment: environment,
     clock: SystemClock(),
-    browser: SystemBrowserLauncher(environment: environment),
+    browser: SystemBrowserLauncher(environment: environment, withholding: EnvironmentVariables.fbauthSettings),
     standIn: BundledStandIn(),
     interrupts: SignalInterruptSource())
 Platform.exit(CommandLineTool(dependencies: dependencies).run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,93 @@
+/// Every failure the library reports: a code (`AuthErrorCode`, what a program decides on) and
+/// a one-line message for people (`message`). The cases say where the failure came from.
+public enum FBAuthError: Error, Sendable {
+    /// A value given to the library (or to fbauth's command line) is not acceptable.
+    case usage(String)
+    /// The server answered with an error; `action` says what was being done ("sign-in").
+    case server(ServerError, action: String)
+    /// No answer: connection refused, DNS, TLS, timeout.
+    case network(host: String, reason: String)
+    /// An answer that is not the JSON Firebase sends (empty, wrong type, malformed).
+    case badResponse(host: String, reason: String)
+    /// No usable session: not signed in, or its tokens are no longer accepted.
+    case signInAgain(String)
+    /// The browser flow did not complete (denied, closed, timed out, cancelled).
+    case flowIncomplete(String)
+    /// `needConfirmation`: an account exists with another credential (saved as pending).
+    case accountExists(String)
+    /// The session store cannot be read or written.
+    case store(String)
+    /// Anything else, with its code.
+    case failed(AuthErrorCode, String)
+
+    public var code: AuthErrorCode {
+        switch self {
+        case .usage: .invalidArgument
+        case .server(let error, _):
+            error.isTransient ? .networkError : error.code.flatMap(AuthErrorCode.forServerCode) ?? .serverRefused
+        case .network: .networkError
+        case .badResponse: .invalidResponse
+        case .signInAgain: .noCurrentUser
+        case .flowIncomplete: .webContextCancelled
+        case .accountExists: .accountExistsWithDifferentCredential
+        case .store: .keychainError
+        case .failed(let code, _): code
+        }
+    }
+
+    /// One line for stderr, without the `fbauth:` prefix.
+    public var message: String {
+        switch self {
+        case .usage(let text), .signInAgain(let text), .flowIncomplete(let text),
+            .accountExists(let text), .store(let text), .failed(_, let text):
+            return text
+        case .network(let host, let reason):
+            return "could not reach \(host): \(reason)"
+        case .badResponse(let host, let reason):
+            return "unexpected answer from \(host): \(reason)"
+        case .server(let error, let action):
+            return Self.describe(error, action: action)
+        }
+    }
+
+    private static func describe(_ error: ServerError, action: String) -> String {
+        if error.isTransient {
+            let what = error.httpStatus == 429 ? "is rate-limiting requests" : "had a server error (HTTP \(error.httpStatus))"
+            return "\(action) failed: \(error.host) \(what); try again later" + (error.code.map { " [\($0)]" } ?? "")
+        }
+        if let restriction = APIKeyRestriction.sentence(for: error) {
+            return "\(action) failed: \(restriction)"
+        }
+        guard let code = error.code, let entry = ServerErrorTable.entry(for: code) else {
+            return "\(action) failed: \(error.message)"
+        }
+        let detail = (code == "BLOCKING_FUNCTION_ERROR_RESPONSE" ? error.blockingFunctionMessage : error.detail).map { " (\($0))" } ?? ""
+        return "\(action) failed: \(entry.sentence) [\(code)]\(detail)"
+    }
+}
+
+/// Refusals that come from the API key's restrictions (Google Cloud console → APIs & Services →
+/// Credentials), each with the option that satisfies it.
+enum APIKeyRestriction {
+    static func sentence(for error: ServerError) -> String? {
+        let said = error.message.isEmpty ? "" : " (\(error.message))"
+        if error.reasons.contains("API_KEY_IOS_APP_BLOCKED") {
+            return "the API key is restricted to an iOS app\(said): pass --ios-bundle-id BUNDLE_ID, or --app-config with the app's GoogleService-Info.plist"
+        }
+        if error.reasons.contains("API_KEY_ANDROID_APP_BLOCKED") {
+            return "the API key is restricted to an Android app\(said): pass --android-package NAME --android-cert SHA1, or --app-config with the app's google-services.json"
+        }
+        if error.reasons.contains("API_KEY_HTTP_REFERRER_BLOCKED") {
+            return "the API key is restricted to web sites\(said): pass --referer with an allowed address, usually https://PROJECT.firebaseapp.com/"
+        }
+        if error.reasons.contains("API_KEY_SERVICE_BLOCKED") {
+            return "the API key may not call this API\(said): allow the Identity Toolkit API and the Token Service API in its API restrictions"
+        }
+        if error.reasons.contains("API_KEY_INVALID") || error.reasons.contains(where: { $0.hasPrefix("keyInvalid") })
+            || error.message.hasPrefix("API key not valid")
+        {
+            return "the API key is not valid (Firebase console → Project settings → General → Web API key)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,198 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
+/// transport failures become `.network`, error envelopes `.server`, anything that is not
+/// Firebase's JSON `.badResponse`. Callers see values or one `FBAuthError`.
+public struct FirebaseAuthClient: Sendable {
+    public let endpoints: FirebaseEndpoints
+    public let apiKey: String
+    let transport: HTTPTransport
+    let timeout: TimeInterval
+    let logger: HTTPExchangeLogger?
+    /// Pause before the single retry of an idempotent call.
+    let retryDelay: Duration
+    /// Headers sent with every request (client version, locale, app identity).
+    let identity: ClientIdentity
+    /// Takes the pause before a retry.
+    let sleeper: Sleeper
+    /// Times each exchange, for `--verbose`.
+    let clock: MonotonicClock
+
+    public init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
+                logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
+                sleeper: Sleeper = ThreadSleeper(), clock: MonotonicClock = SystemMonotonicClock()) {
+        self.sleeper = sleeper
+        self.clock = clock
+        self.endpoints = endpoints
+        self.apiKey = apiKey
+        self.transport = transport
+        self.timeout = timeout
+        self.logger = logger
+        self.retryDelay = retryDelay
+        self.identity = identity
+    }
+
+    /// Whether a failed call may be sent again. The code exchange never is: an authorization
+    /// code is single-use.
+    enum Retry { case never, onceIfTransient }
+
+    // MARK: - Identity Toolkit
+
+    public func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
+        try post("createAuthUri", request, action: "starting the sign-in", retry: .onceIfTransient)
+    }
+
+    public func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
+        try post("signInWithIdp", request, action: action, retry: .never)
+    }
+
+    public func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
+        let response: LookupResponse = try post("lookup", LookupRequest(idToken: idToken), action: "account lookup", retry: .onceIfTransient)
+        guard let user = response.users?.first, user.localId != nil else {
+            throw .signInAgain("account lookup found no user for this session; sign in again")
+        }
+        return user
+    }
+
+    public func signInWithPassword(email: String, password: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithPassword", SignInWithPasswordRequest(email: email, password: password, tenantId: tenantId), action: "password sign-in", retry: .never)
+    }
+
+    public func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signUp", SignUpRequest(tenantId: tenantId), action: "anonymous sign-in", retry: .never)
+    }
+
+    public func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithCustomToken", SignInWithCustomTokenRequest(token: token, tenantId: tenantId), action: "custom-token sign-in", retry: .never)
+    }
+
+    /// The sign-in methods registered for an email (`createAuthUri` with `identifier`).
+    public func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
+        try post("createAuthUri", CreateAuthUriRequest(continueUri: "http://localhost", tenantId: tenantId, identifier: email),
+                 action: "looking up sign-in methods", retry: .onceIfTransient)
+    }
+
+    /// Unlinks providers (`accounts:update` with `deleteProvider`); returns the user as it is now.
+    public func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
+        try post("update", DeleteProviderRequest(idToken: idToken, deleteProvider: providerIds), action: "unlinking", retry: .never)
+    }
+
+    public func deleteAccount(idToken: String) throws(FBAuthError) {
+        let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
+    }
+
+    /// The project of the API key and its authorized domains (`GET /v1/projects`).
+    public func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
+        let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), headers: identity.headers, timeout: timeout)
+        return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
+    }
+
+    // MARK: - securetoken
+
+    /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).
+    public func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
+        let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+        let request = HTTPClientRequest(
+            method: "POST", url: endpoints.token(apiKey: apiKey),
+            headers: identity.headers.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 }, body: Data(body.utf8), timeout: timeout)
+        let answer = try decode(SecureTokenResponse.self, from: send(request, action: "token refresh", retry: .onceIfTransient), request: request)
+        guard answer.idToken != nil else {
+            throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "the token answer has no id_token")
+        }
+        return answer
+    }
+
+    // MARK: - Transport
+
+    func post<Body: Encodable, Answer: Decodable>(_ method: String, _ body: Body, action: String, retry: Retry) throws(FBAuthError) -> Answer {
+        let json: Data
+        do { json = try JSONEncoder().encode(body) } catch { throw .failed(.internalError, "could not encode the \(method) request: \(error)") }
+        let request = HTTPClientRequest(
+            method: "POST", url: endpoints.accounts(method, apiKey: apiKey),
+            headers: identity.headers.merging(["Content-Type": "application/json"]) { $1 }, body: json, timeout: timeout)
+        return try decode(Answer.self, from: send(request, action: action, retry: retry), request: request)
+    }
+
+    /// Sends the request (and, when allowed, once more after a transient failure) and returns
+    /// the body of a 2xx JSON answer.
+    func send(_ request: HTTPClientRequest, action: String, retry: Retry) throws(FBAuthError) -> Data {
+        do {
+            return try sendOnce(request, action: action)
+        } catch let error where retry == .onceIfTransient && error.isTransient {
+            sleeper.sleep(for: retryDelay)
+            return try sendOnce(request, action: action)
+        }
+    }
+
+    private func sendOnce(_ request: HTTPClientRequest, action: String) throws(FBAuthError) -> Data {
+        let host = endpoints.displayHost(for: request.url)
+        let started = clock.now
+        let seconds = { () -> TimeInterval in
+            let elapsed = started.duration(to: clock.now).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(request)
+        } catch {
+            logger?.log(request, response: nil, failure: error.message, duration: seconds())
+            if error.kind == .tooLarge { throw .badResponse(host: host, reason: error.message) }
+            let reason = error.kind == .timedOut ? "no answer within \(Int(request.timeout)) s" : error.message
+            throw .network(host: host, reason: reason)
+        }
+        logger?.log(request, response: response, failure: nil, duration: seconds())
+        if (300..<400).contains(response.status) {
+            // Identity Toolkit never redirects; a redirect is a proxy or portal, not Firebase.
+            let location = TerminalText.safe(response.headers["location"] ?? "nowhere")
+            throw .badResponse(host: host, reason: "HTTP \(response.status) redirect to \(location), which fbauth does not follow")
+        }
+        guard (200..<300).contains(response.status) else {
+            throw Self.failure(from: response, host: host, action: action)
+        }
+        guard !response.body.isEmpty else { throw .badResponse(host: host, reason: "empty body (HTTP \(response.status))") }
+        guard response.headers["content-type"]?.lowercased().contains("json") == true else {
+            throw .badResponse(host: host, reason: "content type '\(response.headers["content-type"] ?? "none")' instead of JSON")
+        }
+        return response.body
+    }
+
+    private func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data, request: HTTPClientRequest) throws(FBAuthError) -> Answer {
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "malformed JSON")
+        }
+    }
+
+    static func failure(from response: HTTPClientResponse, host: String, action: String) -> FBAuthError {
+        if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body) {
+            let reasons = (envelope.error.errors ?? []).compactMap(\.reason) + (envelope.error.details ?? []).compactMap(\.reason)
+            return .server(ServerError(httpStatus: response.status, message: envelope.error.message, reasons: reasons, host: host), action: action)
+        }
+        if response.status >= 500 || response.status == 429 {
+            return .server(ServerError(httpStatus: response.status, message: "HTTP \(response.status)", host: host), action: action)
+        }
+        return .badResponse(host: host, reason: "HTTP \(response.status) without a Firebase error body")
+    }
+}
+
+extension FBAuthError {
+    /// Failures that a second attempt may cure: no answer, 5xx, 429.
+    var isTransient: Bool {
+        switch self {
+        case .network: true
+        case .server(let error, _): error.isTransient
+        default: false
+        }
+    }
+}
+
+/// Receives every HTTP exchange (for `--verbose`); implementations must redact secrets.
+public protocol HTTPExchangeLogger: Sendable {
+    func log(_ request: HTTPClientRequest, response: HTTPClientResponse?, failure: String?, duration: TimeInterval)
+}

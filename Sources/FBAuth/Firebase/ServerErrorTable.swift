@@ -1,0 +1,83 @@
+/// Server error codes in plain words. Codes come from the
+/// Identity Toolkit and securetoken (the Firebase Auth REST API reference; firebase-js-sdk
+/// packages/auth/src/api/errors.ts); an unknown code is shown
+/// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`.
+public enum ServerErrorTable {
+    public struct Entry: Sendable {
+        public let sentence: String
+    }
+
+    public static func entry(for code: String) -> Entry? { entries[code] }
+
+    private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence) }
+
+    private static let recaptcha = "this project enforces reCAPTCHA for password sign-in, which a terminal cannot solve; sign in with a provider (--provider ID), a custom token (--provider custom), or have the project's reCAPTCHA enforcement for email/password set to audit mode"
+
+    private static func signInAgain(_ sentence: String) -> Entry { Entry(sentence: sentence) }
+
+    private static let entries: [String: Entry] = [
+        // Sessions and tokens.
+        "TOKEN_EXPIRED": signInAgain("the session has expired or was revoked; sign in again"),
+        "INVALID_REFRESH_TOKEN": signInAgain("the saved refresh token is not valid; sign in again"),
+        "INVALID_ID_TOKEN": signInAgain("the saved ID token is no longer valid; sign in again"),
+        "USER_NOT_FOUND": signInAgain("this user no longer exists; sign in again"),
+        "USER_DISABLED": refused("this user account has been disabled by an administrator"),
+        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": refused("this operation needs a recent sign-in; run `fbauth reauth --provider …` first"),
+        "PROJECT_NUMBER_MISMATCH": refused("the refresh token belongs to another Firebase project than this API key"),
+        "TENANT_ID_MISMATCH": refused("the tenant does not match the session's or the credential's tenant (--tenant-id)"),
+        "INVALID_GRANT_TYPE": refused("the token request was malformed (grant type)"),
+        "MISSING_REFRESH_TOKEN": refused("the token request had no refresh token"),
+        // Identity-provider sign-in.
+        // What the JS SDK maps to `auth/user-cancelled` (packages/auth/src/api/errors.ts).
+        "USER_CANCELLED": Entry(sentence: "the sign-in was cancelled at the provider (consent was not given)"),
+        "INVALID_IDP_RESPONSE": refused("the identity provider's answer was not accepted; sign in again"),
+        "INVALID_PENDING_TOKEN": refused("the pending credential is not valid any more; sign in with the provider again"),
+        "INVALID_CREDENTIAL_OR_PROVIDER_ID": refused("the credential or provider id was not accepted"),
+        "INVALID_PROVIDER_ID": refused("this provider id is not known to the project"),
+        "OPERATION_NOT_ALLOWED": refused("this sign-in provider is not enabled for the project (Firebase console → Authentication → Sign-in method)"),
+        "FEDERATED_USER_ID_ALREADY_LINKED": refused("this provider account is already linked to another Firebase user"),
+        "EMAIL_EXISTS": refused("the email address is already used by another account"),
+        "INVALID_CONTINUE_URI": refused("the redirect URI was refused; check that it is registered and well-formed"),
+        "MISSING_CONTINUE_URI": refused("the request had no redirect URI"),
+        "UNAUTHORIZED_DOMAIN": refused("the redirect domain is not authorized for this project (Firebase console → Authentication → Settings → Authorized domains)"),
+        "MISSING_OR_INVALID_NONCE": refused("the identity provider's nonce did not match"),
+        "INVALID_OAUTH_CLIENT_ID": refused("the provider's OAuth client id configured in Firebase is not valid"),
+        // Email, password and other sign-in methods.
+        "EMAIL_NOT_FOUND": refused("there is no user with this email address"),
+        "INVALID_PASSWORD": refused("the password is wrong"),
+        "INVALID_LOGIN_CREDENTIALS": refused("the email or password is wrong"),
+        "PASSWORD_LOGIN_DISABLED": refused("password sign-in is disabled for this project"),
+        "INVALID_EMAIL": refused("the email address is not valid"),
+        "INVALID_IDENTIFIER": refused("the email address is not valid"),
+        "MISSING_EMAIL": refused("an email address is required"),
+        "MISSING_PASSWORD": refused("a password is required"),
+        "WEAK_PASSWORD": refused("the password is too weak"),
+        "INVALID_CUSTOM_TOKEN": refused("the custom token is not valid"),
+        "MISSING_CUSTOM_TOKEN": refused("the custom token is empty"),
+        "MISSING_IDENTIFIER": refused("the custom token does not name a user (uid)"),
+        "CREDENTIAL_MISMATCH": refused("the custom token belongs to another project"),
+        // Returned when the project allows no new users (sign-up disabled, or anonymous
+        // sign-in turned off): an administrator must create the user.
+        "ADMIN_ONLY_OPERATION": refused("sign-ups are disabled for this project, so this sign-in cannot create a user (an administrator can create it, or allow sign-ups in Authentication → Settings → User actions)"),
+        "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": refused("the password does not meet the project's password policy"),
+        "REJECTED_CREDENTIAL": refused("the credential was rejected as malformed or mismatching"),
+        "BLOCKING_FUNCTION_ERROR_RESPONSE": refused("a blocking function of the project refused the sign-in"),
+        // reCAPTCHA Enterprise enforcement for password sign-in (the JS SDK's recaptcha errors).
+        "MISSING_RECAPTCHA_TOKEN": refused(recaptcha),
+        "INVALID_RECAPTCHA_TOKEN": refused(recaptcha),
+        "INVALID_RECAPTCHA_ACTION": refused(recaptcha),
+        "INVALID_RECAPTCHA_VERSION": refused(recaptcha),
+        "MISSING_RECAPTCHA_VERSION": refused(recaptcha),
+        "MISSING_CLIENT_TYPE": refused(recaptcha),
+        "RECAPTCHA_NOT_ENABLED": refused("the request carried a reCAPTCHA token, but reCAPTCHA is not enabled for this project"),
+        // Tenants.
+        "INVALID_TENANT_ID": refused("the tenant id is not valid for this project (--tenant-id)"),
+        "UNSUPPORTED_TENANT_OPERATION": refused("this operation is not supported for a tenant (leave out --tenant-id)"),
+        // Project and quota.
+        "TOO_MANY_ATTEMPTS_TRY_LATER": refused("too many attempts; try again later"),
+        "QUOTA_EXCEEDED": refused("the project's quota is exceeded; try again later"),
+        "CONFIGURATION_NOT_FOUND": refused("Identity Toolkit is not configured for this project (enable Authentication in the Firebase console)"),
+        "PERMISSION_DENIED": refused("the request was refused: check the API key"),
+        "NOT_IMPLEMENTED": refused("the server does not implement this operation"),
+    ]
+}

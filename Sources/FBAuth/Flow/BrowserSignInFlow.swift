@@ -1,0 +1,246 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// The OAuth authorization-code flow run through Firebase. By default through Firebase's hosted
+/// handler (`HostedHandlerFlow`); with `--loopback`: listen on loopback → `createAuthUri` →
+/// open `authUri` → receive the redirect → `signInWithIdp` with the URL exactly as received →
+/// answer the browser → `accounts:lookup`. Either way Firebase holds the provider's client
+/// secret and performs the code exchange.
+public struct BrowserSignInFlow: Sendable {
+    let client: FirebaseAuthClient
+    let browser: BrowserLauncher
+    let observer: SignInObserver
+    let clock: WallClock
+    let tenantId: String?
+    var interrupts: InterruptSource = NoInterrupts()
+    /// When to show the URL again if nothing has arrived.
+    var hintAfter: Duration = .seconds(30)
+    /// Whether to report a live "waiting" line (`SignInEvent.waiting`), where it can be redrawn.
+    public var showsWaitingLine = false
+    /// Where the hosted flow's page loads the Firebase JS SDK from (`FBAUTH_FIREBASE_JS_URL`).
+    public var firebaseJSBase: String = HostedPage.defaultSDKBase
+    /// The hosted handler's domain when configured (`FBAUTH_AUTH_DOMAIN`).
+    public var authDomain: String?
+    /// The project id, when the app config names it (it gives the default auth domain).
+    public var projectId: String?
+    /// The page's one-time values.
+    public var secrets: SecretTokens = SystemSecretTokens()
+
+    public init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
+                tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
+        self.client = client
+        self.browser = browser
+        self.observer = observer
+        self.clock = clock
+        self.tenantId = tenantId
+        self.interrupts = interrupts
+    }
+
+    public enum Result: Sendable {
+        case signedIn(SignInRecord)
+        /// `needConfirmation`: the provider's email belongs to an account with other methods.
+        case accountExists(SignInWithIdpResponse)
+    }
+
+    /// What `createAuthUri` returned for one redirect URI: where to send the user, and what
+    /// the redirect back must carry.
+    public struct Authorization: Sendable, Equatable {
+        public var authURI: String
+        public var sessionId: String
+        public var redirectURI: String
+
+        var matcher: CallbackMatcher {
+            CallbackMatcher(
+                redirectPath: URLComponents(string: redirectURI)?.percentEncodedPath ?? RedirectReceiver.callbackPath,
+                binding: CallbackMatcher.binding(forAuthorizationURL: authURI),
+                port: UInt16(URLComponents(string: redirectURI)?.port ?? 80))
+        }
+    }
+
+    /// Runs the whole flow in this process: listener, browser, wait, exchange.
+    public func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        switch options.redirect {
+        case .hostedHandler: try HostedHandlerFlow(flow: self).run(options, purpose: purpose)
+        case .loopback: try runLoopback(options, purpose: purpose)
+        }
+    }
+
+    /// The loopback redirect: the provider sends the browser straight to the listener.
+    func runLoopback(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        // Listen first: the redirect URI, port included, goes into createAuthUri.
+        let receiver = try RedirectReceiver(port: options.port, host: options.redirectHost)
+        defer { receiver.close() }
+        guard let authorization = try authorize(options, redirectURI: receiver.redirectURI) else {
+            receiver.close()
+            return try EmulatorClaimsSignIn(client: client, observer: observer, clock: clock, tenantId: tenantId)
+                .run(options, purpose: purpose)
+        }
+        // After createAuthUri: Google's emulator (501 above) takes any redirect host.
+        try AuthorizedDomains.require(options.redirectHost.rawValue, config: client.projectConfig())
+        // The browser fbauth opens gets a one-time address without secrets (see StartGate);
+        // with --no-browser the user takes the authorization URL elsewhere, and its state is
+        // the only check (a pasted or port-forwarded redirect carries no cookie).
+        var gate = options.openBrowser
+            ? StartGate(nonce: secrets.make(bytes: 16), cookie: secrets.make(bytes: 32),
+                        authority: "\(options.redirectHost.rawValue):\(receiver.port)")
+            : nil
+        let launched = present(authorization.authURI, gate: &gate, options: options)
+        var waiter = CallbackWaiter(
+            receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
+            observer: observer, interrupts: interrupts, hintAfter: hintAfter,
+            launched: launched, showsStatusLine: showsWaitingLine)
+        waiter.gate = gate
+        let callback = try waiter.wait(timeout: options.timeout)
+        return try exchange(callback, authorization: authorization, providerId: options.providerId, purpose: purpose)
+    }
+
+    /// `createAuthUri` for this redirect URI; nil when the server is the official Auth
+    /// emulator, which does not run identity-provider redirects (it answers 501).
+    func authorize(_ options: FlowOptions, redirectURI: String) throws(FBAuthError) -> Authorization? {
+        let answer: CreateAuthUriResponse
+        do {
+            answer = try client.createAuthUri(CreateAuthUriRequest(
+                providerId: options.providerId, continueUri: redirectURI,
+                customParameter: options.customParameterObject, oauthScope: options.oauthScope, tenantId: tenantId,
+                authFlowType: options.authFlowType))
+        } catch .server(let error, _) where error.httpStatus == 501 && client.endpoints.isEmulator {
+            return nil
+        }
+        guard let authURI = answer.authUri, let sessionId = answer.sessionId else {
+            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "createAuthUri returned no authUri or sessionId")
+        }
+        try checkAuthorizationURL(authURI)
+        return Authorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)
+    }
+
+    /// What the browser is given must be a provider's https page (or the emulator's own), and
+    /// must carry the value the redirect will be matched on: without `state` (OAuth 2) or
+    /// `oauth_token` (OAuth 1.0a), any request to the listener would be taken as the callback.
+    func checkAuthorizationURL(_ url: String) throws(FBAuthError) {
+        let host = client.endpoints.identityToolkitHost
+        let components = URLComponents(string: url)
+        let scheme = components?.scheme?.lowercased()
+        // An emulator's own pages are plain http, on its host or on this machine.
+        let isEmulatorPage = scheme == "http" && client.endpoints.emulatorHost.map { emulator in
+            let actual = (components?.host ?? "").lowercased()
+            return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(actual)
+                || actual == URLComponents(string: "http://" + emulator)?.host?.lowercased()
+        } == true
+        guard !url.hasPrefix("-"), components?.host?.isEmpty == false, scheme == "https" || isEmulatorPage else {
+            throw .failed(.invalidResponse, "the server's authorization URL is not an https address (\(TerminalText.safe(String(url.prefix(80))))); refusing to open it [\(host)]")
+        }
+        if CallbackMatcher.binding(forAuthorizationURL: url) == .none {
+            throw .failed(.invalidResponse, "the server's authorization URL carries no state, so its redirect could not be told from a forged one; refusing to start [\(host)]")
+        }
+    }
+
+    /// Exchanges the redirect for a Firebase session (`signInWithIdp`) and answers the browser.
+    func exchange(_ callback: ReceivedCallback, authorization: Authorization, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        if case .providerError(let code, let description) = callback.verdict {
+            callback.respond(ResultPage.failure("The provider answered: \(description ?? code)."))
+            throw .flowIncomplete("\(purpose.action) did not complete: \(providerId) answered \(code)" + (description.map { ": \($0)" } ?? ""))
+        }
+        do {
+            let result = try exchange(requestUri: callback.requestURI, postBody: callback.postBody, sessionId: authorization.sessionId,
+                                      providerId: providerId, purpose: purpose)
+            callback.respond(result.page)
+            return result
+        } catch {
+            callback.respond(ResultPage.failure(error.pageSentence))
+            throw error
+        }
+    }
+
+    /// `signInWithIdp` with the provider's answer, then the whole user. Never retried: an
+    /// authorization code is single-use.
+    func exchange(requestUri: String, postBody: String?, sessionId: String?, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        do {
+            let response = try client.signInWithIdp(SignInWithIdpRequest(
+                requestUri: requestUri, postBody: postBody, sessionId: sessionId,
+                idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
+            return try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
+                .complete(response, providerId: providerId, purpose: purpose)
+        } catch {
+            if case .network(let host, let reason) = error {
+                throw .network(host: host, reason: "\(reason); the authorization code cannot be used twice, so run the command again")
+            }
+            throw error
+        }
+    }
+
+    /// Shows the URL (always) and opens the browser (unless told not to, or impossible).
+    /// Opens the browser on the gate's one-time address and shows that address; where no browser
+    /// can be opened, shows the authorization URL instead, for a browser anywhere (the gate is
+    /// then dropped: a pasted or forwarded redirect carries no cookie).
+    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions) -> LaunchedBrowser? {
+        if let start = gate?.startURL {
+            do {
+                let launched = try browser.open(start)
+                if let announcement = browser.announcement {
+                    observer.notice("\(announcement) with \(options.providerId), starting at \(start)")
+                } else {
+                    observer.notice("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(start)\n")
+                }
+                return launched
+            } catch {
+                observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
+                gate = nil
+            }
+        }
+        observer.notice("Sign in with \(options.providerId): open this address in a browser:\n\n  \(authorizationURL)\n")
+        observer.notice(CallbackWaiter.manualInstructions(url: nil, readsTerminal: (observer.pasteInput?.isTerminal ?? false)))
+        return nil
+    }
+}
+
+extension BrowserSignInFlow.Result {
+    /// What the browser shows once the exchange is done.
+    var page: HTTPResponse {
+        switch self {
+        case .signedIn(let record): ResultPage.success(signedInAs: record.displayLabel)
+        case .accountExists: ResultPage.failure(accountExistsSentence)
+        }
+    }
+
+    var isSignedIn: Bool {
+        if case .signedIn = self { return true }
+        return false
+    }
+
+    /// The same words as `page`, for the hosted flow's page.
+    var pageHeading: String {
+        switch self {
+        case .signedIn(let record): "Signed in as \(record.displayLabel)"
+        case .accountExists: "Sign-in failed"
+        }
+    }
+
+    var pageText: String {
+        switch self {
+        case .signedIn: ResultPage.closeTabSentence
+        case .accountExists: accountExistsSentence + ResultPage.failureSuffix
+        }
+    }
+
+    private var accountExistsSentence: String {
+        guard case .accountExists(let response) = self else { return "" }
+        return "An account already exists for \(response.email ?? "this email") with a different sign-in method."
+    }
+}
+
+extension SignInRecord {
+    var displayLabel: String { TerminalText.safe(account.email ?? account.displayName ?? account.localId ?? "your account") }
+}
+
+extension FBAuthError {
+    /// A sentence for the browser page: the same words as the terminal, no secrets.
+    var pageSentence: String { message.prefix(1).uppercased() + message.dropFirst() + "." }
+}
+
+extension Duration {
+    var wholeSeconds: Int64 { components.seconds }
+}

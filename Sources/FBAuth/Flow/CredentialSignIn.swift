@@ -1,0 +1,42 @@
+/// Sign-in without a browser: email and password, anonymous, or a custom token minted by the
+/// app's server (the Firebase Auth REST API reference). Each ends like an identity-provider sign-in: the
+/// whole user from `accounts:lookup`.
+package struct CredentialSignIn {
+    let client: FirebaseAuthClient
+    let clock: WallClock
+    let tenantId: String?
+
+
+    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?) {
+        self.client = client
+        self.clock = clock
+        self.tenantId = tenantId
+    }
+
+    package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {
+        try record(client.signInWithPassword(email: email, password: password, tenantId: tenantId), method: "password", action: "password sign-in")
+    }
+
+    package func anonymous() throws(FBAuthError) -> SignInRecord {
+        var record = try record(client.signUpAnonymously(tenantId: tenantId), method: nil, action: "anonymous sign-in")
+        record.isNewUser = true  // signUp always creates the user
+        return record
+    }
+
+    package func customToken(_ token: String) throws(FBAuthError) -> SignInRecord {
+        try record(client.signInWithCustomToken(token, tenantId: tenantId), method: nil, action: "custom-token sign-in")
+    }
+
+    private func record(_ response: TokenSignInResponse, method: String?, action: String) throws(FBAuthError) -> SignInRecord {
+        if response.mfaPendingCredential != nil {
+            throw .failed(.secondFactorRequired, "\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
+        }
+        guard let idToken = response.idToken, let refreshToken = response.refreshToken else {
+            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the \(action) answer has no idToken or refreshToken")
+        }
+        let tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn)
+        return SignInRecord(
+            tokens: tokens, idp: nil, account: try client.lookup(idToken: idToken), method: method,
+            isNewUser: response.isNewUser ?? false, tenantId: tenantId, receivedAt: clock.now())
+    }
+}

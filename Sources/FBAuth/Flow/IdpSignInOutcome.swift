@@ -1,0 +1,98 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a `signInWithIdp` answer means. HTTP 200 is not always success: `needConfirmation`,
+/// `errorMessage`, a second factor, or a missing `idToken` are failures
+/// (firebase-js-sdk packages/auth/src/api/index.ts and core/strategies/idp.ts).
+public enum IdpSignInOutcome: Sendable {
+    case signedIn(SignInWithIdpResponse)
+    /// An account with this email exists with other sign-in methods.
+    case accountExists(SignInWithIdpResponse)
+
+    public static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
+        // needConfirmation first, as the JS SDK does (packages/auth/src/api/index.ts,
+        // `_performFetchWithErrorHandling`): such an answer may carry an errorMessage too.
+        if response.needConfirmation == true { return .accountExists(response) }
+        if let errorMessage = response.errorMessage {
+            throw .server(ServerError(httpStatus: 200, message: errorMessage, host: host), action: action)
+        }
+        if response.mfaPendingCredential != nil {
+            throw .failed(.secondFactorRequired, "\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
+        }
+        guard response.idToken != nil, response.refreshToken != nil, response.localId != nil else {
+            throw .badResponse(host: host, reason: "the sign-in answer has no idToken, refreshToken or localId")
+        }
+        return .signedIn(response)
+    }
+}
+
+/// The Firebase tokens of a sign-in answer.
+public struct IssuedTokens: Sendable {
+    public var idToken: String
+    public var refreshToken: String
+    /// Seconds; Firebase ID tokens last 3600.
+    public var expiresIn: Int?
+
+    public init(idToken: String, refreshToken: String, expiresIn: Int?) {
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.expiresIn = expiresIn
+    }
+}
+
+/// A completed sign-in, by any method: the tokens, the provider's answer when an identity
+/// provider was used, and the account as `accounts:lookup` reports it.
+public struct SignInRecord: Sendable {
+    public var tokens: IssuedTokens
+    /// The identity provider's part of the answer; nil for password, anonymous and custom tokens.
+    public var idp: SignInWithIdpResponse?
+    public var account: AccountInfo
+    /// The method as the SDKs' `additionalUserInfo.providerId` names it (`yahoo.com`,
+    /// `password`); nil for anonymous and custom-token sign-in.
+    public var method: String?
+    public var isNewUser: Bool
+    public var tenantId: String?
+    public var receivedAt: Date
+
+    public init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
+                isNewUser: Bool, tenantId: String?, receivedAt: Date) {
+        self.tokens = tokens
+        self.idp = idp
+        self.account = account
+        self.method = method
+        self.isNewUser = isNewUser
+        self.tenantId = tenantId
+        self.receivedAt = receivedAt
+    }
+
+    /// The provider's OAuth credential, when the answer carried one.
+    public var providerCredential: ProviderCredential? {
+        guard let idp, let method, idp.oauthAccessToken != nil || idp.oauthIdToken != nil || idp.oauthTokenSecret != nil else { return nil }
+        return ProviderCredential(
+            providerId: method, accessToken: idp.oauthAccessToken, idToken: idp.oauthIdToken, secret: idp.oauthTokenSecret,
+            expirationTime: idp.oauthExpireIn.map { receivedAt.addingTimeInterval(TimeInterval($0)) },
+            obtainedAt: receivedAt)
+    }
+
+    /// The session to save; `previous` (the same user's saved session, when linking or
+    /// reauthenticating) keeps the credentials of other providers.
+    public func session(replacing previous: Session? = nil) -> Session {
+        var session = Session(
+            uid: account.localId ?? "",
+            tenantId: account.tenantId ?? idp?.tenantId ?? tenantId,
+            idToken: tokens.idToken,
+            refreshToken: tokens.refreshToken,
+            expirationTime: receivedAt.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 3600)),
+            lastSignInTime: receivedAt,
+            providerCredentials: previous?.providerCredentials ?? [])
+        session.update(from: account)
+        if session.email == nil { session.email = idp?.email }
+        if session.displayName == nil { session.displayName = idp?.displayName }
+        if session.photoURL == nil { session.photoURL = idp?.photoUrl }
+        if let credential = providerCredential { session.remember(credential) }
+        return session
+    }
+}

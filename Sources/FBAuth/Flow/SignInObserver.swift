@@ -1,0 +1,38 @@
+/// Where a browser sign-in reports what its user should know while it runs, and where it reads
+/// an address the user pastes. The library never prints: fbauth's command line shows these on
+/// stderr; another program may show them as it likes, or not at all (`SilentObserver`).
+public protocol SignInObserver: Sendable {
+    func signIn(_ event: SignInEvent)
+    /// Where the user can paste the browser's final address when the browser cannot reach this
+    /// machine (a browser elsewhere, over ssh); nil when there is no such input.
+    var pasteInput: PasteInput? { get }
+}
+
+public enum SignInEvent: Sendable, Equatable {
+    /// A sentence for the user: where to sign in, what happened, what to do next.
+    case notice(String)
+    /// A live "waiting" line, replaced by the next one; nil clears it. Sent only while no
+    /// input is being read, so that it never draws over what the user types.
+    case waiting(String?)
+}
+
+/// A line-oriented input the flow can wait on together with its listener.
+public protocol PasteInput: Sendable {
+    /// A descriptor that becomes readable when input arrives (for `poll`).
+    var descriptor: Int32 { get }
+    /// Whether a person is typing (a terminal), rather than a pipe.
+    var isTerminal: Bool { get }
+    /// One line without its newline; nil at the end of input.
+    func readLine() -> String?
+}
+
+/// For programs that show nothing while a sign-in runs.
+public struct SilentObserver: SignInObserver {
+    public init() {}
+    public func signIn(_ event: SignInEvent) {}
+    public var pasteInput: PasteInput? { nil }
+}
+
+extension SignInObserver {
+    func notice(_ text: String) { signIn(.notice(text)) }
+}

@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Keeps a saved session's Firebase ID token usable, for many processes at once.
+///
+/// A token with enough time left is used as saved: no network, no lock, no write. Otherwise
+/// the refresh happens under the session's refresh lock, after reading the store again: when
+/// another process refreshed the token meanwhile, that token is used, so twenty processes
+/// starting together on an expiring token make one refresh request. The store's own lock is
+/// held only to write the answer, never while securetoken is being asked, so a `signout`
+/// meanwhile is not kept waiting — and is not undone.
+package struct TokenRefresher {
+    let store: SessionStore
+    let project: ProjectKey
+    let clock: WallClock
+    /// Built only when a request is really needed.
+    let makeClient: () throws(FBAuthError) -> FirebaseAuthClient
+
+    package init(store: SessionStore, project: ProjectKey, clock: WallClock, makeClient: @escaping () throws(FBAuthError) -> FirebaseAuthClient) {
+        self.store = store
+        self.project = project
+        self.clock = clock
+        self.makeClient = makeClient
+    }
+
+    /// The saved session if its token has at least `minValid` seconds left; nil otherwise.
+    /// A session whose tokens were dropped is an error (exit 3) here already.
+    package static func cachedSession(in contents: StoreContents, _ selector: SessionSelector, project: ProjectKey,
+                              minValid: TimeInterval, now: Date) throws(FBAuthError) -> Session? {
+        let session = try contents.session(selector, in: project)
+        try requireTokens(session)
+        guard session.expirationTime.timeIntervalSince(now) >= minValid else { return nil }
+        return session
+    }
+
+    /// The selected session with an ID token valid for at least `minValid` seconds.
+    package func session(_ selector: SessionSelector, minValid: TimeInterval, forceRefresh: Bool = false) throws(FBAuthError) -> Session {
+        let contents = try store.load()
+        if !forceRefresh, let fresh = try Self.cachedSession(in: contents, selector, project: project, minValid: minValid, now: clock.now()) {
+            return fresh
+        }
+        let seen = try contents.session(selector, in: project)
+        try Self.requireTokens(seen)
+        return try store.withRefreshLock(of: seen.reference) { () throws(FBAuthError) -> Session in
+            let current = try store.load().session(.exactly(seen.reference), in: project)
+            try Self.requireTokens(current)
+            if current.idToken != seen.idToken, current.expirationTime > clock.now() {
+                return current  // another process refreshed it while we waited for the lock
+            }
+            let answer: SecureTokenResponse
+            do throws(FBAuthError) {
+                answer = try makeClient().refresh(refreshToken: current.refreshToken)
+            } catch where error.rejectsSession {
+                try forgetTokens(of: current)
+                throw Self.signInAgain(current, because: error)
+            }
+            return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+                guard var latest = try? contents.session(.exactly(current.reference), in: project) else {
+                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; sign in again with `\(current.signInCommand)`")
+                }
+                // A sign-in meanwhile brought its own tokens: keep those.
+                guard latest.refreshToken == current.refreshToken else { return latest }
+                latest.idToken = answer.idToken ?? latest.idToken
+                latest.refreshToken = answer.refreshToken ?? latest.refreshToken
+                latest.expirationTime = clock.now().addingTimeInterval(TimeInterval(answer.expiresIn ?? 3600))
+                contents.save(latest, in: project, makeCurrent: false)
+                return latest
+            }
+        }
+    }
+
+    /// Drops the tokens the server refused, unless a sign-in replaced them meanwhile.
+    private func forgetTokens(of session: Session) throws(FBAuthError) {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            guard var latest = try? contents.session(.exactly(session.reference), in: project),
+                latest.refreshToken == session.refreshToken
+            else { return }
+            latest.forgetTokens()
+            contents.save(latest, in: project, makeCurrent: false)
+        }
+    }
+
+    /// Drops the session's tokens when an ID-token call (lookup, update, …) says they are no
+    /// longer valid, and reports exit 3.
+    package func reject(_ session: Session, because error: FBAuthError) throws(FBAuthError) -> Never {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            guard var saved = try? contents.session(.exactly(session.reference), in: project) else { return }
+            saved.forgetTokens()
+            contents.save(saved, in: project, makeCurrent: false)
+        }
+        throw Self.signInAgain(session, because: error)
+    }
+
+    static func requireTokens(_ session: Session) throws(FBAuthError) {
+        guard session.canRefresh else {
+            throw .signInAgain("the session of \(session.displayLabel) has expired or was revoked; sign in again with `\(session.signInCommand)`")
+        }
+    }
+
+    static func signInAgain(_ session: Session, because error: FBAuthError) -> FBAuthError {
+        var reason = ""
+        if case .server(let serverError, _) = error, let code = serverError.code {
+            // A disabled account is a refusal (exit 1) wherever it is met, as in the exit-code
+            // table: signing in again cannot help until an administrator enables it.
+            if code == "USER_DISABLED" {
+                return .failed(.userDisabled, "the account of \(session.displayLabel) has been disabled by an administrator; its session was signed out [USER_DISABLED]")
+            }
+            reason = " [\(code)]"
+        }
+        return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); sign in again with `\(session.signInCommand)`")
+    }
+}
+
+extension FBAuthError {
+    /// The server rejected the session's tokens for good (the Firebase Auth REST API reference,
+    /// "Exchange a refresh token for an ID token"): signing in
+    /// again is the only way on.
+    package var rejectsSession: Bool {
+        guard case .server(let error, _) = self, let code = error.code else { return false }
+        return ["TOKEN_EXPIRED", "USER_DISABLED", "USER_NOT_FOUND", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN"].contains(code)
+    }
+}
+
+extension Session {
+    /// How messages name the user: the email, else the uid.
+    package var displayLabel: String { TerminalText.safe(email ?? uid) }
+
+    /// The command that signs this user in again, as a user can paste it: the provider the
+    /// session was made with, and the account's email as the hint.
+    var signInCommand: String {
+        let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
+        var command = "fbauth signin --provider \(provider)"
+        if let email, provider != "anonymous", !email.contains(where: { $0.isWhitespace || "'\"`$\\;&|<>".contains($0) }) {
+            command += " --email \(email)"
+        }
+        return command
+    }
+}

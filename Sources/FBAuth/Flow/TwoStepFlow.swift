@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// The browser flow split over two commands, for scripts, agents and machines where nothing
+/// can wait: `--print-url` asks Firebase for the authorization URL and saves the pending flow;
+/// `--complete URL` takes the address the browser ended on (the redirect to the loopback
+/// address, which need not have loaded) and finishes the flow it belongs to.
+package struct TwoStepFlow {
+    let flow: BrowserSignInFlow
+    let store: SessionStore
+    let project: ProjectKey
+    let clock: WallClock
+
+
+    package init(flow: BrowserSignInFlow, store: SessionStore, project: ProjectKey, clock: WallClock) {
+        self.flow = flow
+        self.store = store
+        self.project = project
+        self.clock = clock
+    }
+
+    /// Starts a flow for `command`; returns the authorization URL.
+    package func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
+        guard options.port != 0 else {
+            throw .usage("--print-url needs a fixed --port: the redirect URI registered with the provider names it")
+        }
+        let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
+        guard let authorization = try flow.authorize(options, redirectURI: redirectURI) else {
+            throw .failed(.operationNotAllowed, "the Auth emulator does not run browser flows, so there is no URL to print; run the command without --print-url")
+        }
+        let pending = PendingFlow(
+            command: command, providerId: options.providerId, authURI: authorization.authURI, sessionId: authorization.sessionId,
+            redirectURI: redirectURI, tenantId: flow.tenantId, user: user, startedAt: clock.now())
+        let now = clock.now()
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.modifyProject(project) { state in
+                state.pendingFlows = (state.pendingFlows ?? []).filter { now.timeIntervalSince($0.startedAt) <= PendingFlow.lifetime } + [pending]
+            }
+        }
+        return authorization.authURI
+    }
+
+    /// Finishes the pending flow `address` belongs to. An address that is not that flow's
+    /// redirect leaves it pending; once the exchange is attempted the flow is used up, since an
+    /// authorization code works once.
+    package func complete(_ address: String, command: String,
+                  purpose: (PendingFlow) throws(FBAuthError) -> FlowPurpose) throws(FBAuthError) -> (PendingFlow, BrowserSignInFlow.Result) {
+        let query = URLComponents(string: address.trimmed())?.percentEncodedQuery ?? ""
+        let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
+        let now = clock.now()
+        let (pending, callback) = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> (PendingFlow, ReceivedCallback?) in
+            let flows = contents.project(project)?.pendingFlows ?? []
+            guard let match = flows.first(where: { flow in
+                switch flow.binding {
+                case .state(let value), .oauthToken(let value): values.contains(value)
+                case .none: false
+                }
+            }) else {
+                throw .flowIncomplete("that address does not belong to a pending sign-in (unknown, or already completed); start again with --print-url")
+            }
+            guard match.command == command else {
+                throw .usage("that address belongs to a pending `fbauth \(match.command)`; finish it with `fbauth \(match.command) --complete`")
+            }
+            let fresh = now.timeIntervalSince(match.startedAt) <= PendingFlow.lifetime
+            var callback: ReceivedCallback?
+            if fresh {
+                switch PastedRedirect.callback(from: address, redirectURI: match.redirectURI, matcher: match.authorization.matcher) {
+                case .success(let received): callback = received
+                case .failure(let problem): throw .usage("--complete: that is not the redirect of this sign-in (\(problem.reason))")
+                }
+            }
+            contents.modifyProject(project) { state in
+                state.pendingFlows = flows.filter { $0 != match && now.timeIntervalSince($0.startedAt) <= PendingFlow.lifetime }
+            }
+            return (match, callback)
+        }
+        guard let callback else {
+            throw .flowIncomplete("that sign-in was started \(Int(now.timeIntervalSince(pending.startedAt) / 60)) minutes ago and has expired; start again with --print-url")
+        }
+        return (pending, try flow.exchange(callback, authorization: pending.authorization, providerId: pending.providerId, purpose: try purpose(pending)))
+    }
+}

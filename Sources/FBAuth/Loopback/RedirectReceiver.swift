@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// The loopback listener of a browser flow: binds before the flow starts (so the redirect URI
+/// can be registered with Firebase), then waits for the one request `CallbackMatcher` accepts.
+public final class RedirectReceiver {
+    /// Where the provider sends the browser back. Firebase's hosted handler uses the same path.
+    public static let callbackPath = "/__/auth/handler"
+
+    public let port: UInt16
+    public let redirectURI: String
+    private let server: LoopbackServer
+
+    public init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
+        do {
+            server = try LoopbackServer(port: port, primary: host.primaryAddress)
+        } catch {
+            switch error {
+            case .portInUse(let port):
+                throw .failed(.listenerUnavailable, "port \(port) is already in use on this machine, probably by another fbauth sign-in that is still waiting (find it with: ss -ltnp 'sport = :\(port)'); finish or cancel it, or choose another port (0 picks a free one); with a loopback redirect the provider accepts only the redirect URI registered for that port")
+            case .addressUnavailable(let address):
+                throw .failed(.listenerUnavailable, "this machine has no \(address.rawValue) loopback address; choose another redirect host")
+            case .failed(let socketError):
+                throw .failed(.listenerUnavailable, "cannot listen on port \(port): \(socketError.description)")
+            }
+        }
+        self.port = server.port
+        redirectURI = "http://\(host.rawValue):\(server.port)\(Self.callbackPath)"
+    }
+
+    deinit { close() }
+
+    public enum WaitEvent {
+        case callback(ReceivedCallback)
+        case deadlineReached
+        case readable(Int32)
+        /// `screen` stopped the wait (after answering that request).
+        case stopped
+    }
+
+    /// What `screen` makes of a request before the callback matcher sees it.
+    public enum Screening {
+        case pass
+        /// Answer it and keep waiting.
+        case answer(HTTPResponse)
+        /// Answer it and end the wait.
+        case stop(HTTPResponse)
+    }
+
+    /// Serves requests until the matching callback arrives, the deadline passes, or one of
+    /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
+    /// `screen` sees each request first and may answer it instead, or end the wait.
+    public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+                     screen: (HTTPRequest) -> Screening = { _ in .pass }) -> WaitEvent {
+        var stopAnswer: HTTPResponse?
+        let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
+            switch screen(request) {
+            case .answer(let response): return .respond(response)
+            case .stop(let response):
+                stopAnswer = response
+                return .take(.rejected(status: response.status, reason: "stopped"))
+            case .pass: break
+            }
+            switch matcher.classify(request) {
+            case .rejected(let status, let reason): return .respond(ResultPage.rejected(status: status, reason: reason))
+            case let accepted: return .take(accepted)
+            }
+        }
+        if case .taken(_, let held) = event, let stopAnswer {
+            held.respond(stopAnswer)
+            return .stopped
+        }
+        switch event {
+        case .taken(let verdict, let held):
+            let request = held.request
+            let host = request.header("Host") ?? "localhost:\(port)"
+            let postBody = request.method == "POST" ? String(decoding: request.body, as: UTF8.self) : nil
+            return .callback(ReceivedCallback(verdict: verdict, requestURI: "http://\(host)\(request.originForm)", postBody: postBody, held: held))
+        case .deadlineReached:
+            return .deadlineReached
+        case .readable(let fd):
+            return .readable(fd)
+        }
+    }
+
+    /// What to do with one request: answer it now, or take it (and its connection, to be
+    /// answered later) out of the loop.
+    public enum Route<Taken> {
+        case respond(HTTPResponse)
+        case take(Taken)
+    }
+
+    public enum ServeEvent<Taken> {
+        case taken(Taken, HeldRequest)
+        case deadlineReached
+        case readable(Int32)
+    }
+
+    /// Serves requests with `route` until it takes one, the deadline passes, or one of
+    /// `watching` becomes readable.
+    public func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+                             route: (HTTPRequest) -> Route<Taken>) -> ServeEvent<Taken> {
+        var taken: Taken?
+        let event = server.next(until: deadline, watching: watching) { request in
+            switch route(request) {
+            case .respond(let response):
+                return .respond(response)
+            case .take(let value):
+                taken = value
+                return .hold
+            }
+        }
+        switch event {
+        case .held(let held):
+            // `.hold` is only returned together with a value.
+            guard let taken else { held.close(); return .deadlineReached }
+            return .taken(taken, held)
+        case .deadlineReached: return .deadlineReached
+        case .readable(let fd): return .readable(fd)
+        }
+    }
+
+    /// Closes every open connection and frees the port.
+    public func close() { server.close() }
+}
+
+/// The host name in the redirect URI. The listener always binds loopback addresses only.
+public enum RedirectHost: String, Sendable, CaseIterable {
+    case localhost
+    case ipv4 = "127.0.0.1"
+    case ipv6 = "[::1]"
+
+    var primaryAddress: LoopbackAddress { self == .ipv6 ? .ipv6 : .ipv4 }
+}

@@ -1,0 +1,44 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// A provider credential Firebase could not use because the email belongs to an account with
+/// other sign-in methods (`needConfirmation`). Saved so that, once the user has signed in to
+/// that account, `fbauth link --pending` can link it.
+public struct PendingCredential: Codable, Sendable, Equatable {
+    public var providerId: String
+    public var pendingToken: String?
+    public var accessToken: String?
+    public var idToken: String?
+    /// OAuth 1.0a token secret (Twitter).
+    public var secret: String?
+    public var email: String?
+    public var savedAt: Date
+
+    public init(response: SignInWithIdpResponse, providerId: String, savedAt: Date) {
+        self.providerId = response.providerId ?? providerId
+        pendingToken = response.pendingToken
+        accessToken = response.oauthAccessToken
+        idToken = response.oauthIdToken
+        secret = response.oauthTokenSecret
+        email = response.email
+        self.savedAt = savedAt
+    }
+
+    /// Pending tokens are short-lived; after an hour the server will most likely refuse it.
+    public static let probableLifetime: TimeInterval = 3600
+
+    /// The credential as `signInWithIdp` takes it back: the pending token, or (when the server
+    /// sent none) the provider's tokens in `postBody`.
+    package var request: SignInWithIdpRequest {
+        if let pendingToken { return SignInWithIdpRequest(requestUri: "http://localhost", pendingToken: pendingToken) }
+        var items: [(String, String)] = [("providerId", providerId)]
+        if let idToken { items.append(("id_token", idToken)) }
+        if let accessToken { items.append(("access_token", accessToken)) }
+        if let secret { items.append(("oauth_token_secret", secret)) }
+        return SignInWithIdpRequest(requestUri: "http://localhost", postBody: FormEncoding.encode(items.map { (name: $0.0, value: $0.1) }))
+    }
+}

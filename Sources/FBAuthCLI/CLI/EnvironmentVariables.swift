@@ -1,0 +1,25 @@
+import FBAuth
+import LoopbackHTTP
+/// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
+/// and (by a test) the README.
+public enum EnvironmentVariables {
+    /// fbauth's own settings, which a browser it starts does not inherit.
+    public static var fbauthSettings: Set<String> { Set(all.map(\.name).filter { $0.hasPrefix("FBAUTH_") }) }
+
+    public static let all: [(name: String, meaning: String)] = [
+        ("FIREBASE_API_KEY", "The Firebase Web API key when --api-key and --app-config are not given."),
+        ("FIREBASE_AUTH_EMULATOR_HOST", "host:port of a Firebase Auth emulator (or `fbauth emulator`); requests then go to http://HOST/identitytoolkit.googleapis.com/v1/… and http://HOST/securetoken.googleapis.com/v1/token."),
+        ("FBAUTH_CONFIG_DIR", "Where sessions.json lives; default $XDG_CONFIG_HOME/fbauth, else ~/.config/fbauth."),
+        ("XDG_CONFIG_HOME", "Base of the default configuration directory."),
+        ("LC_ALL", "With LC_MESSAGES and LANG, in that order: the language sent as X-Firebase-Locale when --language is not given (fr_FR.UTF-8 → fr)."),
+        ("BROWSER", "The program that opens the sign-in page, or with --loopback the authorization URL (the URL is its only argument)."),
+        ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(HostedPage.sdkVersion)."),
+        ("FBAUTH_AUTH_DOMAIN", "The hosted handler's domain when --auth-domain is not given (default PROJECT_ID.firebaseapp.com)."),
+        ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30)."),
+        ("HTTPS_PROXY", "Proxy for Firebase (https); also https_proxy. Lower-case http_proxy for an emulator over http (Linux; macOS uses the system settings)."),
+        ("NO_PROXY", "Hosts reached without the proxy; also no_proxy."),
+        ("NO_COLOR", "When set and not empty, no colour and no in-place status line."),
+        ("WSL_DISTRO_NAME", "Set by Windows Subsystem for Linux: fbauth then opens the Windows browser with wslview or powershell.exe."),
+        ("DISPLAY", "With WAYLAND_DISPLAY: whether a browser can be opened with xdg-open (Linux)."),
+    ]
+}

@@ -1,0 +1,72 @@
+import FBAuth
+import LoopbackHTTP
+/// Options every command accepts.
+public struct GlobalOptions: Sendable, Equatable {
+    public var apiKey: String?
+    public var tenantId: String?
+    public var configDirectory: String?
+    /// `--user UID-or-EMAIL`: act on this saved session instead of the current one.
+    public var user: String?
+    /// `--verbose`: log each HTTP exchange, secrets redacted.
+    public var verbose = false
+    /// `--app-config FILE`: GoogleService-Info.plist or google-services.json.
+    public var appConfig: String?
+    /// `--app-id ID`: which app of a google-services.json with several.
+    public var appId: String?
+    /// What API-key restrictions require, when not read from `--app-config`.
+    public var iosBundleId: String?
+    public var androidPackage: String?
+    public var androidCert: String?
+    public var referer: String?
+    /// `--language`: for provider pages and Firebase's emails.
+    public var language: String?
+
+    public static let specs: [OptionSpec] = [
+        OptionSpec("api-key", value: "KEY", help: "Firebase Web API key. Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users in the process list."),
+        OptionSpec("app-config", value: "FILE", help: "Read the API key and project id from an iOS GoogleService-Info.plist or an Android google-services.json."),
+        OptionSpec("app-id", value: "ID", help: "With --app-config: the app (mobilesdk_app_id or package name) of a google-services.json with several."),
+        OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),
+        OptionSpec("ios-bundle-id", value: "ID", help: "Bundle id for an API key restricted to an iOS app (X-Ios-Bundle-Identifier); a plist's BUNDLE_ID is sent by itself."),
+        OptionSpec("android-package", value: "NAME", help: "Package name for an API key restricted to an Android app (X-Android-Package), with --android-cert."),
+        OptionSpec("android-cert", value: "SHA1", help: "SHA-1 of the Android app's signing certificate (X-Android-Cert), with --android-package."),
+        OptionSpec("referer", value: "URL", help: "Referer for an API key restricted to web sites, usually https://PROJECT.firebaseapp.com/."),
+        OptionSpec("language", value: "CODE", help: "Language of provider pages and Firebase emails (X-Firebase-Locale), e.g. fr; default from LC_ALL, LC_MESSAGES or LANG."),
+        OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
+        OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
+        OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
+    ]
+
+    public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
+        self.apiKey = apiKey
+        self.tenantId = tenantId
+        self.configDirectory = configDirectory
+        self.user = user
+    }
+
+    init(_ arguments: ParsedArguments) throws(FBAuthError) {
+        apiKey = try arguments.nonEmpty("api-key")
+        tenantId = try arguments.nonEmpty("tenant-id")
+        configDirectory = try arguments.nonEmpty("config-dir")
+        user = try arguments.nonEmpty("user")
+        verbose = arguments.flag("verbose")
+        appConfig = try arguments.nonEmpty("app-config")
+        appId = try arguments.nonEmpty("app-id")
+        iosBundleId = try arguments.nonEmpty("ios-bundle-id")
+        androidPackage = try arguments.nonEmpty("android-package")
+        androidCert = try arguments.nonEmpty("android-cert").map { $0.replacing(":", with: "").lowercased() }
+        referer = try arguments.nonEmpty("referer")
+        language = try arguments.nonEmpty("language")
+        if apiKey != nil && appConfig != nil { throw .usage("give either --api-key or --app-config, not both") }
+        if let androidCert, androidCert.count != 40 || !androidCert.allSatisfy(\.isHexDigit) {
+            throw .usage("--android-cert '\(androidCert)' is not a SHA-1 (40 hex digits, colons allowed)")
+        }
+        if (androidPackage == nil) != (androidCert == nil) { throw .usage("--android-package and --android-cert go together") }
+        if let referer, !(referer.hasPrefix("https://") || referer.hasPrefix("http://")) {
+            throw .usage("--referer '\(referer)' must be a URL such as https://my-project.firebaseapp.com/")
+        }
+        if let language, language.isEmpty || language.count > 20 || !language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
+            throw .usage("--language '\(language)' is not a language code such as fr or pt-BR")
+        }
+        if appId != nil && appConfig == nil { throw .usage("--app-id needs --app-config") }
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth accounts`: the saved sessions of the project.
+enum AccountsCommand {
+    static let spec = CommandSpec(
+        name: "accounts",
+        summary: "List the saved sessions of the project (--all: of every project); * marks the current one.",
+        usage: ["[--all] [--json]"],
+        options: [
+            OptionSpec("all", help: "List the sessions of every project, with the project of each."),
+            OptionSpec("json", help: "Print a JSON array for scripts."),
+        ],
+        details: """
+            One line per session: current marker, uid, email, providers, and the token's state: \
+            valid (with time left), expired (refreshed on next use), or signed out by the server \
+            (sign in again). Switch with `fbauth use UID-or-EMAIL`, or act on one session with --user. \
+            The project is the one of the last sign-in unless --api-key, --app-config or \
+            FIREBASE_API_KEY names another.
+
+            Examples:
+              fbauth accounts
+              fbauth accounts --all --json | jq -r '.[] | select(.current) | .email'
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let contents = try context.sessionStore().load()
+        let projects: [ProjectState]
+        if arguments.flag("all") {
+            projects = contents.projects.values.sorted { $0.key.storageKey < $1.key.storageKey }
+        } else {
+            let key = try context.projectKey(in: contents)
+            projects = contents.project(key).map { [$0] } ?? []
+        }
+        let now = context.clock.now()
+        let listed = projects.flatMap { project in project.sessions.map { (project, $0) } }
+        if arguments.flag("json") {
+            context.console.writeOutput(JSONOutput.render(listed.map { project, session in
+                AccountJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
+                            project: project.key.label(projectId: project.projectId), now: now)
+            }))
+            return
+        }
+        guard !listed.isEmpty else {
+            context.console.say("No saved sessions\(arguments.flag("all") ? "" : " for this project"); sign in with `fbauth signin --provider ID`.")
+            return
+        }
+        let rows = listed.map { project, session in
+            [session.reference == project.current ? "*" : " ", session.uid, session.email.map(TerminalText.safe) ?? "-",
+             session.providerData.map(\.providerId).joined(separator: ",").nonEmpty ?? (session.isAnonymous ? "anonymous" : "-"),
+             state(of: session, now: now) + (arguments.flag("all") ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let lines = rows.map { row in
+            row.enumerated().map { index, cell in index < 4 ? cell + String(repeating: " ", count: max(0, widths[index] - cell.count)) : cell }
+                .joined(separator: "  ")
+        }
+        context.console.writeOutput(lines.joined(separator: "\n") + "\n")
+    }
+
+    static func state(of session: Session, now: Date) -> String {
+        guard session.canRefresh else { return "signed out by the server: sign in again" }
+        let left = session.expirationTime.timeIntervalSince(now)
+        return left > 0 ? "valid for \(Int(left / 60)) min" : "expired (refreshed on next use)"
+    }
+}
+
+/// One entry of `fbauth accounts --json`.
+struct AccountJSON: Encodable {
+    var session: Session
+    var current: Bool
+    var projectId: String?
+    /// The project's label (project id or key suffix, emulator).
+    var project: String
+    var now: Date
+
+    enum CodingKeys: String, CodingKey {
+        case uid, email, displayName, tenantId, projectId, project, providers, current, expirationTime, expired, needsSignIn
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session.uid, forKey: .uid)
+        try c.encode(session.email, forKey: .email)
+        try c.encode(session.displayName, forKey: .displayName)
+        try c.encode(session.tenantId, forKey: .tenantId)
+        try c.encode(projectId, forKey: .projectId)
+        try c.encode(project, forKey: .project)
+        try c.encode(session.providerData.map(\.providerId), forKey: .providers)
+        try c.encode(current, forKey: .current)
+        try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)
+        try c.encode(session.expirationTime <= now, forKey: .expired)
+        try c.encode(!session.canRefresh, forKey: .needsSignIn)
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// What a command runs with: the dependencies and the global options.
+public struct CommandContext: Sendable {
+    public var dependencies: Dependencies
+    public var globals: GlobalOptions
+
+    public init(dependencies: Dependencies, globals: GlobalOptions) {
+        self.dependencies = dependencies
+        self.globals = globals
+    }
+
+    var console: Console { dependencies.console }
+    var environment: [String: String] { dependencies.environment }
+    var clock: WallClock { dependencies.clock }
+
+    /// The session the command acts on: `--user`, else the current one.
+    var selector: SessionSelector { globals.user.map(SessionSelector.user) ?? .current }
+
+    /// The project: API key (flag, app config, then `FIREBASE_API_KEY`) and which server it
+    /// lives on; with none of them, the project of the last sign-in (`contents`, when the caller
+    /// has read the store already).
+    func projectKey(in contents: StoreContents? = nil) throws(FBAuthError) -> ProjectKey {
+        try projectIdentity(in: contents).key
+    }
+
+    /// Whether the command line or environment names a project (rather than the remembered one).
+    var namesProject: Bool {
+        globals.appConfig != nil || globals.apiKey != nil || !(environment["FIREBASE_API_KEY"] ?? "").isEmpty
+    }
+
+    /// The project key and, when known, the project id.
+    private func projectIdentity(in contents: StoreContents? = nil) throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
+        if let path = globals.appConfig {
+            let config = try AppConfigFile.read(path, appId: globals.appId)
+            return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
+        }
+        if let apiKey = globals.apiKey ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return (try ProjectKey.resolve(apiKey: apiKey, environment: environment), nil)
+        }
+        let emulatorHost = try FirebaseEndpoints.from(environment: environment).emulatorHost
+        let saved: StoreContents
+        if let contents { saved = contents } else { saved = try sessionStore().load() }
+        if let remembered = saved.remembered(onEmulator: emulatorHost) {
+            return (remembered, saved.project(remembered)?.projectId)
+        }
+        throw ProjectKey.missing
+    }
+
+    /// A client for the project's API.
+    func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
+        FirebaseAuthClient(
+            endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
+            transport: dependencies.transport, timeout: try httpTimeout(),
+            logger: globals.verbose ? VerboseLogger(console: console) : nil, identity: try clientIdentity())
+    }
+
+    /// The headers that identify fbauth and satisfy API-key restrictions: options first, then
+    /// what `--app-config` says, then the user's locale.
+    func clientIdentity() throws(FBAuthError) -> ClientIdentity {
+        let config = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+        return ClientIdentity(
+            iosBundleId: globals.iosBundleId ?? config?.iosBundleId,
+            androidPackage: globals.androidPackage ?? config?.androidPackage,
+            androidCert: globals.androidPackage != nil ? globals.androidCert : config?.androidCert,
+            referer: globals.referer,
+            language: globals.language ?? ClientIdentity.language(fromEnvironment: environment),
+            appId: config?.appId)
+    }
+
+    /// Project key, client and tenant together, for commands that talk to Firebase.
+    func project() throws(FBAuthError) -> ProjectContext {
+        let (key, projectId) = try projectIdentity()
+        return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId, projectId: projectId)
+    }
+
+    /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
+    func browserFlow(for project: ProjectContext) -> BrowserSignInFlow {
+        let style = TerminalStyle(console: console, environment: environment)
+        var flow = BrowserSignInFlow(
+            client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style),
+            clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts)
+        flow.showsWaitingLine = style.isRich
+        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty { flow.firebaseJSBase = base }
+        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty { flow.authDomain = domain }
+        flow.projectId = project.projectId
+        flow.secrets = dependencies.secrets
+        return flow
+    }
+
+    func sessionStore() -> FileSessionStore {
+        FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment),
+                         waiting: { [console] in console.say($0) })
+    }
+
+    func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
+        TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
+    }
+
+    /// `FBAUTH_HTTP_TIMEOUT` seconds per request (default 30).
+    private func httpTimeout() throws(FBAuthError) -> TimeInterval {
+        guard let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty else { return 30 }
+        guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
+            throw .usage("FBAUTH_HTTP_TIMEOUT '\(text)' is not a positive number of seconds")
+        }
+        return seconds
+    }
+}
+
+/// A resolved project: where its sessions are kept and a client for its API.
+struct ProjectContext {
+    var key: ProjectKey
+    var client: FirebaseAuthClient
+    var tenantId: String?
+    /// From `--app-config`, when given.
+    var projectId: String?
+}
+
+extension ProjectKey {
+    static func resolve(apiKey: String, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
+        ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
+    }
+
+    static let missing = FBAuthError.usage("no Firebase Web API key: set FIREBASE_API_KEY, or pass --app-config FILE (or --api-key KEY) (Firebase console → Project settings → General → Web API key); after a sign-in fbauth remembers the project")
+}
+
+extension StoreContents {
+    /// The project commands use when none is named: the last one signed in to; with an emulator
+    /// host given, the last one on that emulator.
+    func remembered(onEmulator emulatorHost: String?) -> ProjectKey? {
+        if let remembered = rememberedProject, remembered.emulatorHost == emulatorHost || emulatorHost == nil {
+            return remembered
+        }
+        guard let emulatorHost else { return nil }
+        let candidates = projects.values.filter { $0.emulatorHost == emulatorHost }
+        let latest = candidates.max { a, b in
+            (a.sessions.map(\.lastSignInTime).max() ?? .distantPast) < (b.sessions.map(\.lastSignInTime).max() ?? .distantPast)
+        }
+        return latest.map { ProjectKey(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) }
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
+/// Firebase project. Real listener, real REST calls, real JSON output, real session file.
+enum DemoCommand {
+    static let spec = CommandSpec(
+        name: "demo",
+        summary: "Run a whole browser sign-in against fbauth's local stand-in for Firebase Auth: no project needed.",
+        usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--timeout SECONDS]"],
+        options: [
+            OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown, help: "Fake identity provider to sign in with (default yahoo.com)."),
+            OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@example.com)."),
+            OptionSpec("loopback", help: "Run the loopback redirect flow instead of the hosted-handler flow (the default when a browser can be opened)."),
+            OptionSpec("no-browser", help: "Do not open a browser: fbauth plays the browser itself and consents (on the loopback flow)."),
+            OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser (default 300)."),
+        ],
+        details: """
+            Starts the stand-in for Identity Toolkit, securetoken, Firebase's hosted handler and a \
+            fake OAuth provider on 127.0.0.1, then runs `fbauth signin` against it: the hosted flow \
+            (fbauth's page loads the Firebase JS SDK, from FBAUTH_FIREBASE_JS_URL or gstatic, and \
+            signs in through a popup), or with --loopback the loopback redirect. The provider shows \
+            a consent page with an email field, Allow and Deny. When no browser can be opened (no \
+            display, CI), fbauth says so and plays the browser itself on the loopback flow, which \
+            needs no internet, so the demo finishes anywhere.
+
+            The session is saved in a new temporary directory unless --config-dir is given.
+            """)
+
+    static let apiKey = "fbauth-demo-api-key"
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let providerId = try ProviderID.validate(arguments.value("provider") ?? "yahoo.com")
+        let email = try arguments.nonEmpty("email") ?? "demo@example.com"
+        let timeout = try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout
+        guard let standIn = context.dependencies.standIn else {
+            throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
+        }
+        let configDirectory: String
+        let keepsSession = context.globals.configDirectory != nil
+        if let given = context.globals.configDirectory {
+            configDirectory = given
+        } else {
+            configDirectory = try temporaryDirectory()
+        }
+        // A demo leaves nothing behind unless asked to keep its session.
+        defer { if !keepsSession { try? FileManager.default.removeItem(atPath: configDirectory) } }
+
+        let running = try standIn.start(port: 0, tokenLifetime: 3600)
+        defer { running.stop() }
+        let console = context.console
+        console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort) (nothing leaves this machine).")
+
+        var dependencies = context.dependencies
+        dependencies.environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
+        let unavailable = arguments.flag("no-browser") ? "--no-browser was given" : SystemBrowserLauncher.unavailability(environment: context.environment)
+        var redirect: RedirectRoute = arguments.flag("loopback") ? .loopback : .hostedHandler
+        if let unavailable {
+            // The built-in browser runs no JavaScript, and the hosted page needs the SDK from the internet.
+            console.say("No browser will be opened (\(unavailable)); fbauth plays the browser and clicks Allow as \(email), on the loopback redirect flow.")
+            dependencies.browser = running.headlessBrowser(email: email)
+            redirect = .loopback
+        } else if redirect == .hostedHandler {
+            console.say("The demo runs the hosted-handler flow: your browser opens fbauth's page, which loads the Firebase JS SDK and signs in through a popup on the stand-in's handler (--loopback for the direct redirect).")
+        } else {
+            console.say("The demo runs the loopback redirect flow: the fake provider sends your browser straight back to fbauth.")
+        }
+        let demoContext = CommandContext(
+            dependencies: dependencies,
+            globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
+        try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect), context: demoContext)
+        let fbauth = CommandName.forSuggestions(environment: context.environment)
+        guard keepsSession else {
+            console.say("Demo complete; its stand-in has stopped and its temporary session was removed. To keep the session and use it offline afterwards:\n  \(fbauth) demo --config-dir ./fbauth-demo\n  \(fbauth) --config-dir ./fbauth-demo whoami --offline\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+            return
+        }
+        console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) whoami --offline\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) token\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+    }
+
+    /// A path as a shell word.
+    static func quoted(_ path: String) -> String {
+        path.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) } ? path : "'" + path.replacing("'", with: "'\\''") + "'"
+    }
+
+    private static func temporaryDirectory() throws(FBAuthError) -> String {
+        do {
+            return try Platform.makeTemporaryDirectory(prefix: "fbauth-demo-")
+        } catch {
+            throw .store(error.description)
+        }
+    }
+}

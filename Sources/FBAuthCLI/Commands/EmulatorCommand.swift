@@ -1,0 +1,38 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
+enum EmulatorCommand {
+    static let defaultPort: UInt16 = 9099
+
+    static let spec = CommandSpec(
+        name: "emulator",
+        summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
+        usage: ["[--port N] [--token-lifetime SECONDS]"],
+        options: [
+            OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
+            OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
+        ],
+        details: """
+            Unlike the official Auth emulator, which answers createAuthUri for identity providers \
+            with 501, the stand-in runs the full OAuth code flow: createAuthUri returns an \
+            authorization URL at a fake provider (OAuth 2 with code and state; OAuth 1.0a for \
+            twitter.com), whose consent page redirects to your redirect URI, and signInWithIdp \
+            exchanges the code. It also serves accounts:lookup and securetoken.
+
+            Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Point clients at it \
+            with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT and any API key.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let port = try arguments.port("port") ?? defaultPort
+        guard let standIn = context.dependencies.standIn else {
+            throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
+        }
+        let lifetime = try arguments.wholeSeconds("token-lifetime") ?? 3600
+        guard (1...86_400).contains(lifetime) else { throw .usage("--token-lifetime '\(lifetime)' must be between 1 and 86400 seconds") }
+        let running = try standIn.start(port: port, tokenLifetime: lifetime)
+        context.console.writeOutput(running.hostAndPort + "\n")
+        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nPress Ctrl-C to stop.")
+        Platform.waitUntilTerminated()
+    }
+}

@@ -1,0 +1,37 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth help [COMMAND|TOPIC]`
+enum HelpCommand {
+    static let topics = ["global", "exit-codes", "environment", "man"]
+
+    static let spec = CommandSpec(
+        name: "help",
+        summary: "Show help for fbauth, a command, or a topic: global, exit-codes, environment, man.",
+        usage: ["[COMMAND]", "global|exit-codes|environment|man"],
+        positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, help: "A command name, or global (the options every command takes), exit-codes, environment, or man (the manual page in roff).")])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        context.console.writeOutput(try text(for: arguments.positionals.first))
+    }
+
+    static func text(for name: String?) throws(FBAuthError) -> String {
+        let specs = CommandLineTool.commandSpecs
+        switch name {
+        case nil: return HelpFormatter.tool(specs)
+        case "global":
+            return "Global options (every command takes them, before or after its name):\n" + HelpFormatter.global
+        case "exit-codes":
+            return "Exit codes:\n" + HelpFormatter.table(ExitCode.allCases.map { (String($0.rawValue), $0.meaning) })
+        case "environment":
+            return "Environment variables:\n" + HelpFormatter.table(EnvironmentVariables.all.map { ($0.name, $0.meaning) })
+        case "man":
+            return ManPage.render(commands: specs)
+        case let name?:
+            guard let spec = specs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
+                let suggestion = Suggestions.closest(to: name, among: specs.map(\.name) + topics)
+                throw .usage("no help for '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; try a command, or exit-codes, environment, man"))
+            }
+            return HelpFormatter.command(spec)
+        }
+    }
+}

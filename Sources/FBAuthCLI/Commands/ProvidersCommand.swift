@@ -1,0 +1,28 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth providers --email E`: the sign-in methods registered for an email.
+enum ProvidersCommand {
+    static let spec = CommandSpec(
+        name: "providers",
+        summary: "Print the sign-in methods registered for an email, as a JSON array.",
+        usage: ["--email E"],
+        options: [OptionSpec("email", value: "EMAIL", help: "The email address to look up.")],
+        details: """
+            Prints e.g. ["password", "google.com"]. Projects with email enumeration protection \
+            (the default for new projects) do not reveal them: then the list is empty.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let email = try arguments.required("email", hint: "EMAIL")
+        guard email.contains("@") else { throw .usage("--email '\(email)' is not an email address") }
+        let project = try context.project()
+        let answer = try project.client.signInMethods(email: email, tenantId: project.tenantId)
+        let methods = answer.signinMethods ?? []
+        context.console.writeOutput(JSONOutput.render(methods))
+        if methods.isEmpty {
+            context.console.say(answer.registered == false
+                ? "No account uses \(email)."
+                : "The project does not reveal sign-in methods (email enumeration protection), so none are listed.")
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth signin --provider ID [flow options]`, and the browserless methods
+/// `--provider password|anonymous|custom`.
+enum SignInCommand {
+    static let spec = CommandSpec(
+        name: "signin",
+        summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
+        usage: [
+            "--provider ID " + FlowOptionSpecs.usage,
+            FlowOptionSpecs.twoStepUsage,
+            "--provider password --email E",
+            "--provider anonymous",
+            "--provider custom --token-file FILE|-",
+        ],
+        options: FlowOptionSpecs.all(with: ["password", "anonymous", "custom"]) + [
+            OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
+        ],
+        details: """
+            Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
+            fbauth's page on http://localhost:PORT, which starts the Firebase JS SDK's popup sign-in: \
+            Firebase's hosted handler (https://PROJECT.firebaseapp.com/__/auth/handler, registered \
+            with every provider) receives the provider's redirect, the page hands the result to \
+            fbauth, and fbauth lets Firebase exchange the code (accounts:signInWithIdp). With \
+            --loopback the provider redirects straight to fbauth (accounts:createAuthUri with \
+            http://localhost:PORT/__/auth/handler, which must be registered with the provider). \
+            Firebase holds the provider's client secret.
+
+            --provider password reads the password from stdin when stdin is not a terminal, else \
+            prompts without echo; never from arguments or the environment.
+
+            Prints the result as JSON on stdout (user, credential, additionalUserInfo, as the Firebase \
+            SDK's AuthDataResult) and saves the session, which becomes the current one. When the \
+            email already belongs to an account with other sign-in methods, fbauth saves the \
+            provider's credential and exits 5: sign in to that account, then run `fbauth link --pending`.
+
+            Examples:
+              fbauth signin --provider yahoo.com
+              fbauth signin --provider microsoft.com --param tenant=contoso.onmicrosoft.com --scope mail.read
+              fbauth signin --provider password --email ada@example.com < password.txt
+            """,
+        aliases: ["login"])
+
+    /// How to sign in.
+    enum Method: Equatable {
+        case identityProvider(FlowOptions)
+        case password(email: String)
+        case anonymous
+        case customToken(source: String)
+    }
+
+    static func method(from arguments: ParsedArguments) throws(FBAuthError) -> Method {
+        let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
+        switch provider {
+        case "password":
+            try arguments.allowOnly(["email"], with: "--provider password")
+            let email = try arguments.required("email", hint: "EMAIL (the account to sign in to)")
+            guard email.contains("@") else { throw .usage("--email '\(email)' is not an email address") }
+            return .password(email: email)
+        case "anonymous":
+            try arguments.allowOnly([], with: "--provider anonymous")
+            return .anonymous
+        case "custom":
+            try arguments.allowOnly(["token-file"], with: "--provider custom")
+            return .customToken(source: try arguments.required("token-file", hint: "FILE (or - for stdin)"))
+        default:
+            if arguments.value("token-file") != nil { throw .usage("--token-file applies only to --provider custom") }
+            return .identityProvider(try FlowOptions(arguments: arguments))
+        }
+    }
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        if let address = arguments.value("complete") {
+            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
+            guard arguments.value("provider") == nil else {
+                throw .usage("--complete finishes the flow --print-url started; leave out --provider")
+            }
+            let project = try context.project()
+            let store = context.sessionStore()
+            try store.checkWritable()
+            let (pending, result) = try context.twoStepFlow(for: project)
+                .complete(try context.completionAddress(address), command: "signin") { _ in .signIn }
+            try finish(result, providerId: pending.providerId, project: project, store: store, context: context)
+            return
+        }
+        let method = try method(from: arguments)
+        if case .identityProvider(let options) = method {
+            if arguments.flag("print-url") {
+                try context.printAuthorizationURL(options, command: "signin", user: nil, project: context.project())
+                return
+            }
+            try signIn(options, context: context)
+            return
+        }
+        let project = try context.project()
+        let store = context.sessionStore()
+        try store.checkWritable()
+        let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+        let record: SignInRecord
+        switch method {
+        case .password(let email):
+            record = try credentials.password(email: email, password: SecretInput.password(for: email, console: context.console))
+        case .anonymous:
+            record = try credentials.anonymous()
+        case .customToken(let source):
+            record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
+        case .identityProvider:
+            return
+        }
+        try save(record, project: project, store: store, context: context)
+    }
+
+    /// The browser flow with an identity provider (also what `fbauth demo` runs).
+    static func signIn(_ options: FlowOptions, context: CommandContext) throws(FBAuthError) {
+        let project = try context.project()
+        let store = context.sessionStore()
+        // A store that cannot be used fails now, before the user goes through the browser.
+        try store.checkWritable()
+        if let current = try store.load().currentSession(of: project.key), current.providerData.contains(where: { $0.providerId == options.providerId }) {
+            context.console.say("\(current.displayLabel) is signed in already with \(options.providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
+        }
+        let flow = context.browserFlow(for: project)
+        try finish(flow.run(options, purpose: .signIn), providerId: options.providerId, project: project, store: store, context: context)
+    }
+
+    /// Saves a signed-in user, or the pending credential when the account exists.
+    static func finish(_ result: BrowserSignInFlow.Result, providerId: String, project: ProjectContext, store: SessionStore,
+                       context: CommandContext) throws(FBAuthError) {
+        switch result {
+        case .signedIn(let record):
+            try save(record, project: project, store: store, context: context)
+        case .accountExists(let response):
+            try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: providerId)
+        }
+    }
+
+    /// Saves the new session as the current one and prints the result.
+    static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext) throws(FBAuthError) {
+        let session = record.session()
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.save(session, in: project.key, makeCurrent: true)
+            if let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken) {
+                contents.modifyProject(project.key) { $0.projectId = projectId }
+            }
+        }
+        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
+        context.console.say("Signed in as \(session.displayLabel)" + (record.method.map { " with \($0)" } ?? "") + "; the session is saved in \(store.location).")
+    }
+}
+
+extension ParsedArguments {
+    /// Refuses browser-flow options that a browserless method would silently ignore.
+    func allowOnly(_ allowed: Set<String>, with method: String) throws(FBAuthError) {
+        let flowOnly = FlowOptionSpecs.all.map(\.name).filter { $0 != "provider" } + ["token-file"]
+        if let stray = flowOnly.first(where: { !allowed.contains($0) && (values[$0] != nil || flags.contains($0)) }) {
+            throw .usage("--\(stray) does not apply to \(method)")
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth signout`: forgets sessions on this machine.
+enum SignOutCommand {
+    static let spec = CommandSpec(
+        name: "signout",
+        summary: "Forget the current session (--all: every session of the project). Local only.",
+        usage: ["[--all]"],
+        options: [OptionSpec("all", help: "Forget every saved session of the project.")],
+        details: """
+            Signing out is local: fbauth deletes the saved tokens from this machine. Firebase \
+            refresh tokens stay valid until they are revoked on the server side — with the Admin \
+            SDK (revokeRefreshTokens) or by disabling or deleting the user in the Firebase console.
+            """,
+        aliases: ["logout"])
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let key = try context.projectKey()
+        let signedOut = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> [Session] in
+            if arguments.flag("all") {
+                let sessions = contents.project(key)?.sessions ?? []
+                guard !sessions.isEmpty else { throw .signInAgain("no saved sessions for this project; nothing to sign out") }
+                sessions.forEach { contents.remove($0.reference, in: key) }
+                return sessions
+            }
+            let session = try contents.session(context.selector, in: key)
+            contents.remove(session.reference, in: key)
+            return [session]
+        }
+        let names = signedOut.map(\.displayLabel).joined(separator: ", ")
+        context.console.say("Signed out of \(names) on this machine. (Refresh tokens can only be revoked on the server: Admin SDK or Firebase console.)")
+    }
+}

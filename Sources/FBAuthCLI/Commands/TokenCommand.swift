@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth token`: the current user's Firebase ID token for scripts,
+/// `curl -H "Authorization: Bearer $(fbauth token)" …`.
+enum TokenCommand {
+    static let defaultMinValid = 300
+
+    static let spec = CommandSpec(
+        name: "token",
+        summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--json]", "--provider ID [--min-valid SECONDS]"],
+        options: [
+            OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires."),
+            OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
+            OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
+            OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown,
+                       help: "Print the saved OAuth access token of this provider instead (to call its own API)."),
+        ],
+        details: """
+            Prints the token and a newline, nothing else. A token with enough time left is printed \
+            straight from the saved session, without any network request. Otherwise fbauth \
+            refreshes it through securetoken under a lock shared by all fbauth processes, so many \
+            scripts can ask at once and only one refresh request is made.
+
+            Examples:
+              curl -H "Authorization: Bearer $(fbauth token)" https://…
+              fbauth token --json | jq -r .expirationTime
+              fbauth token --user grace@example.com --min-valid 1800
+
+            --provider prints the provider's access token saved at sign-in or linking. Firebase \
+            cannot refresh it: when it has expired, sign in with that provider again.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        if try runFromStore(arguments, context) { return }
+        let session = try context.tokenRefresher(for: context.projectKey())
+            .session(context.selector, minValid: TimeInterval(try minValid(arguments)), forceRefresh: arguments.flag("force-refresh"))
+        printToken(session, arguments, context)
+    }
+
+    /// The bare token and a newline, or with `--json` what a script needs to cache it.
+    private static func printToken(_ session: Session, _ arguments: ParsedArguments, _ context: CommandContext) {
+        guard arguments.flag("json") else {
+            context.console.writeOutput(session.idToken + "\n")
+            return
+        }
+        context.console.writeOutput(JSONOutput.render([
+            "idToken": JSONValue.string(session.idToken), "expirationTime": .string(Timestamp.string(session.expirationTime)),
+            "uid": .string(session.uid), "projectId": IDTokenClaims.projectId(of: session.idToken).map(JSONValue.string) ?? .null,
+        ]))
+    }
+
+    /// Prints the answer straight from the store when it can — a provider's token, or an ID
+    /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
+    /// refresh is needed (nothing was printed).
+    static func runFromStore(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) -> Bool {
+        let contents = try context.sessionStore().loadTokenFields()
+        let key = try context.projectKey(in: contents)
+        let minValid = try minValid(arguments)
+        if let providerId = arguments.value("provider") {
+            guard !arguments.flag("force-refresh") else {
+                throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
+            }
+            guard !arguments.flag("json") else { throw .usage("--json does not apply to --provider") }
+            let token = try providerAccessToken(try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid, key: key, context: context)
+            context.console.writeOutput(token + "\n")
+            return true
+        }
+        guard !arguments.flag("force-refresh"),
+            let session = try TokenRefresher.cachedSession(
+                in: contents, context.selector, project: key,
+                minValid: TimeInterval(minValid), now: context.clock.now())
+        else { return false }
+        printToken(session, arguments, context)
+        return true
+    }
+
+    private static func minValid(_ arguments: ParsedArguments) throws(FBAuthError) -> Int {
+        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
+        guard minValid < 3600 else {
+            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
+        }
+        return minValid
+    }
+
+    private static func providerAccessToken(_ providerId: String, minValid: Int, key: ProjectKey, context: CommandContext) throws(FBAuthError) -> String {
+        let session = try context.sessionStore().load().session(context.selector, in: key)
+        guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
+            let accessToken = credential.accessToken
+        else {
+            throw .signInAgain("no \(providerId) access token is saved for \(session.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
+        }
+        if let expiry = credential.expirationTime, expiry.timeIntervalSince(context.clock.now()) < TimeInterval(minValid) {
+            throw .signInAgain("the saved \(providerId) access token of \(session.displayLabel) expired at \(Timestamp.string(expiry)); Firebase cannot refresh provider tokens: sign in again with `fbauth signin --provider \(providerId)`")
+        }
+        return accessToken
+    }
+}

@@ -1,0 +1,54 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth use UID-or-EMAIL`: switches the current session, and the current project when the
+/// session belongs to another one.
+enum UseCommand {
+    static let spec = CommandSpec(
+        name: "use",
+        summary: "Make another saved session the current one (of its project, which becomes current too).",
+        usage: ["UID-or-EMAIL"],
+        positionals: [PositionalSpec("UID-or-EMAIL", help: "The uid or email of a saved session (see `fbauth accounts --all`).")],
+        details: """
+            Looks in the current project first, then in every project fbauth has sessions for; a \
+            session of another project makes that project the one commands use.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let name = arguments.positionals[0]
+        let explicit = context.namesProject
+        let (session, key) = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> (Session, ProjectKey) in
+            let current = try? context.projectKey(in: contents)
+            if let current {
+                do throws(FBAuthError) {
+                    let session = try contents.session(.user(name), in: current)
+                    contents.makeCurrent(session.reference, in: current)
+                    contents.currentProject = current.storageKey
+                    return (session, current)
+                } catch where error.exitCode == .usage {
+                    throw error  // several sessions match: the user must name one
+                } catch {}
+            }
+            let elsewhere = explicit ? [] : contents.projects.values.filter { $0.key != current }.compactMap { state in
+                (try? contents.session(.user(name), in: state.key)).map { ($0, state.key) }
+            }
+            guard elsewhere.count <= 1 else {
+                throw .usage("'\(name)' names sessions in several projects; choose the project with --api-key or --app-config")
+            }
+            guard let (session, key) = elsewhere.first else {
+                throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, in: contents).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
+            }
+            contents.makeCurrent(session.reference, in: key)
+            contents.currentProject = key.storageKey
+            return (session, key)
+        }
+        let project = try context.sessionStore().load().project(key)
+        context.console.say("Now using \(session.displayLabel) (uid \(session.uid)) on \(key.label(projectId: project?.projectId)).")
+    }
+
+    /// A saved session whose email starts with what was typed (`grace` → grace@example.com).
+    static func suggestion(for name: String, in contents: StoreContents) -> String? {
+        let emails = Set(contents.projects.values.flatMap(\.sessions).compactMap(\.email))
+        let matches = emails.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
+        return matches.count == 1 ? matches.first : nil
+    }
+}

@@ -1,0 +1,42 @@
+import FBAuth
+import LoopbackHTTP
+/// `fbauth whoami`: the current user as JSON, fresh from the server.
+enum WhoAmICommand {
+    static let spec = CommandSpec(
+        name: "whoami",
+        summary: "Print the current user as JSON (fresh from Firebase unless --offline).",
+        usage: ["[--offline] [--tokens] [--json]"],
+        options: [
+            OptionSpec("offline", help: "Print the saved copy without asking Firebase."),
+            OptionSpec("json", help: "Accepted for scripts: the output is always JSON."),
+            OptionSpec("tokens", help: "Include the ID token, refresh token and expiration time."),
+        ],
+        details: """
+            Without --offline, fbauth refreshes the ID token if needed and reads the user with \
+            accounts:lookup, so linked providers, email verification and display name are current, \
+            and saves what it learned. Microsoft accounts show their object id (oid) beside the uid.
+            """)
+
+    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+        let key = try context.projectKey()
+        let store = context.sessionStore()
+        var session = try store.load().session(context.selector, in: key)
+        if !arguments.flag("offline") {
+            let refresher = context.tokenRefresher(for: key)
+            session = try refresher.session(.exactly(session.reference), minValid: 60)
+            let account: AccountInfo
+            do throws(FBAuthError) {
+                account = try context.client(for: key).lookup(idToken: session.idToken)
+            } catch where error.rejectsSession {
+                try refresher.reject(session, because: error)
+            }
+            session = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+                var saved = try contents.session(.exactly(session.reference), in: key)
+                saved.update(from: account)
+                contents.save(saved, in: key, makeCurrent: false)
+                return saved
+            }
+        }
+        context.console.writeOutput(JSONOutput.render(UserJSON(session: session, includeTokens: arguments.flag("tokens"))))
+    }
+}

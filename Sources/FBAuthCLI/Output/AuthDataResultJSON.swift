@@ -1,0 +1,165 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
+/// `AuthDataResult` (README, "Output"). Every documented key is always present; absent values
+/// are `null`.
+struct AuthDataResultJSON: Encodable {
+    var user: UserJSON
+    var credential: CredentialJSON?
+    var additionalUserInfo: AdditionalUserInfoJSON?
+
+    init(record: SignInRecord, session: Session) {
+        user = UserJSON(session: session, includeTokens: true)
+        credential = record.providerCredential.map(CredentialJSON.init)
+        additionalUserInfo = AdditionalUserInfoJSON(
+            providerId: record.method, isNewUser: record.isNewUser,
+            username: Self.username(method: record.method, idp: record.idp), profile: record.idp?.rawUserInfo)
+    }
+
+    enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo }
+
+    /// As the JS SDK's `getAdditionalUserInfo`: GitHub's `login` from the profile, Twitter's
+    /// screen name; no other provider has one (packages/auth/src/core/user/additional_user_info.ts).
+    static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
+        switch method {
+        case "github.com": idp?.rawUserInfo?["login"]?.stringValue
+        case "twitter.com": idp?.screenName
+        default: nil
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(user, forKey: .user)
+        try c.encode(credential, forKey: .credential)
+        try c.encode(additionalUserInfo, forKey: .additionalUserInfo)
+    }
+}
+
+/// The contract's `user` object (also printed alone by `whoami`).
+struct UserJSON: Encodable {
+    var session: Session
+    var includeTokens: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case uid, email, emailVerified, displayName, photoURL, phoneNumber, isAnonymous, tenantId, providerData
+        case metadata, idToken, refreshToken, expirationTime
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session.uid, forKey: .uid)
+        try c.encode(session.email, forKey: .email)
+        try c.encode(session.emailVerified, forKey: .emailVerified)
+        try c.encode(session.displayName, forKey: .displayName)
+        try c.encode(session.photoURL, forKey: .photoURL)
+        try c.encode(session.phoneNumber, forKey: .phoneNumber)
+        try c.encode(session.isAnonymous, forKey: .isAnonymous)
+        try c.encode(session.tenantId, forKey: .tenantId)
+        try c.encode(session.providerData.map(ProviderDataJSON.init), forKey: .providerData)
+        try c.encode(MetadataJSON(session: session), forKey: .metadata)
+        if includeTokens {
+            try c.encode(session.idToken, forKey: .idToken)
+            try c.encode(session.refreshToken, forKey: .refreshToken)
+            try c.encode(Timestamp.string(session.expirationTime), forKey: .expirationTime)
+        }
+    }
+}
+
+struct ProviderDataJSON: Encodable {
+    var profile: ProviderProfile
+
+    enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber, oid }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        // Microsoft only: the object id that matches Firebase's id for the account.
+        try c.encodeIfPresent(profile.microsoftObjectID, forKey: .oid)
+        try c.encode(profile.providerId, forKey: .providerId)
+        try c.encode(profile.uid, forKey: .uid)
+        try c.encode(profile.email, forKey: .email)
+        try c.encode(profile.displayName, forKey: .displayName)
+        try c.encode(profile.photoURL, forKey: .photoURL)
+        try c.encode(profile.phoneNumber, forKey: .phoneNumber)
+    }
+}
+
+struct MetadataJSON: Encodable {
+    var session: Session
+
+    enum CodingKeys: String, CodingKey { case creationTime, lastSignInTime }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session.creationTime.map(Timestamp.string), forKey: .creationTime)
+        try c.encode(Timestamp.string(session.lastSignInTime), forKey: .lastSignInTime)
+    }
+}
+
+struct CredentialJSON: Encodable {
+    var credential: ProviderCredential
+
+    enum CodingKeys: String, CodingKey { case providerId, signInMethod, accessToken, idToken, secret }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(credential.providerId, forKey: .providerId)
+        try c.encode(credential.providerId, forKey: .signInMethod)
+        try c.encode(credential.accessToken, forKey: .accessToken)
+        try c.encode(credential.idToken, forKey: .idToken)
+        try c.encode(credential.secret, forKey: .secret)
+    }
+}
+
+struct AdditionalUserInfoJSON: Encodable {
+    var providerId: String?
+    var isNewUser: Bool
+    var username: String?
+    var profile: JSONValue?
+
+    enum CodingKeys: String, CodingKey { case providerId, isNewUser, username, profile }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(providerId, forKey: .providerId)
+        try c.encode(isNewUser, forKey: .isNewUser)
+        try c.encode(username, forKey: .username)
+        try c.encode(profile, forKey: .profile)
+    }
+}
+
+/// Pretty-printed JSON for stdout, keys sorted (stable output), followed by a newline.
+enum JSONOutput {
+    static func render<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("null".utf8)
+        return compactingEmpty(String(decoding: data, as: UTF8.self)) + "\n"
+    }
+
+    /// The encoder prints an empty array or object over three lines; scripts and people expect
+    /// `[]` and `{}`. (A newline inside JSON is always layout: strings escape theirs.)
+    static func compactingEmpty(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(where: { $0 == "[" || $0 == "{" }) {
+            result += rest[...open]
+            let after = rest[rest.index(after: open)...]
+            let blank = after.prefix { $0 == "\n" || $0 == " " }
+            let close: Character = rest[open] == "[" ? "]" : "}"
+            if blank.contains("\n"), after.dropFirst(blank.count).first == close {
+                result.append(close)
+                rest = after.dropFirst(blank.count + 1)
+            } else {
+                rest = after
+            }
+        }
+        return result + rest
+    }
+}

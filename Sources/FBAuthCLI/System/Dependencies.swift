@@ -1,0 +1,52 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// Every effect fbauth has on the world enters through this value: the network, the terminal,
+/// the environment, the clock, the browser and the local stand-in. `main.swift` builds the
+/// live one; tests build theirs with fakes.
+public struct Dependencies: Sendable {
+    public var transport: HTTPTransport
+    public var console: Console
+    public var environment: [String: String]
+    public var clock: WallClock
+    public var browser: BrowserLauncher
+    /// The local stand-in for Firebase Auth (`demo`, `emulator`); nil where it is not linked in.
+    public var standIn: LocalStandIn?
+    /// Ctrl-C while waiting for the browser.
+    public var interrupts: InterruptSource
+    /// Unguessable values for a sign-in's page.
+    public var secrets: SecretTokens
+
+    public init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
+                browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),
+                secrets: SecretTokens = SystemSecretTokens()) {
+        self.transport = transport
+        self.console = console
+        self.environment = environment
+        self.clock = clock
+        self.browser = browser
+        self.standIn = standIn
+        self.interrupts = interrupts
+        self.secrets = secrets
+    }
+}
+
+/// Starts fbauth's own stand-in for Firebase Auth and fake providers on loopback.
+public protocol LocalStandIn: Sendable {
+    /// Serves on 127.0.0.1:`port` (0: any free port), minting ID tokens that last
+    /// `tokenLifetime` seconds.
+    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn
+}
+
+public protocol RunningStandIn: Sendable {
+    /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
+    var hostAndPort: String { get }
+    /// A browser that fbauth drives itself, consenting as `email`.
+    func headlessBrowser(email: String) -> BrowserLauncher
+    func stop()
+}

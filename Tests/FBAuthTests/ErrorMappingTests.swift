@@ -1,0 +1,128 @@
+@testable import FBAuth
+@testable import FBAuthCLI
+import Foundation
+import Testing
+
+@Suite struct ErrorMappingTests {
+    private func server(_ message: String, status: Int = 400, reasons: [String] = []) -> FBAuthError {
+        .server(ServerError(httpStatus: status, message: message, reasons: reasons, host: "h"), action: "sign-in")
+    }
+
+    @Test(arguments: [
+        ("INVALID_IDP_RESPONSE : bad code", "INVALID_IDP_RESPONSE", "bad code"),
+        ("INVALID_IDP_RESPONSE: tight", "INVALID_IDP_RESPONSE", "tight"),
+        ("USER_NOT_FOUND", "USER_NOT_FOUND", nil),
+        ("USER_NOT_FOUND ((emulator note))", "USER_NOT_FOUND", "((emulator note))"),
+        ("API key not valid. Please pass a valid API key.", nil, "API key not valid. Please pass a valid API key."),
+        ("Invalid JSON payload received.", nil, "Invalid JSON payload received."),
+        ("OK", nil, "OK"),
+    ] as [(String, String?, String?)])
+    func leadingCodes(message: String, code: String?, detail: String?) {
+        let error = ServerError(httpStatus: 400, message: message, host: "h")
+        #expect(error.code == code)
+        #expect(error.detail == detail)
+    }
+
+    @Test(arguments: [
+        ("TOKEN_EXPIRED", ExitCode.signInAgain),
+        ("INVALID_REFRESH_TOKEN", .signInAgain),
+        ("INVALID_ID_TOKEN", .signInAgain),
+        ("USER_NOT_FOUND", .signInAgain),
+        ("USER_DISABLED", .failure),
+        ("INVALID_IDP_RESPONSE : x", .failure),
+        ("FEDERATED_USER_ID_ALREADY_LINKED", .failure),
+        ("SOMETHING_NEW : unknown to the table", .failure),
+    ])
+    func exitCodesFollowTheTable(message: String, exitCode: ExitCode) {
+        #expect(server(message).exitCode == exitCode)
+    }
+
+    @Test func transientAnswersAreNetworkErrors() {
+        #expect(server("UNAVAILABLE", status: 503).exitCode == .network)
+        #expect(server("RESOURCE_EXHAUSTED", status: 429).exitCode == .network)
+        #expect(server("UNAVAILABLE", status: 503).message.contains("try again later"))
+    }
+
+    @Test func messagesExplainKnownCodesAndShowUnknownOnes() {
+        #expect(server("OPERATION_NOT_ALLOWED").message == "sign-in failed: this sign-in provider is not enabled for the project (Firebase console → Authentication → Sign-in method) [OPERATION_NOT_ALLOWED]")
+        #expect(server("INVALID_IDP_RESPONSE : code used").message.hasSuffix("[INVALID_IDP_RESPONSE] (code used)"))
+        #expect(server("BRAND_NEW_CODE : whatever").message == "sign-in failed: BRAND_NEW_CODE : whatever")
+        #expect(server("Bad key", reasons: ["keyInvalid"]).message.contains("the API key is not valid"))
+    }
+
+    @Test func everyErrorKindHasItsExitCode() {
+        #expect(FBAuthError.usage("x").exitCode == .usage)
+        #expect(FBAuthError.network(host: "h", reason: "r").exitCode == .network)
+        #expect(FBAuthError.network(host: "h", reason: "r").message == "could not reach h: r")
+        #expect(FBAuthError.badResponse(host: "h", reason: "r").exitCode == .failure)
+        #expect(FBAuthError.signInAgain("x").exitCode == .signInAgain)
+        #expect(FBAuthError.flowIncomplete("x").exitCode == .flowIncomplete)
+        #expect(FBAuthError.accountExists("x").exitCode == .accountExists)
+        #expect(FBAuthError.store("x").exitCode == .store)
+        #expect(ExitCode.allCases.map(\.rawValue) == Array(0...7))
+    }
+
+    @Test func clientTurnsAnswersIntoErrors() {
+        func failure(_ status: Int, _ body: String, type: String = "application/json") -> FBAuthError {
+            FirebaseAuthClient.failure(
+                from: HTTPClientResponse(status: status, headers: ["Content-Type": type], body: Data(body.utf8)), host: "h", action: "a")
+        }
+        guard case .server(let error, _) = failure(400, #"{"error":{"code":400,"message":"EMAIL_EXISTS","errors":[{"reason":"invalid"}]}}"#) else {
+            Issue.record("envelope not read"); return
+        }
+        #expect(error.code == "EMAIL_EXISTS" && error.reasons == ["invalid"])
+        guard case .server(let transient, _) = failure(502, "<html>Bad gateway</html>", type: "text/html") else {
+            Issue.record("5xx without envelope"); return
+        }
+        #expect(transient.isTransient)
+        guard case .badResponse = failure(404, "<html>nope</html>", type: "text/html") else {
+            Issue.record("4xx without envelope"); return
+        }
+    }
+
+    @Test(arguments: [
+        ("API_KEY_IOS_APP_BLOCKED", "--ios-bundle-id"),
+        ("API_KEY_ANDROID_APP_BLOCKED", "--android-package NAME --android-cert SHA1"),
+        ("API_KEY_HTTP_REFERRER_BLOCKED", "--referer"),
+        ("API_KEY_SERVICE_BLOCKED", "allow the Identity Toolkit API and the Token Service API"),
+        ("API_KEY_INVALID", "the API key is not valid"),
+    ])
+    func apiKeyRestrictionsNameTheirFix(reason: String, fix: String) {
+        let body = #"{"error":{"code":403,"message":"Requests from this client are blocked.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"\#(reason)","domain":"googleapis.com"}]}}"#
+        let error = FirebaseAuthClient.failure(
+            from: HTTPClientResponse(status: 403, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), host: "h", action: "sign-in")
+        #expect(error.message.contains(fix), "\(error.message)")
+        #expect(error.exitCode == .failure)
+        #expect(!error.message.contains("\n"))
+    }
+
+    @Test func projectPoliciesAreExplained() {
+        let policy = server("PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain at least 8 characters]")
+        #expect(policy.message.contains("password policy") && policy.message.contains("Password must contain at least 8 characters"))
+        for code in ["MISSING_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_ACTION", "INVALID_RECAPTCHA_VERSION",
+                     "MISSING_RECAPTCHA_VERSION", "MISSING_CLIENT_TYPE"] {
+            #expect(server(code).message.contains("enforces reCAPTCHA"), "\(code)")
+        }
+        #expect(server("RECAPTCHA_NOT_ENABLED").message.contains("not enabled"))
+        #expect(server("INVALID_TENANT_ID").message.contains("--tenant-id"))
+        #expect(server("UNSUPPORTED_TENANT_OPERATION").message.contains("tenant"))
+        #expect(server("TENANT_ID_MISMATCH").message.contains("tenant"))
+        #expect(server("REJECTED_CREDENTIAL").message.contains("rejected"))
+        #expect(server("ADMIN_ONLY_OPERATION").message.contains("sign-ups are disabled"))
+        let blocked = server(#"BLOCKING_FUNCTION_ERROR_RESPONSE : ((HTTP Cloud Function returned an error: {"error":{"message":"No.","status":"PERMISSION_DENIED"}}))"#)
+        #expect(blocked.message.hasSuffix("[BLOCKING_FUNCTION_ERROR_RESPONSE] (No.)"))
+        #expect(server("NOT_IMPLEMENTED", status: 501).exitCode == .failure, "501 is not transient")
+        for status in [500, 502, 503, 504, 429] { #expect(server("X", status: status).exitCode == .network) }
+    }
+
+    @Test func theLocaleComesFromTheEnvironmentInTheCLibrarysOrder() {
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "fr_FR.UTF-8"]) == "fr")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_ALL": "de_DE", "LANG": "fr_FR.UTF-8"]) == "de")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_MESSAGES": "pt_BR.UTF-8", "LANG": "fr"]) == "pt-BR")
+        #expect(ClientIdentity.language(fromEnvironment: ["LC_ALL": "", "LANG": "es"]) == "es")
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "C.UTF-8"]) == nil)
+        #expect(ClientIdentity.language(fromEnvironment: ["LANG": "POSIX"]) == nil)
+        #expect(ClientIdentity.language(fromEnvironment: [:]) == nil)
+        #expect(ClientIdentity().headers == ["X-Client-Version": "fbauth/\(CommandLineTool.version)"])
+    }
+}
