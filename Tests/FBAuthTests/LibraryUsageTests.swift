@@ -1,31 +1,106 @@
-import FBAuth
+import FBAuth  // not @testable: only what a Swift program can use
 import FBAuthStandIn
-import FBAuthURLSession
 import Foundation
 import Testing
 
-/// The README's library example, as a Swift program would write it (public API only), against
-/// the stand-in and with the headless browser playing the user.
+/// The README's library example, as a Swift program writes it, against the stand-in with its
+/// headless browser playing the user.
 @Suite struct LibraryUsageTests {
+    /// The user's browser: consents as `email` on the provider's page.
     struct HeadlessLauncher: BrowserLauncher {
+        let email: String
         func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
-            Thread.detachNewThread { _ = try? HeadlessBrowser(email: "library@example.com").visit(url) }
+            let email = email
+            Thread.detachNewThread { _ = try? HeadlessBrowser(email: email).visit(url) }
             return nil
         }
     }
 
-    @Test func theFlowRunsInAnotherProgram() throws {
+    final class RecordingObserver: SignInObserver, @unchecked Sendable {
+        private let lock = NSLock()
+        private var recorded: [SignInEvent] = []
+        var events: [SignInEvent] { lock.withLock { recorded } }
+        func signIn(_ event: SignInEvent) { lock.withLock { recorded.append(event) } }
+        var pasteInput: PasteInput? { nil }
+    }
+
+    private func auth(_ standIn: StandIn, email: String, observer: SignInObserver = SilentObserver(), directory: String) -> Auth {
+        Auth(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory, redirect: .loopback,
+             browser: HeadlessLauncher(email: email), observer: observer)
+    }
+
+    private func temporaryDirectory() throws -> String {
+        let path = NSTemporaryDirectory() + "fbauth-library-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    @Test func theReadmeExample() async throws {
         let standIn = try StandIn()
         standIn.start()
-        let client = FirebaseAuthClient(endpoints: .emulator(standIn.hostAndPort), apiKey: "library-key", transport: URLSessionTransport())
-        let flow = BrowserSignInFlow(client: client, browser: HeadlessLauncher(), observer: SilentObserver(), clock: SystemClock(), tenantId: nil)
-        guard case .signedIn(let record) = try flow.run(FlowOptions(providerId: "yahoo.com", port: 0, redirect: .loopback), purpose: .signIn) else {
-            Issue.record("not signed in")
-            return
+        defer { standIn.stop() }
+        let observer = RecordingObserver()
+        let auth = auth(standIn, email: "ada@example.com", observer: observer, directory: try temporaryDirectory())
+
+        // The README's example, as written there.
+        var provider = OAuthProvider(providerID: "microsoft.com")
+        provider.scopes = ["mail.read"]
+        provider.customParameters = ["tenant": "contoso.onmicrosoft.com"]
+        let result = try await auth.signIn(with: provider)
+        let token = try await result.user.idToken()
+
+        #expect(token.split(separator: ".").count == 3)
+        #expect(result.user.email == "ada@example.com")
+        #expect(result.additionalUserInfo?.providerID == "microsoft.com")
+        #expect(result.additionalUserInfo?.isNewUser == true)
+        #expect(result.credential?.accessToken?.isEmpty == false)
+        #expect(auth.currentUser?.uid == result.user.uid)
+        let authorize = standIn.requests(to: "accounts:createAuthUri").last?.body ?? ""
+        #expect(authorize.contains("contoso.onmicrosoft.com") && authorize.contains("mail.read"), "\(authorize)")
+        // The flow told its observer where to sign in; it printed nothing itself.
+        #expect(observer.events.contains { if case .notice(let text) = $0 { text.contains("microsoft.com") } else { false } })
+
+        let linked = try await result.user.link(with: OAuthProvider(providerID: "yahoo.com"))
+        #expect(linked.user.uid == result.user.uid)
+        #expect(Set(linked.user.providerData.map(\.providerID)) == ["microsoft.com", "yahoo.com"])
+        #expect(try await linked.user.idToken(forcingRefresh: true) != token)
+
+        try auth.signOut()
+        #expect(auth.currentUser == nil)
+        await #expect(throws: FBAuthError.self) { try await linked.user.idToken() }
+    }
+
+    @Test func reauthenticatingAsAnotherUserIsAUserMismatch() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let directory = try temporaryDirectory()
+        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: OAuthProvider(providerID: "yahoo.com"))
+        let grace = auth(standIn, email: "grace@example.com", directory: directory)
+        do {
+            _ = try await grace.currentUser!.reauthenticate(with: OAuthProvider(providerID: "yahoo.com"))
+            Issue.record("reauthenticated as another user")
+        } catch {
+            #expect(error.code == .userMismatch, "\(error)")
         }
-        #expect(record.account.email == "library@example.com")
-        #expect(record.tokens.idToken.split(separator: ".").count == 3)
-        #expect(try client.lookup(idToken: record.tokens.idToken).localId == record.account.localId)
-        standIn.stop()
+        #expect(grace.currentUser?.uid == ada.user.uid)
+    }
+
+    @Test func aMalformedProviderIsRefusedBeforeAnyBrowserOpens() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        var provider = OAuthProvider(providerID: "yahoo.com")
+        provider.customParameters = ["redirect_uri": "https://evil.example"]
+        let auth = auth(standIn, email: "ada@example.com", directory: try temporaryDirectory())
+        for refused in [OAuthProvider(providerID: "yahoo"), provider] {
+            do {
+                _ = try await auth.signIn(with: refused)
+                Issue.record("accepted \(refused)")
+            } catch {
+                #expect(error.code == .invalidArgument, "\(error)")
+            }
+        }
+        #expect(standIn.requests(to: "accounts:createAuthUri").isEmpty)
     }
 }

@@ -8,9 +8,9 @@ import LoopbackHTTP
 /// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
 /// transport failures become `.network`, error envelopes `.server`, anything that is not
 /// Firebase's JSON `.badResponse`. Callers see values or one `FBAuthError`.
-public struct FirebaseAuthClient: Sendable {
-    public let endpoints: FirebaseEndpoints
-    public let apiKey: String
+package struct FirebaseAuthClient: Sendable {
+    package let endpoints: FirebaseEndpoints
+    package let apiKey: String
     let transport: HTTPTransport
     let timeout: TimeInterval
     let logger: HTTPExchangeLogger?
@@ -23,7 +23,7 @@ public struct FirebaseAuthClient: Sendable {
     /// Times each exchange, for `--verbose`.
     let clock: MonotonicClock
 
-    public init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
+    package init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
                 logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
                 sleeper: Sleeper = ThreadSleeper(), clock: MonotonicClock = SystemMonotonicClock()) {
         self.sleeper = sleeper
@@ -43,15 +43,15 @@ public struct FirebaseAuthClient: Sendable {
 
     // MARK: - Identity Toolkit
 
-    public func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
+    package func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
         try post("createAuthUri", request, action: "starting the sign-in", retry: .onceIfTransient)
     }
 
-    public func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
+    package func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
         try post("signInWithIdp", request, action: action, retry: .never)
     }
 
-    public func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
+    package func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
         let response: LookupResponse = try post("lookup", LookupRequest(idToken: idToken), action: "account lookup", retry: .onceIfTransient)
         guard let user = response.users?.first, user.localId != nil else {
             throw .signInAgain("account lookup found no user for this session; sign in again")
@@ -59,35 +59,35 @@ public struct FirebaseAuthClient: Sendable {
         return user
     }
 
-    public func signInWithPassword(email: String, password: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    package func signInWithPassword(email: String, password: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signInWithPassword", SignInWithPasswordRequest(email: email, password: password, tenantId: tenantId), action: "password sign-in", retry: .never)
     }
 
-    public func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    package func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signUp", SignUpRequest(tenantId: tenantId), action: "anonymous sign-in", retry: .never)
     }
 
-    public func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    package func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signInWithCustomToken", SignInWithCustomTokenRequest(token: token, tenantId: tenantId), action: "custom-token sign-in", retry: .never)
     }
 
     /// The sign-in methods registered for an email (`createAuthUri` with `identifier`).
-    public func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
+    package func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
         try post("createAuthUri", CreateAuthUriRequest(continueUri: "http://localhost", tenantId: tenantId, identifier: email),
                  action: "looking up sign-in methods", retry: .onceIfTransient)
     }
 
     /// Unlinks providers (`accounts:update` with `deleteProvider`); returns the user as it is now.
-    public func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
+    package func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
         try post("update", DeleteProviderRequest(idToken: idToken, deleteProvider: providerIds), action: "unlinking", retry: .never)
     }
 
-    public func deleteAccount(idToken: String) throws(FBAuthError) {
+    package func deleteAccount(idToken: String) throws(FBAuthError) {
         let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
     }
 
     /// The project of the API key and its authorized domains (`GET /v1/projects`).
-    public func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
+    package func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
         let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), headers: identity.headers, timeout: timeout)
         return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
     }
@@ -95,7 +95,7 @@ public struct FirebaseAuthClient: Sendable {
     // MARK: - securetoken
 
     /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).
-    public func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
+    package func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
         let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         let request = HTTPClientRequest(
             method: "POST", url: endpoints.token(apiKey: apiKey),
@@ -193,6 +193,6 @@ extension FBAuthError {
 }
 
 /// Receives every HTTP exchange (for `--verbose`); implementations must redact secrets.
-public protocol HTTPExchangeLogger: Sendable {
+package protocol HTTPExchangeLogger: Sendable {
     func log(_ request: HTTPClientRequest, response: HTTPClientResponse?, failure: String?, duration: TimeInterval)
 }

@@ -8,18 +8,18 @@ import LoopbackHTTP
 /// Where Identity Toolkit and securetoken live: Google's production hosts, or an Auth
 /// emulator (`FIREBASE_AUTH_EMULATOR_HOST=host:port`), which serves both under
 /// `http://HOST/<production host>/…` (firebase-tools src/emulator/auth, README.md and server.ts).
-public struct FirebaseEndpoints: Sendable, Equatable {
+package struct FirebaseEndpoints: Sendable, Equatable {
     /// `host:port` of the emulator, or nil for production.
-    public let emulatorHost: String?
+    package let emulatorHost: String?
 
-    public static let production = FirebaseEndpoints(emulatorHost: nil)
+    package static let production = FirebaseEndpoints(emulatorHost: nil)
 
-    public static func emulator(_ hostAndPort: String) -> FirebaseEndpoints {
+    package static func emulator(_ hostAndPort: String) -> FirebaseEndpoints {
         FirebaseEndpoints(emulatorHost: hostAndPort)
     }
 
     /// Reads `FIREBASE_AUTH_EMULATOR_HOST`; a value with a scheme or path is a usage error.
-    public static func from(environment: [String: String]) throws(FBAuthError) -> FirebaseEndpoints {
+    package static func from(environment: [String: String]) throws(FBAuthError) -> FirebaseEndpoints {
         guard let value = environment["FIREBASE_AUTH_EMULATOR_HOST"], !value.isEmpty else { return .production }
         guard !value.contains("/"), !value.contains("@"), !value.contains("?"), value.contains(":"),
             URL(string: "http://\(value)/")?.port != nil
@@ -29,28 +29,28 @@ public struct FirebaseEndpoints: Sendable, Equatable {
         return .emulator(value)
     }
 
-    public var isEmulator: Bool { emulatorHost != nil }
+    package var isEmulator: Bool { emulatorHost != nil }
 
     /// `…/v1/accounts:METHOD?key=KEY`
-    public func accounts(_ method: String, apiKey: String) -> URL {
+    package func accounts(_ method: String, apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)
     }
 
     /// `…/v1/projects?key=KEY`: the project configuration (project id, authorized domains).
-    public func projectConfig(apiKey: String) -> URL {
+    package func projectConfig(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/projects", apiKey: apiKey)
     }
 
     /// `…/v1/token?key=KEY` (securetoken).
-    public func token(apiKey: String) -> URL {
+    package func token(apiKey: String) -> URL {
         url(host: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey)
     }
 
     /// The Identity Toolkit host as named in errors.
-    public var identityToolkitHost: String { emulatorHost ?? "identitytoolkit.googleapis.com" }
+    package var identityToolkitHost: String { emulatorHost ?? "identitytoolkit.googleapis.com" }
 
     /// The host named in errors: the emulator's `host:port`, or the production host.
-    public func displayHost(for url: URL) -> String {
+    package func displayHost(for url: URL) -> String {
         emulatorHost ?? url.host ?? "the server"
     }
 

@@ -2,12 +2,12 @@
 /// Identity Toolkit and securetoken (the Firebase Auth REST API reference; firebase-js-sdk
 /// packages/auth/src/api/errors.ts); an unknown code is shown
 /// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`.
-public enum ServerErrorTable {
-    public struct Entry: Sendable {
-        public let sentence: String
+package enum ServerErrorTable {
+    package struct Entry: Sendable {
+        package let sentence: String
     }
 
-    public static func entry(for code: String) -> Entry? { entries[code] }
+    package static func entry(for code: String) -> Entry? { entries[code] }
 
     private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 

@@ -10,7 +10,7 @@ import LoopbackHTTP
 /// open `authUri` → receive the redirect → `signInWithIdp` with the URL exactly as received →
 /// answer the browser → `accounts:lookup`. Either way Firebase holds the provider's client
 /// secret and performs the code exchange.
-public struct BrowserSignInFlow: Sendable {
+package struct BrowserSignInFlow: Sendable {
     let client: FirebaseAuthClient
     let browser: BrowserLauncher
     let observer: SignInObserver
@@ -20,17 +20,17 @@ public struct BrowserSignInFlow: Sendable {
     /// When to show the URL again if nothing has arrived.
     var hintAfter: Duration = .seconds(30)
     /// Whether to report a live "waiting" line (`SignInEvent.waiting`), where it can be redrawn.
-    public var showsWaitingLine = false
+    package var showsWaitingLine = false
     /// Where the hosted flow's page loads the Firebase JS SDK from (`FBAUTH_FIREBASE_JS_URL`).
-    public var firebaseJSBase: String = HostedPage.defaultSDKBase
+    package var firebaseJSBase: String = HostedPage.defaultSDKBase
     /// The hosted handler's domain when configured (`FBAUTH_AUTH_DOMAIN`).
-    public var authDomain: String?
+    package var authDomain: String?
     /// The project id, when the app config names it (it gives the default auth domain).
-    public var projectId: String?
+    package var projectId: String?
     /// The page's one-time values.
-    public var secrets: SecretTokens = SystemSecretTokens()
+    package var secrets: SecretTokens = SystemSecretTokens()
 
-    public init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
+    package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
         self.client = client
         self.browser = browser
@@ -40,7 +40,7 @@ public struct BrowserSignInFlow: Sendable {
         self.interrupts = interrupts
     }
 
-    public enum Result: Sendable {
+    package enum Result: Sendable {
         case signedIn(SignInRecord)
         /// `needConfirmation`: the provider's email belongs to an account with other methods.
         case accountExists(SignInWithIdpResponse)
@@ -48,10 +48,10 @@ public struct BrowserSignInFlow: Sendable {
 
     /// What `createAuthUri` returned for one redirect URI: where to send the user, and what
     /// the redirect back must carry.
-    public struct Authorization: Sendable, Equatable {
-        public var authURI: String
-        public var sessionId: String
-        public var redirectURI: String
+    package struct Authorization: Sendable, Equatable {
+        package var authURI: String
+        package var sessionId: String
+        package var redirectURI: String
 
         var matcher: CallbackMatcher {
             CallbackMatcher(
@@ -62,7 +62,7 @@ public struct BrowserSignInFlow: Sendable {
     }
 
     /// Runs the whole flow in this process: listener, browser, wait, exchange.
-    public func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+    package func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         switch options.redirect {
         case .hostedHandler: try HostedHandlerFlow(flow: self).run(options, purpose: purpose)
         case .loopback: try runLoopback(options, purpose: purpose)

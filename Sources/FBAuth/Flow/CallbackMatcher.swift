@@ -7,21 +7,21 @@ import LoopbackHTTP
 /// `state` for OAuth 2 providers, `oauth_token` for OAuth 1.0a (Twitter). Only a request on
 /// the redirect path that carries that same value is accepted; anything else is answered with
 /// a 4xx and the wait goes on.
-public struct CallbackMatcher: Sendable, Equatable {
-    public enum Binding: Sendable, Equatable {
+package struct CallbackMatcher: Sendable, Equatable {
+    package enum Binding: Sendable, Equatable {
         case state(String)
         case oauthToken(String)
         /// The authorization URL carried neither (unusual); any callback with a result is taken.
         case none
     }
 
-    public let redirectPath: String
-    public let binding: Binding
+    package let redirectPath: String
+    package let binding: Binding
     /// `Host` header values a genuine browser sends for our redirect URI (a guard against DNS
     /// rebinding: a page elsewhere cannot make the browser post to us under another name).
-    public let acceptedHosts: Set<String>
+    package let acceptedHosts: Set<String>
 
-    public init(redirectPath: String, binding: Binding, port: UInt16) {
+    package init(redirectPath: String, binding: Binding, port: UInt16) {
         self.redirectPath = redirectPath
         self.binding = binding
         let names = ["localhost", "127.0.0.1", "[::1]"]
@@ -30,7 +30,7 @@ public struct CallbackMatcher: Sendable, Equatable {
     }
 
     /// Reads the binding from the authorization URL's query.
-    public static func binding(forAuthorizationURL url: String) -> Binding {
+    package static func binding(forAuthorizationURL url: String) -> Binding {
         let query = url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) } ?? ""
         let items = FormEncoding.decode(String(query.prefix { $0 != "#" }))
         if let state = items.first(where: { $0.name == "state" })?.value, !state.isEmpty { return .state(state) }
@@ -38,7 +38,7 @@ public struct CallbackMatcher: Sendable, Equatable {
         return .none
     }
 
-    public enum Verdict: Sendable, Equatable {
+    package enum Verdict: Sendable, Equatable {
         /// The provider's answer for this flow: exchange it.
         case authorized(parameters: [String: String])
         /// The provider reported an error for this flow (e.g. the user denied consent).
@@ -47,7 +47,7 @@ public struct CallbackMatcher: Sendable, Equatable {
         case rejected(status: Int, reason: String)
     }
 
-    public func classify(_ request: HTTPRequest) -> Verdict {
+    package func classify(_ request: HTTPRequest) -> Verdict {
         guard request.path == redirectPath else { return .rejected(status: 404, reason: "not found") }
         guard request.method == "GET" || request.method == "POST" else {
             return .rejected(status: 405, reason: "method not allowed")

@@ -5,30 +5,30 @@ import Foundation
 #endif
 
 /// The options of a browser flow with an identity provider (signin, link, reauth).
-public struct FlowOptions: Sendable, Equatable {
-    public var providerId: String
+package struct FlowOptions: Sendable, Equatable {
+    package var providerId: String
     /// Extra OAuth scopes, sent space-delimited as `oauthScope`.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Custom OAuth parameters, in the order given; `login_hint` from `--email` is added last.
-    public var customParameters: [KeyValue]
+    package var customParameters: [KeyValue]
     /// The account hint; against the Auth emulator, the fake account's email.
-    public var email: String?
-    public var port: UInt16
-    public var redirectHost: RedirectHost
-    public var openBrowser: Bool
-    public var timeout: Duration
+    package var email: String?
+    package var port: UInt16
+    package var redirectHost: RedirectHost
+    package var openBrowser: Bool
+    package var timeout: Duration
     /// How the provider's redirect comes back: through Firebase's hosted auth handler (the
     /// default) or straight to the loopback listener (`--loopback`).
-    public var redirect: RedirectRoute
+    package var redirect: RedirectRoute
     /// The hosted handler's domain (`--auth-domain`); nil: `PROJECT_ID.firebaseapp.com`.
-    public var authDomain: String?
+    package var authDomain: String?
 
     /// The default listener port, fixed so users can register the redirect URI
     /// `http://localhost:8977/__/auth/handler` with their provider.
-    public static let defaultPort: UInt16 = 8977
-    public static let defaultTimeout: Duration = .seconds(300)
+    package static let defaultPort: UInt16 = 8977
+    package static let defaultTimeout: Duration = .seconds(300)
 
-    public init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
+    package init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
                 port: UInt16 = defaultPort, redirectHost: RedirectHost = .localhost, openBrowser: Bool = true,
                 timeout: Duration = defaultTimeout, redirect: RedirectRoute = .hostedHandler, authDomain: String? = nil) {
         self.providerId = providerId
@@ -45,7 +45,7 @@ public struct FlowOptions: Sendable, Equatable {
 
     /// The parameters Firebase sets itself; providers reject duplicates (Firebase's guides for
     /// Microsoft and Yahoo sign-in).
-    public static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
+    package static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
 
     /// SAML providers take neither custom parameters nor scopes (Firebase's hosted handler sends
     /// neither for `saml.*`).
@@ -85,18 +85,18 @@ public enum RedirectRoute: Sendable, Equatable {
 }
 
 /// A `KEY=VALUE` option value.
-public struct KeyValue: Sendable, Equatable {
-    public var key: String
-    public var value: String
+package struct KeyValue: Sendable, Equatable {
+    package var key: String
+    package var value: String
 
-    public init(key: String, value: String) {
+    package init(key: String, value: String) {
         self.key = key
         self.value = value
     }
 }
 
 /// What the browser flow is for; each changes the `signInWithIdp` request.
-public enum FlowPurpose: Sendable, Equatable {
+package enum FlowPurpose: Sendable, Equatable {
     case signIn
     /// Link the provider to the user holding this ID token.
     case link(idToken: String)

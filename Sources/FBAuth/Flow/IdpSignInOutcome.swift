@@ -7,12 +7,12 @@ import Foundation
 /// What a `signInWithIdp` answer means. HTTP 200 is not always success: `needConfirmation`,
 /// `errorMessage`, a second factor, or a missing `idToken` are failures
 /// (firebase-js-sdk packages/auth/src/api/index.ts and core/strategies/idp.ts).
-public enum IdpSignInOutcome: Sendable {
+package enum IdpSignInOutcome: Sendable {
     case signedIn(SignInWithIdpResponse)
     /// An account with this email exists with other sign-in methods.
     case accountExists(SignInWithIdpResponse)
 
-    public static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
+    package static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
         // needConfirmation first, as the JS SDK does (packages/auth/src/api/index.ts,
         // `_performFetchWithErrorHandling`): such an answer may carry an errorMessage too.
         if response.needConfirmation == true { return .accountExists(response) }
@@ -30,13 +30,13 @@ public enum IdpSignInOutcome: Sendable {
 }
 
 /// The Firebase tokens of a sign-in answer.
-public struct IssuedTokens: Sendable {
-    public var idToken: String
-    public var refreshToken: String
+package struct IssuedTokens: Sendable {
+    package var idToken: String
+    package var refreshToken: String
     /// Seconds; Firebase ID tokens last 3600.
-    public var expiresIn: Int?
+    package var expiresIn: Int?
 
-    public init(idToken: String, refreshToken: String, expiresIn: Int?) {
+    package init(idToken: String, refreshToken: String, expiresIn: Int?) {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
@@ -45,19 +45,19 @@ public struct IssuedTokens: Sendable {
 
 /// A completed sign-in, by any method: the tokens, the provider's answer when an identity
 /// provider was used, and the account as `accounts:lookup` reports it.
-public struct SignInRecord: Sendable {
-    public var tokens: IssuedTokens
+package struct SignInRecord: Sendable {
+    package var tokens: IssuedTokens
     /// The identity provider's part of the answer; nil for password, anonymous and custom tokens.
-    public var idp: SignInWithIdpResponse?
-    public var account: AccountInfo
+    package var idp: SignInWithIdpResponse?
+    package var account: AccountInfo
     /// The method as the SDKs' `additionalUserInfo.providerId` names it (`yahoo.com`,
     /// `password`); nil for anonymous and custom-token sign-in.
-    public var method: String?
-    public var isNewUser: Bool
-    public var tenantId: String?
-    public var receivedAt: Date
+    package var method: String?
+    package var isNewUser: Bool
+    package var tenantId: String?
+    package var receivedAt: Date
 
-    public init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
+    package init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
                 isNewUser: Bool, tenantId: String?, receivedAt: Date) {
         self.tokens = tokens
         self.idp = idp
@@ -69,7 +69,7 @@ public struct SignInRecord: Sendable {
     }
 
     /// The provider's OAuth credential, when the answer carried one.
-    public var providerCredential: ProviderCredential? {
+    package var providerCredential: ProviderCredential? {
         guard let idp, let method, idp.oauthAccessToken != nil || idp.oauthIdToken != nil || idp.oauthTokenSecret != nil else { return nil }
         return ProviderCredential(
             providerId: method, accessToken: idp.oauthAccessToken, idToken: idp.oauthIdToken, secret: idp.oauthTokenSecret,
@@ -79,7 +79,7 @@ public struct SignInRecord: Sendable {
 
     /// The session to save; `previous` (the same user's saved session, when linking or
     /// reauthenticating) keeps the credentials of other providers.
-    public func session(replacing previous: Session? = nil) -> Session {
+    package func session(replacing previous: Session? = nil) -> Session {
         var session = Session(
             uid: account.localId ?? "",
             tenantId: account.tenantId ?? idp?.tenantId ?? tenantId,

@@ -7,17 +7,17 @@ import LoopbackHTTP
 
 /// The provider's redirect, however it arrived: at the listener (to be answered after the
 /// exchange), pasted into the terminal, or given to `--complete`.
-public struct ReceivedCallback {
-    public let verdict: CallbackMatcher.Verdict
+package struct ReceivedCallback {
+    package let verdict: CallbackMatcher.Verdict
     /// The URL exactly as the browser requested it: scheme, host, port, path and query.
-    public let requestURI: String
+    package let requestURI: String
     /// The form body of a POST callback (`response_mode=form_post`), as sent.
-    public let postBody: String?
+    package let postBody: String?
     /// The browser's connection, when the redirect reached the listener.
     let held: HeldRequest?
 
     /// Answers the browser, when it is waiting on the listener.
-    public func respond(_ page: HTTPResponse) { held?.respond(page) }
+    package func respond(_ page: HTTPResponse) { held?.respond(page) }
 }
 
 /// A redirect URL the user pasted (or passed to `--complete`), checked against the redirect URI

@@ -7,15 +7,15 @@ import LoopbackHTTP
 
 /// The loopback listener of a browser flow: binds before the flow starts (so the redirect URI
 /// can be registered with Firebase), then waits for the one request `CallbackMatcher` accepts.
-public final class RedirectReceiver {
+package final class RedirectReceiver {
     /// Where the provider sends the browser back. Firebase's hosted handler uses the same path.
-    public static let callbackPath = "/__/auth/handler"
+    package static let callbackPath = "/__/auth/handler"
 
-    public let port: UInt16
-    public let redirectURI: String
+    package let port: UInt16
+    package let redirectURI: String
     private let server: LoopbackServer
 
-    public init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
+    package init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
         do {
             server = try LoopbackServer(port: port, primary: host.primaryAddress)
         } catch {
@@ -34,7 +34,7 @@ public final class RedirectReceiver {
 
     deinit { close() }
 
-    public enum WaitEvent {
+    package enum WaitEvent {
         case callback(ReceivedCallback)
         case deadlineReached
         case readable(Int32)
@@ -43,7 +43,7 @@ public final class RedirectReceiver {
     }
 
     /// What `screen` makes of a request before the callback matcher sees it.
-    public enum Screening {
+    package enum Screening {
         case pass
         /// Answer it and keep waiting.
         case answer(HTTPResponse)
@@ -54,7 +54,7 @@ public final class RedirectReceiver {
     /// Serves requests until the matching callback arrives, the deadline passes, or one of
     /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
     /// `screen` sees each request first and may answer it instead, or end the wait.
-    public func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+    package func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
                      screen: (HTTPRequest) -> Screening = { _ in .pass }) -> WaitEvent {
         var stopAnswer: HTTPResponse?
         let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
@@ -89,12 +89,12 @@ public final class RedirectReceiver {
 
     /// What to do with one request: answer it now, or take it (and its connection, to be
     /// answered later) out of the loop.
-    public enum Route<Taken> {
+    package enum Route<Taken> {
         case respond(HTTPResponse)
         case take(Taken)
     }
 
-    public enum ServeEvent<Taken> {
+    package enum ServeEvent<Taken> {
         case taken(Taken, HeldRequest)
         case deadlineReached
         case readable(Int32)
@@ -102,7 +102,7 @@ public final class RedirectReceiver {
 
     /// Serves requests with `route` until it takes one, the deadline passes, or one of
     /// `watching` becomes readable.
-    public func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+    package func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
                              route: (HTTPRequest) -> Route<Taken>) -> ServeEvent<Taken> {
         var taken: Taken?
         let event = server.next(until: deadline, watching: watching) { request in
@@ -125,11 +125,11 @@ public final class RedirectReceiver {
     }
 
     /// Closes every open connection and frees the port.
-    public func close() { server.close() }
+    package func close() { server.close() }
 }
 
 /// The host name in the redirect URI. The listener always binds loopback addresses only.
-public enum RedirectHost: String, Sendable, CaseIterable {
+package enum RedirectHost: String, Sendable, CaseIterable {
     case localhost
     case ipv4 = "127.0.0.1"
     case ipv6 = "[::1]"

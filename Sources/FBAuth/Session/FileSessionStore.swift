@@ -11,17 +11,17 @@ import Foundation
 /// lock: a directory owned by someone else, or writable by group or others, is refused; the
 /// file, the lock and the temporary file are opened without following links; the lock is
 /// waited for with a bound.
-public struct FileSessionStore: SessionStore {
-    public let directory: String
-    public var filePath: String { directory + "/sessions.json" }
-    public var location: String { filePath }
+package struct FileSessionStore: SessionStore {
+    package let directory: String
+    package var filePath: String { directory + "/sessions.json" }
+    package var location: String { filePath }
     var lockPath: String { directory + "/sessions.lock" }
     /// How long to wait for another fbauth holding the lock.
     var lockTimeout: Duration
     /// Told once when the lock is busy, to say that we wait.
     var waiting: @Sendable (String) -> Void
 
-    public init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
         self.directory = directory
         self.lockTimeout = lockTimeout
         self.waiting = waiting
@@ -36,7 +36,7 @@ public struct FileSessionStore: SessionStore {
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
-    public static func directory(option: String?, environment: [String: String]) -> String {
+    package static func directory(option: String?, environment: [String: String]) -> String {
         if let option, !option.isEmpty { return option }
         if let explicit = environment["FBAUTH_CONFIG_DIR"], !explicit.isEmpty { return explicit }
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/fbauth" }
@@ -44,7 +44,7 @@ public struct FileSessionStore: SessionStore {
         return home + "/.config/fbauth"
     }
 
-    public func load() throws(FBAuthError) -> StoreContents {
+    package func load() throws(FBAuthError) -> StoreContents {
         try requireTrustedDirectory()
         let data: Data
         do {
@@ -62,7 +62,7 @@ public struct FileSessionStore: SessionStore {
 
     /// The sessions with only the fields that choose one and its tokens, read cheaply, for
     /// `fbauth token`'s fast path. Read-only: never save what it returns.
-    public func loadTokenFields() throws(FBAuthError) -> StoreContents {
+    package func loadTokenFields() throws(FBAuthError) -> StoreContents {
         try requireTrustedDirectory()
         guard let data = try? Platform.readFile(filePath), let contents = StoreFile.decodeTokenFields(data) else {
             return try load()
@@ -70,7 +70,7 @@ public struct FileSessionStore: SessionStore {
         return contents
     }
 
-    public func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         let lock: Platform.FileLock
         do {
             try Platform.makeDirectory(directory)
@@ -100,7 +100,7 @@ public struct FileSessionStore: SessionStore {
         return result
     }
 
-    public func checkWritable() throws(FBAuthError) {
+    package func checkWritable() throws(FBAuthError) {
         try update { (_: inout StoreContents) throws(FBAuthError) in
             do throws(Platform.FileProblem) {
                 try Platform.probeWritable(directory)
@@ -110,7 +110,7 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
-    public func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    package func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         try requireTrustedDirectory()
         let lock: Platform.FileLock
         do throws(Platform.FileProblem) {

@@ -8,17 +8,17 @@ import LoopbackHTTP
 /// A provider credential Firebase could not use because the email belongs to an account with
 /// other sign-in methods (`needConfirmation`). Saved so that, once the user has signed in to
 /// that account, `fbauth link --pending` can link it.
-public struct PendingCredential: Codable, Sendable, Equatable {
-    public var providerId: String
-    public var pendingToken: String?
-    public var accessToken: String?
-    public var idToken: String?
+package struct PendingCredential: Codable, Sendable, Equatable {
+    package var providerId: String
+    package var pendingToken: String?
+    package var accessToken: String?
+    package var idToken: String?
     /// OAuth 1.0a token secret (Twitter).
-    public var secret: String?
-    public var email: String?
-    public var savedAt: Date
+    package var secret: String?
+    package var email: String?
+    package var savedAt: Date
 
-    public init(response: SignInWithIdpResponse, providerId: String, savedAt: Date) {
+    package init(response: SignInWithIdpResponse, providerId: String, savedAt: Date) {
         self.providerId = response.providerId ?? providerId
         pendingToken = response.pendingToken
         accessToken = response.oauthAccessToken
@@ -29,7 +29,7 @@ public struct PendingCredential: Codable, Sendable, Equatable {
     }
 
     /// Pending tokens are short-lived; after an hour the server will most likely refuse it.
-    public static let probableLifetime: TimeInterval = 3600
+    package static let probableLifetime: TimeInterval = 3600
 
     /// The credential as `signInWithIdp` takes it back: the pending token, or (when the server
     /// sent none) the provider's tokens in `postBody`.

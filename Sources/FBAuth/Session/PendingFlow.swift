@@ -6,20 +6,20 @@ import Foundation
 
 /// A browser flow started with `--print-url`, waiting for `--complete URL` (perhaps from another
 /// process or machine). Saved under the project.
-public struct PendingFlow: Codable, Sendable, Equatable {
+package struct PendingFlow: Codable, Sendable, Equatable {
     /// The command that started it: `signin`, `link` or `reauth`.
-    public var command: String
-    public var providerId: String
-    public var authURI: String
-    public var sessionId: String
-    public var redirectURI: String
-    public var tenantId: String?
+    package var command: String
+    package var providerId: String
+    package var authURI: String
+    package var sessionId: String
+    package var redirectURI: String
+    package var tenantId: String?
     /// The user being linked or reauthenticated.
-    public var user: SessionReference?
-    public var startedAt: Date
+    package var user: SessionReference?
+    package var startedAt: Date
 
     /// How long a started flow stays usable; providers expire their authorization requests.
-    public static let lifetime: TimeInterval = 30 * 60
+    package static let lifetime: TimeInterval = 30 * 60
 
     var authorization: BrowserSignInFlow.Authorization {
         BrowserSignInFlow.Authorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)

@@ -6,28 +6,28 @@ import Foundation
 
 /// A signed-in Firebase user as fbauth keeps it between runs. Its coding keys are the
 /// on-disk field names of `sessions.json` (see `StoreFile` for the versioned envelope).
-public struct Session: Codable, Sendable, Equatable {
-    public var uid: String
-    public var tenantId: String?
-    public var email: String?
-    public var emailVerified: Bool
-    public var displayName: String?
-    public var photoURL: String?
-    public var phoneNumber: String?
-    public var isAnonymous: Bool
-    public var providerData: [ProviderProfile]
-    public var idToken: String
-    public var refreshToken: String
+package struct Session: Codable, Sendable, Equatable {
+    package var uid: String
+    package var tenantId: String?
+    package var email: String?
+    package var emailVerified: Bool
+    package var displayName: String?
+    package var photoURL: String?
+    package var phoneNumber: String?
+    package var isAnonymous: Bool
+    package var providerData: [ProviderProfile]
+    package var idToken: String
+    package var refreshToken: String
     /// When `idToken` expires.
-    public var expirationTime: Date
+    package var expirationTime: Date
     /// When the user last signed in or reauthenticated through fbauth.
-    public var lastSignInTime: Date
+    package var lastSignInTime: Date
     /// When the Firebase account was created, if the server said.
-    public var creationTime: Date?
+    package var creationTime: Date?
     /// The provider credentials obtained at sign-in or linking, one per provider.
-    public var providerCredentials: [ProviderCredential]
+    package var providerCredentials: [ProviderCredential]
 
-    public init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
+    package init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
                 displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,
                 isAnonymous: Bool = false, providerData: [ProviderProfile] = [], idToken: String,
                 refreshToken: String, expirationTime: Date, lastSignInTime: Date, creationTime: Date? = nil,
@@ -50,23 +50,23 @@ public struct Session: Codable, Sendable, Equatable {
     }
 
     /// Adds or replaces the credential of its provider.
-    public mutating func remember(_ credential: ProviderCredential) {
+    package mutating func remember(_ credential: ProviderCredential) {
         providerCredentials.removeAll { $0.providerId == credential.providerId }
         providerCredentials.append(credential)
     }
 }
 
 /// One provider linked to the user (`providerData[]` of the SDKs).
-public struct ProviderProfile: Codable, Sendable, Equatable {
-    public var providerId: String
+package struct ProviderProfile: Codable, Sendable, Equatable {
+    package var providerId: String
     /// The provider's own user id (`rawId`), not Firebase's `federatedId`.
-    public var uid: String
-    public var email: String?
-    public var displayName: String?
-    public var photoURL: String?
-    public var phoneNumber: String?
+    package var uid: String
+    package var email: String?
+    package var displayName: String?
+    package var photoURL: String?
+    package var phoneNumber: String?
 
-    public init(providerId: String, uid: String, email: String? = nil, displayName: String? = nil,
+    package init(providerId: String, uid: String, email: String? = nil, displayName: String? = nil,
                 photoURL: String? = nil, phoneNumber: String? = nil) {
         self.providerId = providerId
         self.uid = uid
@@ -78,16 +78,16 @@ public struct ProviderProfile: Codable, Sendable, Equatable {
 }
 
 /// A provider's OAuth credential, for calling the provider's own API (`fbauth token --provider`).
-public struct ProviderCredential: Codable, Sendable, Equatable {
-    public var providerId: String
-    public var accessToken: String?
-    public var idToken: String?
+package struct ProviderCredential: Codable, Sendable, Equatable {
+    package var providerId: String
+    package var accessToken: String?
+    package var idToken: String?
     /// OAuth 1.0a token secret (Twitter).
-    public var secret: String?
-    public var expirationTime: Date?
-    public var obtainedAt: Date
+    package var secret: String?
+    package var expirationTime: Date?
+    package var obtainedAt: Date
 
-    public init(providerId: String, accessToken: String? = nil, idToken: String? = nil, secret: String? = nil,
+    package init(providerId: String, accessToken: String? = nil, idToken: String? = nil, secret: String? = nil,
                 expirationTime: Date? = nil, obtainedAt: Date) {
         self.providerId = providerId
         self.accessToken = accessToken

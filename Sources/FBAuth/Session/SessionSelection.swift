@@ -1,6 +1,6 @@
 /// Which saved session a command acts on: the project's current one, or the one named by
 /// the global `--user UID-or-EMAIL`.
-public enum SessionSelector: Sendable, Equatable {
+package enum SessionSelector: Sendable, Equatable {
     case current
     case user(String)
     case exactly(SessionReference)
@@ -9,7 +9,7 @@ public enum SessionSelector: Sendable, Equatable {
 extension StoreContents {
     /// The selected session of the project, or a clear error: not signed in (exit 3), unknown
     /// user (exit 3), or an email that names several sessions (exit 2).
-    public func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
+    package func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
         let sessions = project(key)?.sessions ?? []
         switch selector {
         case .current:
@@ -39,14 +39,14 @@ extension StoreContents {
     }
 
     /// Removes one session; the project has no current session afterwards if it was current.
-    public mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
+    package mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
         guard var project = projects[key.storageKey] else { return }
         project.sessions.removeAll { $0.reference == reference }
         if project.current == reference { project.current = nil }
         projects[key.storageKey] = project
     }
 
-    public mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
+    package mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
         projects[key.storageKey]?.current = reference
     }
 }

@@ -1,5 +1,5 @@
 /// Where sessions live between runs.
-public protocol SessionStore: Sendable {
+package protocol SessionStore: Sendable {
     /// Where the sessions are, for messages.
     var location: String { get }
 

@@ -1,50 +1,50 @@
 /// Which Firebase project (and which server) sessions belong to. Sessions from an Auth
 /// emulator are kept apart from production ones, even with the same API key.
-public struct ProjectKey: Hashable, Sendable {
-    public var apiKey: String
-    public var emulatorHost: String?
+package struct ProjectKey: Hashable, Sendable {
+    package var apiKey: String
+    package var emulatorHost: String?
 
-    public init(apiKey: String, emulatorHost: String?) {
+    package init(apiKey: String, emulatorHost: String?) {
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
     }
 
     /// The key of this project in `sessions.json`.
-    public var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
+    package var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
 
     /// How messages name the project without printing the whole API key: the project id when
     /// known, the key's last six characters, and the emulator, if any.
-    public func label(projectId: String?) -> String {
+    package func label(projectId: String?) -> String {
         let details = ["key …" + String(apiKey.suffix(6))] + (emulatorHost.map { ["emulator \($0)"] } ?? [])
         return (projectId ?? "project") + " (" + details.joined(separator: ", ") + ")"
     }
 }
 
 /// Names one session of a project: tenant + uid.
-public struct SessionReference: Codable, Hashable, Sendable {
-    public var uid: String
-    public var tenantId: String?
+package struct SessionReference: Codable, Hashable, Sendable {
+    package var uid: String
+    package var tenantId: String?
 
-    public init(uid: String, tenantId: String?) {
+    package init(uid: String, tenantId: String?) {
         self.uid = uid
         self.tenantId = tenantId
     }
 }
 
 /// The saved state of one project: its sessions and which one is current.
-public struct ProjectState: Codable, Sendable, Equatable {
-    public var apiKey: String
-    public var emulatorHost: String?
+package struct ProjectState: Codable, Sendable, Equatable {
+    package var apiKey: String
+    package var emulatorHost: String?
     /// The Firebase project id, once an app config file has named it.
-    public var projectId: String?
-    public var current: SessionReference?
-    public var sessions: [Session]
+    package var projectId: String?
+    package var current: SessionReference?
+    package var sessions: [Session]
     /// Saved by a sign-in that ended with "account exists with different credential".
-    public var pendingCredential: PendingCredential?
+    package var pendingCredential: PendingCredential?
     /// Flows started with `--print-url`, waiting for `--complete`.
-    public var pendingFlows: [PendingFlow]?
+    package var pendingFlows: [PendingFlow]?
 
-    public init(key: ProjectKey) {
+    package init(key: ProjectKey) {
         apiKey = key.apiKey
         emulatorHost = key.emulatorHost
         sessions = []
@@ -52,31 +52,31 @@ public struct ProjectState: Codable, Sendable, Equatable {
 }
 
 /// Everything in `sessions.json`, as values.
-public struct StoreContents: Sendable, Equatable {
-    public var projects: [String: ProjectState]
+package struct StoreContents: Sendable, Equatable {
+    package var projects: [String: ProjectState]
     /// The project of the last sign-in (or `use`): commands that name no project act on it.
-    public var currentProject: String?
+    package var currentProject: String?
 
-    public init(projects: [String: ProjectState] = [:], currentProject: String? = nil) {
+    package init(projects: [String: ProjectState] = [:], currentProject: String? = nil) {
         self.projects = projects
         self.currentProject = currentProject
     }
 
     /// The remembered project, when it still exists.
-    public var rememberedProject: ProjectKey? {
+    package var rememberedProject: ProjectKey? {
         guard let name = currentProject, let state = projects[name] else { return nil }
         return ProjectKey(apiKey: state.apiKey, emulatorHost: state.emulatorHost)
     }
 
-    public func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
+    package func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
 
-    public func currentSession(of key: ProjectKey) -> Session? {
+    package func currentSession(of key: ProjectKey) -> Session? {
         guard let project = project(key), let current = project.current else { return nil }
         return project.sessions.first { $0.reference == current }
     }
 
     /// Saves (adds or replaces) a session; other sessions are kept.
-    public mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
+    package mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         if let index = project.sessions.firstIndex(where: { $0.reference == session.reference }) {
             project.sessions[index] = session
@@ -92,12 +92,12 @@ public struct StoreContents: Sendable, Equatable {
 }
 
 extension Session {
-    public var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
+    package var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
 }
 
 extension StoreContents {
     /// Changes the project's state, creating it when needed.
-    public mutating func modifyProject(_ key: ProjectKey, _ change: (inout ProjectState) -> Void) {
+    package mutating func modifyProject(_ key: ProjectKey, _ change: (inout ProjectState) -> Void) {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         change(&project)
         projects[key.storageKey] = project

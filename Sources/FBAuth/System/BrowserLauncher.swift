@@ -28,7 +28,7 @@ public protocol LaunchedBrowser: Sendable {
 }
 
 /// How this machine opens a URL (pure: decided from the environment and which programs exist).
-public enum BrowserCommand: Equatable, Sendable {
+package enum BrowserCommand: Equatable, Sendable {
     /// The program's arguments for the URL.
     case program([String])
     /// Nothing can open a browser here, and why.
@@ -36,7 +36,7 @@ public enum BrowserCommand: Equatable, Sendable {
 
     /// `$BROWSER` (one program, the URL its single argument); under WSL `wslview`, else
     /// `powershell.exe Start-Process`; on Linux `xdg-open` when there is a display; on macOS `open`.
-    public static func resolve(for url: String, environment: [String: String], isMacOS: Bool,
+    package static func resolve(for url: String, environment: [String: String], isMacOS: Bool,
                                isWSL: Bool, hasExecutable: (String) -> Bool) -> BrowserCommand {
         if let browser = environment["BROWSER"], !browser.isEmpty { return .program([browser, url]) }
         if isMacOS { return .program(["open", url]) }
@@ -59,7 +59,7 @@ public enum BrowserCommand: Equatable, Sendable {
     }
 
     /// Windows Subsystem for Linux sets these for every process.
-    public static func isWSL(environment: [String: String], fileExists: (String) -> Bool) -> Bool {
+    package static func isWSL(environment: [String: String], fileExists: (String) -> Bool) -> Bool {
         !(environment["WSL_DISTRO_NAME"] ?? "").isEmpty || !(environment["WSL_INTEROP"] ?? "").isEmpty
             || fileExists("/proc/sys/fs/binfmt_misc/WSLInterop")
     }
@@ -67,18 +67,18 @@ public enum BrowserCommand: Equatable, Sendable {
 
 /// Opens URLs with the program `BrowserCommand` picks, executed directly — never through a
 /// shell, so nothing in the URL is interpreted. Its output goes to stderr.
-public struct SystemBrowserLauncher: BrowserLauncher {
+package struct SystemBrowserLauncher: BrowserLauncher {
     let environment: [String: String]
     /// Variables the browser does not inherit.
     let withheld: Set<String>
 
     /// `withholding`: the program's own settings; the API key is always withheld.
-    public init(environment: [String: String], withholding: Set<String> = []) {
+    package init(environment: [String: String], withholding: Set<String> = []) {
         self.environment = environment
         self.withheld = withholding.union(["FIREBASE_API_KEY"])
     }
 
-    public func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
+    package func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
         switch command(for: url) {
         case .unavailable(let reason):
             throw BrowserLaunchError(reason)
@@ -112,7 +112,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     }
 
     /// Why no browser can be launched here, or nil when one can.
-    public static func unavailability(environment: [String: String]) -> String? {
+    package static func unavailability(environment: [String: String]) -> String? {
         if case .unavailable(let reason) = SystemBrowserLauncher(environment: environment).command(for: "") { return reason }
         return nil
     }

@@ -12,9 +12,9 @@ import Foundation
 #endif
 import LoopbackHTTP
 
-public enum Platform {
+package enum Platform {
     /// Ends the process with `status`, flushing C's standard streams.
-    public static func exit(_ status: Int32) -> Never {
+    package static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)
         Glibc.exit(status)
         #else
@@ -23,7 +23,7 @@ public enum Platform {
     }
 
     /// Blocks the calling thread for `duration`.
-    public static func sleep(for duration: Duration) {
+    package static func sleep(for duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
@@ -31,36 +31,36 @@ public enum Platform {
     }
 
     /// `a/b/c` → `a/b`; `c` → `` (as NSString's `deletingLastPathComponent`).
-    public static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "" }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// `a/b/c` → `c`.
-    public static func fileName(of path: String) -> String {
+    package static func fileName(of path: String) -> String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// The user's home directory from the password database (when `HOME` is unset).
-    public static func homeDirectory() -> String {
+    package static func homeDirectory() -> String {
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
         return String(cString: directory)
     }
 
     /// Whether `path` is a directory (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// errno as a sentence.
-    public static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
+    package static func describe(errno code: Int32) -> String { String(cString: strerror(code)) }
 
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// The process environment. Read from `environ` directly: Foundation's ProcessInfo costs
     /// a scan of the runtime's conformance tables, about half a millisecond at start-up.
-    public static func environment() -> [String: String] {
+    package static func environment() -> [String: String] {
         #if canImport(Darwin)
         return ProcessInfo.processInfo.environment  // dynamic linking there; no scan to avoid
         #else
@@ -81,7 +81,7 @@ public enum Platform {
     }
 
     /// Seconds since 1970 for a UTC calendar date and time.
-    public static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
+    package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
         var time = tm()
         time.tm_year = Int32(year - 1900)
         time.tm_mon = Int32(month - 1)
@@ -95,7 +95,7 @@ public enum Platform {
     /// Writes all of `text` to a descriptor (stdout, stderr), unbuffered. Returns the errno of
     /// a failed or short write (EIO when the descriptor takes no more), nil when all was written.
     @discardableResult
-    public static func write(_ text: String, to fd: Int32) -> Int32? {
+    package static func write(_ text: String, to fd: Int32) -> Int32? {
         var text = text
         return text.withUTF8 { bytes -> Int32? in
             var offset = 0
@@ -111,7 +111,7 @@ public enum Platform {
 
     /// Everything a descriptor yields until its end (stdin for `-` arguments); `name` is for
     /// the error.
-    public static func readAll(_ fd: Int32, name: String = "standard input") throws(FileProblem) -> Data {
+    package static func readAll(_ fd: Int32, name: String = "standard input") throws(FileProblem) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -127,7 +127,7 @@ public enum Platform {
 
     /// Opens /dev/null on any of descriptors 0, 1 and 2 that is closed (`fbauth <&- >&-`), so
     /// that no descriptor fbauth opens later — a socket, the store — becomes a standard stream.
-    public static func ensureStandardStreams() {
+    package static func ensureStandardStreams() {
         for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
             if opened >= 0, opened != fd {
@@ -138,7 +138,7 @@ public enum Platform {
     }
 
     /// Runs `body` with terminal echo off on stdin (for password prompts), restoring it after.
-    public static func withTerminalEchoDisabled<T>(_ body: () -> T) -> T {
+    package static func withTerminalEchoDisabled<T>(_ body: () -> T) -> T {
         var original = termios()
         guard tcgetattr(0, &original) == 0 else { return body() }
         var silent = original
@@ -150,12 +150,12 @@ public enum Platform {
 
     // MARK: - Files
 
-    public enum FileProblem: Error {
+    package enum FileProblem: Error {
         case failed(operation: String, path: String, code: Int32)
         /// Another process held the lock for longer than we wait.
         case busy(path: String, seconds: Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .failed(let operation, let path, let code) where code == ELOOP:
                 "\(operation) \(path): it is a symbolic link, which fbauth does not follow there"
@@ -167,7 +167,7 @@ public enum Platform {
 
     /// Why a directory may not hold secrets: another user owns it, or may write in it (and so
     /// replace or link its files). Nil when it is private to us, or does not exist yet.
-    public static func untrustedDirectoryReason(_ path: String) -> String? {
+    package static func untrustedDirectoryReason(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         if info.st_uid != geteuid() { return "is owned by another user (uid \(info.st_uid))" }
@@ -177,7 +177,7 @@ public enum Platform {
     }
 
     /// The whole file, never through a symbolic link; nil when there is no file.
-    public static func readFile(_ path: String) throws(FileProblem) -> Data? {
+    package static func readFile(_ path: String) throws(FileProblem) -> Data? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
@@ -188,7 +188,7 @@ public enum Platform {
     }
 
     /// Creates and removes a file in `directory`, as saving the store will.
-    public static func probeWritable(_ directory: String) throws(FileProblem) {
+    package static func probeWritable(_ directory: String) throws(FileProblem) {
         let probe = "\(directory)/.fbauth-write-test-\(getpid())"
         let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .failed(operation: "cannot create files in", path: directory, code: errno) }
@@ -198,7 +198,7 @@ public enum Platform {
 
     /// Removes `PATH.tmp-PID` files left by fbauth processes that died while writing (they hold
     /// every refresh token of the store).
-    public static func removeStaleTemporaryFiles(of path: String) {
+    package static func removeStaleTemporaryFiles(of path: String) {
         let directory = parentDirectory(of: path)
         let prefix = fileName(of: path) + ".tmp-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
@@ -209,7 +209,7 @@ public enum Platform {
     }
 
     /// Creates a directory and any missing parents with mode 0700 (never changing an existing one).
-    public static func makeDirectory(_ path: String) throws(FileProblem) {
+    package static func makeDirectory(_ path: String) throws(FileProblem) {
         if isDirectory(path) { return }
         let parent = parentDirectory(of: path)
         if !parent.isEmpty, parent != path { try makeDirectory(parent) }
@@ -220,7 +220,7 @@ public enum Platform {
 
     /// Replaces the file at `path` with `data` so that no reader ever sees half a file: a new
     /// file created with `mode` in the same directory, flushed to disk, renamed over the old one.
-    public static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws(FileProblem) {
+    package static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws(FileProblem) {
         let temporary = "\(path).tmp-\(getpid())"
         unlink(temporary)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -256,10 +256,10 @@ public enum Platform {
     /// An exclusive advisory lock on a lock file, shared by every fbauth process. Released by
     /// `unlock()` or, if the process dies, by the kernel. Waits at most `timeout`, calling
     /// `waiting` once if the lock is not free at once.
-    public final class FileLock {
+    package final class FileLock {
         private var fd: Int32
 
-        public init(path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
+        package init(path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
             fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw .failed(operation: "cannot open lock file", path: path, code: errno) }
             let clock = ContinuousClock()
@@ -285,7 +285,7 @@ public enum Platform {
 
         deinit { unlock() }
 
-        public func unlock() {
+        package func unlock() {
             guard fd >= 0 else { return }
             flock(fd, LOCK_UN)
             close(fd)
@@ -294,7 +294,7 @@ public enum Platform {
     }
 
     /// Creates a new private (0700) directory under the temporary directory.
-    public static func makeTemporaryDirectory(prefix: String) throws(FileProblem) -> String {
+    package static func makeTemporaryDirectory(prefix: String) throws(FileProblem) -> String {
         let base = (ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp")
         var template = Array((base + "/" + prefix + "XXXXXX").utf8CString)
         guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -303,12 +303,12 @@ public enum Platform {
         return String(cString: result)
     }
 
-    public static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    package static func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
-    public static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
+    package static func isExecutable(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
     /// Whether an executable with this name is on `PATH` (or at this path).
-    public static func findExecutable(_ name: String, path: String?) -> String? {
+    package static func findExecutable(_ name: String, path: String?) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         for directory in (path ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(directory)/\(name)"
@@ -322,7 +322,7 @@ public enum Platform {
     /// Starts `arguments[0]` (looked up in PATH) directly, never through a shell. Its stdin is
     /// /dev/null and its stdout goes to our stderr, keeping our stdout for data only. Returns
     /// the process id, or the errno of a failed start.
-    public static func spawn(_ arguments: [String], environment: [String: String]) -> Result<Int32, FileProblem> {
+    package static func spawn(_ arguments: [String], environment: [String: String]) -> Result<Int32, FileProblem> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
         #else
@@ -367,7 +367,7 @@ public enum Platform {
     }
 
     /// The absolute path of the running executable, symbolic links resolved.
-    public static func executablePath() -> String? {
+    package static func executablePath() -> String? {
         #if os(macOS)
         var size: UInt32 = 0
         _ = _NSGetExecutablePath(nil, &size)
@@ -384,7 +384,7 @@ public enum Platform {
 
     /// Replaces this process with `path`, keeping the environment and standard streams. Returns
     /// only on failure, with the errno.
-    public static func replaceProcess(with path: String, arguments: [String]) -> Int32 {
+    package static func replaceProcess(with path: String, arguments: [String]) -> Int32 {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let code = errno
@@ -393,24 +393,24 @@ public enum Platform {
     }
 
     /// The exit status of a child that has ended, or nil while it runs.
-    public static func exitStatusIfEnded(_ pid: Int32) -> Int32? {
+    package static func exitStatusIfEnded(_ pid: Int32) -> Int32? {
         var status: Int32 = 0
         guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// Blocks until SIGINT or SIGTERM ends the process.
-    public static func waitUntilTerminated() -> Never {
+    package static func waitUntilTerminated() -> Never {
         while true { pause() }
     }
 
     /// Turns SIGINT and SIGTERM into a readable byte on a pipe while it is active, so a poll
     /// loop can stop cleanly (close the listener, leave the store alone) instead of dying.
-    public final class SignalInterrupts: InterruptWatch, @unchecked Sendable {
+    package final class SignalInterrupts: InterruptWatch, @unchecked Sendable {
         // Immutable after init; the handler only writes a byte to the pipe.
         private let pipe: WakePipe
 
-        public init?() {
+        package init?() {
             guard let pipe = WakePipe() else { return nil }
             self.pipe = pipe
             interruptPipe = pipe.signalDescriptor
@@ -424,9 +424,9 @@ public enum Platform {
             pthread_sigmask(SIG_UNBLOCK, &signals, nil)
         }
 
-        public var descriptor: Int32 { pipe.readDescriptor }
+        package var descriptor: Int32 { pipe.readDescriptor }
 
-        public func end() {
+        package func end() {
             signal(SIGINT, SIG_DFL)
             signal(SIGTERM, SIG_DFL)
             interruptPipe = -1
@@ -437,7 +437,7 @@ public enum Platform {
 
     /// Ignores SIGPIPE, so writing to a closed pipe (`fbauth token | head -c1`) or socket is an
     /// error return, not a crash.
-    public static func ignoreBrokenPipes() {
+    package static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
 }

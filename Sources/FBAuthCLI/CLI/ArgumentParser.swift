@@ -3,14 +3,14 @@ import LoopbackHTTP
 /// Turns argv into an `Invocation`, or a usage error that names the problem and the nearest
 /// valid spelling. Accepts `--name value`, `--name=value`, repeatable options, `-h`, and `--`
 /// (everything after it is positional). Global options may come before or after the command.
-public struct ArgumentParser: Sendable {
-    public let commands: [CommandSpec]
+package struct ArgumentParser: Sendable {
+    package let commands: [CommandSpec]
 
-    public init(commands: [CommandSpec]) {
+    package init(commands: [CommandSpec]) {
         self.commands = commands
     }
 
-    public func parse(_ arguments: [String]) throws(FBAuthError) -> Invocation {
+    package func parse(_ arguments: [String]) throws(FBAuthError) -> Invocation {
         if let help = helpRequest(in: arguments) { return help }
         var command: CommandSpec?
         var parsed = ParsedArguments()

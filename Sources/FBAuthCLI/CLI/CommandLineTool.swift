@@ -2,8 +2,8 @@ import FBAuth
 import LoopbackHTTP
 /// fbauth's entry point: parses argv, runs one command, and turns any error into one line on
 /// stderr and an exit code. Nothing below it calls `exit()`.
-public struct CommandLineTool: Sendable {
-    public static let version = FBAuthVersion.current
+package struct CommandLineTool: Sendable {
+    package static let version = FBAuthVersion.current
 
     struct Command: Sendable {
         var spec: CommandSpec
@@ -32,16 +32,16 @@ public struct CommandLineTool: Sendable {
     ]
 
     /// The commands people use (help, man page, completions list these).
-    public static var commandSpecs: [CommandSpec] { commands.map(\.spec).filter { !$0.hidden } }
+    package static var commandSpecs: [CommandSpec] { commands.map(\.spec).filter { !$0.hidden } }
 
     let dependencies: Dependencies
 
-    public init(dependencies: Dependencies) {
+    package init(dependencies: Dependencies) {
         self.dependencies = dependencies
     }
 
     /// Runs `arguments` (without the program name) and returns the exit code.
-    public func run(_ arguments: [String]) -> Int32 {
+    package func run(_ arguments: [String]) -> Int32 {
         let console = dependencies.console
         do throws(FBAuthError) {
             switch try ArgumentParser(commands: Self.commands.map(\.spec)).parse(arguments) {

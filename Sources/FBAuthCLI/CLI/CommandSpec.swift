@@ -2,16 +2,16 @@ import FBAuth
 import LoopbackHTTP
 /// One `--name` option of a command. Specs are data, so help text, the man page and shell
 /// completions are all generated from the same source as the parser.
-public struct OptionSpec: Sendable, Equatable {
-    public let name: String
+package struct OptionSpec: Sendable, Equatable {
+    package let name: String
     /// Placeholder for the value (`ID`, `SECONDS`); nil for a flag.
-    public let valueName: String?
-    public let help: String
-    public let repeatable: Bool
+    package let valueName: String?
+    package let help: String
+    package let repeatable: Bool
     /// Values offered by shell completion (e.g. provider ids).
-    public let suggestions: [String]
+    package let suggestions: [String]
 
-    public init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, suggestions: [String] = [], help: String) {
+    package init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, suggestions: [String] = [], help: String) {
         self.name = name
         self.valueName = valueName
         self.help = help
@@ -19,19 +19,19 @@ public struct OptionSpec: Sendable, Equatable {
         self.suggestions = suggestions
     }
 
-    public var takesValue: Bool { valueName != nil }
+    package var takesValue: Bool { valueName != nil }
 
     /// `--name VALUE` or `--name`.
-    public var synopsis: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
+    package var synopsis: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
 }
 
 /// A positional argument.
-public struct PositionalSpec: Sendable, Equatable {
-    public let name: String
-    public let help: String
-    public let optional: Bool
+package struct PositionalSpec: Sendable, Equatable {
+    package let name: String
+    package let help: String
+    package let optional: Bool
 
-    public init(_ name: String, optional: Bool = false, help: String) {
+    package init(_ name: String, optional: Bool = false, help: String) {
         self.name = name
         self.help = help
         self.optional = optional
@@ -39,21 +39,21 @@ public struct PositionalSpec: Sendable, Equatable {
 }
 
 /// A command's name, help and accepted arguments.
-public struct CommandSpec: Sendable, Equatable {
-    public let name: String
-    public let summary: String
+package struct CommandSpec: Sendable, Equatable {
+    package let name: String
+    package let summary: String
     /// Synopsis lines after `fbauth NAME`.
-    public let usage: [String]
-    public let options: [OptionSpec]
-    public let positionals: [PositionalSpec]
+    package let usage: [String]
+    package let options: [OptionSpec]
+    package let positionals: [PositionalSpec]
     /// Paragraphs shown by `--help` after the summary.
-    public let details: String?
+    package let details: String?
     /// Other names that run the command (`login` for signin); kept out of the command list.
-    public let aliases: [String]
+    package let aliases: [String]
     /// For fbauth's own use (shell completion): runs, but is listed nowhere.
-    public let hidden: Bool
+    package let hidden: Bool
 
-    public init(name: String, summary: String, usage: [String] = ["[options]"], options: [OptionSpec] = [],
+    package init(name: String, summary: String, usage: [String] = ["[options]"], options: [OptionSpec] = [],
                 positionals: [PositionalSpec] = [], details: String? = nil, aliases: [String] = [], hidden: Bool = false) {
         self.aliases = aliases
         self.hidden = hidden
@@ -65,7 +65,7 @@ public struct CommandSpec: Sendable, Equatable {
         self.details = details
     }
 
-    public func option(named name: String) -> OptionSpec? {
+    package func option(named name: String) -> OptionSpec? {
         options.first { $0.name == name } ?? GlobalOptions.specs.first { $0.name == name }
     }
 }

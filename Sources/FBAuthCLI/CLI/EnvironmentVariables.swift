@@ -2,11 +2,11 @@ import FBAuth
 import LoopbackHTTP
 /// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
 /// and (by a test) the README.
-public enum EnvironmentVariables {
+package enum EnvironmentVariables {
     /// fbauth's own settings, which a browser it starts does not inherit.
-    public static var fbauthSettings: Set<String> { Set(all.map(\.name).filter { $0.hasPrefix("FBAUTH_") }) }
+    package static var fbauthSettings: Set<String> { Set(all.map(\.name).filter { $0.hasPrefix("FBAUTH_") }) }
 
-    public static let all: [(name: String, meaning: String)] = [
+    package static let all: [(name: String, meaning: String)] = [
         ("FIREBASE_API_KEY", "The Firebase Web API key when --api-key and --app-config are not given."),
         ("FIREBASE_AUTH_EMULATOR_HOST", "host:port of a Firebase Auth emulator (or `fbauth emulator`); requests then go to http://HOST/identitytoolkit.googleapis.com/v1/… and http://HOST/securetoken.googleapis.com/v1/token."),
         ("FBAUTH_CONFIG_DIR", "Where sessions.json lives; default $XDG_CONFIG_HOME/fbauth, else ~/.config/fbauth."),

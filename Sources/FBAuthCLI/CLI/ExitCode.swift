@@ -2,7 +2,7 @@ import FBAuth
 import LoopbackHTTP
 
 /// fbauth's exit codes: the contract scripts rely on (`fbauth help exit-codes`).
-public enum ExitCode: Int32, CaseIterable, Sendable {
+package enum ExitCode: Int32, CaseIterable, Sendable {
     case success = 0
     /// The server refused, or another error.
     case failure = 1
@@ -18,7 +18,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
     /// The local session store cannot be read or written (the file is left as it was).
     case store = 7
 
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .success: "success"
         case .failure: "the server refused (invalid credential, already linked, user mismatch, disabled user, …) or another error"

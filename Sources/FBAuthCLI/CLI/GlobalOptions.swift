@@ -1,27 +1,27 @@
 import FBAuth
 import LoopbackHTTP
 /// Options every command accepts.
-public struct GlobalOptions: Sendable, Equatable {
-    public var apiKey: String?
-    public var tenantId: String?
-    public var configDirectory: String?
+package struct GlobalOptions: Sendable, Equatable {
+    package var apiKey: String?
+    package var tenantId: String?
+    package var configDirectory: String?
     /// `--user UID-or-EMAIL`: act on this saved session instead of the current one.
-    public var user: String?
+    package var user: String?
     /// `--verbose`: log each HTTP exchange, secrets redacted.
-    public var verbose = false
+    package var verbose = false
     /// `--app-config FILE`: GoogleService-Info.plist or google-services.json.
-    public var appConfig: String?
+    package var appConfig: String?
     /// `--app-id ID`: which app of a google-services.json with several.
-    public var appId: String?
+    package var appId: String?
     /// What API-key restrictions require, when not read from `--app-config`.
-    public var iosBundleId: String?
-    public var androidPackage: String?
-    public var androidCert: String?
-    public var referer: String?
+    package var iosBundleId: String?
+    package var androidPackage: String?
+    package var androidCert: String?
+    package var referer: String?
     /// `--language`: for provider pages and Firebase's emails.
-    public var language: String?
+    package var language: String?
 
-    public static let specs: [OptionSpec] = [
+    package static let specs: [OptionSpec] = [
         OptionSpec("api-key", value: "KEY", help: "Firebase Web API key. Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users in the process list."),
         OptionSpec("app-config", value: "FILE", help: "Read the API key and project id from an iOS GoogleService-Info.plist or an Android google-services.json."),
         OptionSpec("app-id", value: "ID", help: "With --app-config: the app (mobilesdk_app_id or package name) of a google-services.json with several."),
@@ -36,7 +36,7 @@ public struct GlobalOptions: Sendable, Equatable {
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
     ]
 
-    public init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
+    package init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
         self.apiKey = apiKey
         self.tenantId = tenantId
         self.configDirectory = configDirectory

@@ -7,11 +7,11 @@ import FBAuth
 import LoopbackHTTP
 
 /// What a command runs with: the dependencies and the global options.
-public struct CommandContext: Sendable {
-    public var dependencies: Dependencies
-    public var globals: GlobalOptions
+package struct CommandContext: Sendable {
+    package var dependencies: Dependencies
+    package var globals: GlobalOptions
 
-    public init(dependencies: Dependencies, globals: GlobalOptions) {
+    package init(dependencies: Dependencies, globals: GlobalOptions) {
         self.dependencies = dependencies
         self.globals = globals
     }

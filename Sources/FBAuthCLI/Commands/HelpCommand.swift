@@ -21,7 +21,10 @@ enum HelpCommand {
         case "global":
             return "Global options (every command takes them, before or after its name):\n" + HelpFormatter.global
         case "exit-codes":
-            return "Exit codes:\n" + HelpFormatter.table(ExitCode.allCases.map { (String($0.rawValue), $0.meaning) })
+            return "Exit codes (with the library's error codes that end in each, FBAuth's AuthErrorCode):\n"
+                + HelpFormatter.table(ExitCode.allCases.map { exit in
+                    (String(exit.rawValue), exit.meaning + (exit.errorCodes.isEmpty ? "" : " [" + exit.errorCodes.map(\.rawValue).joined(separator: ", ") + "]"))
+                })
         case "environment":
             return "Environment variables:\n" + HelpFormatter.table(EnvironmentVariables.all.map { ($0.name, $0.meaning) })
         case "man":

@@ -19,20 +19,10 @@ struct AuthDataResultJSON: Encodable {
         credential = record.providerCredential.map(CredentialJSON.init)
         additionalUserInfo = AdditionalUserInfoJSON(
             providerId: record.method, isNewUser: record.isNewUser,
-            username: Self.username(method: record.method, idp: record.idp), profile: record.idp?.rawUserInfo)
+            username: AdditionalUserInfo.username(method: record.method, idp: record.idp), profile: record.idp?.rawUserInfo)
     }
 
     enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo }
-
-    /// As the JS SDK's `getAdditionalUserInfo`: GitHub's `login` from the profile, Twitter's
-    /// screen name; no other provider has one (packages/auth/src/core/user/additional_user_info.ts).
-    static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
-        switch method {
-        case "github.com": idp?.rawUserInfo?["login"]?.stringValue
-        case "twitter.com": idp?.screenName
-        default: nil
-        }
-    }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

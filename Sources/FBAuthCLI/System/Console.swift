@@ -8,7 +8,7 @@ import LoopbackHTTP
 
 /// The terminal: stdout carries data only (one JSON document or one bare token); everything
 /// for humans goes to stderr.
-public protocol Console: Sendable {
+package protocol Console: Sendable {
     func writeOutput(_ text: String)
     func writeError(_ text: String)
     var isInputTerminal: Bool { get }
@@ -28,27 +28,27 @@ public protocol Console: Sendable {
 
 extension Console {
     /// A line for humans on stderr.
-    public func say(_ line: String) { writeError(line + "\n") }
+    package func say(_ line: String) { writeError(line + "\n") }
 }
 
 /// The process's real standard streams.
-public struct StandardConsole: Console {
+package struct StandardConsole: Console {
     private let failure = OutputFailure()
 
-    public init() {}
+    package init() {}
 
-    public func writeOutput(_ text: String) {
+    package func writeOutput(_ text: String) {
         if let code = Platform.write(text, to: 1) { failure.record(Platform.describe(errno: code)) }
     }
-    public func writeError(_ text: String) { Platform.write(text, to: 2) }
-    public var outputFailure: String? { failure.first }
-    public var isInputTerminal: Bool { Platform.isTerminal(0) }
-    public var inputDescriptor: Int32 { 0 }
-    public var isErrorTerminal: Bool { Platform.isTerminal(2) }
-    public func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
-    public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+    package func writeError(_ text: String) { Platform.write(text, to: 2) }
+    package var outputFailure: String? { failure.first }
+    package var isInputTerminal: Bool { Platform.isTerminal(0) }
+    package var inputDescriptor: Int32 { 0 }
+    package var isErrorTerminal: Bool { Platform.isTerminal(2) }
+    package func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
+    package func readLine() -> String? { Swift.readLine(strippingNewline: true) }
 
-    public func readSecret(prompt: String) -> String? {
+    package func readSecret(prompt: String) -> String? {
         guard isInputTerminal else { return nil }
         writeError(prompt)
         let line = Platform.withTerminalEchoDisabled { Swift.readLine(strippingNewline: true) }

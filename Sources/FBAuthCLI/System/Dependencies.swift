@@ -9,20 +9,20 @@ import LoopbackHTTP
 /// Every effect fbauth has on the world enters through this value: the network, the terminal,
 /// the environment, the clock, the browser and the local stand-in. `main.swift` builds the
 /// live one; tests build theirs with fakes.
-public struct Dependencies: Sendable {
-    public var transport: HTTPTransport
-    public var console: Console
-    public var environment: [String: String]
-    public var clock: WallClock
-    public var browser: BrowserLauncher
+package struct Dependencies: Sendable {
+    package var transport: HTTPTransport
+    package var console: Console
+    package var environment: [String: String]
+    package var clock: WallClock
+    package var browser: BrowserLauncher
     /// The local stand-in for Firebase Auth (`demo`, `emulator`); nil where it is not linked in.
-    public var standIn: LocalStandIn?
+    package var standIn: LocalStandIn?
     /// Ctrl-C while waiting for the browser.
-    public var interrupts: InterruptSource
+    package var interrupts: InterruptSource
     /// Unguessable values for a sign-in's page.
-    public var secrets: SecretTokens
+    package var secrets: SecretTokens
 
-    public init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
+    package init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
                 browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),
                 secrets: SecretTokens = SystemSecretTokens()) {
         self.transport = transport
@@ -37,13 +37,13 @@ public struct Dependencies: Sendable {
 }
 
 /// Starts fbauth's own stand-in for Firebase Auth and fake providers on loopback.
-public protocol LocalStandIn: Sendable {
+package protocol LocalStandIn: Sendable {
     /// Serves on 127.0.0.1:`port` (0: any free port), minting ID tokens that last
     /// `tokenLifetime` seconds.
     func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn
 }
 
-public protocol RunningStandIn: Sendable {
+package protocol RunningStandIn: Sendable {
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
     var hostAndPort: String { get }
     /// A browser that fbauth drives itself, consenting as `email`.

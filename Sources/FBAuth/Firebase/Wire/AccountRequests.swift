@@ -34,20 +34,20 @@ struct DeleteAccountRequest: Encodable {
 struct EmptyAnswer: Decodable {}
 
 /// The answer of signInWithPassword, signUp and signInWithCustomToken.
-public struct TokenSignInResponse: Decodable, Sendable {
-    public var idToken: String?
-    public var refreshToken: String?
-    public var expiresIn: Int?
-    public var localId: String?
-    public var email: String?
-    public var isNewUser: Bool?
-    public var mfaPendingCredential: String?
+package struct TokenSignInResponse: Decodable, Sendable {
+    package var idToken: String?
+    package var refreshToken: String?
+    package var expiresIn: Int?
+    package var localId: String?
+    package var email: String?
+    package var isNewUser: Bool?
+    package var mfaPendingCredential: String?
 
     enum CodingKeys: String, CodingKey {
         case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = c.string(.idToken)
         refreshToken = c.string(.refreshToken)

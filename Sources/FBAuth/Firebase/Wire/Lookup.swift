@@ -1,40 +1,40 @@
 /// `accounts:lookup` with the user's own ID token (the Firebase Auth REST API reference).
-public struct LookupRequest: Encodable, Sendable {
-    public var idToken: String
+package struct LookupRequest: Encodable, Sendable {
+    package var idToken: String
 }
 
-public struct LookupResponse: Decodable, Sendable {
-    public var users: [AccountInfo]?
+package struct LookupResponse: Decodable, Sendable {
+    package var users: [AccountInfo]?
 
     enum CodingKeys: String, CodingKey { case users }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         users = try decoder.container(keyedBy: CodingKeys.self).list(AccountInfo.self, .users)
     }
 }
 
 /// A user as Identity Toolkit describes it.
-public struct AccountInfo: Decodable, Sendable, Equatable {
-    public var localId: String?
-    public var email: String?
-    public var emailVerified: Bool?
-    public var displayName: String?
-    public var photoUrl: String?
-    public var phoneNumber: String?
-    public var providerUserInfo: [ProviderUserInfo]
-    public var disabled: Bool?
-    public var tenantId: String?
+package struct AccountInfo: Decodable, Sendable, Equatable {
+    package var localId: String?
+    package var email: String?
+    package var emailVerified: Bool?
+    package var displayName: String?
+    package var photoUrl: String?
+    package var phoneNumber: String?
+    package var providerUserInfo: [ProviderUserInfo]
+    package var disabled: Bool?
+    package var tenantId: String?
     /// Milliseconds since 1970, as a string.
-    public var createdAt: String?
-    public var lastLoginAt: String?
-    public var passwordHash: String?
+    package var createdAt: String?
+    package var lastLoginAt: String?
+    package var passwordHash: String?
 
     enum CodingKeys: String, CodingKey {
         case localId, email, emailVerified, displayName, photoUrl, phoneNumber, providerUserInfo
         case disabled, tenantId, createdAt, lastLoginAt, passwordHash
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         localId = c.string(.localId)
         email = c.string(.email)
@@ -51,22 +51,22 @@ public struct AccountInfo: Decodable, Sendable, Equatable {
     }
 }
 
-public struct ProviderUserInfo: Decodable, Sendable, Equatable {
-    public var providerId: String?
-    public var federatedId: String?
+package struct ProviderUserInfo: Decodable, Sendable, Equatable {
+    package var providerId: String?
+    package var federatedId: String?
     /// The provider's own user id (what the SDKs show as `providerData[].uid`).
-    public var rawId: String?
-    public var displayName: String?
-    public var email: String?
-    public var phoneNumber: String?
-    public var photoUrl: String?
-    public var screenName: String?
+    package var rawId: String?
+    package var displayName: String?
+    package var email: String?
+    package var phoneNumber: String?
+    package var photoUrl: String?
+    package var screenName: String?
 
     enum CodingKeys: String, CodingKey {
         case providerId, federatedId, rawId, displayName, email, phoneNumber, photoUrl, screenName
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         providerId = c.string(.providerId)
         federatedId = c.string(.federatedId)

@@ -1,20 +1,20 @@
 /// `accounts:signInWithIdp` (the Identity Toolkit v1 reference, accounts.signInWithIdp; firebase-js-sdk
 /// packages/auth/src/api/authentication/idp.ts).
-public struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
+package struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     /// The callback URL exactly as received, or `http://localhost` for credential and pending-token forms.
-    public var requestUri: String
-    public var postBody: String?
-    public var sessionId: String?
-    public var returnSecureToken = true
-    public var returnIdpCredential = true
+    package var requestUri: String
+    package var postBody: String?
+    package var sessionId: String?
+    package var returnSecureToken = true
+    package var returnIdpCredential = true
     /// The ID token of the user to link to.
-    public var idToken: String?
-    public var pendingToken: String?
-    public var tenantId: String?
+    package var idToken: String?
+    package var pendingToken: String?
+    package var tenantId: String?
     /// False for reauthentication: never create a user.
-    public var autoCreate: Bool?
+    package var autoCreate: Bool?
 
-    public init(requestUri: String, postBody: String? = nil, sessionId: String? = nil, idToken: String? = nil,
+    package init(requestUri: String, postBody: String? = nil, sessionId: String? = nil, idToken: String? = nil,
                 pendingToken: String? = nil, tenantId: String? = nil, autoCreate: Bool? = nil) {
         self.requestUri = requestUri
         self.postBody = postBody
@@ -26,31 +26,31 @@ public struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     }
 }
 
-public struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
-    public var idToken: String?
-    public var refreshToken: String?
-    public var expiresIn: Int?
-    public var localId: String?
-    public var federatedId: String?
-    public var providerId: String?
-    public var email: String?
-    public var emailVerified: Bool?
-    public var displayName: String?
-    public var photoUrl: String?
-    public var screenName: String?
-    public var rawUserInfo: JSONValue?
-    public var oauthAccessToken: String?
-    public var oauthIdToken: String?
-    public var oauthTokenSecret: String?
-    public var oauthExpireIn: Int?
-    public var oauthRefreshToken: String?
-    public var isNewUser: Bool?
-    public var needConfirmation: Bool?
-    public var verifiedProvider: [String]?
-    public var errorMessage: String?
-    public var pendingToken: String?
-    public var tenantId: String?
-    public var mfaPendingCredential: String?
+package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
+    package var idToken: String?
+    package var refreshToken: String?
+    package var expiresIn: Int?
+    package var localId: String?
+    package var federatedId: String?
+    package var providerId: String?
+    package var email: String?
+    package var emailVerified: Bool?
+    package var displayName: String?
+    package var photoUrl: String?
+    package var screenName: String?
+    package var rawUserInfo: JSONValue?
+    package var oauthAccessToken: String?
+    package var oauthIdToken: String?
+    package var oauthTokenSecret: String?
+    package var oauthExpireIn: Int?
+    package var oauthRefreshToken: String?
+    package var isNewUser: Bool?
+    package var needConfirmation: Bool?
+    package var verifiedProvider: [String]?
+    package var errorMessage: String?
+    package var pendingToken: String?
+    package var tenantId: String?
+    package var mfaPendingCredential: String?
 
     enum CodingKeys: String, CodingKey {
         case idToken, refreshToken, expiresIn, localId, federatedId, providerId, email, emailVerified
@@ -59,7 +59,7 @@ public struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         case verifiedProvider, errorMessage, pendingToken, tenantId, mfaPendingCredential
     }
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = c.string(.idToken)
         refreshToken = c.string(.refreshToken)

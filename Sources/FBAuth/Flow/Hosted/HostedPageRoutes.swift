@@ -9,14 +9,14 @@ import LoopbackHTTP
 /// about to send to `accounts:signInWithIdp` (firebase-js-sdk
 /// `packages/auth/src/core/strategies/idp.ts`, `_buildIdpRequest`), minus what only the SDK
 /// would add.
-public struct HostedIdpResponse: Sendable, Equatable, Decodable {
+package struct HostedIdpResponse: Sendable, Equatable, Decodable {
     /// The URL Firebase's handler received from the provider (code and state included).
-    public var requestUri: String
+    package var requestUri: String
     /// The session id the handler passed to `createAuthUri`.
-    public var sessionId: String?
+    package var sessionId: String?
     /// The form body of a POST callback (`response_mode=form_post`), when there was one.
-    public var postBody: String?
-    public var tenantId: String?
+    package var postBody: String?
+    package var tenantId: String?
 }
 
 /// Decides, request by request, what the loopback listener of the hosted flow does. A pure

@@ -1,9 +1,9 @@
-import FBAuth
-import LoopbackHTTP
+
+
 /// "Did you mean …?" for misspelled commands and options.
-enum Suggestions {
+package enum Suggestions {
     /// The candidate closest to `input`, if it is close enough to be a likely typo.
-    static func closest(to input: String, among candidates: [String]) -> String? {
+    package static func closest(to input: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(input.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         let tolerance = max(1, min(3, best.0.count / 3))

@@ -1,0 +1,154 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// Firebase Authentication for one project, as `Auth` in Firebase's Apple SDK, with sessions
+/// saved in a directory (fbauth's `sessions.json`, shared with the `fbauth` command).
+///
+/// ```swift
+/// let auth = Auth(apiKey: "AIza…")
+/// var provider = OAuthProvider(providerID: "microsoft.com")
+/// provider.scopes = ["mail.read"]
+/// provider.customParameters = ["tenant": "contoso.onmicrosoft.com"]
+/// let result = try await auth.signIn(with: provider)
+/// let token = try await result.user.idToken()
+/// ```
+public final class Auth: Sendable {
+    /// The project's Web API key.
+    public let apiKey: String
+    /// `host:port` of an Auth emulator (or `fbauth emulator`), as `FIREBASE_AUTH_EMULATOR_HOST`.
+    public let emulatorHost: String?
+    /// The tenant users sign in to (Identity Platform multi-tenancy).
+    public let tenantID: String?
+    /// How the provider's redirect comes back: through Firebase's hosted handler (a browser that
+    /// runs JavaScript) or straight to a loopback listener (`.loopback`).
+    public let redirect: RedirectRoute
+    /// The loopback listener's port (0: any free port; `.loopback` needs the registered one).
+    public let port: UInt16
+    private let store: FileSessionStore
+    private let browser: BrowserLauncher
+    private let observer: SignInObserver
+    private let transport: HTTPTransport
+    private let clock: WallClock
+
+    /// - Parameters:
+    ///   - configDirectory: where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else
+    ///     `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`, as for `fbauth`.
+    ///   - browser: opens the sign-in page; nil: the system's browser (`$BROWSER`, xdg-open, open).
+    ///   - observer: what the user is told while a sign-in waits for the browser.
+    ///   - transport: HTTP; nil: the system's libcurl.
+    public init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
+                redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, browser: BrowserLauncher? = nil,
+                observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
+        let environment = Platform.environment()
+        self.apiKey = apiKey
+        self.emulatorHost = emulatorHost
+        self.tenantID = tenantID
+        self.redirect = redirect
+        self.port = port
+        store = FileSessionStore(directory: FileSessionStore.directory(option: configDirectory, environment: environment))
+        self.browser = browser ?? SystemBrowserLauncher(environment: environment)
+        self.observer = observer
+        self.transport = transport ?? CurlTransport()
+        clock = SystemClock()
+    }
+
+    /// The user of this project's current session, if one is saved.
+    public var currentUser: User? {
+        (try? store.load().currentSession(of: project)).flatMap { $0 }.map { User($0, auth: self) }
+    }
+
+    /// Signs in with `provider` through the browser, saves the session and makes it current.
+    /// When the provider's email belongs to an account with other sign-in methods, throws
+    /// `accountExistsWithDifferentCredential`.
+    public func signIn(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
+        try await inBackground { () throws(FBAuthError) in
+            try self.store.checkWritable()
+            let record = try self.signedIn(self.flow().run(self.options(for: provider), purpose: .signIn))
+            let session = record.session()
+            try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
+                contents.save(session, in: self.project, makeCurrent: true)
+            }
+            return AuthDataResult(record, user: User(session, auth: self))
+        }
+    }
+
+    /// Forgets the current session on this machine (refresh tokens are revoked only on the
+    /// server: Admin SDK or Firebase console).
+    public func signOut() throws(FBAuthError) {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            let session = try contents.session(.current, in: project)
+            contents.remove(session.reference, in: project)
+        }
+    }
+
+    // MARK: - The flows behind User
+
+    var project: ProjectKey { ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost) }
+
+    func client() -> FirebaseAuthClient {
+        FirebaseAuthClient(endpoints: emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: apiKey, transport: transport)
+    }
+
+    func refresher() -> TokenRefresher {
+        TokenRefresher(store: store, project: project, clock: clock, makeClient: { () throws(FBAuthError) in self.client() })
+    }
+
+    private func flow() -> BrowserSignInFlow {
+        BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
+    }
+
+    private func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {
+        let providerId = try ProviderID.validate(provider.providerID)
+        if let reserved = provider.customParameters.keys.first(where: FlowOptions.reservedParameters.contains) {
+            throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
+        }
+        let parameters = provider.customParameters.sorted { $0.key < $1.key }.map { KeyValue(key: $0.key, value: $0.value) }
+        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port, redirect: redirect)
+    }
+
+    private func signedIn(_ result: BrowserSignInFlow.Result) throws(FBAuthError) -> SignInRecord {
+        switch result {
+        case .signedIn(let record): return record
+        case .accountExists(let response):
+            throw .accountExists("an account already exists for \(response.email ?? "this email") with a different sign-in method")
+        }
+    }
+
+    /// Links or reauthenticates the saved session `reference` and saves the result into the
+    /// session as it is now (a sign-out meanwhile stays in effect).
+    func renew(_ reference: SessionReference, with provider: OAuthProvider, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+        try store.checkWritable()
+        let mismatch = { (other: String) in
+            FBAuthError.failed(.userMismatch, "signed in as \(other), not as the user (uid \(reference.uid)); the session was left unchanged")
+        }
+        let record: SignInRecord
+        do {
+            record = try signedIn(flow().run(options(for: provider), purpose: purpose))
+        } catch where purpose == .reauthenticate && error.code == .userNotFound {
+            // Reauthentication never creates a user: an unknown account is somebody else.
+            throw mismatch("an account that is not this user")
+        }
+        guard record.account.localId == reference.uid else {
+            throw mismatch(record.account.email ?? record.account.localId ?? "another user")
+        }
+        let renewed = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+            let current = try contents.session(.exactly(reference), in: project)
+            let renewed = record.session(replacing: current)
+            contents.save(renewed, in: project, makeCurrent: false)
+            return renewed
+        }
+        return AuthDataResult(record, user: User(renewed, auth: self))
+    }
+
+    /// Runs blocking work (sockets, the browser wait) on its own thread.
+    func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws(FBAuthError) -> T) async throws(FBAuthError) -> T {
+        let result: Result<T, FBAuthError> = await withCheckedContinuation { continuation in
+            BackgroundThread.start { continuation.resume(returning: Result { () throws(FBAuthError) -> T in try work() }) }
+        }
+        return try result.get()
+    }
+}

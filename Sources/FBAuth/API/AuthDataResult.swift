@@ -1,0 +1,57 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a sign-in, link or reauthentication returns, as the SDK's `AuthDataResult`.
+public struct AuthDataResult: Sendable {
+    /// The signed-in user.
+    public let user: User
+    /// What the provider said about the user.
+    public let additionalUserInfo: AdditionalUserInfo?
+    /// The provider's own OAuth tokens, for calling its API.
+    public let credential: OAuthCredential?
+}
+
+/// As the SDK's `AdditionalUserInfo`.
+public struct AdditionalUserInfo: Sendable {
+    public let providerID: String
+    /// The provider's profile of the user, as it sent it.
+    public let profile: JSONValue?
+    /// GitHub's login or Twitter's screen name (firebase-js-sdk
+    /// packages/auth/src/core/user/additional_user_info.ts); nil for other providers.
+    public let username: String?
+    /// Whether this sign-in created the Firebase user.
+    public let isNewUser: Bool
+
+    package static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
+        switch method {
+        case "github.com": idp?.rawUserInfo?["login"]?.stringValue
+        case "twitter.com": idp?.screenName
+        default: nil
+        }
+    }
+}
+
+/// The provider's OAuth credential, as the SDK's `OAuthCredential`.
+public struct OAuthCredential: Sendable {
+    public let providerID: String
+    public let accessToken: String?
+    public let idToken: String?
+    /// The OAuth 1.0a token secret (Twitter).
+    public let secret: String?
+}
+
+extension AuthDataResult {
+    init(_ record: SignInRecord, user: User) {
+        self.user = user
+        additionalUserInfo = record.method.map { method in
+            AdditionalUserInfo(providerID: method, profile: record.idp?.rawUserInfo,
+                               username: AdditionalUserInfo.username(method: method, idp: record.idp), isNewUser: record.isNewUser)
+        }
+        credential = record.providerCredential.map {
+            OAuthCredential(providerID: $0.providerId, accessToken: $0.accessToken, idToken: $0.idToken, secret: $0.secret)
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// An OAuth identity provider to sign in with, as `OAuthProvider` in Firebase's Apple SDK
+/// (FirebaseAuth/Sources/Swift/AuthProvider/OAuthProvider.swift): the provider id Firebase
+/// knows it by, extra scopes, and custom OAuth parameters (Microsoft's `tenant`, `prompt`, …).
+public struct OAuthProvider: Sendable, Equatable {
+    /// `yahoo.com`, `microsoft.com`, `twitter.com`, `github.com`, `oidc.NAME`, `saml.NAME`, …
+    public let providerID: String
+    /// OAuth scopes beyond the provider's defaults.
+    public var scopes: [String] = []
+    /// Parameters for the provider's authorization request; those Firebase sets itself
+    /// (`client_id`, `redirect_uri`, `state`, …) are refused.
+    public var customParameters: [String: String] = [:]
+
+    public init(providerID: String) {
+        self.providerID = providerID
+    }
+}
