@@ -42,12 +42,14 @@ let package = Package(
         // libFuzzer target (Scripts/fuzz.sh) and, on the seed corpus, by the tests.
         .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
-        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing"]),
-        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn"]),
+        // How tests wait for other processes and threads (never for time to pass).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing", "TestSupport"]),
+        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
-            dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP"],
+            dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],
             // Served to Chromium by fbauth-test-chromium from the source tree.
             exclude: ["Browser"]),
     ]

@@ -1,5 +1,6 @@
 import FBAuthStandIn
 import Foundation
+import TestSupport
 import Testing
 
 /// Everyday use without friction, as a new user meets fbauth: each item of the review, end to end.
@@ -120,9 +121,9 @@ import Testing
                                             harness: harness, environment: ["TERM": "xterm"], withTerminal: true, stderrOnTerminal: true)
         let terminal = try #require(running.terminal)
         var screen = ""
-        for _ in 0..<300 where !screen.contains("Paste the address your browser ended on:") {
+        _ = eventually(within: 3) {
             screen += terminal.screen()
-            usleep(10_000)
+            return screen.contains("Paste the address your browser ended on:")
         }
         #expect(screen.contains("\nPaste the address your browser ended on:"), "the prompt has its own line")
         let typed = "http://localhost:1234/__/auth/handler?cod"  // 40 characters, no Enter yet

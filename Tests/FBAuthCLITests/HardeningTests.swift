@@ -1,6 +1,7 @@
 import FBAuthStandIn
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 /// The second hardening pass: each test runs the real binary the way an attack on it did —
@@ -83,9 +84,9 @@ import Testing
                                             harness: harness, environment: ["BROWSER": recorder])
         #expect(running.waitForStderr(containing: "/start?n="))
         var argument = ""
-        for _ in 0..<200 where argument.isEmpty {
+        _ = eventually(within: 2) {
             argument = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
-            usleep(10_000)
+            return !argument.isEmpty
         }
         let start = try #require(URLComponents(string: argument))
         #expect(start.path == "/start" && !argument.contains("state="), "no state in the browser's arguments: \(argument)")
@@ -288,7 +289,7 @@ import Testing
         harness.standIn.inject(Fault("/v1/token", .delay(3)))
         let token = try BackgroundProcess(["token", "--force-refresh"], harness: harness)
         // Wait until the refresh request is at the server, then sign out.
-        for _ in 0..<500 where harness.standIn.requests(to: "token").isEmpty { usleep(10_000) }
+        _ = eventually(within: 5) { !harness.standIn.requests(to: "token").isEmpty }
         let started = Date()
         #expect(try harness.run(["signout"]).status == 0)
         #expect(Date().timeIntervalSince(started) < 2.5, "signout did not wait for the refresh")
@@ -424,11 +425,11 @@ final class Dribblers: @unchecked Sendable {
                 let request = Array("GET /__/auth/handler?code=x&state=y HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
                 var counted = false
                 while lock.withLock({ running }) {
-                    guard let connection = try? LoopbackConnection(port: port, timeoutSeconds: 5) else { usleep(100_000); continue }
+                    guard let connection = try? LoopbackConnection(port: port, timeoutSeconds: 5) else { pace(.milliseconds(100)); continue }
                     if !counted { lock.withLock { connected += 1 }; counted = true }
                     for byte in request {
                         guard lock.withLock({ running }), connection.send([byte]) else { break }
-                        usleep(1_000_000)
+                        pace(.seconds(1))
                     }
                     connection.close()
                 }
@@ -437,11 +438,7 @@ final class Dribblers: @unchecked Sendable {
     }
 
     func waitUntilConnected(_ wanted: Int) -> Bool {
-        for _ in 0..<500 {
-            if lock.withLock({ connected >= wanted }) { return true }
-            usleep(10_000)
-        }
-        return false
+        eventually(within: 5) { lock.withLock { connected >= wanted } }
     }
 
     func stop() { lock.withLock { running = false } }

@@ -126,3 +126,31 @@ import Testing
         #expect(ClientIdentity().headers == ["X-Client-Version": "fbauth/\(CommandLineTool.version)"])
     }
 }
+
+/// The one table from the library's error codes to exit codes, and what `help exit-codes` says.
+@Suite struct ExitCodeTableTests {
+    @Test func everyErrorCodeEndsInExactlyOneDocumentedExitCode() throws {
+        let help = try HelpCommand.text(for: "exit-codes")
+        for code in AuthErrorCode.allCases {
+            let exits = ExitCode.allCases.filter { $0.errorCodes.contains(code) }
+            #expect(exits == [ExitCode(for: code)], "\(code)")
+            #expect(help.contains(code.rawValue), "\(code) is listed")
+        }
+        #expect(ExitCode.success.errorCodes.isEmpty)
+    }
+
+    @Test func theCodesScriptsRelyOn() {
+        #expect(ExitCode(for: .invalidArgument) == .usage)
+        #expect(ExitCode(for: .userTokenExpired) == .signInAgain)
+        #expect(ExitCode(for: .webContextCancelled) == .flowIncomplete)
+        #expect(ExitCode(for: .accountExistsWithDifferentCredential) == .accountExists)
+        #expect(ExitCode(for: .networkError) == .network)
+        #expect(ExitCode(for: .keychainError) == .store)
+        // USER_DISABLED is exit 1 wherever it is met (sign-in, refresh).
+        let disabled = FBAuthError.server(ServerError(httpStatus: 400, message: "USER_DISABLED", host: "h"), action: "refresh")
+        #expect(disabled.code == .userDisabled && disabled.exitCode == .failure)
+        // Transient server errors are network errors (exit 6), whatever their code.
+        let busy = FBAuthError.server(ServerError(httpStatus: 503, message: "UNAVAILABLE", host: "h"), action: "sign-in")
+        #expect(busy.code == .networkError)
+    }
+}

@@ -2,6 +2,7 @@
 @testable import FBAuthCLI
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 /// A console that records what fbauth says.
@@ -211,7 +212,7 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
             if let slow = try? LoopbackConnection(port: port, timeoutSeconds: 10) {
                 for byte in "GET /__/auth/handler?code=RIGHT&state=GOOD HTTP/1.1\r\n\(host)\r\n".utf8 {
                     slow.send([byte])
-                    usleep(1_000)
+                    pace(.milliseconds(1))
                 }
                 // The browser tab also retries the same callback while the first is being exchanged.
                 let replay = try? LoopbackConnection(port: port, timeoutSeconds: 3)

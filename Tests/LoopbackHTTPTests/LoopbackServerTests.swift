@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackHTTP
+import TestSupport
 import Testing
 
 /// Collects values from client threads.
@@ -60,7 +61,7 @@ func request(_ port: UInt16, _ text: String, address: LoopbackAddress = .ipv4) -
             guard let connection = try? LoopbackConnection(port: port) else { return }
             for byte in "GET /cb?x=1 HTTP/1.1\r\nHost: a\r\n\r\n".utf8 {
                 connection.send([byte])
-                usleep(2_000)
+                pace(.milliseconds(2))
             }
             _ = connection.readToEnd()
         }
@@ -74,12 +75,24 @@ func request(_ port: UInt16, _ text: String, address: LoopbackAddress = .ipv4) -
     @Test func manyIdleConnectionsCannotCrowdOutTheCallback() throws {
         let server = try LoopbackServer(port: 0, options: .init(maxConnections: 4))
         let port = server.port
+        let idleOpened = DispatchSemaphore(value: 0)
+        let callbackMaySend = DispatchSemaphore(value: 0)
         onClientThread {
             let idle = (0..<20).compactMap { _ in try? LoopbackConnection(port: port) }
-            usleep(100_000)
+            idleOpened.signal()
+            callbackMaySend.wait()
             _ = request(port, "GET /cb HTTP/1.1\r\n\r\n")
             idle.forEach { $0.close() }
         }
+        // The idle connections fill the server first; only then does the callback arrive.
+        idleOpened.wait()
+        for _ in 0..<200 where server.openConnectionCount < 4 {
+            if case .held = server.next(until: clock.now + .milliseconds(50), handle: holdCallback) {
+                Issue.record("held before the callback was sent"); return
+            }
+        }
+        #expect(server.openConnectionCount == 4)
+        callbackMaySend.signal()
         guard case .held(let held) = server.next(until: clock.now + .seconds(10), handle: holdCallback) else {
             Issue.record("not held"); return
         }
@@ -153,8 +166,7 @@ func request(_ port: UInt16, _ text: String, address: LoopbackAddress = .ipv4) -
     }
 
     private func waitUntil(_ condition: () -> Bool) throws {
-        let deadline = clock.now + .seconds(5)
-        while !condition() && clock.now < deadline { usleep(5_000) }
+        _ = eventually(within: 5, condition)
     }
 }
 

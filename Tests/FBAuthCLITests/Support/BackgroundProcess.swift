@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `fbauth` running in the background, for tests that act while it waits: read its stderr so
 /// far, visit the URL it printed, type into its terminal, press Ctrl-C.
@@ -37,13 +38,8 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// Waits until stderr contains `text`.
     func waitForStderr(containing text: String, timeout: TimeInterval = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if stderr.contains(text) { return true }
-            if !process.isRunning { return stderr.contains(text) }
-            usleep(20_000)
-        }
-        return false
+        _ = eventually(within: timeout) { stderr.contains(text) || !process.isRunning }
+        return stderr.contains(text)
     }
 
     /// The first URL printed on its own indented line of stderr (the authorization URL).

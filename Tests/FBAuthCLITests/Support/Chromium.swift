@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Headless Chromium for the hosted flow's end-to-end tests, through `fbauth-test-chromium`.
 /// `.ci/run` installs Debian's chromium; elsewhere these tests are skipped when it is missing.
@@ -21,13 +22,11 @@ enum Chromium {
     /// The driver's log once it has seen how the page ended (fbauth answers the page and exits;
     /// the driver notices a moment later), or as it is after a few seconds.
     static func finalLog(_ path: String, within seconds: TimeInterval = 10) -> String {
-        let deadline = Date().addingTimeInterval(seconds)
         var text = ""
-        repeat {
+        _ = eventually(within: seconds) {
             text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            if ["page signed-in:", "page failed:", "timed out", "\nfailed:"].contains(where: text.contains) { return text }
-            usleep(20_000)
-        } while Date() < deadline
+            return ["page signed-in:", "page failed:", "timed out", "\nfailed:"].contains(where: text.contains)
+        }
         return text
     }
 

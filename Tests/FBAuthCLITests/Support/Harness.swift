@@ -1,5 +1,6 @@
 import FBAuthStandIn
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `fbauth` binary as a user would: a subprocess with its own environment,
@@ -48,15 +49,21 @@ final class Harness: @unchecked Sendable {
     }
 
     /// The pages the fake browser saw, in order.
+    /// The pages the fake browser saw once there are at least `count` (it logs a page after fbauth
+    /// answered it, which may be after fbauth has exited), or as they are after a few seconds.
+    func browserPages(atLeast count: Int, within seconds: TimeInterval = 10) -> [[String: Any]] {
+        var pages = browserPages
+        _ = eventually(within: seconds) {
+            pages = browserPages
+            return pages.count >= count
+        }
+        return pages
+    }
+
     /// Whether the fake browser logged a page containing `text` (it logs after fbauth answered
     /// it, which may be after fbauth has exited).
     func browserSaw(_ text: String, within seconds: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        repeat {
-            if browserPages.contains(where: { ($0["body"] as? String)?.contains(text) == true }) { return true }
-            usleep(20_000)
-        } while Date() < deadline
-        return false
+        eventually(within: seconds) { browserPages.contains(where: { ($0["body"] as? String)?.contains(text) == true }) }
     }
 
     var browserPages: [[String: Any]] {
