@@ -11,7 +11,13 @@ import Testing
         let email: String
         func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
             let email = email
-            Thread.detachNewThread { _ = try? HeadlessBrowser(email: email).visit(url) }
+            Thread.detachNewThread {
+                do throws(HeadlessBrowser.Failure) {
+                    _ = try HeadlessBrowser(email: email).visit(url)
+                } catch {
+                    Issue.record("the headless browser failed at \(url): \(error.message)")
+                }
+            }
             return nil
         }
     }
@@ -26,7 +32,7 @@ import Testing
 
     private func auth(_ standIn: StandIn, email: String, observer: SignInObserver = SilentObserver(), directory: String) -> Auth {
         Auth(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory, redirect: .loopback,
-             browser: HeadlessLauncher(email: email), observer: observer)
+             timeout: .seconds(30), browser: HeadlessLauncher(email: email), observer: observer)
     }
 
     private func temporaryDirectory() throws -> String {

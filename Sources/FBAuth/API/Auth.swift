@@ -28,6 +28,8 @@ public final class Auth: Sendable {
     public let redirect: RedirectRoute
     /// The loopback listener's port (0: any free port; `.loopback` needs the registered one).
     public let port: UInt16
+    /// How long a sign-in waits for the browser.
+    public let timeout: Duration
     private let store: FileSessionStore
     private let browser: BrowserLauncher
     private let observer: SignInObserver
@@ -41,14 +43,15 @@ public final class Auth: Sendable {
     ///   - observer: what the user is told while a sign-in waits for the browser.
     ///   - transport: HTTP; nil: the system's libcurl.
     public init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
-                redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, browser: BrowserLauncher? = nil,
-                observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
+                redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
+                browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
         let environment = Platform.environment()
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
         self.tenantID = tenantID
         self.redirect = redirect
         self.port = port
+        self.timeout = timeout
         store = FileSessionStore(directory: FileSessionStore.directory(option: configDirectory, environment: environment))
         self.browser = browser ?? SystemBrowserLauncher(environment: environment)
         self.observer = observer
@@ -107,7 +110,8 @@ public final class Auth: Sendable {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
         }
         let parameters = provider.customParameters.sorted { $0.key < $1.key }.map { KeyValue(key: $0.key, value: $0.value) }
-        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port, redirect: redirect)
+        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port, timeout: timeout,
+                           redirect: redirect)
     }
 
     private func signedIn(_ result: BrowserSignInFlow.Result) throws(FBAuthError) -> SignInRecord {
