@@ -18,8 +18,9 @@ scratch=.build-fuzz
 swift build -c release --target CallbackFuzzing --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address >&2
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -DFUZZING -use-ld=lld -I "$bin/Modules" \
+  -Xcc -fmodule-map-file="$bin/CCurl.build/module.modulemap" -I Sources/CCurl/include \
   Sources/fbauth-fuzz/FuzzEntry.swift \
-  "$bin"/LoopbackHTTP.build/*.o "$bin"/FBAuthCore.build/*.o "$bin"/CallbackFuzzing.build/*.o \
+  "$bin"/LoopbackHTTP.build/*.o "$bin"/FBAuth.build/*.o "$bin"/CCurl.build/*.o "$bin"/CallbackFuzzing.build/*.o \
   -o "$scratch/fbauth-fuzz"
 
 mkdir -p "$scratch/corpus" fuzz-artifacts

@@ -55,8 +55,9 @@ public struct TransportError: Error, Sendable, Equatable {
     }
 }
 
-/// Sends one HTTP request and waits for the whole response. The live implementation is
-/// `URLSessionTransport` (module FBAuthURLSession); tests pass fakes.
+/// Sends one HTTP request and waits for the whole response. The live implementations are
+/// `CurlTransport` (Linux, and the library's default) and `URLSessionTransport` (module
+/// FBAuthURLSession, fbauth on macOS); tests pass fakes.
 public protocol HTTPTransport: Sendable {
     func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse
 }

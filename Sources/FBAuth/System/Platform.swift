@@ -1,5 +1,5 @@
 // The POSIX calls fbauth's core needs beyond sockets: terminals, file locks, atomic files and
-// launching programs. All platform-specific code of FBAuthCore lives in this file.
+// launching programs. All platform-specific code of FBAuth lives in this file (LoopbackHTTP has its own).
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
