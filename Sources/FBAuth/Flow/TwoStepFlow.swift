@@ -15,7 +15,6 @@ package struct TwoStepFlow {
     let project: ProjectKey
     let clock: WallClock
 
-
     package init(flow: BrowserSignInFlow, store: SessionStore, project: ProjectKey, clock: WallClock) {
         self.flow = flow
         self.store = store
@@ -44,11 +43,10 @@ package struct TwoStepFlow {
         return authorization.authURI
     }
 
-    /// Finishes the pending flow `address` belongs to. An address that is not that flow's
-    /// redirect leaves it pending; once the exchange is attempted the flow is used up, since an
-    /// authorization code works once.
-    package func complete(_ address: String, command: String,
-                  purpose: (PendingFlow) throws(FBAuthError) -> FlowPurpose) throws(FBAuthError) -> (PendingFlow, BrowserSignInFlow.Result) {
+    /// Takes the pending flow `address` belongs to out of the store, with the callback the
+    /// address carries. An address that is not that flow's redirect leaves it pending; once
+    /// claimed, the flow is used up, since an authorization code works once.
+    package func claim(_ address: String, command: String) throws(FBAuthError) -> ClaimedFlow {
         let query = URLComponents(string: address.trimmed())?.percentEncodedQuery ?? ""
         let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
         let now = clock.now()
@@ -81,6 +79,22 @@ package struct TwoStepFlow {
         guard let callback else {
             throw .flowIncomplete("that sign-in was started \(Int(now.timeIntervalSince(pending.startedAt) / 60)) minutes ago and has expired; start again with --print-url")
         }
-        return (pending, try flow.exchange(callback, authorization: pending.authorization, providerId: pending.providerId, purpose: try purpose(pending)))
+        return ClaimedFlow(pending: pending, callback: callback)
     }
+
+    /// Lets Firebase exchange a claimed flow's code for `purpose`.
+    package func exchange(_ claimed: ClaimedFlow, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        try flow.exchange(claimed.callback, authorization: claimed.pending.authorization, providerId: claimed.providerId, purpose: purpose)
+    }
+}
+
+/// A pending flow taken out of the store together with the redirect it was waiting for: only
+/// the exchange is left.
+package struct ClaimedFlow {
+    let pending: PendingFlow
+    let callback: ReceivedCallback
+
+    package var providerId: String { pending.providerId }
+    /// The session the flow was started for (link, reauth); nil for a sign-in.
+    package var user: SessionReference? { pending.user }
 }

@@ -6,29 +6,31 @@ package struct CommandLineTool: Sendable {
     package static let version = FBAuthVersion.current
 
     struct Command: Sendable {
+        typealias Run = @Sendable (CommandContext) throws(FBAuthError) -> Void
         var spec: CommandSpec
-        var run: @Sendable (ParsedArguments, CommandContext) throws(FBAuthError) -> Void
+        /// Reads and checks the command's arguments; returns what runs it.
+        var validate: @Sendable (ParsedArguments) throws(FBAuthError) -> Run
     }
 
     /// Every command, in the order `--help` lists them.
     static let commands: [Command] = [
-        Command(spec: SignInCommand.spec, run: SignInCommand.run),
-        Command(spec: TokenCommand.spec, run: TokenCommand.run),
-        Command(spec: WhoAmICommand.spec, run: WhoAmICommand.run),
-        Command(spec: StatusCommand.spec, run: StatusCommand.run),
-        Command(spec: AccountsCommand.spec, run: AccountsCommand.run),
-        Command(spec: UseCommand.spec, run: UseCommand.run),
-        Command(spec: SignOutCommand.spec, run: SignOutCommand.run),
-        Command(spec: LinkCommand.spec, run: LinkCommand.run),
-        Command(spec: ReauthCommand.spec, run: ReauthCommand.run),
-        Command(spec: UnlinkCommand.spec, run: UnlinkCommand.run),
-        Command(spec: ProvidersCommand.spec, run: ProvidersCommand.run),
-        Command(spec: DeleteAccountCommand.spec, run: DeleteAccountCommand.run),
-        Command(spec: DemoCommand.spec, run: DemoCommand.run),
-        Command(spec: EmulatorCommand.spec, run: EmulatorCommand.run),
-        Command(spec: CompletionCommand.spec, run: CompletionCommand.run),
-        Command(spec: HelpCommand.spec, run: HelpCommand.run),
-        Command(spec: CompleteCommand.spec, run: CompleteCommand.run),
+        Command(SignInCommand.self),
+        Command(TokenCommand.self),
+        Command(WhoAmICommand.self),
+        Command(StatusCommand.self),
+        Command(AccountsCommand.self),
+        Command(UseCommand.self),
+        Command(SignOutCommand.self),
+        Command(LinkCommand.self),
+        Command(ReauthCommand.self),
+        Command(UnlinkCommand.self),
+        Command(ProvidersCommand.self),
+        Command(DeleteAccountCommand.self),
+        Command(DemoCommand.self),
+        Command(EmulatorCommand.self),
+        Command(CompletionCommand.self),
+        Command(HelpCommand.self),
+        Command(CompleteCommand.self),
     ]
 
     /// The commands people use (help, man page, completions list these).
@@ -51,8 +53,9 @@ package struct CommandLineTool: Sendable {
                 console.writeOutput(try HelpCommand.text(for: name))
             case .run(let name, let parsed):
                 let command = Self.commands.first { $0.spec.name == name }!
-                let context = CommandContext(dependencies: dependencies, globals: try GlobalOptions(parsed))
-                try command.run(parsed, context)
+                let globals = try GlobalOptions(parsed)
+                let runCommand = try command.validate(parsed)
+                try runCommand(CommandContext(dependencies: dependencies, globals: globals))
             }
             if let failure = console.outputFailure {
                 throw .failed(.internalError, "cannot write to standard output: \(failure)")

@@ -129,7 +129,7 @@ enum CompletionScripts {
 }
 
 /// `fbauth completion bash|zsh|fish`
-enum CompletionCommand {
+enum CompletionCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "completion",
         summary: "Print a shell completion script: bash, zsh or fish.",
@@ -142,25 +142,42 @@ enum CompletionCommand {
             Scripts/install.sh installs all three.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        let name = arguments.positionals[0]
+    struct Options: Equatable {
+        var shell: CompletionScripts.Shell
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        let name = arguments.positionals.first ?? ""
         guard let shell = CompletionScripts.Shell(rawValue: name) else {
             throw .usage("no completion for '\(name)'; choose bash, zsh or fish")
         }
-        context.console.writeOutput(CompletionScripts.script(for: shell, commands: CommandLineTool.commandSpecs))
+        return Options(shell: shell)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        context.console.writeOutput(CompletionScripts.script(for: options.shell, commands: CommandLineTool.commandSpecs))
     }
 }
 
 /// `fbauth __complete sessions`: the saved sessions' emails and uids, one a line, for the
 /// completion scripts (`fbauth use <Tab>`, `--user <Tab>`). Reads the store only, on every Tab:
 /// as fast as `fbauth token`.
-enum CompleteCommand {
+enum CompleteCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "__complete", summary: "Words for shell completion.", usage: ["sessions"],
         positionals: [PositionalSpec("WHAT", help: "sessions")], hidden: true)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        guard arguments.positionals[0] == "sessions" else { return }
+    struct Options: Equatable {
+        /// What to list; only `sessions` lists anything (others print nothing, for older scripts).
+        var what: String
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(what: arguments.positionals.first ?? "")
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        guard options.what == "sessions" else { return }
         let contents = (try? context.sessionStore().loadTokenFields()) ?? StoreContents()
         var seen = Set<String>()
         let words = contents.projects.values.flatMap(\.sessions).flatMap { [$0.email, $0.uid].compactMap { $0 } }

@@ -7,7 +7,7 @@ import FBAuth
 import LoopbackHTTP
 
 /// `fbauth accounts`: the saved sessions of the project.
-enum AccountsCommand {
+enum AccountsCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "accounts",
         summary: "List the saved sessions of the project (--all: of every project); * marks the current one.",
@@ -28,10 +28,20 @@ enum AccountsCommand {
               fbauth accounts --all --json | jq -r '.[] | select(.current) | .email'
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        /// `--all`: every project's sessions.
+        var allProjects: Bool
+        var json: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(allProjects: arguments.flag("all"), json: arguments.flag("json"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let contents = try context.sessionStore().load()
         let projects: [ProjectState]
-        if arguments.flag("all") {
+        if options.allProjects {
             projects = contents.projects.values.sorted { $0.key.storageKey < $1.key.storageKey }
         } else {
             let key = try context.projectKey(in: contents)
@@ -39,7 +49,7 @@ enum AccountsCommand {
         }
         let now = context.clock.now()
         let listed = projects.flatMap { project in project.sessions.map { (project, $0) } }
-        if arguments.flag("json") {
+        if options.json {
             context.console.writeOutput(JSONOutput.render(listed.map { project, session in
                 AccountJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
                             project: project.key.label(projectId: project.projectId), now: now)
@@ -47,13 +57,13 @@ enum AccountsCommand {
             return
         }
         guard !listed.isEmpty else {
-            context.console.say("No saved sessions\(arguments.flag("all") ? "" : " for this project"); sign in with `fbauth signin --provider ID`.")
+            context.console.say("No saved sessions\(options.allProjects ? "" : " for this project"); sign in with `fbauth signin --provider ID`.")
             return
         }
         let rows = listed.map { project, session in
             [session.reference == project.current ? "*" : " ", session.uid, session.email.map(TerminalText.safe) ?? "-",
              session.providerData.map(\.providerId).joined(separator: ",").nonEmpty ?? (session.isAnonymous ? "anonymous" : "-"),
-             state(of: session, now: now) + (arguments.flag("all") ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
+             state(of: session, now: now) + (options.allProjects ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         let lines = rows.map { row in

@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth delete-account`: deletes the Firebase user for good.
-enum DeleteAccountCommand {
+enum DeleteAccountCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "delete-account",
         summary: "Delete the current Firebase user (asks for confirmation; --yes for scripts).",
@@ -12,11 +12,20 @@ enum DeleteAccountCommand {
             run `fbauth reauth --provider …` and try again. The session is removed afterwards.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        /// `--yes`: confirmed on the command line, no prompt.
+        var confirmed: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(confirmed: arguments.flag("yes"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
         let saved = try store.load().session(context.selector, in: project.key)
-        if !arguments.flag("yes") {
+        if !options.confirmed {
             guard context.console.isInputTerminal else {
                 throw .usage("refusing to delete \(saved.displayLabel) without confirmation: pass --yes")
             }

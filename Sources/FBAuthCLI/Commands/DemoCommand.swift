@@ -8,7 +8,7 @@ import LoopbackHTTP
 
 /// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
 /// Firebase project. Real listener, real REST calls, real JSON output, real session file.
-enum DemoCommand {
+enum DemoCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "demo",
         summary: "Run a whole browser sign-in against fbauth's local stand-in for Firebase Auth: no project needed.",
@@ -34,10 +34,23 @@ enum DemoCommand {
 
     static let apiKey = "fbauth-demo-api-key"
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        let providerId = try ProviderID.validate(arguments.value("provider") ?? "yahoo.com")
-        let email = try arguments.nonEmpty("email") ?? "demo@example.com"
-        let timeout = try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout
+    struct Options: Equatable {
+        var providerId: String
+        var email: String
+        var timeout: Duration
+        var noBrowser: Bool
+        var loopback: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(providerId: try ProviderID.validate(arguments.value("provider") ?? "yahoo.com"),
+                email: try arguments.nonEmpty("email") ?? "demo@example.com",
+                timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
+                noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let (providerId, email, timeout) = (options.providerId, options.email, options.timeout)
         guard let standIn = context.dependencies.standIn else {
             throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
         }
@@ -58,8 +71,8 @@ enum DemoCommand {
 
         var dependencies = context.dependencies
         dependencies.environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
-        let unavailable = arguments.flag("no-browser") ? "--no-browser was given" : SystemBrowserLauncher.unavailability(environment: context.environment)
-        var redirect: RedirectRoute = arguments.flag("loopback") ? .loopback : .hostedHandler
+        let unavailable = options.noBrowser ? "--no-browser was given" : SystemBrowserLauncher.unavailability(environment: context.environment)
+        var redirect: RedirectRoute = options.loopback ? .loopback : .hostedHandler
         if let unavailable {
             // The built-in browser runs no JavaScript, and the hosted page needs the SDK from the internet.
             console.say("No browser will be opened (\(unavailable)); fbauth plays the browser and clicks Allow as \(email), on the loopback redirect flow.")
@@ -73,7 +86,7 @@ enum DemoCommand {
         let demoContext = CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
-        try SignInCommand.signIn(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect), context: demoContext)
+        try SignInCommand.run(.identityProvider(.run(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), demoContext)
         let fbauth = CommandName.forSuggestions(environment: context.environment)
         guard keepsSession else {
             console.say("Demo complete; its stand-in has stopped and its temporary session was removed. To keep the session and use it offline afterwards:\n  \(fbauth) demo --config-dir ./fbauth-demo\n  \(fbauth) --config-dir ./fbauth-demo whoami --offline\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")

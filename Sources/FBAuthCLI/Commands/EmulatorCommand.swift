@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
-enum EmulatorCommand {
+enum EmulatorCommand: RunnableCommand {
     static let defaultPort: UInt16 = 9099
 
     static let spec = CommandSpec(
@@ -23,14 +23,22 @@ enum EmulatorCommand {
             with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT and any API key.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        let port = try arguments.port("port") ?? defaultPort
+    struct Options: Equatable {
+        var port: UInt16
+        var tokenLifetime: Int
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        let lifetime = try arguments.wholeSeconds("token-lifetime") ?? 3600
+        guard (1...86_400).contains(lifetime) else { throw .usage("--token-lifetime '\(lifetime)' must be between 1 and 86400 seconds") }
+        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         guard let standIn = context.dependencies.standIn else {
             throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
         }
-        let lifetime = try arguments.wholeSeconds("token-lifetime") ?? 3600
-        guard (1...86_400).contains(lifetime) else { throw .usage("--token-lifetime '\(lifetime)' must be between 1 and 86400 seconds") }
-        let running = try standIn.start(port: port, tokenLifetime: lifetime)
+        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime)
         context.console.writeOutput(running.hostAndPort + "\n")
         context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nPress Ctrl-C to stop.")
         Platform.waitUntilTerminated()

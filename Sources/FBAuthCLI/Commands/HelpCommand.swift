@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth help [COMMAND|TOPIC]`
-enum HelpCommand {
+enum HelpCommand: RunnableCommand {
     static let topics = ["global", "exit-codes", "environment", "man"]
 
     static let spec = CommandSpec(
@@ -10,8 +10,17 @@ enum HelpCommand {
         usage: ["[COMMAND]", "global|exit-codes|environment|man"],
         positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, help: "A command name, or global (the options every command takes), exit-codes, environment, or man (the manual page in roff).")])
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        context.console.writeOutput(try text(for: arguments.positionals.first))
+    struct Options: Equatable {
+        /// The page to print: the overview, a command's, or a topic's.
+        var text: String
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(text: try text(for: arguments.positionals.first))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        context.console.writeOutput(options.text)
     }
 
     static func text(for name: String?) throws(FBAuthError) -> String {

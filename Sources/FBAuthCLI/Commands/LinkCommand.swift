@@ -8,7 +8,7 @@ import LoopbackHTTP
 
 /// `fbauth link`: adds a provider to the current user, through the browser or from the
 /// credential saved by an "account exists" failure.
-enum LinkCommand {
+enum LinkCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "link",
         summary: "Link another identity provider to the current user.",
@@ -28,58 +28,49 @@ enum LinkCommand {
               fbauth signin --provider password --email pat@example.com && fbauth link --pending
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        if arguments.flag("pending") {
-            try arguments.allowOnly([], with: "--pending")
-            if arguments.value("provider") != nil { throw .usage("--pending links the saved credential; leave out --provider") }
+    enum Options: Equatable {
+        /// `--pending`: the credential an "account exists" sign-in saved.
+        case pending
+        case provider(FlowMode)
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        guard arguments.flag("pending") else { return .provider(try FlowMode(arguments)) }
+        try arguments.allowOnly([], with: "--pending")
+        if arguments.value("provider") != nil { throw .usage("--pending links the saved credential; leave out --provider") }
+        return .pending
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        guard case .provider(let mode) = options else {
             try linkPending(context)
             return
         }
         let project = try context.project()
         let store = context.sessionStore()
-        let refresher = context.tokenRefresher(for: project.key)
-        if let address = arguments.value("complete") {
-            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
-            // The user being linked is known once the address names its pending flow.
-            var linking: (session: Session, providerId: String)?
-            let result: BrowserSignInFlow.Result
-            do throws(FBAuthError) {
-                result = try context.twoStepFlow(for: project)
-                    .complete(try context.completionAddress(address), command: "link") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
-                        guard let user = pending.user else { throw .failed(.internalError, "the pending link names no user; start again with --print-url") }
-                        let session = try refresher.session(.exactly(user), minValid: 60)
-                        linking = (session, pending.providerId)
-                        return .link(idToken: session.idToken)
-                    }.1
-            } catch {
-                guard let linking else { throw error }
-                if error.rejectsSession { try refresher.reject(linking.session, because: error) }
-                throw error.explainingLink(of: linking.providerId)
+        var startingUser: SessionReference?
+        if let flow = mode.startOptions {
+            let saved = try store.load().session(context.selector, in: project.key)
+            if saved.providerData.contains(where: { $0.providerId == flow.providerId }) {
+                throw .failed(.providerAlreadyLinked, "\(flow.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderNames.name(of: flow.providerId)) account)")
             }
-            try finishLink(result, providerId: linking!.providerId, over: linking!.session, project: project, store: store, context: context)
-            return
+            startingUser = saved.reference
         }
-        let options = try FlowOptions(arguments: arguments)
-        let saved = try store.load().session(context.selector, in: project.key)
-        if saved.providerData.contains(where: { $0.providerId == options.providerId }) {
-            throw .failed(.providerAlreadyLinked, "\(options.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderNames.name(of: options.providerId)) account)")
+        guard let prepared = try context.prepareFlow(mode, command: "link", user: startingUser, project: project) else { return }
+        guard let user = prepared.user(startedFor: startingUser) else {
+            throw .failed(.internalError, "the pending link names no user; start again with --print-url")
         }
-        if arguments.flag("print-url") {
-            try context.printAuthorizationURL(options, command: "link", user: saved.reference, project: project)
-            return
-        }
-        try store.checkWritable()
-        // Enough time left for a slow consent screen.
-        let session = try refresher.session(.exactly(saved.reference), minValid: 600)
+        let refresher = context.tokenRefresher(for: project.key)
+        let session = try refresher.session(.exactly(user), minValid: prepared.minValidIdToken)
         let result: BrowserSignInFlow.Result
         do throws(FBAuthError) {
-            result = try context.browserFlow(for: project).run(options, purpose: .link(idToken: session.idToken))
+            result = try prepared.result(for: .link(idToken: session.idToken))
         } catch where error.rejectsSession {
             try refresher.reject(session, because: error)
         } catch {
-            throw error.explainingLink(of: options.providerId)
+            throw error.explainingLink(of: prepared.providerId)
         }
-        try finishLink(result, providerId: options.providerId, over: session, project: project, store: store, context: context)
+        try finishLink(result, providerId: prepared.providerId, over: session, project: project, store: store, context: context)
     }
 
     private static func finishLink(_ result: BrowserSignInFlow.Result, providerId: String, over session: Session, project: ProjectContext,

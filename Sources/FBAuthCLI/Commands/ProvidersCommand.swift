@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth providers --email E`: the sign-in methods registered for an email.
-enum ProvidersCommand {
+enum ProvidersCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "providers",
         summary: "Print the sign-in methods registered for an email, as a JSON array.",
@@ -12,9 +12,18 @@ enum ProvidersCommand {
             (the default for new projects) do not reveal them: then the list is empty.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        var email: String
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let email = try arguments.required("email", hint: "EMAIL")
         guard email.contains("@") else { throw .usage("--email '\(email)' is not an email address") }
+        return Options(email: email)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let email = options.email
         let project = try context.project()
         let answer = try project.client.signInMethods(email: email, tenantId: project.tenantId)
         let methods = answer.signinMethods ?? []

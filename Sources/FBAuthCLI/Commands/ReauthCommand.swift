@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth reauth`: signs the current user in again, for operations that need a recent login.
-enum ReauthCommand {
+enum ReauthCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "reauth",
         summary: "Re-authenticate the current user (for sensitive operations such as delete-account).",
@@ -13,56 +13,59 @@ enum ReauthCommand {
             was. On success the session gets new tokens and a new sign-in time.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    enum Options: Equatable {
+        /// `--provider password`, with `--email` or the user's own address.
+        case password(email: String?)
+        case provider(FlowMode)
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        guard arguments.value("complete") == nil, arguments.value("provider") == "password" else {
+            return .provider(try FlowMode(arguments))
+        }
+        try arguments.allowOnly(["email"], with: "--provider password")
+        let email = try arguments.nonEmpty("email")
+        if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }
+        return .password(email: email)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        var session: Session?
-        let record: SignInRecord
-        do throws(FBAuthError) {
-            if let address = arguments.value("complete") {
-                try arguments.allowOnly(["complete", "loopback"], with: "--complete")
-                let result = try context.twoStepFlow(for: project)
-                    .complete(try context.completionAddress(address), command: "reauth") { (pending: PendingFlow) throws(FBAuthError) -> FlowPurpose in
-                        guard let user = pending.user else { throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url") }
-                        session = try store.load().session(.exactly(user), in: project.key)
-                        return .reauthenticate
-                    }.1
-                record = try signedIn(result, as: session!)
-            } else {
-                let current = try store.load().session(context.selector, in: project.key)
-                session = current
-                guard let signedIn = try signInAgain(arguments, as: current, project: project, context: context) else { return }
-                record = signedIn
+        switch options {
+        case .password(let email):
+            let session = try store.load().session(context.selector, in: project.key)
+            guard let email = email ?? session.email else {
+                throw .usage("missing --email: this user has no email address on file")
             }
+            let password = try SecretInput.password(for: email, console: context.console)
+            let record = try asTheSameUser(session) { () throws(FBAuthError) in
+                try CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId).password(email: email, password: password)
+            }
+            try finish(record, as: session, project: project, store: store, context: context)
+        case .provider(let mode):
+            // A flow --complete claims names its own user.
+            let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
+            guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project) else { return }
+            guard let user = prepared.user(startedFor: startingUser) else {
+                throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url")
+            }
+            let session = try store.load().session(.exactly(user), in: project.key)
+            let record = try asTheSameUser(session) { () throws(FBAuthError) in try signedIn(prepared.result(for: .reauthenticate), as: session) }
+            try finish(record, as: session, project: project, store: store, context: context)
+        }
+    }
+
+    /// Reauthentication never creates a user: an unknown account is somebody else.
+    private static func asTheSameUser(_ session: Session, _ signIn: () throws(FBAuthError) -> SignInRecord) throws(FBAuthError) -> SignInRecord {
+        do throws(FBAuthError) {
+            return try signIn()
         } catch {
-            // Reauthentication never creates a user: an unknown account is somebody else.
-            if let session, case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
+            if case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
                 throw mismatch(session, other: "an account that is not this user")
             }
             throw error
         }
-        try finish(record, as: session!, project: project, store: store, context: context)
-    }
-
-    /// Signs in again interactively; nil when the command only printed a `--print-url` URL.
-    private static func signInAgain(_ arguments: ParsedArguments, as session: Session, project: ProjectContext,
-                                    context: CommandContext) throws(FBAuthError) -> SignInRecord? {
-        if arguments.value("provider") == "password" {
-            try arguments.allowOnly(["email"], with: "--provider password")
-            guard let email = try arguments.nonEmpty("email") ?? session.email else {
-                throw .usage("missing --email: this user has no email address on file")
-            }
-            let password = try SecretInput.password(for: email, console: context.console)
-            return try CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-                .password(email: email, password: password)
-        }
-        let options = try FlowOptions(arguments: arguments)
-        if arguments.flag("print-url") {
-            try context.printAuthorizationURL(options, command: "reauth", user: session.reference, project: project)
-            return nil
-        }
-        try context.sessionStore().checkWritable()
-        return try signedIn(context.browserFlow(for: project).run(options, purpose: .reauthenticate), as: session)
     }
 
     private static func signedIn(_ result: BrowserSignInFlow.Result, as session: Session) throws(FBAuthError) -> SignInRecord {

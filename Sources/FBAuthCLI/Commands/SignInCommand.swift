@@ -2,7 +2,7 @@ import FBAuth
 import LoopbackHTTP
 /// `fbauth signin --provider ID [flow options]`, and the browserless methods
 /// `--provider password|anonymous|custom`.
-enum SignInCommand {
+enum SignInCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "signin",
         summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
@@ -42,14 +42,15 @@ enum SignInCommand {
         aliases: ["login"])
 
     /// How to sign in.
-    enum Method: Equatable {
-        case identityProvider(FlowOptions)
+    enum Options: Equatable {
+        case identityProvider(FlowMode)
         case password(email: String)
         case anonymous
         case customToken(source: String)
     }
 
-    static func method(from arguments: ParsedArguments) throws(FBAuthError) -> Method {
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        if arguments.value("complete") != nil { return .identityProvider(try FlowMode(arguments)) }
         let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
         switch provider {
         case "password":
@@ -65,62 +66,39 @@ enum SignInCommand {
             return .customToken(source: try arguments.required("token-file", hint: "FILE (or - for stdin)"))
         default:
             if arguments.value("token-file") != nil { throw .usage("--token-file applies only to --provider custom") }
-            return .identityProvider(try FlowOptions(arguments: arguments))
+            return .identityProvider(try FlowMode(arguments))
         }
     }
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        if let address = arguments.value("complete") {
-            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
-            guard arguments.value("provider") == nil else {
-                throw .usage("--complete finishes the flow --print-url started; leave out --provider")
-            }
-            let project = try context.project()
-            let store = context.sessionStore()
-            try store.checkWritable()
-            let (pending, result) = try context.twoStepFlow(for: project)
-                .complete(try context.completionAddress(address), command: "signin") { _ in .signIn }
-            try finish(result, providerId: pending.providerId, project: project, store: store, context: context)
-            return
-        }
-        let method = try method(from: arguments)
-        if case .identityProvider(let options) = method {
-            if arguments.flag("print-url") {
-                try context.printAuthorizationURL(options, command: "signin", user: nil, project: context.project())
-                return
-            }
-            try signIn(options, context: context)
-            return
-        }
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        try store.checkWritable()
         let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
         let record: SignInRecord
-        switch method {
+        switch options {
+        case .identityProvider(let mode):
+            if case .run(let flow) = mode { try sayWhenSignedInAlready(with: flow.providerId, project: project, store: store, context: context) }
+            guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project) else { return }
+            try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context)
+            return
         case .password(let email):
+            try store.checkWritable()
             record = try credentials.password(email: email, password: SecretInput.password(for: email, console: context.console))
         case .anonymous:
+            try store.checkWritable()
             record = try credentials.anonymous()
         case .customToken(let source):
+            try store.checkWritable()
             record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
-        case .identityProvider:
-            return
         }
         try save(record, project: project, store: store, context: context)
     }
 
-    /// The browser flow with an identity provider (also what `fbauth demo` runs).
-    static func signIn(_ options: FlowOptions, context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
-        // A store that cannot be used fails now, before the user goes through the browser.
-        try store.checkWritable()
-        if let current = try store.load().currentSession(of: project.key), current.providerData.contains(where: { $0.providerId == options.providerId }) {
-            context.console.say("\(current.displayLabel) is signed in already with \(options.providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
-        }
-        let flow = context.browserFlow(for: project)
-        try finish(flow.run(options, purpose: .signIn), providerId: options.providerId, project: project, store: store, context: context)
+    /// Signing in again with a provider the current user already has is allowed (another account
+    /// may sign in), but worth a word.
+    private static func sayWhenSignedInAlready(with providerId: String, project: ProjectContext, store: SessionStore, context: CommandContext) throws(FBAuthError) {
+        guard let current = try store.load().currentSession(of: project.key), current.providerData.contains(where: { $0.providerId == providerId }) else { return }
+        context.console.say("\(current.displayLabel) is signed in already with \(providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
     }
 
     /// Saves a signed-in user, or the pending credential when the account exists.

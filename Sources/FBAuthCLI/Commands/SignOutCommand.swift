@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth signout`: forgets sessions on this machine.
-enum SignOutCommand {
+enum SignOutCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "signout",
         summary: "Forget the current session (--all: every session of the project). Local only.",
@@ -14,10 +14,19 @@ enum SignOutCommand {
             """,
         aliases: ["logout"])
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        /// `--all`: every session of the project.
+        var allSessions: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(allSessions: arguments.flag("all"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let key = try context.projectKey()
         let signedOut = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> [Session] in
-            if arguments.flag("all") {
+            if options.allSessions {
                 let sessions = contents.project(key)?.sessions ?? []
                 guard !sessions.isEmpty else { throw .signInAgain("no saved sessions for this project; nothing to sign out") }
                 sessions.forEach { contents.remove($0.reference, in: key) }

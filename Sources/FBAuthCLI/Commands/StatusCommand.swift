@@ -8,7 +8,7 @@ import LoopbackHTTP
 
 /// `fbauth status`: who is signed in, where, with what, and how their token stands — one screen,
 /// from the store alone (no request), like `gh auth status`.
-enum StatusCommand {
+enum StatusCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "status",
         summary: "Show who is signed in, on which project, with which providers and token state; exit 3 when nobody is.",
@@ -25,7 +25,15 @@ enum StatusCommand {
               fbauth status --json | jq -r .current.email
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        var json: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(json: arguments.flag("json"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let store = context.sessionStore()
         let contents = try store.load()
         let key = try? context.projectKey(in: contents)
@@ -39,7 +47,7 @@ enum StatusCommand {
                 }
             }
             .sorted { $0.current && !$1.current }
-        if arguments.flag("json") {
+        if options.json {
             context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: store.location)))
         } else {
             context.console.writeOutput(text(entries, store: store.location))

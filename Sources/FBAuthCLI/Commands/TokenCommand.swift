@@ -8,7 +8,7 @@ import LoopbackHTTP
 
 /// `fbauth token`: the current user's Firebase ID token for scripts,
 /// `curl -H "Authorization: Bearer $(fbauth token)" …`.
-enum TokenCommand {
+enum TokenCommand: RunnableCommand {
     static let defaultMinValid = 300
 
     static let spec = CommandSpec(
@@ -37,16 +37,39 @@ enum TokenCommand {
             cannot refresh it: when it has expired, sign in with that provider again.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        if try runFromStore(arguments, context) { return }
+    enum Options: Equatable {
+        /// The Firebase ID token, with at least `minValid` seconds left.
+        case idToken(minValid: Int, forceRefresh: Bool, json: Bool)
+        /// `--provider`: the provider's saved access token (`minValid` 0 unless given).
+        case providerAccessToken(providerId: String, minValid: Int)
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
+        guard minValid < 3600 else {
+            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
+        }
+        guard let providerId = arguments.value("provider") else {
+            return .idToken(minValid: minValid, forceRefresh: arguments.flag("force-refresh"), json: arguments.flag("json"))
+        }
+        guard !arguments.flag("force-refresh") else {
+            throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
+        }
+        guard !arguments.flag("json") else { throw .usage("--json does not apply to --provider") }
+        return .providerAccessToken(providerId: try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        if try runFromStore(options, context) { return }
+        guard case .idToken(let minValid, let forceRefresh, let json) = options else { return }
         let session = try context.tokenRefresher(for: context.projectKey())
-            .session(context.selector, minValid: TimeInterval(try minValid(arguments)), forceRefresh: arguments.flag("force-refresh"))
-        printToken(session, arguments, context)
+            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
+        printToken(session, json: json, context)
     }
 
     /// The bare token and a newline, or with `--json` what a script needs to cache it.
-    private static func printToken(_ session: Session, _ arguments: ParsedArguments, _ context: CommandContext) {
-        guard arguments.flag("json") else {
+    private static func printToken(_ session: Session, json: Bool, _ context: CommandContext) {
+        guard json else {
             context.console.writeOutput(session.idToken + "\n")
             return
         }
@@ -59,34 +82,23 @@ enum TokenCommand {
     /// Prints the answer straight from the store when it can — a provider's token, or an ID
     /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
     /// refresh is needed (nothing was printed).
-    static func runFromStore(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) -> Bool {
+    static func runFromStore(_ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
         let contents = try context.sessionStore().loadTokenFields()
         let key = try context.projectKey(in: contents)
-        let minValid = try minValid(arguments)
-        if let providerId = arguments.value("provider") {
-            guard !arguments.flag("force-refresh") else {
-                throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
-            }
-            guard !arguments.flag("json") else { throw .usage("--json does not apply to --provider") }
-            let token = try providerAccessToken(try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid, key: key, context: context)
+        switch options {
+        case .providerAccessToken(let providerId, let minValid):
+            let token = try providerAccessToken(providerId, minValid: minValid, key: key, context: context)
             context.console.writeOutput(token + "\n")
             return true
+        case .idToken(let minValid, let forceRefresh, let json):
+            guard !forceRefresh,
+                let session = try TokenRefresher.cachedSession(
+                    in: contents, context.selector, project: key,
+                    minValid: TimeInterval(minValid), now: context.clock.now())
+            else { return false }
+            printToken(session, json: json, context)
+            return true
         }
-        guard !arguments.flag("force-refresh"),
-            let session = try TokenRefresher.cachedSession(
-                in: contents, context.selector, project: key,
-                minValid: TimeInterval(minValid), now: context.clock.now())
-        else { return false }
-        printToken(session, arguments, context)
-        return true
-    }
-
-    private static func minValid(_ arguments: ParsedArguments) throws(FBAuthError) -> Int {
-        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
-        guard minValid < 3600 else {
-            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
-        }
-        return minValid
     }
 
     private static func providerAccessToken(_ providerId: String, minValid: Int, key: ProjectKey, context: CommandContext) throws(FBAuthError) -> String {

@@ -15,10 +15,10 @@ extension FlowOptionSpecs {
 
 extension CommandContext {
     /// The address given to `--complete`, or read from stdin for `-`.
-    func completionAddress(_ value: String) throws(FBAuthError) -> String {
-        guard value == "-" else {
+    func completionAddress(_ source: CompletionSource) throws(FBAuthError) -> String {
+        if case .argument(let address) = source {
             console.say("fbauth: warning: the address given to --complete is visible to other users of this machine in the process list; next time use --complete - and paste it on stdin.")
-            return value
+            return address
         }
         guard let line = console.readLine(), !line.trimmed().isEmpty else {
             throw .usage("--complete -: no address on stdin")

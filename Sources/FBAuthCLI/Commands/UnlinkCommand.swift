@@ -1,16 +1,24 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth unlink --provider ID`
-enum UnlinkCommand {
+enum UnlinkCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "unlink",
         summary: "Remove a provider from the current user.",
         usage: ["--provider ID"],
         options: [OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown + ["password"], help: "The provider to remove (see `fbauth whoami`).")])
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        var providerId: String
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let providerId = try arguments.required("provider", hint: "ID (see `fbauth whoami`)")
-        if providerId != "password" { _ = try ProviderID.validate(providerId) }
+        return Options(providerId: providerId == "password" ? providerId : try ProviderID.validate(providerId))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let providerId = options.providerId
         let project = try context.project()
         let store = context.sessionStore()
         let saved = try store.load().session(context.selector, in: project.key)

@@ -2,7 +2,7 @@ import FBAuth
 import LoopbackHTTP
 /// `fbauth use UID-or-EMAIL`: switches the current session, and the current project when the
 /// session belongs to another one.
-enum UseCommand {
+enum UseCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "use",
         summary: "Make another saved session the current one (of its project, which becomes current too).",
@@ -13,8 +13,18 @@ enum UseCommand {
             session of another project makes that project the one commands use.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
-        let name = arguments.positionals[0]
+    struct Options: Equatable {
+        /// The uid or email of the session to switch to.
+        var name: String
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        guard let name = arguments.positionals.first, !name.trimmed().isEmpty else { throw .usage("missing UID-or-EMAIL: which saved session to use (see `fbauth accounts`)") }
+        return Options(name: name)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let name = options.name
         let explicit = context.namesProject
         let (session, key) = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> (Session, ProjectKey) in
             let current = try? context.projectKey(in: contents)

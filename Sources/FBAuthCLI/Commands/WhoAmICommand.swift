@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// `fbauth whoami`: the current user as JSON, fresh from the server.
-enum WhoAmICommand {
+enum WhoAmICommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "whoami",
         summary: "Print the current user as JSON (fresh from Firebase unless --offline).",
@@ -17,11 +17,20 @@ enum WhoAmICommand {
             and saves what it learned. Microsoft accounts show their object id (oid) beside the uid.
             """)
 
-    static func run(_ arguments: ParsedArguments, _ context: CommandContext) throws(FBAuthError) {
+    struct Options: Equatable {
+        var offline: Bool
+        var includeTokens: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(offline: arguments.flag("offline"), includeTokens: arguments.flag("tokens"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let key = try context.projectKey()
         let store = context.sessionStore()
         var session = try store.load().session(context.selector, in: key)
-        if !arguments.flag("offline") {
+        if !options.offline {
             let refresher = context.tokenRefresher(for: key)
             session = try refresher.session(.exactly(session.reference), minValid: 60)
             let account: AccountInfo
@@ -37,6 +46,6 @@ enum WhoAmICommand {
                 return saved
             }
         }
-        context.console.writeOutput(JSONOutput.render(UserJSON(session: session, includeTokens: arguments.flag("tokens"))))
+        context.console.writeOutput(JSONOutput.render(UserJSON(session: session, includeTokens: options.includeTokens)))
     }
 }

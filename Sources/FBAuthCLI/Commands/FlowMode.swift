@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+
+/// What `signin`, `link` or `reauth` is asked to do with a browser flow.
+enum FlowMode: Equatable {
+    /// Run the whole flow now, through the browser.
+    case run(FlowOptions)
+    /// `--print-url`: start the flow, save it, print its authorization URL.
+    case printURL(FlowOptions)
+    /// `--complete URL|-`: finish a flow `--print-url` saved.
+    case complete(CompletionSource)
+
+    /// Reads the flow options, or `--complete` and nothing else that would be ignored.
+    init(_ arguments: ParsedArguments) throws(FBAuthError) {
+        if let address = arguments.value("complete") {
+            try arguments.allowOnly(["complete", "loopback"], with: "--complete")
+            guard arguments.value("provider") == nil else {
+                throw .usage("--complete finishes the flow --print-url started; leave out --provider")
+            }
+            if address == "-" {
+                self = .complete(.standardInput)
+            } else {
+                guard !address.trimmed().isEmpty else { throw .usage("--complete needs the address the browser ended on, or - to read it from stdin") }
+                self = .complete(.argument(address))
+            }
+            return
+        }
+        let options = try FlowOptions(arguments: arguments)
+        self = arguments.flag("print-url") ? .printURL(options) : .run(options)
+    }
+
+    /// The options of a flow this command starts; nil for `--complete`.
+    var startOptions: FlowOptions? {
+        switch self {
+        case .run(let options), .printURL(let options): options
+        case .complete: nil
+        }
+    }
+}
+
+/// Where `--complete` takes the address from.
+enum CompletionSource: Equatable {
+    case argument(String)
+    /// `--complete -`, which keeps the code and state out of the process list.
+    case standardInput
+}
+
+/// A browser flow that needs only its purpose to produce a result: run in the browser now, or
+/// the exchange of a flow `--print-url` saved and `--complete` claimed. Signin, link and reauth
+/// take the same path whichever it is.
+enum PreparedFlow {
+    case browser(BrowserSignInFlow, FlowOptions)
+    case claimed(TwoStepFlow, ClaimedFlow)
+
+    var providerId: String {
+        switch self {
+        case .browser(_, let options): options.providerId
+        case .claimed(_, let claimed): claimed.providerId
+        }
+    }
+
+    /// The session the flow acts on: the one the command started it for, or for a claimed flow
+    /// the one saved with it; nil for a sign-in.
+    func user(startedFor user: SessionReference?) -> SessionReference? {
+        switch self {
+        case .browser: user
+        case .claimed(_, let claimed): claimed.user
+        }
+    }
+
+    /// How long the user's ID token must stay valid: a browser may sit on a consent screen for
+    /// minutes, a claimed flow is exchanged at once.
+    var minValidIdToken: TimeInterval {
+        switch self {
+        case .browser: 600
+        case .claimed: 60
+        }
+    }
+
+    func result(for purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        switch self {
+        case .browser(let flow, let options): try flow.run(options, purpose: purpose)
+        case .claimed(let twoStep, let claimed): try twoStep.exchange(claimed, purpose: purpose)
+        }
+    }
+}
+
+extension CommandContext {
+    /// Step one of every browser flow: `--print-url` starts the flow and prints its URL (nil:
+    /// nothing is left to do); `--complete` claims the saved flow; otherwise the browser flow is
+    /// made ready. `user` is the session a link or reauth starts for.
+    func prepareFlow(_ mode: FlowMode, command: String, user: SessionReference?, project: ProjectContext) throws(FBAuthError) -> PreparedFlow? {
+        switch mode {
+        case .printURL(let options):
+            try printAuthorizationURL(options, command: command, user: user, project: project)
+            return nil
+        case .complete(let source):
+            let twoStep = twoStepFlow(for: project)
+            return .claimed(twoStep, try twoStep.claim(try completionAddress(source), command: command))
+        case .run(let options):
+            // A store that cannot be used fails now, before the user goes through the browser.
+            try sessionStore().checkWritable()
+            return .browser(browserFlow(for: project), options)
+        }
+    }
+}
