@@ -57,9 +57,23 @@ import Testing
         #expect(FBAuthError.badResponse(host: "h", reason: "r").exitCode == .failure)
         #expect(FBAuthError.signInAgain("x").exitCode == .signInAgain)
         #expect(FBAuthError.flowIncomplete("x").exitCode == .flowIncomplete)
-        #expect(FBAuthError.accountExists("x").exitCode == .accountExists)
         #expect(FBAuthError.store("x").exitCode == .store)
         #expect(ExitCode.allCases.map(\.rawValue) == Array(0...7))
+    }
+
+    /// As the SDK's error userInfo: the email and the provider's credential, as values.
+    @Test func accountExistsCarriesTheEmailAndTheCredential() throws {
+        let answer = #"{"needConfirmation":true,"email":"owner@example.com","providerId":"microsoft.com","oauthAccessToken":"AT","pendingToken":"PT","verifiedProvider":["yahoo.com"]}"#
+        let response = try JSONDecoder().decode(SignInWithIdpResponse.self, from: Data(answer.utf8))
+        let error = FBAuthError.accountExists(.reported(response, providerId: "microsoft.com"))
+        #expect(error.exitCode == .accountExists)
+        #expect(error.code == .accountExistsWithDifferentCredential)
+        guard case .accountExists(let conflict) = error else { Issue.record("\(error)"); return }
+        #expect(conflict.email == "owner@example.com")
+        #expect(conflict.existingProviders == ["yahoo.com"])
+        #expect(conflict.updatedCredential.providerID == "microsoft.com" && conflict.updatedCredential.accessToken == "AT")
+        #expect(PendingCredential(credential: conflict.updatedCredential, email: conflict.email, savedAt: Date()).request.pendingToken == "PT")
+        #expect(error.message.contains("owner@example.com") && error.message.contains("(yahoo.com)") && error.message.contains("link --pending"))
     }
 
     @Test func clientTurnsAnswersIntoErrors() {

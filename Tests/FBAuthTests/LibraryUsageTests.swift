@@ -76,6 +76,36 @@ import Testing
         await #expect(throws: FBAuthError.self) { try await linked.user.idToken() }
     }
 
+    /// As with the SDK: catch `accountExistsWithDifferentCredential`, sign in to the account
+    /// that has the email, and link the error's credential to it.
+    @Test func anAccountExistsErrorCarriesACredentialToLink() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "owner@example.com", directory: try temporaryDirectory())
+        let owner = try await auth.signIn(with: OAuthProvider(providerID: "github.com")).user
+
+        // The fake Microsoft does not verify emails, so Firebase asks for confirmation.
+        var conflict: AccountExistsConflict?
+        do {
+            _ = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
+            Issue.record("the sign-in succeeded")
+        } catch {  // as the README writes it
+            guard case .accountExists(let reported) = error else { throw error }
+            conflict = reported
+        }
+        let reported = try #require(conflict)
+        #expect(reported.email == "owner@example.com")
+        #expect(reported.existingProviders == ["github.com"])
+        #expect(reported.updatedCredential.providerID == "microsoft.com")
+        #expect(auth.currentUser?.uid == owner.uid, "the failed sign-in left the session alone")
+
+        let linked = try await owner.link(with: reported.updatedCredential)
+        #expect(linked.user.uid == owner.uid)
+        #expect(Set(linked.user.providerData.map(\.providerID)) == ["github.com", "microsoft.com"])
+        #expect(standIn.users.first { $0.uid == owner.uid }?.providerIds.sorted() == ["github.com", "microsoft.com"])
+    }
+
     @Test func reauthenticatingAsAnotherUserIsAUserMismatch() async throws {
         let standIn = try StandIn()
         standIn.start()

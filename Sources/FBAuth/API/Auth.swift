@@ -70,7 +70,8 @@ public final class Auth: Sendable {
     public func signIn(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
         try await inBackground { () throws(FBAuthError) in
             try self.store.checkWritable()
-            let record = try self.signedIn(self.flow().run(self.options(for: provider), purpose: .signIn))
+            let options = try self.options(for: provider)
+            let record = try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
             let session = record.session()
             try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
                 contents.save(session, in: self.project, makeCurrent: true)
@@ -114,24 +115,42 @@ public final class Auth: Sendable {
                            redirect: redirect)
     }
 
-    private func signedIn(_ result: BrowserSignInFlow.Result) throws(FBAuthError) -> SignInRecord {
+    private func signedIn(_ result: BrowserSignInFlow.Result, providerId: String) throws(FBAuthError) -> SignInRecord {
         switch result {
         case .signedIn(let record): return record
         case .accountExists(let response):
-            throw .accountExists("an account already exists for \(response.email ?? "this email") with a different sign-in method")
+            throw .accountExists(AccountExistsConflict(
+                response: response, providerId: providerId,
+                message: "an account already exists for \(response.email ?? "this email") with a different sign-in method; sign in to it, then link the error's updatedCredential"))
         }
     }
 
     /// Links or reauthenticates the saved session `reference` and saves the result into the
     /// session as it is now (a sign-out meanwhile stays in effect).
     func renew(_ reference: SessionReference, with provider: OAuthProvider, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+        let options = try options(for: provider)
+        return try renew(reference, purpose: purpose, providerId: options.providerId) { () throws(FBAuthError) in
+            try self.flow().run(options, purpose: purpose)
+        }
+    }
+
+    /// The same with a credential Firebase handed back earlier, without the browser.
+    func renew(_ reference: SessionReference, with credential: OAuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+        let pending = PendingCredential(credential: credential, email: nil, savedAt: clock.now())
+        return try renew(reference, purpose: purpose, providerId: credential.providerID) { () throws(FBAuthError) in
+            try SignInCompletion(client: self.client(), clock: self.clock, tenantId: self.tenantID).complete(pending, purpose: purpose)
+        }
+    }
+
+    private func renew(_ reference: SessionReference, purpose: FlowPurpose, providerId: String,
+                       signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthDataResult {
         try store.checkWritable()
         let mismatch = { (other: String) in
             FBAuthError.failed(.userMismatch, "signed in as \(other), not as the user (uid \(reference.uid)); the session was left unchanged")
         }
         let record: SignInRecord
         do {
-            record = try signedIn(flow().run(options(for: provider), purpose: purpose))
+            record = try signedIn(signIn(), providerId: providerId)
         } catch where purpose == .reauthenticate && error.code == .userNotFound {
             // Reauthentication never creates a user: an unknown account is somebody else.
             throw mismatch("an account that is not this user")

@@ -41,6 +41,17 @@ public struct OAuthCredential: Sendable {
     public let idToken: String?
     /// The OAuth 1.0a token secret (Twitter).
     public let secret: String?
+    /// Firebase's handle on a credential it did not use (`needConfirmation`), which it takes
+    /// back instead of the provider's tokens.
+    let pendingToken: String?
+
+    package init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil) {
+        self.providerID = providerID
+        self.accessToken = accessToken
+        self.idToken = idToken
+        self.secret = secret
+        self.pendingToken = pendingToken
+    }
 }
 
 extension AuthDataResult {

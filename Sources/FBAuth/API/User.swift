@@ -48,6 +48,16 @@ public struct User: Sendable {
         }
     }
 
+    /// Links a provider credential to this user without the browser: typically the
+    /// `updatedCredential` of an `accountExistsWithDifferentCredential` error, once the user has
+    /// signed in to the account that already had the email.
+    public func link(with credential: OAuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        try await auth.inBackground { () throws(FBAuthError) in
+            let idToken = try auth.refresher().session(.exactly(reference), minValid: 60).idToken
+            return try auth.renew(reference, with: credential, purpose: .link(idToken: idToken))
+        }
+    }
+
     /// Signs in again as this user (for operations that need a recent sign-in); a different
     /// account is refused with `userMismatch` and the session is left as it was.
     public func reauthenticate(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {

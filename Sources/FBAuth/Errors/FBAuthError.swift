@@ -13,8 +13,9 @@ public enum FBAuthError: Error, Sendable {
     case signInAgain(String)
     /// The browser flow did not complete (denied, closed, timed out, cancelled).
     case flowIncomplete(String)
-    /// `needConfirmation`: an account exists with another credential (saved as pending).
-    case accountExists(String)
+    /// `needConfirmation`: an account exists with another credential; carries the email and the
+    /// provider's credential.
+    case accountExists(AccountExistsConflict)
     /// The session store cannot be read or written.
     case store(String)
     /// Anything else, with its code.
@@ -38,9 +39,10 @@ public enum FBAuthError: Error, Sendable {
     /// One line for stderr, without the `fbauth:` prefix.
     public var message: String {
         switch self {
-        case .usage(let text), .signInAgain(let text), .flowIncomplete(let text),
-            .accountExists(let text), .store(let text), .failed(_, let text):
+        case .usage(let text), .signInAgain(let text), .flowIncomplete(let text), .store(let text), .failed(_, let text):
             return text
+        case .accountExists(let conflict):
+            return conflict.message
         case .network(let host, let reason):
             return "could not reach \(host): \(reason)"
         case .badResponse(let host, let reason):

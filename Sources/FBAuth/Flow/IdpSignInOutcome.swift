@@ -8,7 +8,8 @@ import Foundation
 /// `errorMessage`, a second factor, or a missing `idToken` are failures
 /// (firebase-js-sdk packages/auth/src/api/index.ts and core/strategies/idp.ts).
 package enum IdpSignInOutcome: Sendable {
-    case signedIn(SignInWithIdpResponse)
+    /// Signed in: the answer and the Firebase tokens it was checked to carry.
+    case signedIn(SignInWithIdpResponse, IssuedTokens)
     /// An account with this email exists with other sign-in methods.
     case accountExists(SignInWithIdpResponse)
 
@@ -22,10 +23,10 @@ package enum IdpSignInOutcome: Sendable {
         if response.mfaPendingCredential != nil {
             throw .failed(.secondFactorRequired, "\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
         }
-        guard response.idToken != nil, response.refreshToken != nil, response.localId != nil else {
+        guard let idToken = response.idToken, let refreshToken = response.refreshToken, response.localId != nil else {
             throw .badResponse(host: host, reason: "the sign-in answer has no idToken, refreshToken or localId")
         }
-        return .signedIn(response)
+        return .signedIn(response, IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn))
     }
 }
 

@@ -5,7 +5,6 @@ package struct SignInCompletion {
     let clock: WallClock
     let tenantId: String?
 
-
     package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?) {
         self.client = client
         self.clock = clock
@@ -16,12 +15,22 @@ package struct SignInCompletion {
         switch try IdpSignInOutcome.classify(response, host: client.endpoints.identityToolkitHost, action: purpose.action) {
         case .accountExists(let response):
             return .accountExists(response)
-        case .signedIn(let response):
-            let tokens = IssuedTokens(idToken: response.idToken!, refreshToken: response.refreshToken!, expiresIn: response.expiresIn)
+        case .signedIn(let response, let tokens):
             return .signedIn(SignInRecord(
                 tokens: tokens, idp: response, account: try client.lookup(idToken: tokens.idToken),
                 method: response.providerId ?? providerId, isNewUser: response.isNewUser ?? false,
                 tenantId: tenantId, receivedAt: clock.now()))
         }
+    }
+
+    /// Signs in, links or reauthenticates with a provider credential Firebase handed back
+    /// earlier (`needConfirmation`), without the browser.
+    package func complete(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        var request = credential.request
+        request.idToken = purpose.linkToken
+        request.autoCreate = purpose.autoCreate
+        request.tenantId = tenantId
+        let response = try client.signInWithIdp(request, action: purpose.action)
+        return try complete(response, providerId: credential.providerId, purpose: purpose)
     }
 }

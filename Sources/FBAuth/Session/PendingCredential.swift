@@ -18,13 +18,13 @@ package struct PendingCredential: Codable, Sendable, Equatable {
     package var email: String?
     package var savedAt: Date
 
-    package init(response: SignInWithIdpResponse, providerId: String, savedAt: Date) {
-        self.providerId = response.providerId ?? providerId
-        pendingToken = response.pendingToken
-        accessToken = response.oauthAccessToken
-        idToken = response.oauthIdToken
-        secret = response.oauthTokenSecret
-        email = response.email
+    package init(credential: OAuthCredential, email: String?, savedAt: Date) {
+        providerId = credential.providerID
+        pendingToken = credential.pendingToken
+        accessToken = credential.accessToken
+        idToken = credential.idToken
+        secret = credential.secret
+        self.email = email
         self.savedAt = savedAt
     }
 

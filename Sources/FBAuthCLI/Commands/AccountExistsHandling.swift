@@ -9,15 +9,16 @@ struct AccountExistsHandling {
     let context: CommandContext
 
     func savePending(_ response: SignInWithIdpResponse, providerId: String) throws(FBAuthError) -> Never {
-        let pending = PendingCredential(response: response, providerId: providerId, savedAt: context.clock.now())
+        let conflict = AccountExistsConflict.reported(response, providerId: providerId)
+        let pending = PendingCredential(credential: conflict.updatedCredential, email: conflict.email, savedAt: context.clock.now())
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.modifyProject(project.key) { $0.pendingCredential = pending }
         }
-        var methods = response.verifiedProvider ?? []
-        if let email = response.email, let registered = try? project.client.signInMethods(email: email, tenantId: project.tenantId) {
+        var methods = conflict.existingProviders
+        if let email = conflict.email, let registered = try? project.client.signInMethods(email: email, tenantId: project.tenantId) {
             methods += (registered.signinMethods ?? []).filter { !methods.contains($0) }
         }
-        let email = response.email ?? "this email address"
+        let email = conflict.email ?? "this email address"
         let console = context.console
         console.say(methods.isEmpty
             ? "An account already exists for \(email) (the project does not say which sign-in methods it uses)."
@@ -26,23 +27,22 @@ struct AccountExistsHandling {
         for method in methods.prefix(3) where method != "emailLink" {
             console.say(method == "password"
                 ? "  fbauth signin --provider password --email \(email)"
-                : "  fbauth signin --provider \(method)" + (response.email.map { " --email \($0)" } ?? ""))
+                : "  fbauth signin --provider \(method)" + (conflict.email.map { " --email \($0)" } ?? ""))
         }
         console.say("  fbauth link --pending")
-        throw AccountExistsReport(response: response, providerId: pending.providerId).error
+        throw .accountExists(conflict)
     }
 }
 
-/// The exit-5 message for `needConfirmation`.
-struct AccountExistsReport {
-    var response: SignInWithIdpResponse
-    var providerId: String
-
-    var error: FBAuthError {
+extension AccountExistsConflict {
+    /// The conflict with fbauth's exit-5 message.
+    static func reported(_ response: SignInWithIdpResponse, providerId: String) -> AccountExistsConflict {
         let email = response.email ?? "this email address"
+        let provider = response.providerId ?? providerId
         let methods = response.verifiedProvider.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") }
-        return .accountExists("an account already exists for \(email) with a different sign-in method"
-            + (methods.map { " (\($0))" } ?? "")
-            + "; sign in with that method first, then run `fbauth link --pending` to add \(providerId)")
+        return AccountExistsConflict(
+            response: response, providerId: providerId,
+            message: "an account already exists for \(email) with a different sign-in method" + (methods.map { " (\($0))" } ?? "")
+                + "; sign in with that method first, then run `fbauth link --pending` to add \(provider)")
     }
 }

@@ -79,7 +79,7 @@ enum LinkCommand: RunnableCommand {
         case .signedIn(let record):
             try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: false)
         case .accountExists(let response):
-            throw AccountExistsReport(response: response, providerId: providerId).error
+            throw .accountExists(.reported(response, providerId: providerId))
         }
     }
 
@@ -96,14 +96,10 @@ enum LinkCommand: RunnableCommand {
         }
         let refresher = context.tokenRefresher(for: project.key)
         let session = try refresher.session(context.selector, minValid: 60)
-        var request = pending.request
-        request.idToken = session.idToken
-        request.tenantId = project.tenantId
         let record: SignInRecord
         do throws(FBAuthError) {
-            let response = try project.client.signInWithIdp(request, action: "linking")
             guard case .signedIn(let linked) = try SignInCompletion(client: project.client, clock: context.clock, tenantId: project.tenantId)
-                .complete(response, providerId: pending.providerId, purpose: .link(idToken: session.idToken))
+                .complete(pending, purpose: .link(idToken: session.idToken))
             else { throw FBAuthError.failed(.accountExistsWithDifferentCredential, "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again") }
             record = linked
         } catch where error.rejectsSession {
