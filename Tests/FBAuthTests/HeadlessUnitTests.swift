@@ -11,8 +11,11 @@ final class RecordingConsole: Console, @unchecked Sendable {
     private var output = ""
     private var errors = ""
     let inputPipe: (read: Int32, write: Int32)?
+    /// What a pipe into stdin holds, when stdin is not a terminal.
+    private var piped: String
 
-    init(terminalInput: Bool = false) {
+    init(terminalInput: Bool = false, stdin: String = "") {
+        piped = stdin
         if terminalInput {
             var fds: [Int32] = [0, 0]
             _ = pipe(&fds)
@@ -29,12 +32,19 @@ final class RecordingConsole: Console, @unchecked Sendable {
     var isInputTerminal: Bool { inputPipe != nil }
     var isErrorTerminal: Bool { false }
     var inputDescriptor: Int32 { inputPipe?.read ?? -1 }
-    func readAllInput() -> Data { Data() }
+    func readAllInput() -> Data { lock.withLock { defer { piped = "" }; return Data(piped.utf8) } }
     var outputFailure: String? { nil }
     func readSecret(prompt: String) -> String? { nil }
 
     func readLine() -> String? {
-        guard let fd = inputPipe?.read else { return nil }
+        guard let fd = inputPipe?.read else {
+            return lock.withLock {
+                guard !piped.isEmpty else { return nil }
+                let line = piped.prefix { $0 != "\n" }
+                piped = String(piped.dropFirst(line.count + 1))
+                return String(line)
+            }
+        }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(fd, &byte, 1) == 1 {

@@ -8,62 +8,8 @@ import Testing
 /// over the real transport, a headless browser, and a wall clock the test moves. (The
 /// end-to-end tests in FBAuthCLITests run the built binary.)
 @Suite struct InProcessCommandTests {
-    /// A wall clock that reads the real time plus an offset the test sets.
-    final class ShiftedClock: WallClock, @unchecked Sendable {
-        private let lock = NSLock()
-        private var offset: TimeInterval = 0
-        func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
-        func now() -> Date { lock.withLock { Date().addingTimeInterval(offset) } }
-    }
-
-    struct HeadlessLauncher: BrowserLauncher {
-        let email: String
-        func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
-            let email = email
-            Thread.detachNewThread { _ = try? HeadlessBrowser(email: email).visit(url) }
-            return nil
-        }
-    }
-
-    /// One user's machine: a config directory and a project on the stand-in.
-    final class Machine {
-        let standIn: StandIn
-        let directory: String
-        let clock = ShiftedClock()
-
-        init() throws {
-            standIn = try StandIn()
-            standIn.start()
-            directory = NSTemporaryDirectory() + "fbauth-inprocess-\(UUID().uuidString)"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-
-        deinit {
-            standIn.stop()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-
-        /// Runs `fbauth ARGUMENTS`; the browser consents as `email`.
-        func run(_ arguments: [String], email: String = "ada@example.com") -> (status: Int32, stdout: String, stderr: String) {
-            let console = RecordingConsole()
-            let environment = ["FIREBASE_API_KEY": "in-process-key", "FIREBASE_AUTH_EMULATOR_HOST": standIn.hostAndPort,
-                               "FBAUTH_CONFIG_DIR": directory, "HOME": directory]
-            let tool = CommandLineTool(dependencies: Dependencies(
-                transport: CurlTransport(), console: console, environment: environment, clock: clock,
-                browser: HeadlessLauncher(email: email)))
-            let status = tool.run(arguments)
-            return (status, console.stdout, console.stderr)
-        }
-
-        func signIn(_ provider: String = "yahoo.com", email: String = "ada@example.com") -> (status: Int32, stdout: String, stderr: String) {
-            run(["signin", "--loopback", "--provider", provider, "--port", "0"], email: email)
-        }
-
-        func requests(to endpoint: String) -> Int { standIn.requests(to: endpoint).count }
-    }
-
     @Test func signinPrintsTheResultAndTokenAnswersFromTheStoreWithoutARequest() throws {
-        let machine = try Machine()
+        let machine = try InProcessMachine()
         let signedIn = machine.signIn()
         #expect(signedIn.status == 0, "\(signedIn.stderr)")
         let json = try #require(JSONValue.parse(signedIn.stdout))
@@ -78,7 +24,7 @@ import Testing
     }
 
     @Test func anExpiringTokenIsRefreshedOnTheInjectedClock() throws {
-        let machine = try Machine()
+        let machine = try InProcessMachine()
         #expect(machine.signIn().status == 0)
         let first = machine.run(["token"]).stdout
         #expect(machine.requests(to: "token") == 0)
@@ -93,7 +39,7 @@ import Testing
     }
 
     @Test func statusAccountsUseAndSignout() throws {
-        let machine = try Machine()
+        let machine = try InProcessMachine()
         #expect(machine.signIn(email: "ada@example.com").status == 0)
         #expect(machine.signIn("microsoft.com", email: "grace@example.com").status == 0)
 
@@ -114,7 +60,7 @@ import Testing
     }
 
     @Test func usageErrorsAreExit2WithoutAnyRequest() throws {
-        let machine = try Machine()
+        let machine = try InProcessMachine()
         for arguments in [["token", "--min-valid", "soon"], ["signin"], ["signin", "--provider", "yahoo"], ["frobnicate"]] {
             let result = machine.run(arguments)
             #expect(result.status == ExitCode.usage.rawValue, "\(arguments): \(result)")
@@ -124,7 +70,7 @@ import Testing
     }
 
     @Test func linkingAProviderTheUserHasIsRefusedBeforeTheBrowser() throws {
-        let machine = try Machine()
+        let machine = try InProcessMachine()
         #expect(machine.signIn().status == 0)
         let before = machine.standIn.requests.count
         let result = machine.run(["link", "--loopback", "--provider", "yahoo.com", "--port", "0"])
