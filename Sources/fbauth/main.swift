@@ -21,7 +21,7 @@ let dependencies = Dependencies(
     console: StandardConsole(),
     environment: environment,
     clock: SystemClock(),
-    browser: SystemBrowserLauncher(environment: environment, withholding: EnvironmentVariables.fbauthSettings),
+    browser: SystemBrowserLauncher(environment: environment, withholding: { EnvironmentVariables.fbauthSettings }),
     standIn: BundledStandIn(),
     interrupts: SignalInterruptSource())
 Platform.exit(CommandLineTool(dependencies: dependencies).run(Array(CommandLine.arguments.dropFirst())))

@@ -69,13 +69,14 @@ package enum BrowserCommand: Equatable, Sendable {
 /// shell, so nothing in the URL is interpreted. Its output goes to stderr.
 package struct SystemBrowserLauncher: BrowserLauncher {
     let environment: [String: String]
-    /// Variables the browser does not inherit.
-    let withheld: Set<String>
+    /// Variables the browser does not inherit, besides the API key; worked out only when a
+    /// browser is launched, so that commands without one (`fbauth token`) do not pay for it.
+    let withholding: @Sendable () -> Set<String>
 
     /// `withholding`: the program's own settings; the API key is always withheld.
-    package init(environment: [String: String], withholding: Set<String> = []) {
+    package init(environment: [String: String], withholding: @escaping @Sendable () -> Set<String> = { [] }) {
         self.environment = environment
-        self.withheld = withholding.union(["FIREBASE_API_KEY"])
+        self.withholding = withholding
     }
 
     package func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
@@ -83,7 +84,7 @@ package struct SystemBrowserLauncher: BrowserLauncher {
         case .unavailable(let reason):
             throw BrowserLaunchError(reason)
         case .program(let arguments):
-            switch Platform.spawn(arguments, environment: Self.browserEnvironment(environment, withholding: withheld)) {
+            switch Platform.spawn(arguments, environment: Self.browserEnvironment(environment, withholding: withholding().union(["FIREBASE_API_KEY"]))) {
             case .success(let pid):
                 return SpawnedBrowser(pid: pid, name: arguments[0])
             case .failure(let problem):

@@ -113,7 +113,8 @@ package enum Platform {
     /// the error.
     package static func readAll(_ fd: Int32, name: String = "standard input") throws(FileProblem) -> Data {
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // Left uninitialized: zeroing 64 KiB would touch 16 pages that a small file never uses.
+        var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { _, count in count = 64 * 1024 }
         while true {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 {
