@@ -138,7 +138,7 @@ public final class Auth: Sendable {
     func renew(_ reference: SessionReference, with credential: OAuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
         let pending = PendingCredential(credential: credential, email: nil, savedAt: clock.now())
         return try renew(reference, purpose: purpose, providerId: credential.providerID) { () throws(FBAuthError) in
-            try SignInCompletion(client: self.client(), clock: self.clock, tenantId: self.tenantID).complete(pending, purpose: purpose)
+            try CredentialSignIn(client: self.client(), clock: self.clock, tenantId: self.tenantID).providerCredential(pending, purpose: purpose)
         }
     }
 

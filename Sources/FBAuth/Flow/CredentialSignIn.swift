@@ -1,16 +1,27 @@
-/// Sign-in without a browser: email and password, anonymous, or a custom token minted by the
-/// app's server (the Firebase Auth REST API reference). Each ends like an identity-provider sign-in: the
+/// Sign-in without a browser: email and password, anonymous, a custom token minted by the
+/// app's server (the Firebase Auth REST API reference), or a provider credential Firebase
+/// handed back earlier. Each ends like an identity-provider sign-in: the
 /// whole user from `accounts:lookup`.
 package struct CredentialSignIn {
     let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
 
-
     package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?) {
         self.client = client
         self.clock = clock
         self.tenantId = tenantId
+    }
+
+    /// Signs in, links or reauthenticates with a provider credential Firebase handed back
+    /// earlier (`needConfirmation`), without the browser.
+    package func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        var request = credential.request
+        request.idToken = purpose.linkToken
+        request.autoCreate = purpose.autoCreate
+        request.tenantId = tenantId
+        let response = try client.signInWithIdp(request, action: purpose.action)
+        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId).complete(response, providerId: credential.providerId, purpose: purpose)
     }
 
     package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {

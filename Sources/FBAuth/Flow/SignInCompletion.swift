@@ -22,15 +22,4 @@ package struct SignInCompletion {
                 tenantId: tenantId, receivedAt: clock.now()))
         }
     }
-
-    /// Signs in, links or reauthenticates with a provider credential Firebase handed back
-    /// earlier (`needConfirmation`), without the browser.
-    package func complete(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
-        var request = credential.request
-        request.idToken = purpose.linkToken
-        request.autoCreate = purpose.autoCreate
-        request.tenantId = tenantId
-        let response = try client.signInWithIdp(request, action: purpose.action)
-        return try complete(response, providerId: credential.providerId, purpose: purpose)
-    }
 }

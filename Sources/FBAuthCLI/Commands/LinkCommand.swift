@@ -98,8 +98,8 @@ enum LinkCommand: RunnableCommand {
         let session = try refresher.session(context.selector, minValid: 60)
         let record: SignInRecord
         do throws(FBAuthError) {
-            guard case .signedIn(let linked) = try SignInCompletion(client: project.client, clock: context.clock, tenantId: project.tenantId)
-                .complete(pending, purpose: .link(idToken: session.idToken))
+            guard case .signedIn(let linked) = try CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+                .providerCredential(pending, purpose: .link(idToken: session.idToken))
             else { throw FBAuthError.failed(.accountExistsWithDifferentCredential, "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again") }
             record = linked
         } catch where error.rejectsSession {
