@@ -2,14 +2,17 @@
 # Measures what fbauth costs where scripts feel it, side by side in one run: the installed size
 # of the stripped executable, median wall time
 # and peak memory of `fbauth token` with a fresh saved token, a C baseline that does the least
-# work for the same answer, `fbauth token --help`, `fbauth whoami --offline`, and a whole
-# `fbauth signin` against the local stand-in with a non-interactive browser; then the ratio
-# of `fbauth token` to the baseline, and the refresh requests of 20 concurrent `fbauth token`
-# calls on an expiring token.
+# work for the same answer, a Swift program that only prints (the start-up floor of any Swift
+# program linked as fbauth is), `fbauth token --help`, `fbauth whoami --offline`, and a whole
+# `fbauth signin` against the local stand-in with a non-interactive browser; then the ratios
+# of `fbauth token` and of the floor to the baseline, and the refresh requests of 20 concurrent
+# `fbauth token` calls on an expiring token.
 #
 #   Scripts/bench.sh [RUNS]     default 300 runs per command (signin: RUNS/10)
 #
-# Builds the release binaries (Scripts/build-release.sh). Uses hyperfine when present (installs
+# Builds the release binaries (Scripts/build-release.sh). The quick commands are timed round-robin
+# (bench/interleave.c: one run of each in turn), so that a machine whose speed drifts during the
+# run moves them alike and their ratios stay fair; signin with hyperfine when present (installs
 # it from Debian when it can), else a shell loop; peak memory from GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,12 +28,15 @@ have_apt() { command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; }
 command -v hyperfine >/dev/null 2>&1 || { have_apt && apt-get install -y hyperfine >/dev/null 2>&1; } || true
 [ -x /usr/bin/time ] || { have_apt && apt-get install -y time >/dev/null 2>&1; } || true
 cc -O2 -o "$work/baseline" Scripts/bench/baseline.c
+cc -O2 -o "$work/interleave" Scripts/bench/interleave.c
 # What an installation holds (Scripts/install.sh strips it), and what is measured below.
 cp "$bin/fbauth" "$work/fbauth"
 strip "$work/fbauth" 2>/dev/null || true
 size_bytes=$(wc -c < "$work/fbauth" | tr -d ' ')
 size_mb=$(awk -v b="$size_bytes" 'BEGIN { printf "%.1f", b / 1000000 }')
 fbauth="$work/fbauth"
+cp "$bin/fbauth-startup-floor" "$work/floor"
+strip "$work/floor" 2>/dev/null || true
 
 # The stand-in on loopback, and one saved session to read.
 start_emulator() { # LIFETIME HOSTFILE
@@ -75,10 +81,17 @@ measure() { # NAME RUNS COMMAND...
   printf -v "ms_$name" '%s' "$(median_ms "$count" "$@")"
   printf -v "mib_$name" '%s' "$(peak_mib "$@")"
 }
-measure baseline "$runs" "$work/baseline"
-measure token "$runs" "$fbauth" token
-measure help "$runs" "$fbauth" token --help
-measure whoami "$runs" "$fbauth" whoami --offline
+# The quick commands, round-robin; then each one's peak memory.
+quick=(baseline floor token help whoami)
+timed="$("$work/interleave" "$runs" -- "$work/baseline" -- "$work/floor" -- "$fbauth" token \
+  -- "$fbauth" token --help -- "$fbauth" whoami --offline)"
+medians=($timed)
+for i in "${!quick[@]}"; do printf -v "ms_${quick[$i]}" '%s' "${medians[$i]}"; done
+mib_baseline=$(peak_mib "$work/baseline")
+mib_floor=$(peak_mib "$work/floor")
+mib_token=$(peak_mib "$fbauth" token)
+mib_help=$(peak_mib "$fbauth" token --help)
+mib_whoami=$(peak_mib "$fbauth" whoami --offline)
 measure signin "$signin_runs" "$fbauth" signin --loopback --provider yahoo.com --port 0
 
 # 20 concurrent calls on an expiring token: tokens from this stand-in last 62 s; after 3 s
@@ -93,18 +106,23 @@ for pid in "${concurrent[@]}"; do wait "$pid" || true; done
 refreshes=$(cat "$work"/concurrent-*.log | grep -c '> POST .*/securetoken.googleapis.com/v1/token' || true)
 
 ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.2f", t / b }')
+floor_ratio=$(awk -v f="$ms_floor" -v b="$ms_baseline" 'BEGIN { printf "%.2f", f / b }')
+own_work=$(awk -v t="$ms_token" -v f="$ms_floor" 'BEGIN { printf "%.2f", t - f }')
 cpu=$( (grep -m1 'model name' /proc/cpuinfo 2>/dev/null || sysctl -n machdep.cpu.brand_string 2>/dev/null || echo unknown) | sed 's/.*: //')
 echo "fbauth benchmark — $(date -u +%Y-%m-%d), $cpu, $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo ?) cores, $(uname -sr)"
-echo "median of $runs runs ($signin_runs for signin); peak memory: median of 15 runs"
+echo "median of $runs runs, round-robin ($signin_runs for signin); peak memory: median of 15 runs"
 echo "fbauth executable, stripped (what Scripts/install.sh installs): $size_mb MB"
 printf '%-40s %10s %12s\n' "command" "median" "peak memory"
 row() { local ms="ms_$2" mib="mib_$2"; printf '%-40s %7s ms %8s MiB\n' "$1" "${!ms}" "${!mib}"; }
 row "baseline: C program reading the token" baseline
+row "floor: Swift program that only prints" floor
 row "fbauth token (fresh saved token)" token
 row "fbauth token --help" help
 row "fbauth whoami --offline" whoami
 row "fbauth signin (local stand-in, headless)" signin
 echo "fbauth token / baseline: ${ratio}x"
+echo "floor / baseline: ${floor_ratio}x (start-up of any Swift program linked this way)"
+echo "fbauth token - floor: ${own_work} ms (fbauth's own work)"
 echo "20 concurrent fbauth token on an expiring token: $refreshes refresh request(s)"
 
 check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }

@@ -2,6 +2,7 @@
 # Builds the release binaries into .build-release/bin and prints that directory:
 #   fbauth               the command
 #   fbauth-fake-browser  the scriptable browser Scripts/bench.sh signs in with
+#   fbauth-startup-floor a Swift program that only prints, linked the same way (bench.sh's floor)
 #
 # On Linux, fbauth links the Swift runtime and FoundationEssentials statically (no ICU data;
 # libcurl is loaded with dlopen when a command makes a request), and is linked for start-up
@@ -30,9 +31,9 @@ if [ "$(uname -s)" = Linux ]; then
   fi
 fi
 # ${a[@]+"${a[@]}"}: an empty array under `set -u` in bash 3 (macOS).
-for product in fbauth fbauth-fake-browser; do
+for product in fbauth fbauth-fake-browser fbauth-startup-floor; do
   swift build -c release --product "$product" --scratch-path "$scratch" ${flags[@]+"${flags[@]}"} >&2
 done
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
-cp "$bin/fbauth" "$bin/fbauth-fake-browser" "$out/"
+cp "$bin/fbauth" "$bin/fbauth-fake-browser" "$bin/fbauth-startup-floor" "$out/"
 echo "$PWD/$out"
