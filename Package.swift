@@ -21,6 +21,9 @@ let package = Package(
         .target(name: "FBAuth", dependencies: ["LoopbackHTTP", "CCurl"]),
         // The system's libcurl, loaded with dlopen on the first request (Linux's HTTP stack).
         .target(name: "CCurl"),
+        // argc and argv for `CommandLine` on Linux without the runtime's read of /proc/self/maps
+        // at every start (linked into `fbauth` only).
+        .target(name: "CProcessArguments"),
         // The command line: arguments, commands, console, exit codes, help. Drives FBAuth.
         .target(name: "FBAuthCLI", dependencies: ["FBAuth", "LoopbackHTTP"]),
         // The HTTP transport on macOS (URLSession); built everywhere so Linux tests keep it honest.
@@ -32,7 +35,7 @@ let package = Package(
         // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
             name: "fbauth",
-            dependencies: ["FBAuthCLI", "FBAuth", "FBAuthStandIn", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
+            dependencies: ["FBAuthCLI", "FBAuth", "FBAuthStandIn", "CProcessArguments", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
         // The start-up floor Scripts/bench.sh compares `fbauth token` with: a Swift program that
         // only prints, linked as fbauth is.
         .executableTarget(name: "fbauth-startup-floor", path: "Scripts/bench/startup-floor"),

@@ -1,0 +1,1 @@
+// No declarations: the target's one job is a link-time definition (process_arguments.c).
