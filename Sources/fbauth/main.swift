@@ -7,9 +7,16 @@ import FBAuthURLSession
 // The `fbauth` command: builds the live dependencies, runs the command line, exits with its
 // code. One executable: on Linux it links FoundationEssentials rather than Foundation (no ICU
 // data) and talks HTTP through the system's libcurl, loaded only when a command makes a
-// request, so `fbauth token` with a fresh token starts in about a millisecond.
+// request; a bare `fbauth token` with a fresh token is answered first, by TokenShortcut, so it
+// starts in about a millisecond.
 Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
+// Tested without building `CommandLine.arguments`: its array of strings is the first generic
+// value the runtime would have to set up (README, "Speed").
+if CommandLine.argc == 2, String(cString: CommandLine.unsafeArgv[1]!) == TokenShortcut.command,
+    let code = TokenShortcut(variable: Platform.variable, clock: SystemClock(), console: StandardConsole()).answer() {
+    Platform.exit(code)
+}
 let environment = Platform.environment()
 #if os(macOS)
 let transport: HTTPTransport = URLSessionTransport()

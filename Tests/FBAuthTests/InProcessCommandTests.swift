@@ -79,3 +79,44 @@ import Testing
         #expect(machine.standIn.requests.count == before)
     }
 }
+
+/// `TokenShortcut`, which the live tool asks first for a bare `fbauth token`: it answers as the
+/// full command does, without a request, or leaves the command to it.
+@Suite struct TokenShortcutTests {
+    @Test func aFreshTokenIsPrintedAsTheFullCommandPrintsIt() throws {
+        let machine = try InProcessMachine()
+        #expect(machine.signIn().status == 0)
+        let full = machine.run(["token"])
+        let before = machine.standIn.requests.count
+        let quick = machine.shortcut()
+        #expect(quick.status == 0 && quick.stdout == full.stdout && quick.stderr.isEmpty, "\(quick)")
+        #expect(machine.standIn.requests.count == before, "no request")
+        // Without FIREBASE_API_KEY, the project of the last sign-in on that emulator.
+        #expect(machine.shortcut(unset: ["FIREBASE_API_KEY"]).stdout == full.stdout)
+        // The same, from $HOME/.config/fbauth when FBAUTH_CONFIG_DIR is unset: nothing there.
+        #expect(machine.shortcut(unset: ["FBAUTH_CONFIG_DIR"]).status == nil)
+    }
+
+    @Test func itLeavesToTheFullCommandWhatItCannotAnswerAlone() throws {
+        let machine = try InProcessMachine()
+        #expect(machine.shortcut().status == nil, "not signed in: the full command explains")
+        #expect(machine.signIn().status == 0)
+        #expect(machine.shortcut(setting: ["FIREBASE_AUTH_EMULATOR_HOST": "http://localhost"]).status == nil, "a usage error to report")
+        #expect(machine.shortcut(setting: ["FIREBASE_API_KEY": "another-project"]).status == nil)
+        machine.clock.advance(by: 59 * 60)
+        let expiring = machine.shortcut()
+        #expect(expiring.status == nil && expiring.stdout.isEmpty, "a token to refresh")
+        #expect(machine.run(["token"]).status == 0 && machine.requests(to: "token") == 1)
+        #expect(machine.shortcut().status == 0, "the refreshed token is fresh again")
+    }
+
+    @Test func aDirectoryOthersCanWriteIsLeftToTheFullCommandWhichRefusesIt() throws {
+        let machine = try InProcessMachine()
+        #expect(machine.signIn().status == 0)
+        #expect(chmod(machine.directory, 0o777) == 0)
+        defer { chmod(machine.directory, 0o700) }
+        #expect(machine.shortcut().status == nil)
+        let full = machine.run(["token"])
+        #expect(full.status != 0 && full.stderr.contains("can be written by other users"), "\(full)")
+    }
+}

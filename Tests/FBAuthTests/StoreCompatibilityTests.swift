@@ -75,25 +75,7 @@ import Testing
     }
 }
 
-@Suite struct TokenFieldsTests {
-    @Test func theCheapReadAgreesWithTheFullOne() throws {
-        let data = Data(StoreCompatibilityTests.version1.utf8)
-        let full = try StoreFile.decode(data)
-        let cheap = try #require(StoreFile.decodeTokenFields(data))
-        let key = ProjectKey(apiKey: "AIzaKey", emulatorHost: nil)
-        let fullSession = try #require(full.currentSession(of: key))
-        let cheapSession = try #require(cheap.currentSession(of: key))
-        #expect(cheapSession.uid == fullSession.uid && cheapSession.email == fullSession.email)
-        #expect(cheapSession.idToken == fullSession.idToken && cheapSession.refreshToken == fullSession.refreshToken)
-        #expect(cheapSession.expirationTime == fullSession.expirationTime)
-    }
-
-    @Test func anythingUnexpectedIsLeftToTheFullRead() {
-        for text in [#"{"version": 2, "projects": {}}"#, "not json", #"{"version": 1, "projects": {"k": {"apiKey": "k", "sessions": [{"uid": "u", "idToken": "i", "refreshToken": "r", "expirationTime": "tomorrow"}]}}}"#] {
-            #expect(StoreFile.decodeTokenFields(Data(text.utf8)) == nil, "\(text)")
-        }
-    }
-
+@Suite struct TimestampTests {
     @Test func timestampsRoundTrip() {
         let date = Date(timeIntervalSince1970: 1_795_318_457)
         #expect(Timestamp.parse(Timestamp.string(date)) == date)

@@ -20,13 +20,51 @@ package struct FirebaseEndpoints: Sendable, Equatable {
 
     /// Reads `FIREBASE_AUTH_EMULATOR_HOST`; a value with a scheme or path is a usage error.
     package static func from(environment: [String: String]) throws(FBAuthError) -> FirebaseEndpoints {
-        guard let value = environment["FIREBASE_AUTH_EMULATOR_HOST"], !value.isEmpty else { return .production }
-        guard !value.contains("/"), !value.contains("@"), !value.contains("?"), value.contains(":"),
-            URL(string: "http://\(value)/")?.port != nil
-        else {
+        FirebaseEndpoints(emulatorHost: try emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"]))
+    }
+
+    /// The emulator's `host:port` from the value of `FIREBASE_AUTH_EMULATOR_HOST`: nil (production)
+    /// when unset or empty, a usage error when it has a scheme or path.
+    package static func emulatorHost(setting value: String?) throws(FBAuthError) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        guard isHostAndPort(value) else {
             throw .usage("FIREBASE_AUTH_EMULATOR_HOST must be host:port (e.g. 127.0.0.1:9099), not '\(value)'")
         }
-        return .emulator(value)
+        return value
+    }
+
+    /// RFC 3986's `host ":" port` without user info: a registered name (letters, digits,
+    /// `-._~!$&'()*+,;=`, %XX) or a bracketed IPv6 address, and a port up to 65535. Checked by
+    /// hand rather than with `URL`, whose parser `fbauth token` would otherwise start up.
+    private static func isHostAndPort(_ value: String) -> Bool {
+        let bytes = value.utf8
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return false }
+        let host = bytes[..<colon], port = bytes[bytes.index(after: colon)...]
+        guard (1...5).contains(port.count), port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            port.reduce(0, { $0 * 10 + Int($1 - UInt8(ascii: "0")) }) <= 65535, !host.isEmpty
+        else { return false }
+        if host.first == UInt8(ascii: "[") {
+            return host.count > 2 && host.last == UInt8(ascii: "]")
+                && host.dropFirst().dropLast().allSatisfy { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") || isHexDigit($0) }
+        }
+        var pendingHexDigits = 0  // after a %
+        for byte in host {
+            if pendingHexDigits > 0 {
+                guard isHexDigit(byte) else { return false }
+                pendingHexDigits -= 1
+            } else if byte == UInt8(ascii: "%") {
+                pendingHexDigits = 2
+            } else {
+                let allowed = isHexDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || "-._~!$&'()*+,;=".utf8.contains(byte)
+                guard allowed else { return false }
+            }
+        }
+        return pendingHexDigits == 0
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     package var isEmulator: Bool { emulatorHost != nil }

@@ -37,10 +37,15 @@ package struct FileSessionStore: SessionStore {
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
     package static func directory(option: String?, environment: [String: String]) -> String {
+        directory(option: option, variable: { environment[$0] })
+    }
+
+    /// The same, reading each variable with `variable` (`getenv` on `fbauth token`'s quick path).
+    package static func directory(option: String?, variable: (String) -> String?) -> String {
         if let option, !option.isEmpty { return option }
-        if let explicit = environment["FBAUTH_CONFIG_DIR"], !explicit.isEmpty { return explicit }
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/fbauth" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Platform.homeDirectory()
+        if let explicit = variable("FBAUTH_CONFIG_DIR"), !explicit.isEmpty { return explicit }
+        if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") { return xdg + "/fbauth" }
+        let home = variable("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? Platform.homeDirectory()
         return home + "/.config/fbauth"
     }
 
@@ -60,14 +65,12 @@ package struct FileSessionStore: SessionStore {
         }
     }
 
-    /// The sessions with only the fields that choose one and its tokens, read cheaply, for
-    /// `fbauth token`'s fast path. Read-only: never save what it returns.
-    package func loadTokenFields() throws(FBAuthError) -> StoreContents {
-        try requireTrustedDirectory()
-        guard let data = try? Platform.readFile(filePath), let contents = StoreFile.decodeTokenFields(data) else {
-            return try load()
-        }
-        return contents
+    /// The current session's ID token when `FreshIDTokenReader` can answer from the file as it
+    /// is (no lock: a reader sees the old file or the new one, never half of one); nil when
+    /// the full path must run, which also reports an untrusted directory or unreadable file.
+    package func freshIDToken(project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
+        guard Platform.untrustedDirectoryReason(directory) == nil else { return nil }
+        return Platform.withFileBytes(filePath) { FreshIDTokenReader.read($0, project: project, minValid: minValid, now: now) } ?? nil
     }
 
     package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {

@@ -13,13 +13,22 @@ package enum Timestamp {
     /// Parses exactly the form `string` writes, without Foundation's calendar machinery (whose
     /// set-up costs more than the rest of `fbauth token`). Nil for anything else.
     static func parse(_ text: String) -> Date? {
-        let bytes = Array(text.utf8)
+        secondsSince1970(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+
+    /// The same as whole seconds since 1970, read from the string's bytes in place.
+    static func secondsSince1970(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8(secondsSince1970)
+    }
+
+    private static func secondsSince1970(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
-            for byte in bytes[range] {
+            for byte in UnsafeBufferPointer(rebasing: bytes[range]) {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
@@ -27,9 +36,29 @@ package enum Timestamp {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        let seconds = Platform.secondsSince1970(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
+        return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar, by arithmetic (libc's
+    /// `timegm` reads the time zone files first). Counts from 1 March, so that the leap day ends
+    /// the year: a 400-year era has 146 097 days, and the day of the year follows from the month
+    /// by the formula (153 × month + 2) / 5.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let marchYear = month > 2 ? year : year - 1
+        let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
+        let yearOfEra = marchYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

@@ -58,6 +58,11 @@ package enum Platform {
 
     package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
+    /// One environment variable, read with `getenv`: no dictionary of all of them.
+    package static func variable(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
     /// The process environment. Read from `environ` directly: Foundation's ProcessInfo costs
     /// a scan of the runtime's conformance tables, about half a millisecond at start-up.
     package static func environment() -> [String: String] {
@@ -80,18 +85,6 @@ package enum Platform {
         #endif
     }
 
-    /// Seconds since 1970 for a UTC calendar date and time.
-    package static func secondsSince1970(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int {
-        var time = tm()
-        time.tm_year = Int32(year - 1900)
-        time.tm_mon = Int32(month - 1)
-        time.tm_mday = Int32(day)
-        time.tm_hour = Int32(hour)
-        time.tm_min = Int32(minute)
-        time.tm_sec = Int32(second)
-        return timegm(&time)
-    }
-
     /// Writes all of `text` to a descriptor (stdout, stderr), unbuffered. Returns the errno of
     /// a failed or short write (EIO when the descriptor takes no more), nil when all was written.
     @discardableResult
@@ -112,7 +105,12 @@ package enum Platform {
     /// Everything a descriptor yields until its end (stdin for `-` arguments); `name` is for
     /// the error.
     package static func readAll(_ fd: Int32, name: String = "standard input") throws(FileProblem) -> Data {
-        var data = Data()
+        Data(try readAllBytes(fd, name: name))
+    }
+
+    /// The same as bytes (no `Data`, whose machinery `fbauth token`'s quick path does without).
+    private static func readAllBytes(_ fd: Int32, name: String) throws(FileProblem) -> [UInt8] {
+        var bytes: [UInt8] = []
         // Left uninitialized: zeroing 64 KiB would touch 16 pages that a small file never uses.
         var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { _, count in count = 64 * 1024 }
         while true {
@@ -121,8 +119,8 @@ package enum Platform {
                 if errno == EINTR { continue }
                 throw .failed(operation: "cannot read", path: name, code: errno)
             }
-            if count == 0 { return data }
-            data.append(contentsOf: buffer[0..<count])
+            if count == 0 { return bytes }
+            buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
         }
     }
 
@@ -179,13 +177,44 @@ package enum Platform {
 
     /// The whole file, never through a symbolic link; nil when there is no file.
     package static func readFile(_ path: String) throws(FileProblem) -> Data? {
+        try readFileBytes(path).map { Data($0) }
+    }
+
+    /// Lends the whole file to `body` from memory of its own, without Array or Data (`fbauth
+    /// token`'s quick path, where a first Array costs more than the read); never through a
+    /// symbolic link. Nil when there is no file or it cannot be read.
+    package static func withFileBytes<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var capacity = 64 * 1024, count = 0
+        guard var buffer = malloc(capacity) else { return nil }
+        defer { free(buffer) }
+        while true {
+            let read = posixRead(fd, buffer + count, capacity - count)
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { return body(UnsafeRawBufferPointer(start: buffer, count: count)) }
+            count += read
+            if count == capacity {
+                capacity *= 2
+                guard let larger = realloc(buffer, capacity) else { return nil }
+                buffer = larger
+            }
+        }
+    }
+
+    /// The same as bytes.
+    private static func readFileBytes(_ path: String) throws(FileProblem) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw .failed(operation: "cannot read", path: path, code: errno)
         }
         defer { close(fd) }
-        return try readAll(fd, name: path)
+        return try readAllBytes(fd, name: path)
     }
 
     /// Creates and removes a file in `directory`, as saving the store will.
@@ -452,3 +481,4 @@ private func forwardInterrupt(_ signal: Int32) {
 }
 
 private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(fd, buffer, count) }

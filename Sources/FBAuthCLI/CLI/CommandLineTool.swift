@@ -57,13 +57,21 @@ package struct CommandLineTool: Sendable {
                 let runCommand = try command.validate(parsed)
                 try runCommand(CommandContext(dependencies: dependencies, globals: globals))
             }
-            if let failure = console.outputFailure {
-                throw .failed(.internalError, "cannot write to standard output: \(failure)")
-            }
-            return ExitCode.success.rawValue
+            return Self.exitCode(afterOutputTo: console, variable: { dependencies.environment[$0] })
         } catch {
-            console.say("\(TerminalStyle(console: console, environment: dependencies.environment).errorPrefix) \(TerminalText.safe(error.commandLineMessage))")
-            return error.exitCode.rawValue
+            return Self.report(error, console: console, variable: { dependencies.environment[$0] })
         }
+    }
+
+    /// Success, unless what the command printed could not be written (a full disk, a closed pipe).
+    static func exitCode(afterOutputTo console: Console, variable: (String) -> String?) -> Int32 {
+        guard let failure = console.outputFailure else { return ExitCode.success.rawValue }
+        return report(.failed(.internalError, "cannot write to standard output: \(failure)"), console: console, variable: variable)
+    }
+
+    /// Says what went wrong on stderr, in one line, and gives the exit code.
+    static func report(_ error: FBAuthError, console: Console, variable: (String) -> String?) -> Int32 {
+        console.say("\(TerminalStyle(console: console, variable: variable).errorPrefix) \(TerminalText.safe(error.commandLineMessage))")
+        return error.exitCode.rawValue
     }
 }

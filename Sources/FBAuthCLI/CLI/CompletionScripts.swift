@@ -178,7 +178,7 @@ enum CompleteCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         guard options.what == "sessions" else { return }
-        let contents = (try? context.sessionStore().loadTokenFields()) ?? StoreContents()
+        let contents = (try? context.sessionStore().load()) ?? StoreContents()
         var seen = Set<String>()
         let words = contents.projects.values.flatMap(\.sessions).flatMap { [$0.email, $0.uid].compactMap { $0 } }
             .filter { seen.insert($0).inserted }

@@ -35,16 +35,23 @@ package struct CommandContext: Sendable {
         globals.appConfig != nil || globals.apiKey != nil || !(environment["FIREBASE_API_KEY"] ?? "").isEmpty
     }
 
+    /// The project `--api-key` or `FIREBASE_API_KEY` names, else the remembered one (not for
+    /// `--app-config`, which `projectKey` reads).
+    func projectChoice() throws(FBAuthError) -> ProjectChoice {
+        try ProjectChoice.from(apiKey: globals.apiKey, variable: { environment[$0] })
+    }
+
     /// The project key and, when known, the project id.
     private func projectIdentity(in contents: StoreContents? = nil) throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
         if let path = globals.appConfig {
             let config = try AppConfigFile.read(path, appId: globals.appId)
             return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
         }
-        if let apiKey = globals.apiKey ?? environment["FIREBASE_API_KEY"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return (try ProjectKey.resolve(apiKey: apiKey, environment: environment), nil)
+        let emulatorHost: String?
+        switch try projectChoice() {
+        case .key(let key): return (key, nil)
+        case .remembered(let host): emulatorHost = host
         }
-        let emulatorHost = try FirebaseEndpoints.from(environment: environment).emulatorHost
         let saved: StoreContents
         if let contents { saved = contents } else { saved = try sessionStore().load() }
         if let remembered = saved.remembered(onEmulator: emulatorHost) {
@@ -128,6 +135,18 @@ extension ProjectKey {
     }
 
     static let missing = FBAuthError.usage("no Firebase Web API key: set FIREBASE_API_KEY, or pass --app-config FILE (or --api-key KEY) (Firebase console → Project settings → General → Web API key); after a sign-in fbauth remembers the project")
+}
+
+extension ProjectChoice {
+    /// `apiKey` (from `--api-key`), else `FIREBASE_API_KEY`, names the project; with neither, the
+    /// remembered one. Either on the emulator of `FIREBASE_AUTH_EMULATOR_HOST`, when set.
+    static func from(apiKey: String?, variable: (String) -> String?) throws(FBAuthError) -> ProjectChoice {
+        let emulatorHost = try FirebaseEndpoints.emulatorHost(setting: variable("FIREBASE_AUTH_EMULATOR_HOST"))
+        guard let apiKey = apiKey ?? variable("FIREBASE_API_KEY").flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return .remembered(emulatorHost: emulatorHost)
+        }
+        return .key(ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost))
+    }
 }
 
 extension StoreContents {

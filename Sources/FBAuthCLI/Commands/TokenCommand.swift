@@ -64,18 +64,18 @@ enum TokenCommand: RunnableCommand {
         guard case .idToken(let minValid, let forceRefresh, let json) = options else { return }
         let session = try context.tokenRefresher(for: context.projectKey())
             .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
-        printToken(session, json: json, context)
+        printToken(FreshIDToken(session), json: json, context.console)
     }
 
     /// The bare token and a newline, or with `--json` what a script needs to cache it.
-    private static func printToken(_ session: Session, json: Bool, _ context: CommandContext) {
+    static func printToken(_ token: FreshIDToken, json: Bool, _ console: Console) {
         guard json else {
-            context.console.writeOutput(session.idToken + "\n")
+            console.writeOutput(token.idToken + "\n")
             return
         }
-        context.console.writeOutput(JSONOutput.render([
-            "idToken": JSONValue.string(session.idToken), "expirationTime": .string(Timestamp.string(session.expirationTime)),
-            "uid": .string(session.uid), "projectId": IDTokenClaims.projectId(of: session.idToken).map(JSONValue.string) ?? .null,
+        console.writeOutput(JSONOutput.render([
+            "idToken": JSONValue.string(token.idToken), "expirationTime": .string(Timestamp.string(token.expirationTime)),
+            "uid": .string(token.uid), "projectId": IDTokenClaims.projectId(of: token.idToken).map(JSONValue.string) ?? .null,
         ]))
     }
 
@@ -83,26 +83,32 @@ enum TokenCommand: RunnableCommand {
     /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
     /// refresh is needed (nothing was printed).
     static func runFromStore(_ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
-        let contents = try context.sessionStore().loadTokenFields()
-        let key = try context.projectKey(in: contents)
         switch options {
         case .providerAccessToken(let providerId, let minValid):
-            let token = try providerAccessToken(providerId, minValid: minValid, key: key, context: context)
+            let token = try providerAccessToken(providerId, minValid: minValid, context: context)
             context.console.writeOutput(token + "\n")
             return true
         case .idToken(let minValid, let forceRefresh, let json):
-            guard !forceRefresh,
-                let session = try TokenRefresher.cachedSession(
-                    in: contents, context.selector, project: key,
-                    minValid: TimeInterval(minValid), now: context.clock.now())
+            guard !forceRefresh else { return false }
+            if context.globals.appConfig == nil, context.selector == .current,
+                let fresh = context.sessionStore().freshIDToken(
+                    project: try context.projectChoice(), minValid: TimeInterval(minValid), now: context.clock.now()) {
+                printToken(fresh, json: json, context.console)
+                return true
+            }
+            let contents = try context.sessionStore().load()
+            guard let session = try TokenRefresher.cachedSession(
+                in: contents, context.selector, project: try context.projectKey(in: contents),
+                minValid: TimeInterval(minValid), now: context.clock.now())
             else { return false }
-            printToken(session, json: json, context)
+            printToken(FreshIDToken(session), json: json, context.console)
             return true
         }
     }
 
-    private static func providerAccessToken(_ providerId: String, minValid: Int, key: ProjectKey, context: CommandContext) throws(FBAuthError) -> String {
-        let session = try context.sessionStore().load().session(context.selector, in: key)
+    private static func providerAccessToken(_ providerId: String, minValid: Int, context: CommandContext) throws(FBAuthError) -> String {
+        let contents = try context.sessionStore().load()
+        let session = try contents.session(context.selector, in: context.projectKey(in: contents))
         guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
             let accessToken = credential.accessToken
         else {

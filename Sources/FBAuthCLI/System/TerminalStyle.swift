@@ -6,7 +6,11 @@ package struct TerminalStyle: Sendable {
     package let isRich: Bool
 
     package init(console: Console, environment: [String: String]) {
-        isRich = console.isErrorTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+        self.init(console: console, variable: { environment[$0] })
+    }
+
+    package init(console: Console, variable: (String) -> String?) {
+        isRich = console.isErrorTerminal && (variable("NO_COLOR") ?? "").isEmpty && variable("TERM") != "dumb"
     }
 
     /// The prefix of error lines.

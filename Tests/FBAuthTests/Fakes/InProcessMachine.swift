@@ -51,13 +51,26 @@ final class InProcessMachine {
     func run(_ arguments: [String], email: String = "ada@example.com", stdin: String = "",
              unset: Set<String> = []) -> (status: Int32, stdout: String, stderr: String) {
         let console = RecordingConsole(stdin: stdin)
-        let environment = ["FIREBASE_API_KEY": "in-process-key", "FIREBASE_AUTH_EMULATOR_HOST": standIn.hostAndPort,
-                           "FBAUTH_CONFIG_DIR": directory, "HOME": directory].filter { !unset.contains($0.key) }
+        let environment = environment(unset: unset)
         let tool = CommandLineTool(dependencies: Dependencies(
             transport: CurlTransport(), console: console, environment: environment, clock: clock,
             browser: InProcessBrowser(email: email), standIn: localStandIn))
         let status = tool.run(arguments)
         return (status, console.stdout, console.stderr)
+    }
+
+    /// What the live tool's `TokenShortcut` answers to a bare `fbauth token`: nil when it leaves
+    /// the command to run in full.
+    func shortcut(unset: Set<String> = [], setting: [String: String] = [:]) -> (status: Int32?, stdout: String, stderr: String) {
+        let console = RecordingConsole()
+        let environment = environment(unset: unset).merging(setting) { $1 }
+        let status = TokenShortcut(variable: { environment[$0] }, clock: clock, console: console).answer()
+        return (status, console.stdout, console.stderr)
+    }
+
+    private func environment(unset: Set<String>) -> [String: String] {
+        ["FIREBASE_API_KEY": "in-process-key", "FIREBASE_AUTH_EMULATOR_HOST": standIn.hostAndPort,
+         "FBAUTH_CONFIG_DIR": directory, "HOME": directory].filter { !unset.contains($0.key) }
     }
 
     func signIn(_ provider: String = "yahoo.com", email: String = "ada@example.com") -> (status: Int32, stdout: String, stderr: String) {
