@@ -62,13 +62,9 @@ package enum FreshIDTokenReader {
         mutating func read(_ key: String, _ cursor: inout JSONCursor, project: ProjectChoice) -> Bool {
             switch key {
             case "version":
-                guard version == nil else { return false }
-                version = cursor.integer()
-                return version != nil
+                return once(&version) { cursor.integer() }
             case "currentProject":
-                guard currentProject == nil, let value = cursor.optionalString() else { return false }
-                currentProject = .some(value)
-                return true
+                return once(&currentProject) { cursor.optionalString() }
             case "projects":
                 guard !projectsSeen, let wanted = storageKey(project) else { return false }
                 projectsSeen = true
@@ -107,13 +103,9 @@ package enum FreshIDTokenReader {
         mutating func read(_ key: String, _ cursor: inout JSONCursor) -> Bool {
             switch key {
             case "apiKey":
-                guard apiKey == nil else { return false }
-                apiKey = cursor.string()
-                return apiKey != nil
+                return once(&apiKey) { cursor.string() }
             case "emulatorHost":
-                guard emulatorHost == nil, let value = cursor.optionalString() else { return false }
-                emulatorHost = .some(value)
-                return true
+                return once(&emulatorHost) { cursor.optionalString() }
             case "current":
                 guard current == nil else { return false }
                 if cursor.literal("null") {
@@ -152,42 +144,41 @@ package enum FreshIDTokenReader {
     private struct SessionFields {
         var uid: String?
         /// Absent and `null` both mean no tenant.
-        var tenantId: String?
-        var tenantIdSeen = false
+        var tenantId: String??
         var idToken: String?
         var refreshToken: String?
         /// Seconds since 1970 (no `Date` here: a struct holding one has no layout the compiler
         /// knows, and copying it asks the runtime for metadata).
         var expirationTime: Int?
 
-        var reference: SessionReference? { uid.map { SessionReference(uid: $0, tenantId: tenantId) } }
+        var reference: SessionReference? { uid.map { SessionReference(uid: $0, tenantId: tenantId ?? nil) } }
 
         mutating func read(_ key: String, _ cursor: inout JSONCursor) -> Bool {
             switch key {
             case "uid":
-                guard uid == nil else { return false }
-                uid = cursor.string()
-                return uid != nil
+                return once(&uid) { cursor.string() }
             case "tenantId":
-                guard !tenantIdSeen, let value = cursor.optionalString() else { return false }
-                (tenantId, tenantIdSeen) = (value, true)
-                return true
+                return once(&tenantId) { cursor.optionalString() }
             case "idToken":
-                guard idToken == nil else { return false }
-                idToken = cursor.string()
-                return idToken != nil
+                return once(&idToken) { cursor.string() }
             case "refreshToken":
-                guard refreshToken == nil else { return false }
-                refreshToken = cursor.string()
-                return refreshToken != nil
+                return once(&refreshToken) { cursor.string() }
             case "expirationTime":
-                guard expirationTime == nil else { return false }
-                expirationTime = cursor.string().flatMap(Timestamp.secondsSince1970)
-                return expirationTime != nil
+                return once(&expirationTime) { cursor.string().flatMap(Timestamp.secondsSince1970) }
             default:
                 return cursor.skipValue()
             }
         }
+    }
+}
+
+extension FreshIDTokenReader {
+    /// Sets `field` to `value()`: false when a duplicate key set it already (the full decoder
+    /// and this reader might then disagree on which one counts) or the value has another type.
+    fileprivate static func once<Value>(_ field: inout Value?, _ value: () -> Value?) -> Bool {
+        guard field == nil, let read = value() else { return false }
+        field = read
+        return true
     }
 }
 
