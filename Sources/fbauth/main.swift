@@ -11,10 +11,10 @@ import FBAuthURLSession
 // starts in about a millisecond.
 Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
-// Tested without building `CommandLine.arguments`: its array of strings is the first generic
-// value the runtime would have to set up (README, "Speed").
-if CommandLine.argc == 2, String(cString: CommandLine.unsafeArgv[1]!) == TokenShortcut.command,
-    let code = TokenShortcut(variable: Platform.variable, clock: SystemClock(), console: StandardConsole()).answer() {
+// Tested on C's argv, without building `CommandLine.arguments`: its array of strings is the
+// first generic value the runtime would have to set up (README, "Speed").
+if TokenShortcut.handles(CommandLine.unsafeArgv, count: CommandLine.argc),
+    let code = TokenShortcut(environment: .live, clock: SystemClock(), console: StandardConsole()).answer() {
     Platform.exit(code)
 }
 let environment = Platform.environment()

@@ -80,6 +80,7 @@ import Testing
             ("duplicate key", plain.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 1, \"version\" : 1"), .key(Self.key)),
             ("expiry not a timestamp", plain.replacingOccurrences(of: "\"expirationTime\" : \"2027", with: "\"expirationTime\" : \"x027"), .key(Self.key)),
             ("not JSON", "sessions", .key(Self.key)),
+            ("a kept value with escapes", plain.replacingOccurrences(of: "\"id.b.t1\"", with: #""id.b\/t1""#), .key(Self.key)),
         ]
         for (name, text, project) in cases {
             #expect(Self.quick(text, project) == nil, "\(name)")
@@ -96,6 +97,32 @@ import Testing
         #expect(Self.quick(ordered, .key(key))?.idToken == "i")
         #expect(Self.quick(reordered, .key(key)) == nil)
         #expect(Self.full(reordered, .key(key))?.idToken == "i", "the full path still answers it")
+    }
+
+    @Test func keysAreMatchedHoweverTheyAreSpelled() throws {
+        let plain = Self.text(Self.store())
+        let escaped = plain.replacingOccurrences(of: "\"version\"", with: #""\u0076ersion""#)
+            .replacingOccurrences(of: "\"idToken\"", with: #""id\u0054oken""#)
+        let answer = try #require(Self.quick(escaped, .key(Self.key)))
+        #expect(answer == Self.full(escaped, .key(Self.key)) && answer.idToken == "id.b.t1")
+    }
+
+    @Test func invalidUTF8AnywhereIsLeftToTheFullPath() throws {
+        let plain = Array(Self.text(Self.store()).utf8)
+        #expect(Self.quick(bytes: plain, .key(Self.key)) != nil)
+        // In a value the reader only steps over: the display name's last character.
+        let check = Array("✓".utf8)
+        let at = try #require(plain.indices.first { plain[$0...].starts(with: check) })
+        for broken in [[UInt8(0xFF)], [0xE2, 0x9C], [0xC0, 0xAF], [0xED, 0xA0, 0x80]] {
+            var bytes = plain
+            bytes.replaceSubrange(at..<at + check.count, with: broken)
+            #expect(Self.quick(bytes: bytes, .key(Self.key)) == nil, "\(broken)")
+            #expect((try? StoreFile.decode(Data(bytes))) == nil, "the full path refuses the file too")
+        }
+    }
+
+    static func quick(bytes: [UInt8], _ project: ProjectChoice) -> FreshIDToken? {
+        bytes.withUnsafeBytes { FreshIDTokenReader.read($0, project: project, minValid: 300, now: now) }
     }
 
     @Test func theFixtureOfFbauth01IsRead() throws {
@@ -127,6 +154,48 @@ import Testing
         #expect(Timestamp.parse("2024-02-29T23:59:59Z") == Date(timeIntervalSince1970: 1_709_251_199))
         for bad in ["2023-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-10T24:00:00Z"] {
             #expect(Timestamp.parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func utf8IsCheckedAsSwiftDecodesIt() {
+        // Every sequence of one or two bytes, and longer ones around each boundary of table 3-7.
+        func agrees(_ bytes: [UInt8]) -> Bool {
+            let valid = Array(String(decoding: bytes, as: UTF8.self).utf8) == bytes
+            return bytes.withUnsafeBytes(UTF8Check.isWellFormed) == valid
+        }
+        var disagreements: [[UInt8]] = []
+        for first in 0...255 {
+            if !agrees([UInt8(first)]) { disagreements.append([UInt8(first)]) }
+            for second in 0...255 where !agrees([UInt8(first), UInt8(second)]) { disagreements.append([UInt8(first), UInt8(second)]) }
+        }
+        let edges: [UInt8] = [0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xFF]
+        for lead in 0xC0...0xFF {
+            for second in edges {
+                for third in edges where !agrees([UInt8(lead), second, third]) { disagreements.append([UInt8(lead), second, third]) }
+                for third in edges {
+                    for fourth in edges where !agrees([UInt8(lead), second, third, fourth]) {
+                        disagreements.append([UInt8(lead), second, third, fourth])
+                    }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
+    @Test func integersAreReadFromTheBytes() {
+        func integer(_ text: String) -> Int64? {
+            Array(text.utf8).withUnsafeBytes { bytes in
+                var cursor = JSONCursor(bytes)
+                return cursor.integer()
+            }
+        }
+        let cases: [(String, Int64?)] = [
+            ("0", 0), (" 1", 1), ("-0", 0), ("42", 42), ("9223372036854775807", .max), ("-9223372036854775808", .min),
+            ("9223372036854775808", nil), ("-9223372036854775809", nil), ("01", nil), ("1.0", nil), ("1e3", nil), ("1E3", nil),
+            ("-", nil), ("+1", nil), ("\"1\"", nil), ("", nil),
+        ]
+        for (text, expected) in cases {
+            #expect(integer(text) == expected, "\(text)")
         }
     }
 

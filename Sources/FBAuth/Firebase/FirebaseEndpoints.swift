@@ -27,7 +27,7 @@ package struct FirebaseEndpoints: Sendable, Equatable {
     /// when unset or empty, a usage error when it has a scheme or path.
     package static func emulatorHost(setting value: String?) throws(FBAuthError) -> String? {
         guard let value, !value.isEmpty else { return nil }
-        guard isHostAndPort(value) else {
+        guard isHostAndPort(value.utf8) else {
             throw .usage("FIREBASE_AUTH_EMULATOR_HOST must be host:port (e.g. 127.0.0.1:9099), not '\(value)'")
         }
         return value
@@ -35,9 +35,9 @@ package struct FirebaseEndpoints: Sendable, Equatable {
 
     /// RFC 3986's `host ":" port` without user info: a registered name (letters, digits,
     /// `-._~!$&'()*+,;=`, %XX) or a bracketed IPv6 address, and a port up to 65535. Checked by
-    /// hand rather than with `URL`, whose parser `fbauth token` would otherwise start up.
-    private static func isHostAndPort(_ value: String) -> Bool {
-        let bytes = value.utf8
+    /// hand rather than with `URL`, whose parser `fbauth token` would otherwise start up, and on
+    /// bytes, so that its quick path can check the environment's own (`ProjectQuery`).
+    static func isHostAndPort<Bytes: BidirectionalCollection<UInt8>>(_ bytes: Bytes) -> Bool {
         guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")) else { return false }
         let host = bytes[..<colon], port = bytes[bytes.index(after: colon)...]
         guard (1...5).contains(port.count), port.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
@@ -55,12 +55,22 @@ package struct FirebaseEndpoints: Sendable, Equatable {
             } else if byte == UInt8(ascii: "%") {
                 pendingHexDigits = 2
             } else {
-                let allowed = isHexDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
-                    || "-._~!$&'()*+,;=".utf8.contains(byte)
-                guard allowed else { return false }
+                guard isHexDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || isNameSymbol(byte) else { return false }
             }
         }
         return pendingHexDigits == 0
+    }
+
+    /// The unreserved and sub-delimiter symbols a registered name may hold: `-._~!$&'()*+,;=`.
+    private static func isNameSymbol(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"), UInt8(ascii: "$"),
+            UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

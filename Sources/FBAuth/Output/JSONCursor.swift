@@ -1,10 +1,10 @@
 /// A position in JSON text (RFC 8259) and the steps that read it: one string, number or
 /// literal, or a whole value skipped, or an object's members and an array's elements walked in
 /// order. `JSONParser` builds `JSONValue`s with it; the session store's token reader walks the
-/// file with it and builds nothing, which keeps Dictionary (and the Swift runtime's one-time
-/// work for it) off `fbauth token`'s path. It reads the bytes in place and makes no Array
-/// unless a string has escapes: a Swift program's first Array costs the runtime about 0.15 ms of
-/// one-time set-up, as much as the rest of that command.
+/// file with it, keeping keys and values as the file's own bytes. Nothing here makes an Array
+/// or a String unless a string has escapes (or a caller asks for one): on `fbauth token`'s
+/// path, the first Array and the first long String freed each cost the Swift runtime more
+/// one-time set-up than the rest of the command (README, "Speed").
 ///
 /// Valid only inside the `withUnsafeBytes` (or similar) call that lends it `bytes`.
 struct JSONCursor {
@@ -25,25 +25,72 @@ struct JSONCursor {
 
     /// A string value; nil for anything else, including invalid UTF-8 and bad escapes.
     mutating func string() -> String? {
-        guard next() == UInt8(ascii: "\"") else { return nil }
+        switch scanString() {
+        case .plain(let text): String(decoding: text, as: UTF8.self)
+        case .escaped: escapedString()
+        case .invalid: nil
+        }
+    }
+
+    /// A string value without escapes, as its bytes between the quotes (checked as `string()`
+    /// checks them); nil for anything else, a string with escapes included.
+    mutating func unescapedString() -> UnsafeRawBufferPointer? {
+        guard case .plain(let text) = scanString() else { return nil }
+        return text
+    }
+
+    /// Steps over a string value, checked as `string()` checks it, without making a String
+    /// unless it has escapes: the values a reader skips are most of a file.
+    mutating func skipString() -> Bool {
+        switch scanString() {
+        case .plain: true
+        case .escaped: escapedString() != nil
+        case .invalid: false
+        }
+    }
+
+    /// A member's key, read as `string()` reads a value.
+    private mutating func key() -> JSONKey? {
+        switch scanString() {
+        case .plain(let text): .plain(text)
+        case .escaped: escapedString().map(JSONKey.decoded)
+        case .invalid: nil
+        }
+    }
+
+    /// What a string value holds, found in one pass over its bytes.
+    private enum ScannedString {
+        /// No escapes, valid UTF-8: the bytes between the quotes (consumed).
+        case plain(UnsafeRawBufferPointer)
+        /// Escapes: the cursor is left just after the opening quote for `escapedString`.
+        case escaped
+        case invalid
+    }
+
+    private mutating func scanString() -> ScannedString {
+        guard next() == UInt8(ascii: "\"") else { return .invalid }
         index += 1
         let start = index
+        var highBits: UInt8 = 0
         while index < bytes.count {
-            switch bytes[index] {
+            let byte = bytes[index]
+            switch byte {
             case UInt8(ascii: "\""):
                 let text = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return decodedUTF8(text)
+                // ASCII is valid UTF-8: only other text needs the check.
+                return highBits < 0x80 || UTF8Check.isWellFormed(text) ? .plain(text) : .invalid
             case UInt8(ascii: "\\"):
                 index = start
-                return escapedString()
+                return .escaped
             case 0..<0x20:
-                return nil  // control characters must be escaped
+                return .invalid  // control characters must be escaped
             default:
+                highBits |= byte
                 index += 1
             }
         }
-        return nil
+        return .invalid
     }
 
     /// The rest of a string that has escapes, decoded into a buffer.
@@ -54,7 +101,7 @@ struct JSONCursor {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return result.withUnsafeBytes(decodedUTF8)
+                return result.withUnsafeBytes { UTF8Check.isWellFormed($0) ? String(decoding: $0, as: UTF8.self) : nil }
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { return nil }
                 let escape = bytes[index]
@@ -100,10 +147,24 @@ struct JSONCursor {
         return (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self), isWhole)
     }
 
-    /// A whole number that fits in 64 bits; nil for anything else.
+    /// A whole number that fits in 64 bits (no fraction, no exponent); nil for anything else.
+    /// Read from the bytes: the standard library's parser from text is a String away.
     mutating func integer() -> Int64? {
-        guard let number = number(), number.isWhole else { return nil }
-        return Int64(number.text)
+        _ = next()
+        let start = index
+        let negative = consume(UInt8(ascii: "-"))
+        guard digits(allowLeadingZero: false) else { return nil }
+        let end = index
+        guard index == bytes.count || !(bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e")) else { return nil }
+        var value: Int64 = 0
+        for byte in UnsafeRawBufferPointer(rebasing: bytes[(negative ? start + 1 : start)..<end]) {
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// Consumes `true`, `false` or `null` when it is next.
@@ -119,7 +180,7 @@ struct JSONCursor {
 
     /// Walks an object, calling `member` with each key; `member` must read or skip the value
     /// (false stops the walk). False for anything but a well-formed object, or when stopped.
-    mutating func members(_ member: (String, inout JSONCursor) -> Bool) -> Bool {
+    mutating func members(_ member: (JSONKey, inout JSONCursor) -> Bool) -> Bool {
         guard next() == UInt8(ascii: "{"), enter() else { return false }
         defer { depth -= 1 }
         index += 1
@@ -128,7 +189,7 @@ struct JSONCursor {
             return true
         }
         repeat {
-            guard let key = string(), next() == UInt8(ascii: ":") else { return false }
+            guard let key = key(), next() == UInt8(ascii: ":") else { return false }
             index += 1
             guard member(key, &self) else { return false }
         } while nextIs(UInt8(ascii: ","))
@@ -155,19 +216,13 @@ struct JSONCursor {
         switch next() {
         case UInt8(ascii: "{"): members { _, cursor in cursor.skipValue() }
         case UInt8(ascii: "["): elements { $0.skipValue() }
-        case UInt8(ascii: "\""): string() != nil
+        case UInt8(ascii: "\""): skipString()
         case UInt8(ascii: "t"): literal("true")
         case UInt8(ascii: "f"): literal("false")
         case UInt8(ascii: "n"): literal("null")
         case nil: false
         default: number() != nil
         }
-    }
-
-    /// Nil for invalid UTF-8, which `String(decoding:)` would silently repair.
-    private func decodedUTF8(_ bytes: UnsafeRawBufferPointer) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 
     /// A bound on nesting, so hostile input cannot exhaust the stack.
@@ -227,5 +282,60 @@ struct JSONCursor {
             default: return
             }
         }
+    }
+}
+
+/// An object member's key.
+enum JSONKey {
+    /// Without escapes: the bytes between the quotes.
+    case plain(UnsafeRawBufferPointer)
+    /// With escapes, decoded.
+    case decoded(String)
+
+    var string: String {
+        switch self {
+        case .plain(let bytes): String(decoding: bytes, as: UTF8.self)
+        case .decoded(let text): text
+        }
+    }
+
+    /// Whether the key is `name` however it is spelled (`"\u0069d"` is `id`), for `switch`.
+    static func ~= (name: StaticString, key: JSONKey) -> Bool {
+        let expected = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch key {
+        case .plain(let bytes): return bytes.elementsEqual(expected)
+        case .decoded(let text): return text.utf8.elementsEqual(expected)
+        }
+    }
+}
+
+/// Well-formed UTF-8 by the Unicode Standard's table 3-7: no overlong forms, no surrogates,
+/// nothing past U+10FFFF. Checked in place rather than by decoding into a String and comparing.
+enum UTF8Check {
+    static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // The sequence's length, and the range its second byte must be in.
+            let length: Int, second: ClosedRange<UInt8>
+            switch lead {
+            case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+            case 0xE0: (length, second) = (3, 0xA0...0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+            case 0xED: (length, second) = (3, 0x80...0x9F)
+            case 0xF0: (length, second) = (4, 0x90...0xBF)
+            case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+            case 0xF4: (length, second) = (4, 0x80...0x8F)
+            default: return false
+            }
+            guard index + length <= bytes.count, second.contains(bytes[index + 1]) else { return false }
+            for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return false }
+            index += length
+        }
+        return true
     }
 }

@@ -16,7 +16,7 @@ enum JSONParser {
             var members: [String: JSONValue] = [:]
             let complete = cursor.members { key, cursor in
                 guard let member = value(&cursor) else { return false }
-                members[key] = member
+                members[key.string] = member
                 return true
             }
             return complete ? .object(members) : nil

@@ -12,6 +12,14 @@ package enum ProjectChoice: Sendable, Equatable {
     case remembered(emulatorHost: String?)
 }
 
+/// A `ProjectChoice` as bytes (of the environment, on `fbauth token`'s quick path).
+package struct ProjectQuery {
+    /// The API key naming the project; nil for the remembered project.
+    var apiKey: UnsafeRawBufferPointer?
+    /// The emulator's `host:port`: nil for production, or with the remembered project for any.
+    var emulatorHost: UnsafeRawBufferPointer?
+}
+
 /// What `fbauth token` prints from a saved session.
 package struct FreshIDToken: Sendable, Equatable {
     package var idToken: String
@@ -25,85 +33,106 @@ package struct FreshIDToken: Sendable, Equatable {
     }
 }
 
+/// The same as bytes of `sessions.json`, valid while they are.
+package struct FreshIDTokenBytes {
+    package var idToken: UnsafeRawBufferPointer
+    package var uid: UnsafeRawBufferPointer
+    /// Seconds since 1970.
+    package var expirationTime: Int
+}
+
 /// Reads the current session's ID token straight from the bytes of `sessions.json`, for
-/// `fbauth token`: it walks the file with `JSONCursor` and builds no `StoreContents`, no
-/// Dictionary and no Codable value, whose first use costs the Swift runtime more start-up work
-/// than the rest of the command (README, "Speed").
+/// `fbauth token`: it walks the file with `JSONCursor` and keeps the keys and values it needs
+/// as the file's own bytes. It builds no `StoreContents`, no Dictionary, no Codable value and no
+/// String, each of which costs the Swift runtime more one-time work than the rest of the
+/// command (README, "Speed").
 ///
 /// It answers only the plain case: a well-formed file of a known version, the project found,
-/// its current session found, able to refresh and with at least `minValid` seconds left. In
-/// every other case it returns nil and the caller takes the full path (`FileSessionStore.load`
-/// and `TokenRefresher`), which refreshes or explains — so it never gives an answer the full
-/// path would not, and tests hold the two to that.
+/// its current session found, able to refresh and with at least `minValid` seconds left, and
+/// no escapes in the values it keeps. In every other case it returns nil and the caller takes
+/// the full path (`FileSessionStore.load` and `TokenRefresher`), which refreshes or explains —
+/// so it never gives an answer the full path would not, and tests hold the two to that.
 package enum FreshIDTokenReader {
-    package static func read(_ data: UnsafeRawBufferPointer, project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
+    package static func read(_ data: UnsafeRawBufferPointer, project: ProjectQuery, minValid: TimeInterval, now: Date) -> FreshIDTokenBytes? {
         var cursor = JSONCursor(data)
         var root = RootFields()
         guard cursor.members({ key, cursor in root.read(key, &cursor, project: project) }), cursor.atEnd(),
             let version = root.version, (1...Int64(StoreFile.currentVersion)).contains(version),
-            root.chosen.hasCurrentSession, case let session = root.chosen.currentSession, session.refreshToken?.isEmpty == false,
-            let idToken = session.idToken, let expiry = session.expirationTime,
+            root.chosen.hasCurrentSession, case let session = root.chosen.currentSession, let refreshToken = session.refreshToken,
+            !refreshToken.isEmpty, let idToken = session.idToken, let uid = session.uid, let expiry = session.expirationTime,
             TimeInterval(expiry) - now.timeIntervalSince1970 >= minValid
         else { return nil }
-        return FreshIDToken(idToken: idToken, expirationTime: Date(timeIntervalSince1970: TimeInterval(expiry)), uid: session.uid ?? "")
+        return FreshIDTokenBytes(idToken: idToken, uid: uid, expirationTime: expiry)
+    }
+
+    /// The same for the full path's `ProjectChoice`, as Strings.
+    package static func read(_ data: UnsafeRawBufferPointer, project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
+        project.withQuery { query in read(data, project: query, minValid: minValid, now: now).map(FreshIDToken.init) }
     }
 
     /// The fields of the file's top level that the answer depends on. Files fbauth writes sort
     /// their keys, so `currentProject` comes before `projects` (and a project's `current` before
     /// its `sessions`); a file in another order is left to the full path.
+    ///
+    /// Every field here is plain bytes or numbers: copying such values needs no type metadata,
+    /// which the runtime would otherwise build at the first copy.
     private struct RootFields {
         var version: Int64?
-        var currentProject: String??
+        /// `.some(nil)` for `null`.
+        var currentProject: UnsafeRawBufferPointer??
         var projectsSeen = false
-        /// The project asked for (no Optional of these structs anywhere here: copying one makes
-        /// the runtime build its metadata, the start-up cost this type exists to avoid).
+        /// The project asked for.
         var chosen = ProjectFields()
 
-        mutating func read(_ key: String, _ cursor: inout JSONCursor, project: ProjectChoice) -> Bool {
+        mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor, project: ProjectQuery) -> Bool {
             switch key {
             case "version":
                 return once(&version) { cursor.integer() }
             case "currentProject":
                 return once(&currentProject) { cursor.optionalString() }
             case "projects":
-                guard !projectsSeen, let wanted = storageKey(project) else { return false }
+                guard !projectsSeen else { return false }
                 projectsSeen = true
-                var found = false
+                var chosenName: UnsafeRawBufferPointer?
                 let complete = cursor.members { name, cursor in
-                    guard name == wanted else { return cursor.skipValue() }
-                    guard !found else { return false }
-                    found = true
+                    guard case .plain(let name) = name else { return false }  // fbauth writes no escapes there
+                    guard let wanted = isWanted(name, project) else { return false }
+                    guard wanted else { return cursor.skipValue() }
+                    guard chosenName == nil else { return false }
+                    chosenName = name
                     return cursor.members { key, cursor in chosen.read(key, &cursor) }
                 }
-                return complete && found && chosen.belongs(to: project, storedAs: wanted)
+                guard complete, let chosenName else { return false }
+                return chosen.belongs(to: project, storedAs: chosenName)
             default:
                 return cursor.skipValue()
             }
         }
 
-        /// The name under `projects` to look in; nil when the remembered project is not known yet.
-        private func storageKey(_ project: ProjectChoice) -> String? {
-            switch project {
-            case .key(let key): key.storageKey
-            case .remembered: currentProject ?? nil
-            }
+        /// Whether `name` under `projects` is the one to look in; nil when the remembered
+        /// project is not known yet.
+        private func isWanted(_ name: UnsafeRawBufferPointer, _ project: ProjectQuery) -> Bool? {
+            if let apiKey = project.apiKey { return ProjectKey.isStorageKey(name, apiKey: apiKey, emulatorHost: project.emulatorHost) }
+            guard case .some(.some(let remembered)) = currentProject else { return nil }
+            return name.elementsEqual(remembered)
         }
     }
 
     /// One project's fields the answer depends on.
     private struct ProjectFields {
-        var apiKey: String?
-        var emulatorHost: String??
-        var current: SessionReference??
+        var apiKey: UnsafeRawBufferPointer?
+        var emulatorHost: UnsafeRawBufferPointer??
+        /// The current session's reference, `.some(nil)` for `null`.
+        var current: SessionFields??
         var sessionsSeen = false
         /// The first session with the current reference, as `StoreContents.currentSession` picks.
         var currentSession = SessionFields()
         var hasCurrentSession = false
 
-        mutating func read(_ key: String, _ cursor: inout JSONCursor) -> Bool {
+        mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor) -> Bool {
             switch key {
             case "apiKey":
-                return once(&apiKey) { cursor.string() }
+                return once(&apiKey) { cursor.unescapedString() }
             case "emulatorHost":
                 return once(&emulatorHost) { cursor.optionalString() }
             case "current":
@@ -112,8 +141,8 @@ package enum FreshIDTokenReader {
                     current = .some(nil)
                     return true
                 }
-                var fields = SessionFields()
-                guard cursor.members({ key, cursor in fields.read(key, &cursor) }), let reference = fields.reference else { return false }
+                var reference = SessionFields()
+                guard cursor.members({ key, cursor in reference.read(key, &cursor) }), reference.uid != nil else { return false }
                 current = .some(reference)
                 return true
             case "sessions":
@@ -121,8 +150,8 @@ package enum FreshIDTokenReader {
                 sessionsSeen = true
                 return cursor.elements { cursor in
                     var session = SessionFields()
-                    guard cursor.members({ key, cursor in session.read(key, &cursor) }), let reference = session.reference else { return false }
-                    if !hasCurrentSession, reference == current { (currentSession, hasCurrentSession) = (session, true) }
+                    guard cursor.members({ key, cursor in session.read(key, &cursor) }), session.uid != nil else { return false }
+                    if !hasCurrentSession, let current, session.isSession(current) { (currentSession, hasCurrentSession) = (session, true) }
                     return true
                 }
             default:
@@ -132,41 +161,50 @@ package enum FreshIDTokenReader {
 
         /// Whether this is the project the full path would pick: for the remembered one, the
         /// entry's own key must name it and be on the emulator asked for.
-        func belongs(to project: ProjectChoice, storedAs name: String) -> Bool {
+        func belongs(to project: ProjectQuery, storedAs name: UnsafeRawBufferPointer) -> Bool {
             guard let apiKey, sessionsSeen else { return false }
-            guard case .remembered(let host) = project else { return true }
-            let key = ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost ?? nil)
-            return key.storageKey == name && (host == nil || key.emulatorHost == host)
+            guard project.apiKey == nil else { return true }
+            let host = emulatorHost ?? nil
+            guard ProjectKey.isStorageKey(name, apiKey: apiKey, emulatorHost: host) else { return false }
+            guard let wantedHost = project.emulatorHost else { return true }
+            return host?.elementsEqual(wantedHost) ?? false
         }
     }
 
     /// The fields of a session (or of the `current` reference) the answer depends on.
     private struct SessionFields {
-        var uid: String?
+        var uid: UnsafeRawBufferPointer?
         /// Absent and `null` both mean no tenant.
-        var tenantId: String??
-        var idToken: String?
-        var refreshToken: String?
-        /// Seconds since 1970 (no `Date` here: a struct holding one has no layout the compiler
-        /// knows, and copying it asks the runtime for metadata).
+        var tenantId: UnsafeRawBufferPointer??
+        var idToken: UnsafeRawBufferPointer?
+        var refreshToken: UnsafeRawBufferPointer?
+        /// Seconds since 1970.
         var expirationTime: Int?
 
-        var reference: SessionReference? { uid.map { SessionReference(uid: $0, tenantId: tenantId ?? nil) } }
-
-        mutating func read(_ key: String, _ cursor: inout JSONCursor) -> Bool {
+        mutating func read(_ key: JSONKey, _ cursor: inout JSONCursor) -> Bool {
             switch key {
             case "uid":
-                return once(&uid) { cursor.string() }
+                return once(&uid) { cursor.unescapedString() }
             case "tenantId":
                 return once(&tenantId) { cursor.optionalString() }
             case "idToken":
-                return once(&idToken) { cursor.string() }
+                return once(&idToken) { cursor.unescapedString() }
             case "refreshToken":
-                return once(&refreshToken) { cursor.string() }
+                return once(&refreshToken) { cursor.unescapedString() }
             case "expirationTime":
-                return once(&expirationTime) { cursor.string().flatMap(Timestamp.secondsSince1970) }
+                return once(&expirationTime) { cursor.unescapedString().flatMap(Timestamp.secondsSince1970) }
             default:
                 return cursor.skipValue()
+            }
+        }
+
+        /// Whether this session is the one `reference` names: the same uid and tenant.
+        func isSession(_ reference: SessionFields) -> Bool {
+            guard let uid, let wantedUid = reference.uid, uid.elementsEqual(wantedUid) else { return false }
+            switch (tenantId ?? nil, reference.tenantId ?? nil) {
+            case (nil, nil): return true
+            case let (tenant?, wanted?): return tenant.elementsEqual(wanted)
+            default: return false
             }
         }
     }
@@ -183,15 +221,37 @@ extension FreshIDTokenReader {
 }
 
 extension JSONCursor {
-    /// `.some(nil)` for `null`, `.some(text)` for a string, nil for anything else.
-    mutating func optionalString() -> String?? {
+    /// `.some(nil)` for `null`, `.some(bytes)` for a string without escapes, nil for anything else.
+    mutating func optionalString() -> UnsafeRawBufferPointer?? {
         if literal("null") { return .some(nil) }
-        return string().map { .some($0) }
+        return unescapedString().map { .some($0) }
+    }
+}
+
+extension ProjectChoice {
+    /// Lends the choice to `body` as bytes.
+    func withQuery<T>(_ body: (ProjectQuery) -> T) -> T {
+        let (apiKey, emulatorHost): (String?, String?) = switch self {
+        case .key(let key): (key.apiKey, key.emulatorHost)
+        case .remembered(let host): (nil, host)
+        }
+        return withBytes(of: apiKey) { apiKey in withBytes(of: emulatorHost) { host in body(ProjectQuery(apiKey: apiKey, emulatorHost: host)) } }
+    }
+
+    private func withBytes<T>(of text: String?, _ body: (UnsafeRawBufferPointer?) -> T) -> T {
+        guard var text else { return body(nil) }
+        return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 }
 
 extension FreshIDToken {
     package init(_ session: Session) {
         self.init(idToken: session.idToken, expirationTime: session.expirationTime, uid: session.uid)
+    }
+
+    package init(_ token: FreshIDTokenBytes) {
+        self.init(idToken: String(decoding: token.idToken, as: UTF8.self),
+                  expirationTime: Date(timeIntervalSince1970: TimeInterval(token.expirationTime)),
+                  uid: String(decoding: token.uid, as: UTF8.self))
     }
 }

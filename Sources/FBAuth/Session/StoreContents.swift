@@ -9,8 +9,21 @@ package struct ProjectKey: Hashable, Sendable {
         self.emulatorHost = emulatorHost
     }
 
-    /// The key of this project in `sessions.json`.
-    package var storageKey: String { emulatorHost.map { "\(apiKey)@emulator:\($0)" } ?? apiKey }
+    /// The key of this project in `sessions.json`: the API key, then for an emulator
+    /// `emulatorSeparator` and its host.
+    package var storageKey: String { emulatorHost.map { "\(apiKey)\(Self.emulatorSeparator)\($0)" } ?? apiKey }
+
+    static let emulatorSeparator: StaticString = "@emulator:"
+
+    /// Whether `name` is the `storageKey` of this API key and emulator host, all as bytes.
+    static func isStorageKey(_ name: UnsafeRawBufferPointer, apiKey: UnsafeRawBufferPointer, emulatorHost: UnsafeRawBufferPointer?) -> Bool {
+        guard let emulatorHost else { return name.elementsEqual(apiKey) }
+        let separator = UnsafeRawBufferPointer(start: emulatorSeparator.utf8Start, count: emulatorSeparator.utf8CodeUnitCount)
+        guard name.count == apiKey.count + separator.count + emulatorHost.count else { return false }
+        let hostStart = apiKey.count + separator.count
+        return name[..<apiKey.count].elementsEqual(apiKey) && name[apiKey.count..<hostStart].elementsEqual(separator)
+            && name[hostStart...].elementsEqual(emulatorHost)
+    }
 
     /// How messages name the project without printing the whole API key: the project id when
     /// known, the key's last six characters, and the emulator, if any.

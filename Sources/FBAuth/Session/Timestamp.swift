@@ -19,16 +19,17 @@ package enum Timestamp {
     /// The same as whole seconds since 1970, read from the string's bytes in place.
     static func secondsSince1970(_ text: String) -> Int? {
         var text = text
-        return text.withUTF8(secondsSince1970)
+        return text.withUTF8 { secondsSince1970(UnsafeRawBufferPointer($0)) }
     }
 
-    private static func secondsSince1970(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The same from the text's UTF-8 bytes.
+    static func secondsSince1970(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
-            for byte in UnsafeBufferPointer(rebasing: bytes[range]) {
+            for byte in UnsafeRawBufferPointer(rebasing: bytes[range]) {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }

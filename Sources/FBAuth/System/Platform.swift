@@ -42,9 +42,15 @@ package enum Platform {
     }
 
     /// The user's home directory from the password database (when `HOME` is unset).
-    package static func homeDirectory() -> String {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
-        return String(cString: directory)
+    package static func homeDirectory() -> String { String(decoding: homeDirectoryBytes(), as: UTF8.self) }
+
+    /// The same as bytes, valid until the next password-database call ("/" when not found).
+    package static func homeDirectoryBytes() -> UnsafeRawBufferPointer {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else {
+            let root: StaticString = "/"
+            return UnsafeRawBufferPointer(start: root.utf8Start, count: root.utf8CodeUnitCount)
+        }
+        return UnsafeRawBufferPointer(start: directory, count: strlen(directory))
     }
 
     /// Whether `path` is a directory (following symbolic links).
@@ -60,7 +66,12 @@ package enum Platform {
 
     /// One environment variable, read with `getenv`: no dictionary of all of them.
     package static func variable(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
+        name.withCString(variableBytes).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same as the bytes libc keeps, valid while the environment is not changed.
+    package static func variableBytes(_ name: UnsafePointer<CChar>) -> UnsafeRawBufferPointer? {
+        getenv(name).map { UnsafeRawBufferPointer(start: $0, count: strlen($0)) }
     }
 
     /// The process environment. Read from `environ` directly: Foundation's ProcessInfo costs
@@ -90,16 +101,20 @@ package enum Platform {
     @discardableResult
     package static func write(_ text: String, to fd: Int32) -> Int32? {
         var text = text
-        return text.withUTF8 { bytes -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : EIO }
-                offset += written
-            }
-            return nil
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: fd) }
+    }
+
+    /// The same for bytes.
+    @discardableResult
+    package static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = posixWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return written < 0 ? errno : EIO }
+            offset += written
         }
+        return nil
     }
 
     /// Everything a descriptor yields until its end (stdin for `-` arguments); `name` is for
@@ -167,12 +182,28 @@ package enum Platform {
     /// Why a directory may not hold secrets: another user owns it, or may write in it (and so
     /// replace or link its files). Nil when it is private to us, or does not exist yet.
     package static func untrustedDirectoryReason(_ path: String) -> String? {
+        path.withCString(untrustedDirectory)?.reason
+    }
+
+    package enum UntrustedDirectory: Equatable {
+        case ownedByAnotherUser(uid_t)
+        case writableByOthers(mode: mode_t)
+
+        var reason: String {
+            switch self {
+            case .ownedByAnotherUser(let uid): "is owned by another user (uid \(uid))"
+            case .writableByOthers(let mode): "can be written by other users (mode \(String(mode, radix: 8)))"
+            }
+        }
+    }
+
+    /// The same for a C path, without a message.
+    package static func untrustedDirectory(_ path: UnsafePointer<CChar>) -> UntrustedDirectory? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        if info.st_uid != geteuid() { return "is owned by another user (uid \(info.st_uid))" }
+        if info.st_uid != geteuid() { return .ownedByAnotherUser(info.st_uid) }
         let mode = info.st_mode & 0o777
-        if mode & 0o022 != 0 { return "can be written by other users (mode \(String(mode, radix: 8)))" }
-        return nil
+        return mode & 0o022 != 0 ? .writableByOthers(mode: mode) : nil
     }
 
     /// The whole file, never through a symbolic link; nil when there is no file.
@@ -184,6 +215,11 @@ package enum Platform {
     /// token`'s quick path, where a first Array costs more than the read); never through a
     /// symbolic link. Nil when there is no file or it cannot be read.
     package static func withFileBytes<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        path.withCString { withFileBytes($0, body) }
+    }
+
+    /// The same for a C path.
+    package static func withFileBytes<T>(_ path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

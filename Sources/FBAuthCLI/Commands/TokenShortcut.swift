@@ -6,37 +6,45 @@ import Foundation
 import FBAuth
 
 /// `fbauth token` with nothing after it (what `$(fbauth token)` runs), answered from the saved
-/// session before the command-line machinery starts: it reads only the environment variables
-/// the answer depends on, with `getenv`, and the file with `FreshIDTokenReader`. The first
-/// Dictionary, the command table and Codable each cost the Swift runtime one-time work that
-/// would otherwise be most of the command's time (README, "Speed").
+/// session before the command-line machinery starts, by `QuickTokenRead`: in bytes from the
+/// environment to stdout. The command table, the first Dictionary, Codable, even the first long
+/// String freed, each cost the Swift runtime one-time work that would otherwise be most of the
+/// command's time (README, "Speed").
 ///
 /// When it cannot answer — other arguments, a token to refresh, no session, anything unusual
 /// in the settings or the file — it returns nil and `CommandLineTool` runs the command in full,
 /// which answers the same way or explains.
 package struct TokenShortcut {
-    /// One environment variable (`getenv` in the live tool).
-    var variable: (String) -> String?
+    var environment: RawEnvironment
     var clock: WallClock
     var console: Console
 
-    package init(variable: @escaping (String) -> String?, clock: WallClock, console: Console) {
-        self.variable = variable
+    package init(environment: RawEnvironment, clock: WallClock, console: Console) {
+        self.environment = environment
         self.clock = clock
         self.console = console
     }
 
-    /// The whole command line it answers, after the program name.
-    package static var command: String { "token" }
+    /// The whole command line it answers, after the program name (computed: a stored global
+    /// would be initialized lazily, one more step at start-up).
+    package static var command: StaticString { "token" }
+
+    /// Whether `arguments` (C's argv: the program, then its arguments) are the program and
+    /// `command` alone.
+    package static func handles(_ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int32) -> Bool {
+        guard count == 2, let argument = arguments[1] else { return false }
+        let length = command.utf8CodeUnitCount
+        return UnsafeRawBufferPointer(start: argument, count: length + 1)
+            .elementsEqual(UnsafeRawBufferPointer(start: command.utf8Start, count: length + 1))  // NUL included
+    }
 
     /// The exit code once it has answered `fbauth token`; nil when the full command must run.
     package func answer() -> Int32? {
-        guard let project = try? ProjectChoice.from(apiKey: nil, variable: variable) else { return nil }
-        let store = FileSessionStore(directory: FileSessionStore.directory(option: nil, variable: variable))
-        guard let fresh = store.freshIDToken(project: project, minValid: TimeInterval(TokenCommand.defaultMinValid), now: clock.now()) else {
-            return nil
+        var code: Int32 = 0
+        let answered = QuickTokenRead.answer(environment: environment, minValid: TimeInterval(TokenCommand.defaultMinValid), now: clock.now()) { token in
+            console.writeOutputLine(token.idToken)
+            code = CommandLineTool.exitCode(afterOutputTo: console, variable: environment.string)
         }
-        TokenCommand.printToken(fresh, json: false, console)
-        return CommandLineTool.exitCode(afterOutputTo: console, variable: variable)
+        return answered ? code : nil
     }
 }

@@ -10,6 +10,9 @@ import LoopbackHTTP
 /// for humans goes to stderr.
 package protocol Console: Sendable {
     func writeOutput(_ text: String)
+    /// `bytes` and a newline on stdout, as one write (`fbauth token`'s quick path, which makes
+    /// no Strings).
+    func writeOutputLine(_ bytes: UnsafeRawBufferPointer)
     func writeError(_ text: String)
     var isInputTerminal: Bool { get }
     /// The descriptor `readLine` reads from, for waiting on it with other input.
@@ -29,6 +32,8 @@ package protocol Console: Sendable {
 extension Console {
     /// A line for humans on stderr.
     package func say(_ line: String) { writeError(line + "\n") }
+
+    package func writeOutputLine(_ bytes: UnsafeRawBufferPointer) { writeOutput(String(decoding: bytes, as: UTF8.self) + "\n") }
 }
 
 /// The process's real standard streams.
@@ -38,10 +43,19 @@ package struct StandardConsole: Console {
     package init() {}
 
     package func writeOutput(_ text: String) {
-        if let code = Platform.write(text, to: 1) { failure.record(Platform.describe(errno: code)) }
+        if let code = Platform.write(text, to: 1) { failure.record(code) }
+    }
+
+    package func writeOutputLine(_ bytes: UnsafeRawBufferPointer) {
+        let code = withUnsafeTemporaryAllocation(byteCount: bytes.count + 1, alignment: 1) { line in
+            line.copyMemory(from: bytes)
+            line[bytes.count] = UInt8(ascii: "\n")
+            return Platform.write(UnsafeRawBufferPointer(line), to: 1)
+        }
+        if let code { failure.record(code) }
     }
     package func writeError(_ text: String) { Platform.write(text, to: 2) }
-    package var outputFailure: String? { failure.first }
+    package var outputFailure: String? { failure.first.map { Platform.describe(errno: $0) } }
     package var isInputTerminal: Bool { Platform.isTerminal(0) }
     package var inputDescriptor: Int32 { 0 }
     package var isErrorTerminal: Bool { Platform.isTerminal(2) }
@@ -57,11 +71,17 @@ package struct StandardConsole: Console {
     }
 }
 
-/// The first failure to write stdout, shared by copies of the console.
+/// The first failure to write stdout (its errno), shared by copies of the console. A number
+/// rather than its message: freeing a String field when the console goes would cost `fbauth
+/// token` the runtime's one-time type lookup (README, "Speed").
 private final class OutputFailure: @unchecked Sendable {
     private let lock = Lock()
-    private var value: String?
+    private var code: Int32?
 
-    func record(_ reason: String) { lock.withLock { if value == nil { value = reason } } }
-    var first: String? { lock.withLock { value } }
+    func record(_ code: Int32) { lock.withLock { if self.code == nil { self.code = code } } }
+    var first: Int32? {
+        var first: Int32?
+        lock.withLock { first = code }  // returning Void: an Int32? through the generic lock would need its metadata made
+        return first
+    }
 }

@@ -64,7 +64,7 @@ final class InProcessMachine {
     func shortcut(unset: Set<String> = [], setting: [String: String] = [:]) -> (status: Int32?, stdout: String, stderr: String) {
         let console = RecordingConsole()
         let environment = environment(unset: unset).merging(setting) { $1 }
-        let status = TokenShortcut(variable: { environment[$0] }, clock: clock, console: console).answer()
+        let status = TokenShortcut(environment: .table(environment), clock: clock, console: console).answer()
         return (status, console.stdout, console.stderr)
     }
 
