@@ -38,7 +38,7 @@ let package = Package(
             dependencies: ["FBAuthCLI", "FBAuth", "FBAuthStandIn", "CProcessArguments", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
         // The start-up floor Scripts/bench.sh compares `fbauth token` with: a Swift program that
         // only prints, linked as fbauth is.
-        .executableTarget(name: "fbauth-startup-floor", path: "Scripts/bench/startup-floor"),
+        .executableTarget(name: "fbauth-startup-floor", dependencies: ["CProcessArguments"], path: "Scripts/bench/startup-floor"),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of

