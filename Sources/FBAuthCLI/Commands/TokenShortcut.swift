@@ -34,8 +34,10 @@ package struct TokenShortcut {
     package static func handles(_ arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, count: Int32) -> Bool {
         guard count == 2, let argument = arguments[1] else { return false }
         let length = command.utf8CodeUnitCount
+        // Byte by byte, NUL included, stopping at the first difference: never past the
+        // argument's own NUL.
         return UnsafeRawBufferPointer(start: argument, count: length + 1)
-            .elementsEqual(UnsafeRawBufferPointer(start: command.utf8Start, count: length + 1))  // NUL included
+            .elementsEqual(UnsafeRawBufferPointer(start: command.utf8Start, count: length + 1))
     }
 
     /// The exit code once it has answered `fbauth token`; nil when the full command must run.
