@@ -171,8 +171,7 @@ struct JSONCursor {
     mutating func literal(_ word: StaticString) -> Bool {
         _ = next()
         let length = word.utf8CodeUnitCount
-        guard index + length <= bytes.count,
-            UnsafeRawBufferPointer(rebasing: bytes[index..<index + length]).elementsEqual(UnsafeRawBufferPointer(start: word.utf8Start, count: length))
+        guard index + length <= bytes.count, UnsafeRawBufferPointer(rebasing: bytes[index..<index + length]).elementsEqual(word.bytes)
         else { return false }
         index += length
         return true
@@ -301,10 +300,9 @@ enum JSONKey {
 
     /// Whether the key is `name` however it is spelled (`"\u0069d"` is `id`), for `switch`.
     static func ~= (name: StaticString, key: JSONKey) -> Bool {
-        let expected = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         switch key {
-        case .plain(let bytes): return bytes.elementsEqual(expected)
-        case .decoded(let text): return text.utf8.elementsEqual(expected)
+        case .plain(let bytes): return bytes.elementsEqual(name.bytes)
+        case .decoded(let text): return text.utf8.elementsEqual(name.bytes)
         }
     }
 }

@@ -50,7 +50,7 @@ package enum QuickTokenRead {
                 UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<offset + bytes.count]).copyMemory(from: bytes)
                 offset += bytes.count
             }
-            func append(_ text: StaticString) { append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+            func append(_ text: StaticString) { append(text.bytes) }
             append(base)
             append(suffix)
             buffer[offset] = 0

@@ -18,7 +18,7 @@ package struct ProjectKey: Hashable, Sendable {
     /// Whether `name` is the `storageKey` of this API key and emulator host, all as bytes.
     static func isStorageKey(_ name: UnsafeRawBufferPointer, apiKey: UnsafeRawBufferPointer, emulatorHost: UnsafeRawBufferPointer?) -> Bool {
         guard let emulatorHost else { return name.elementsEqual(apiKey) }
-        let separator = UnsafeRawBufferPointer(start: emulatorSeparator.utf8Start, count: emulatorSeparator.utf8CodeUnitCount)
+        let separator = emulatorSeparator.bytes
         guard name.count == apiKey.count + separator.count + emulatorHost.count else { return false }
         let hostStart = apiKey.count + separator.count
         return name[..<apiKey.count].elementsEqual(apiKey) && name[apiKey.count..<hostStart].elementsEqual(separator)

@@ -47,8 +47,7 @@ package enum Platform {
     /// The same as bytes, valid until the next password-database call ("/" when not found).
     package static func homeDirectoryBytes() -> UnsafeRawBufferPointer {
         guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else {
-            let root: StaticString = "/"
-            return UnsafeRawBufferPointer(start: root.utf8Start, count: root.utf8CodeUnitCount)
+            return ("/" as StaticString).bytes
         }
         return UnsafeRawBufferPointer(start: directory, count: strlen(directory))
     }
