@@ -10,6 +10,7 @@ import Foundation
 //   FBAUTH_FAKE_BROWSER_STRAY     1: first open idle and stray connections to the listener
 //   FBAUTH_FAKE_BROWSER_ACTION    visit (default); ignore (never visit: the user walks away); fail (exit 3 at once)
 //   FBAUTH_FAKE_BROWSER_LOG       file to append each page seen to, as JSON lines {url, status, body}
+//   FBAUTH_FAKE_BROWSER_RESULT    JSON to post as the hosted flow's result on fbauth's page (which needs JavaScript)
 let environment = ProcessInfo.processInfo.environment
 guard CommandLine.arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: fbauth-fake-browser URL\n".utf8))
@@ -29,7 +30,8 @@ default:
 let browser = HeadlessBrowser(
     email: environment["FBAUTH_FAKE_BROWSER_EMAIL"],
     decision: environment["FBAUTH_FAKE_BROWSER_DECISION"] == "deny" ? .deny : .allow,
-    strayRequestsFirst: environment["FBAUTH_FAKE_BROWSER_STRAY"] == "1")
+    strayRequestsFirst: environment["FBAUTH_FAKE_BROWSER_STRAY"] == "1",
+    hostedResult: environment["FBAUTH_FAKE_BROWSER_RESULT"])
 do throws(HeadlessBrowser.Failure) {
     let pages = try browser.visit(url)
     if let logPath = environment["FBAUTH_FAKE_BROWSER_LOG"] {

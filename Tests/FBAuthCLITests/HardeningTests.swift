@@ -82,14 +82,18 @@ import Testing
         let recorder = try script("record-browser", "printf '%s' \"$1\" > '\(seen)'", in: harness)
         let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"],
                                             harness: harness, environment: ["BROWSER": recorder])
-        #expect(running.waitForStderr(containing: "/start?n="))
+        #expect(running.waitForStderr(containing: "visit:"))
         var argument = ""
         _ = eventually(within: 2) {
             argument = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
             return !argument.isEmpty
         }
-        let start = try #require(URLComponents(string: argument))
-        #expect(start.path == "/start" && !argument.contains("state="), "no state in the browser's arguments: \(argument)")
+        // The browser's arguments name a page only this user can read; the one-time address is in it.
+        let page = try #require(URLComponents(string: argument))
+        #expect(page.scheme == "file" && !argument.contains("n=") && !argument.contains("state="), "no secret in the browser's arguments: \(argument)")
+        #expect(fileMode(page.path) == 0o600)
+        let start = try #require(startAddress(argument).flatMap(URLComponents.init(string:)))
+        #expect(start.path == "/start")
         let port = UInt16(try #require(start.port))
 
         // The user's browser takes the address: cookie, then the provider.
@@ -115,8 +119,8 @@ import Testing
         let harness = try Harness()
         let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"],
                                             harness: harness, environment: ["FBAUTH_FAKE_BROWSER_ACTION": "ignore"])
-        #expect(running.waitForStderr(containing: "/start?n="))
-        let start = try #require(running.printedURL.flatMap(URLComponents.init(string:)))
+        #expect(running.waitForStderr(containing: "visit:"))
+        let start = try #require(running.printedURL.flatMap(startAddress).flatMap(URLComponents.init(string:)))
         let port = UInt16(try #require(start.port))
         let request = "GET \(start.path)?\(start.percentEncodedQuery!) HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n"
         #expect(try raw(port, request)?.status == 302)

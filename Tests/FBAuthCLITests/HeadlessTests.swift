@@ -16,7 +16,7 @@ import Testing
     /// The port of the listener, read from the redirect_uri in the printed URL.
     /// The listener's port: of the one-time start address, or of the authorization URL's redirect_uri.
     private func listenerPort(in url: String) -> UInt16? {
-        if url.contains("/start?n=") { return URLComponents(string: url)?.port.map(UInt16.init) }
+        if url.hasPrefix("file://") { return startAddress(url).flatMap { URLComponents(string: $0)?.port }.map(UInt16.init) }
         let redirect = URLComponents(string: url)?.queryItems?.first { $0.name == "redirect_uri" }?.value
         return redirect.flatMap { URLComponents(string: $0)?.port }.map(UInt16.init)
     }
@@ -100,20 +100,27 @@ import Testing
         let bin = harness.directory + "/wsl-bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let fakeBrowser = Binaries.url("fbauth-fake-browser").path
+        // Windows opens \\wsl.localhost\Ubuntu\PATH from the distribution's files: the fake
+        // launchers turn it back into the Linux path the fake browser can read.
+        let received = harness.directory + "/launcher-argument"
+        let fromWindows = "| tee '\(received)' | sed -e 's|^\\\\\\\\wsl.localhost\\\\Ubuntu|file://|' -e 's|\\\\|/|g'"
+        let script: String
         if launcher == "wslview" {
-            try FileManager.default.createSymbolicLink(atPath: bin + "/wslview", withDestinationPath: fakeBrowser)
+            script = "#!/bin/sh\nexec \(fakeBrowser) \"$(printf '%s' \"$1\" \(fromWindows))\"\n"
         } else {
-            // Receives: -NoProfile -NonInteractive -Command "Start-Process -FilePath 'URL'".
-            let script = """
+            // Receives: -NoProfile -NonInteractive -Command "Start-Process -FilePath 'PATH'".
+            script = """
                 #!/bin/sh
-                url=$(printf '%s' "$4" | sed -e "s/^Start-Process -FilePath '//" -e "s/'$//" -e "s/''/'/g")
+                url=$(printf '%s' "$4" | sed -e "s/^Start-Process -FilePath '//" -e "s/'$//" -e "s/''/'/g" \(fromWindows))
                 exec \(fakeBrowser) "$url"
                 """
-            _ = FileManager.default.createFile(atPath: bin + "/powershell.exe", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         }
+        _ = FileManager.default.createFile(atPath: bin + "/" + launcher, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
         let result = try harness.signIn("yahoo.com", environment: ["WSL_DISTRO_NAME": "Ubuntu", "PATH": bin + ":" + (harness.environment["PATH"] ?? "")])
         #expect(result.status == 0, "\(result)")
         #expect(harness.browserPages(atLeast: 3).count >= 3)
+        let argument = (try? String(contentsOfFile: received, encoding: .utf8)) ?? ""
+        #expect(argument.hasPrefix("\\\\wsl.localhost\\Ubuntu\\") && argument.hasSuffix(".html"), "\(argument)")
     }
 
     @Test func aFailingLauncherIsReportedAndTheWaitGoesOn() throws {
@@ -132,7 +139,7 @@ import Testing
         let running = try BackgroundProcess(["signin", "--loopback", "--provider", "github.com", "--port", "0", "--timeout", "30"], harness: harness,
                                             environment: ["FBAUTH_FAKE_BROWSER_ACTION": "ignore"])
         #expect(running.waitForStderr(containing: "visit:"))
-        let port = try #require(running.printedURL.flatMap(listenerPort))
+        let port = try #require(running.printedURL.flatMap { listenerPort(in: $0) })
         running.interrupt()
         let result = running.finish(timeout: 10)
         #expect(result.status == 4, "\(result)")

@@ -102,7 +102,9 @@ public final class Auth: Sendable {
     }
 
     private func flow() -> BrowserSignInFlow {
-        BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
+        var flow = BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
+        flow.launchDirectory = store.directory
+        return flow
     }
 
     private func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {

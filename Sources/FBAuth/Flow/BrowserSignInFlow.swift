@@ -29,6 +29,9 @@ package struct BrowserSignInFlow: Sendable {
     package var projectId: String?
     /// The page's one-time values.
     package var secrets: SecretTokens = SystemSecretTokens()
+    /// A private directory (the config directory) for the `LaunchPage` a launched browser is
+    /// given; nil: a new private temporary directory.
+    package var launchDirectory: String?
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
@@ -81,19 +84,22 @@ package struct BrowserSignInFlow: Sendable {
         }
         // After createAuthUri: Google's emulator (501 above) takes any redirect host.
         try AuthorizedDomains.require(options.redirectHost.rawValue, config: client.projectConfig())
-        // The browser fbauth opens gets a one-time address without secrets (see StartGate);
-        // with --no-browser the user takes the authorization URL elsewhere, and its state is
-        // the only check (a pasted or port-forwarded redirect carries no cookie).
+        // The browser fbauth opens is led to a one-time address through a page only this user
+        // can read (StartGate, LaunchPage); with --no-browser the user takes the authorization
+        // URL elsewhere, and its state is the only check (a pasted or port-forwarded redirect
+        // carries no cookie).
         var gate = options.openBrowser
             ? StartGate(nonce: secrets.make(bytes: 16), cookie: secrets.make(bytes: 32),
                         authority: "\(options.redirectHost.rawValue):\(receiver.port)")
             : nil
-        let launched = present(authorization.authURI, gate: &gate, options: options)
+        let (launched, page) = present(authorization.authURI, gate: &gate, options: options)
+        defer { page?.remove() }
         var waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
             observer: observer, interrupts: interrupts, hintAfter: hintAfter,
             launched: launched, showsStatusLine: showsWaitingLine)
         waiter.gate = gate
+        waiter.launchPage = page
         let callback = try waiter.wait(timeout: options.timeout)
         return try exchange(callback, authorization: authorization, providerId: options.providerId, purpose: purpose)
     }
@@ -172,20 +178,19 @@ package struct BrowserSignInFlow: Sendable {
         }
     }
 
-    /// Shows the URL (always) and opens the browser (unless told not to, or impossible).
-    /// Opens the browser on the gate's one-time address and shows that address; where no browser
-    /// can be opened, shows the authorization URL instead, for a browser anywhere (the gate is
-    /// then dropped: a pasted or forwarded redirect carries no cookie).
-    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions) -> LaunchedBrowser? {
+    /// Opens the browser on the gate's one-time address, through a `LaunchPage`; where no
+    /// browser can be opened, shows the authorization URL instead, for a browser anywhere (the
+    /// gate is then dropped: a pasted or forwarded redirect carries no cookie).
+    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions) -> (LaunchedBrowser?, LaunchPage?) {
         if let start = gate?.startURL {
             do {
-                let launched = try browser.open(start)
+                let (launched, page) = try launch(start)
                 if let announcement = browser.announcement {
-                    observer.notice("\(announcement) with \(options.providerId), starting at \(start)")
+                    observer.notice("\(announcement) with \(options.providerId)")
                 } else {
-                    observer.notice("Sign in with \(options.providerId) in your browser. If it does not open, visit:\n\n  \(start)\n")
+                    observer.notice(Self.launchNotice("Sign in with \(options.providerId) in your browser.", page: page))
                 }
-                return launched
+                return (launched, page)
             } catch {
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
                 gate = nil
@@ -193,7 +198,27 @@ package struct BrowserSignInFlow: Sendable {
         }
         observer.notice("Sign in with \(options.providerId): open this address in a browser:\n\n  \(authorizationURL)\n")
         observer.notice(CallbackWaiter.manualInstructions(url: nil, readsTerminal: (observer.pasteInput?.isTerminal ?? false)))
-        return nil
+        return (nil, nil)
+    }
+
+    /// Opens the browser on `startURL` by way of a `LaunchPage`, which the caller removes when
+    /// the flow ends: the browser's command line names a file, not the one-time address.
+    func launch(_ startURL: String) throws(BrowserLaunchError) -> (LaunchedBrowser?, LaunchPage) {
+        let page = try LaunchPage.create(in: launchDirectory, startURL: startURL, unique: secrets.make(bytes: 8))
+        do {
+            return (try browser.open(page.url), page)
+        } catch {
+            page.remove()
+            throw error
+        }
+    }
+
+    /// What the user is told once the browser was launched on `page`: the page's address (a
+    /// path, no secret), and what to do when the browser cannot open it.
+    static func launchNotice(_ lead: String, page: LaunchPage) -> String {
+        "\(lead) If it does not open, visit:\n\n  \(page.url)\n\n"
+            + "A browser that cannot open that file (a snap or Flatpak browser cannot read hidden folders): press Ctrl-C "
+            + "and run the command again with --no-browser, which prints the address to open.\n"
     }
 }
 

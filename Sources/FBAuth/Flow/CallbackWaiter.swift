@@ -20,12 +20,14 @@ struct CallbackWaiter {
     /// When fbauth opened the browser itself: the one-time address it was given, whose cookie
     /// the redirect must carry.
     var gate: StartGate?
+    /// The page the launched browser was given (shown again if nothing arrives).
+    var launchPage: LaunchPage?
 
     func wait(timeout: Duration) throws(FBAuthError) -> ReceivedCallback {
         let gate = GateBox(gate)
         let wait = BrowserWait<ReceivedCallback>(
             observer: observer, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
-            showsStatusLine: showsStatusLine, address: gate.value?.startURL ?? authorizationURL, instructions: Self.manualInstructions,
+            showsStatusLine: showsStatusLine, address: launchPage?.url ?? authorizationURL, instructions: Self.manualInstructions,
             serve: { [receiver, matcher, observer, authorizationURL] (deadline, watching) throws(FBAuthError) -> ListenerEvent<ReceivedCallback> in
                 let screen = { (request: HTTPRequest) -> RedirectReceiver.Screening in
                     gate.screen(request, redirectPath: matcher.redirectPath, authorizationURL: authorizationURL)

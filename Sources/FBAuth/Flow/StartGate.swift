@@ -1,12 +1,12 @@
 import LoopbackHTTP
 
-/// The one address a browser flow hands to the browser: `http://HOST:PORT/start?n=NONCE`. A
-/// browser's command line can be read by every user of the machine (`/proc/PID/cmdline`), so
-/// the address must carry no secret: its nonce is good for one visit, which gets a random
-/// HttpOnly cookie and a redirect to where the flow really starts (the provider, or the hosted
-/// flow's page). What comes back is accepted only with that cookie, so another local user who
-/// read the address (and consented as themselves) cannot feed their own result to this sign-in.
-/// The browser holding the cookie may visit the address again (after the hint shows it again).
+/// The one address a browser flow leads the browser to: `http://HOST:PORT/start?n=NONCE`. Its
+/// nonce is good for one visit, which gets a random HttpOnly cookie and a redirect to where the
+/// flow really starts (the provider, or the hosted flow's page). What comes back is accepted
+/// only with that cookie. The first visitor wins, so the nonce must reach the user's browser
+/// only: a launched browser is given a `LaunchPage` (a file only this user can read) that leads
+/// here, never the address itself, since every user can read a browser's command line. The
+/// browser holding the cookie may visit the address again.
 struct StartGate {
     static let cookieName = "fbauth_flow"
 

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Why no browser could be opened.
 public struct BrowserLaunchError: Error, Sendable, Equatable {
     public var reason: String
@@ -41,10 +47,12 @@ package enum BrowserCommand: Equatable, Sendable {
         if let browser = environment["BROWSER"], !browser.isEmpty { return .program([browser, url]) }
         if isMacOS { return .program(["open", url]) }
         if isWSL {
-            if hasExecutable("wslview") { return .program(["wslview", url]) }
+            // The Windows browser reaches this distribution's files at \\wsl.localhost\DISTRO\….
+            let target = windowsPath(ofFileURL: url, distribution: environment["WSL_DISTRO_NAME"]) ?? url
+            if hasExecutable("wslview") { return .program(["wslview", target]) }
             if hasExecutable("powershell.exe") {
                 // A single-quoted PowerShell string is literal; quotes inside are doubled.
-                let literal = "'" + url.replacing("'", with: "''") + "'"
+                let literal = "'" + target.replacing("'", with: "''") + "'"
                 return .program(["powershell.exe", "-NoProfile", "-NonInteractive", "-Command", "Start-Process -FilePath \(literal)"])
             }
         }
@@ -56,6 +64,15 @@ package enum BrowserCommand: Equatable, Sendable {
         }
         guard hasExecutable("xdg-open") else { return .unavailable("xdg-open is not installed and BROWSER is not set") }
         return .program(["xdg-open", url])
+    }
+
+    /// `file:///home/u/x.html` as Windows names it under WSL: `\\wsl.localhost\DISTRO\home\u\x.html`;
+    /// nil for other URLs, or when the distribution's name is unknown.
+    static func windowsPath(ofFileURL url: String, distribution: String?) -> String? {
+        guard url.hasPrefix("file://"), let distribution, !distribution.isEmpty,
+            let path = URLComponents(string: url)?.path, path.hasPrefix("/")
+        else { return nil }
+        return "\\\\wsl.localhost\\" + distribution + path.replacing("/", with: "\\")
     }
 
     /// Windows Subsystem for Linux sets these for every process.

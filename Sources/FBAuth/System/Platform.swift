@@ -264,14 +264,45 @@ package enum Platform {
     /// Removes `PATH.tmp-PID` files left by fbauth processes that died while writing (they hold
     /// every refresh token of the store).
     package static func removeStaleTemporaryFiles(of path: String) {
-        let directory = parentDirectory(of: path)
-        let prefix = fileName(of: path) + ".tmp-"
+        removeFilesOfDeadProcesses(in: parentDirectory(of: path), prefix: fileName(of: path) + ".tmp-")
+    }
+
+    /// Removes the files of `directory` named `PREFIX` + the id of a process that no longer runs
+    /// (+ anything after the digits).
+    package static func removeFilesOfDeadProcesses(in directory: String, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix(while: \.isNumber)), pid != getpid(),
+                kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
             unlink(directory + "/" + name)
         }
     }
+
+    /// Creates a new file that only this user can read (mode 0600), never through a symbolic
+    /// link and never over an existing file, holding `bytes`.
+    package static func createPrivateFile(_ path: String, _ bytes: [UInt8]) throws(FileProblem) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed(operation: "cannot create", path: path, code: errno) }
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { posixWrite(fd, $0.baseAddress!, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                unlink(path)
+                throw .failed(operation: "cannot write", path: path, code: code)
+            }
+            offset += written
+        }
+    }
+
+    package static func removeFile(_ path: String) { unlink(path) }
+
+    package static var processID: Int32 { getpid() }
+
+    package static func removeDirectory(_ path: String) { rmdir(path) }
 
     /// Creates a directory and any missing parents with mode 0700 (never changing an existing one).
     package static func makeDirectory(_ path: String) throws(FileProblem) {

@@ -98,6 +98,7 @@ package struct CommandContext: Sendable {
         if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty { flow.authDomain = domain }
         flow.projectId = project.projectId
         flow.secrets = dependencies.secrets
+        flow.launchDirectory = sessionStore().directory
         return flow
     }
 

@@ -19,11 +19,15 @@ public struct HeadlessBrowser: Sendable {
     public var email: String?
     public var decision: Decision
     public var strayRequestsFirst: Bool
+    /// What to post as the result when a page of fbauth's hosted flow is reached (this browser
+    /// runs no JavaScript): the body its script would post, `{"requestUri", "sessionId"}`.
+    public var hostedResult: String?
 
-    public init(email: String? = nil, decision: Decision = .allow, strayRequestsFirst: Bool = false) {
+    public init(email: String? = nil, decision: Decision = .allow, strayRequestsFirst: Bool = false, hostedResult: String? = nil) {
         self.email = email
         self.decision = decision
         self.strayRequestsFirst = strayRequestsFirst
+        self.hostedResult = hostedResult
     }
 
     public struct Page: Sendable {
@@ -42,6 +46,14 @@ public struct HeadlessBrowser: Sendable {
     /// the page cannot load.
     public func visit(_ url: String, stoppingAtPort: UInt16? = nil) throws(Failure) -> [Page] {
         var pages: [Page] = []
+        var url = url
+        if url.hasPrefix("file:") {
+            // A local page that moves on at once (fbauth's launch page): read it, follow its refresh.
+            let body = try Self.localPage(url)
+            pages.append(Page(url: url, status: 200, body: body))
+            guard let target = Self.refreshTarget(in: body) else { throw Failure(message: "the local page \(url) leads nowhere") }
+            url = target
+        }
         var next = Step(method: "GET", url: url, form: nil)
         let firstPort = try Target(url).port
         var spareConnection: LoopbackConnection?
@@ -68,6 +80,9 @@ public struct HeadlessBrowser: Sendable {
                 next = Step(method: "GET", url: resolved, form: nil)
             } else if response.status == 200, body.contains("data-fbauth-consent") {
                 next = try consent(on: body, at: next.url)
+            } else if response.status == 200, body.contains("id=\"fbauth-config\""), let hostedResult, next.method == "GET" {
+                // What the hosted page's script posts once Firebase's handler is done.
+                next = Step(method: "POST", url: "http://\(target.hostHeader)/__/fbauth/result", form: hostedResult, contentType: "application/json")
             } else {
                 return pages
             }
@@ -81,6 +96,7 @@ public struct HeadlessBrowser: Sendable {
         var method: String
         var url: String
         var form: String?
+        var contentType = "application/x-www-form-urlencoded"
     }
 
     /// Where a loopback URL points.
@@ -116,7 +132,8 @@ public struct HeadlessBrowser: Sendable {
         }
         let body = Array((step.form ?? "").utf8)
         if step.form != nil {
-            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
+            // Browsers name the page's origin on every POST.
+            head += "Origin: http://\(target.hostHeader)\r\nContent-Type: \(step.contentType)\r\nContent-Length: \(body.count)\r\n"
         }
         let connection: LoopbackConnection
         do {
@@ -167,6 +184,22 @@ public struct HeadlessBrowser: Sendable {
             connection.close()
         }
         return spare
+    }
+
+    /// The text of a `file://` page, as a browser reads it: with this user's permissions.
+    static func localPage(_ url: String) throws(Failure) -> String {
+        guard let path = URLComponents(string: url)?.path, !path.isEmpty else { throw Failure(message: "not a file URL: \(url)") }
+        do {
+            return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        } catch {
+            throw Failure(message: "cannot read \(path): \(error)")
+        }
+    }
+
+    /// Where a `<meta http-equiv="refresh" content="0;url=…">` sends the browser.
+    public static func refreshTarget(in html: String) -> String? {
+        guard html.contains("http-equiv=\"refresh\""), let range = html.firstRange(of: ";url=") else { return nil }
+        return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
     }
 
     static func attribute(_ name: String, in html: String) -> String? {

@@ -42,9 +42,10 @@ final class BackgroundProcess: @unchecked Sendable {
         return stderr.contains(text)
     }
 
-    /// The first URL printed on its own indented line of stderr (the authorization URL).
+    /// The first URL printed on its own indented line of stderr: the authorization URL, the
+    /// start address, or the page a launched browser was given (`file://`).
     var printedURL: String? {
-        stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http://") }
+        stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http://") || $0.hasPrefix("file://") }
     }
 
     func interrupt() { kill(process.processIdentifier, SIGINT) }

@@ -188,6 +188,14 @@ extension Dictionary where Key == String, Value == Any {
     }
 }
 
+/// The address a page fbauth gave the browser (`file://…/signin-….html`) leads to: its one-time
+/// start address; other URLs as they are.
+func startAddress(_ url: String) -> String? {
+    guard url.hasPrefix("file://") else { return url }
+    guard let path = URLComponents(string: url)?.path, let data = FileManager.default.contents(atPath: path) else { return nil }
+    return HeadlessBrowser.refreshTarget(in: String(decoding: data, as: UTF8.self))
+}
+
 /// File mode bits of a path (e.g. 0o600).
 func fileMode(_ path: String) -> Int? {
     (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue

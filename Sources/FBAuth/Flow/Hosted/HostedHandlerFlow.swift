@@ -27,11 +27,12 @@ struct HostedHandlerFlow {
         let routes = RoutesBox(HostedPageRoutes(
             nonce: flow.secrets.make(bytes: 16), cookie: flow.secrets.make(bytes: 32), port: receiver.port, page: page.response))
         let startURL = routes.value.startURL
+        let (launched, launchPage) = present(startURL, options: options, port: receiver.port)
+        defer { launchPage?.remove() }
 
         let wait = BrowserWait<(HostedIdpResponse, HeldRequest)>(
             observer: observer, interrupts: flow.interrupts, hintAfter: flow.hintAfter,
-            launched: present(startURL, options: options, port: receiver.port),
-            showsStatusLine: flow.showsWaitingLine, address: startURL,
+            launched: launched, showsStatusLine: flow.showsWaitingLine, address: launchPage?.url ?? startURL,
             instructions: { url, _ in Self.manualInstructions(url: url, port: receiver.port) },
             serve: { [observer] (deadline, watching) throws(FBAuthError) in
                 try Self.serve(receiver, routes: routes, observer: observer, providerId: options.providerId, until: deadline, watching: watching)
@@ -123,21 +124,24 @@ struct HostedHandlerFlow {
         HostedPageRoutes.json(200, ["ok": .bool(ok), "heading": .string(heading), "text": .string(text)])
     }
 
-    /// Shows the address (always) and opens the browser (unless told not to, or impossible).
-    private func present(_ url: String, options: FlowOptions, port: UInt16) -> LaunchedBrowser? {
+    /// Opens the browser on the start address through a `LaunchPage`; with `--no-browser`, or
+    /// where no browser can be opened, shows the start address for the user to open.
+    private func present(_ url: String, options: FlowOptions, port: UInt16) -> (LaunchedBrowser?, LaunchPage?) {
         let name = ProviderNames.name(of: options.providerId)
         guard options.openBrowser else {
             observer.notice("Sign in with \(name): open this address in a browser on this machine:\n\n  \(url)\n")
             observer.notice(Self.manualInstructions(url: nil, port: port))
-            return nil
+            return (nil, nil)
         }
-        observer.notice("Sign in with \(name) in your browser (through Firebase's sign-in page). If it does not open, visit:\n\n  \(url)\n")
         do {
-            return try flow.browser.open(url)
+            let (launched, page) = try flow.launch(url)
+            observer.notice(BrowserSignInFlow.launchNotice("Sign in with \(name) in your browser (through Firebase's sign-in page).", page: page))
+            return (launched, page)
         } catch {
             observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
+            observer.notice("Sign in with \(name): open this address in a browser on this machine:\n\n  \(url)\n")
             observer.notice(Self.manualInstructions(url: nil, port: port))
-            return nil
+            return (nil, nil)
         }
     }
 

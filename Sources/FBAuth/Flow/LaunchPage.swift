@@ -1,0 +1,82 @@
+import LoopbackHTTP
+
+/// What a browser that fbauth launches is given instead of the start address: a page in a file
+/// only this user can read (mode 0600, in the private config directory) that sends the browser
+/// on to `http://localhost:PORT/start?n=NONCE`.
+///
+/// Every user of the machine can read a browser's command line (`/proc/PID/cmdline`, `ps`), and
+/// can request the start address before the browser does (2–6 ms against Chromium's
+/// 190–410 ms): whoever visits it first gets the sign-in's cookie. So the command line holds
+/// only the file's path, and the nonce never leaves this user's files and the loopback
+/// connection. (Jupyter hands its browser a token in a "redirect file" for the same reason.)
+package struct LaunchPage: Sendable {
+    /// The file.
+    package let path: String
+    /// What the browser is given: the file's `file://` URL.
+    package var url: String { "file://" + Self.percentEncodedPath(path) }
+    /// A directory made for the page when no private directory was given; removed with it.
+    private let ownDirectory: String?
+
+    /// `signin-PID-RANDOM.html`: the process id lets a later sign-in remove the pages of
+    /// processes that died before removing their own.
+    static let namePrefix = "signin-"
+
+    /// Writes the page for `startURL` into `directory` (a new private temporary directory when
+    /// nil), named with `unique`.
+    package static func create(in directory: String?, startURL: String, unique: String) throws(BrowserLaunchError) -> LaunchPage {
+        let folder: String, ownDirectory: String?
+        do throws(Platform.FileProblem) {
+            if let directory {
+                try Platform.makeDirectory(directory)
+                (folder, ownDirectory) = (directory, nil)
+            } else {
+                let made = try Platform.makeTemporaryDirectory(prefix: "fbauth-")
+                (folder, ownDirectory) = (made, made)
+            }
+        } catch {
+            throw BrowserLaunchError("cannot write the sign-in page: \(error.description)")
+        }
+        if let reason = Platform.untrustedDirectoryReason(folder) {
+            throw BrowserLaunchError("the sign-in page would be written to \(folder), which \(reason)")
+        }
+        Platform.removeFilesOfDeadProcesses(in: folder, prefix: namePrefix)
+        let path = "\(folder)/\(namePrefix)\(Platform.processID)-\(unique).html"
+        do throws(Platform.FileProblem) {
+            try Platform.createPrivateFile(path, Array(html(startURL: startURL).utf8))
+        } catch {
+            if let ownDirectory { Platform.removeDirectory(ownDirectory) }
+            throw BrowserLaunchError("cannot write the sign-in page: \(error.description)")
+        }
+        return LaunchPage(path: path, ownDirectory: ownDirectory)
+    }
+
+    private init(path: String, ownDirectory: String?) {
+        self.path = path
+        self.ownDirectory = ownDirectory
+    }
+
+    /// Removes the page (and its directory, when it was made for it).
+    package func remove() {
+        Platform.removeFile(path)
+        if let ownDirectory { Platform.removeDirectory(ownDirectory) }
+    }
+
+    /// A page that moves on at once, without JavaScript, and sends no referrer.
+    static func html(startURL: String) -> String {
+        let address = ResultPage.escape(startURL)
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+            <meta http-equiv="refresh" content="0;url=\(address)"><title>fbauth: sign-in</title></head>
+            <body><p>Opening the sign-in… If nothing happens, <a href="\(address)">continue</a>.</p></body></html>
+
+            """
+    }
+
+    /// A path as the path of a `file://` URL: RFC 3986 unreserved characters and `/` kept,
+    /// everything else percent-encoded.
+    static func percentEncodedPath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { FormEncoding.percentEncode(String($0)) }
+            .joined(separator: "/")
+    }
+}
