@@ -89,14 +89,14 @@ import Testing
     }
 
     @Test func aProjectWhoseCurrentComesAfterItsSessionsIsLeftToTheFullPath() throws {
-        let ordered = #"{"version": 1, "currentProject": "k", "projects": {"k": {"apiKey": "k", "current": {"uid": "u"}, "sessions": [{"uid": "u", "idToken": "i", "refreshToken": "r", "expirationTime": "2027-01-15T10:00:00Z", "lastSignInTime": "2027-01-15T07:00:00Z", "emailVerified": false, "isAnonymous": false, "providerData": [], "providerCredentials": []}]}}}"#
+        let ordered = #"{"version": 1, "currentProject": "k", "projects": {"k": {"apiKey": "k", "current": {"uid": "u"}, "sessions": [{"uid": "u", "idToken": "h.p.s", "refreshToken": "r", "expirationTime": "2027-01-15T10:00:00Z", "lastSignInTime": "2027-01-15T07:00:00Z", "emailVerified": false, "isAnonymous": false, "providerData": [], "providerCredentials": []}]}}}"#
         let reordered = ordered.replacingOccurrences(of: #""current": {"uid": "u"}, "#, with: "")
             .replacingOccurrences(of: "]}}}", with: #"], "current": {"uid": "u"}}}}"#)
         let key = ProjectKey(apiKey: "k", emulatorHost: nil)
         #expect(Self.quick(ordered, .key(key)) == Self.full(ordered, .key(key)))
-        #expect(Self.quick(ordered, .key(key))?.idToken == "i")
+        #expect(Self.quick(ordered, .key(key))?.idToken == "h.p.s")
         #expect(Self.quick(reordered, .key(key)) == nil)
-        #expect(Self.full(reordered, .key(key))?.idToken == "i", "the full path still answers it")
+        #expect(Self.full(reordered, .key(key))?.idToken == "h.p.s", "the full path still answers it")
     }
 
     @Test func keysAreMatchedHoweverTheyAreSpelled() throws {
@@ -208,6 +208,21 @@ import Testing
         for bad in ["localhost", "http://localhost:9099", "localhost:9099/", "user@localhost:9099", ":9099", "localhost:", "localhost:65536",
                     "localhost:123456", "local host:9099", "[::1:9099", "[xyz]:9099", "h%4:1", "h?:1"] {
             #expect(throws: FBAuthError.self, "\(bad)") { try FirebaseEndpoints.emulatorHost(setting: bad) }
+        }
+    }
+}
+
+extension FreshIDTokenReaderTests {
+    /// A saved ID token that is not a JWT (an older fbauth saved what the server sent) is never
+    /// printed from the store: both paths leave it to a refresh.
+    @Test func aSavedTokenThatIsNotAJWTIsRefreshedNotPrinted() throws {
+        let good = #"{"version": 1, "currentProject": "k", "projects": {"k": {"apiKey": "k", "current": {"uid": "u"}, "sessions": [{"uid": "u", "idToken": "h.p.s", "refreshToken": "r", "expirationTime": "2027-01-15T10:00:00Z", "lastSignInTime": "2027-01-15T07:00:00Z", "emailVerified": false, "isAnonymous": false, "providerData": [], "providerCredentials": []}]}}}"#
+        let key = ProjectKey(apiKey: "k", emulatorHost: nil)
+        #expect(Self.quick(good, .key(key))?.idToken == "h.p.s")
+        for token in [#"h.p.s\r\nX-Evil: 1"#, "h.p.s X-Evil:1", "h.p"] {
+            let injected = good.replacingOccurrences(of: "h.p.s", with: token)
+            #expect(Self.quick(injected, .key(key)) == nil, "\(token)")
+            #expect(Self.full(injected, .key(key)) == nil, "\(token)")
         }
     }
 }

@@ -164,6 +164,8 @@ package struct FirebaseAuthClient: Sendable {
     private func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data, request: HTTPClientRequest) throws(FBAuthError) -> Answer {
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
+        } catch let problem as ServerValueProblem {
+            throw .badResponse(host: endpoints.displayHost(for: request.url), reason: TerminalText.safe(problem.description))
         } catch {
             throw .badResponse(host: endpoints.displayHost(for: request.url), reason: "malformed JSON")
         }

@@ -32,7 +32,9 @@ package struct TokenRefresher {
                               minValid: TimeInterval, now: Date) throws(FBAuthError) -> Session? {
         let session = try contents.session(selector, in: project)
         try requireTokens(session)
-        guard session.expirationTime.timeIntervalSince(now) >= minValid else { return nil }
+        // A saved token that is not a JWT (an older fbauth saved whatever the server sent) is
+        // refreshed rather than printed into `Authorization: Bearer $(fbauth token)`.
+        guard session.expirationTime.timeIntervalSince(now) >= minValid, TokenAlphabet.jwt.accepts(session.idToken) else { return nil }
         return session
     }
 

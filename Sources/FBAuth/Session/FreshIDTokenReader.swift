@@ -60,7 +60,7 @@ package enum FreshIDTokenReader {
             let version = root.version, (1...Int64(StoreFile.currentVersion)).contains(version),
             root.chosen.hasCurrentSession, case let session = root.chosen.currentSession, let refreshToken = session.refreshToken,
             !refreshToken.isEmpty, let idToken = session.idToken, let uid = session.uid, let expiry = session.expirationTime,
-            TimeInterval(expiry) - now.timeIntervalSince1970 >= minValid
+            TimeInterval(expiry) - now.timeIntervalSince1970 >= minValid, TokenAlphabet.jwt.accepts(bytes: idToken)
         else { return nil }
         return FreshIDTokenBytes(idToken: idToken, uid: uid, expirationTime: expiry)
     }

@@ -16,7 +16,14 @@ struct StoreFile: Codable {
 
     static func decode(_ data: Data) throws(StoreFileProblem) -> StoreContents {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = Timestamp.stored(text) else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not a timestamp such as 2026-11-22T03:04:05Z")
+            }
+            return date
+        }
         guard case .object(let root)? = try? decoder.decode(JSONValue.self, from: data) else { throw .notJSON }
         guard let value = root["version"] else { throw .noVersion }
         // A positive whole number: not "1", 1.5, true or -7.

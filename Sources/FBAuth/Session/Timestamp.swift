@@ -4,8 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// RFC 3339 timestamps in UTC, second precision: `2026-11-22T03:04:05Z`.
+/// RFC 3339 timestamps in UTC, second precision: `2026-11-22T03:04:05Z`, between 1970 and 2200
+/// (what fbauth saves; a server's value outside that is refused before it is saved).
 package enum Timestamp {
+    static let years = 1970...2200
+
     package static func string(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())
     }
@@ -37,9 +40,39 @@ package enum Timestamp {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), hour < 24, minute < 60, second < 61
+            years.contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 61
         else { return nil }
         return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    /// A timestamp read back from `sessions.json`: the form `string` writes, or — for a date of
+    /// that form with a year outside 1970–2200, which an earlier fbauth saved from a server's
+    /// odd answer (years -1142 and 506713 were seen) — 1970: a token that has expired, so it is
+    /// refreshed on next use, rather than a file no command can read. Nil for anything else.
+    static func stored(_ text: String) -> Date? {
+        if let seconds = secondsSince1970(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        return hasTimestampShape(text) ? Date(timeIntervalSince1970: 0) : nil
+    }
+
+    /// `[-]YYYY…-MM-DDTHH:MM:SS[.fff]Z` with a year of any length.
+    static func hasTimestampShape(_ text: String) -> Bool {
+        var rest = Substring(text)
+        if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
+        let year = rest.prefix { $0.isASCII && $0.isNumber }
+        guard year.count >= 4 else { return false }
+        rest = rest.dropFirst(year.count)
+        for expected in ["-", "d", "d", "-", "d", "d", "T", "d", "d", ":", "d", "d", ":", "d", "d"] as [Character] {
+            guard let next = rest.first, expected == "d" ? (next.isASCII && next.isNumber) : next == expected else { return false }
+            rest = rest.dropFirst()
+        }
+        if rest.first == "." {
+            rest = rest.dropFirst()
+            let fraction = rest.prefix { $0.isASCII && $0.isNumber }
+            guard !fraction.isEmpty else { return false }
+            rest = rest.dropFirst(fraction.count)
+        }
+        return rest == "Z"
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar, by arithmetic (libc's

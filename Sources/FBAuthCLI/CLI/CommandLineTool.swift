@@ -71,7 +71,7 @@ package struct CommandLineTool: Sendable {
 
     /// Says what went wrong on stderr, in one line, and gives the exit code.
     static func report(_ error: FBAuthError, console: Console, variable: (String) -> String?) -> Int32 {
-        console.say("\(TerminalStyle(console: console, variable: variable).errorPrefix) \(TerminalText.safe(error.commandLineMessage))")
+        console.writeError("\(TerminalStyle(console: console, variable: variable).errorPrefix) \(TerminalText.safe(error.commandLineMessage))\n")
         return error.exitCode.rawValue
     }
 }

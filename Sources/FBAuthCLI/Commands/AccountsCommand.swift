@@ -60,17 +60,19 @@ enum AccountsCommand: RunnableCommand {
             context.console.say("No saved sessions\(options.allProjects ? "" : " for this project"); sign in with `fbauth signin --provider ID`.")
             return
         }
+        // Cleaned cell by cell, so that the columns are measured on what is shown.
         let rows = listed.map { project, session in
-            [session.reference == project.current ? "*" : " ", session.uid, session.email.map(TerminalText.safe) ?? "-",
+            [session.reference == project.current ? "*" : " ", session.uid, session.email ?? "-",
              session.providerData.map(\.providerId).joined(separator: ",").nonEmpty ?? (session.isAnonymous ? "anonymous" : "-"),
              state(of: session, now: now) + (options.allProjects ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
+                .map(TerminalText.safe)
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         let lines = rows.map { row in
             row.enumerated().map { index, cell in index < 4 ? cell + String(repeating: " ", count: max(0, widths[index] - cell.count)) : cell }
                 .joined(separator: "  ")
         }
-        context.console.writeOutput(lines.joined(separator: "\n") + "\n")
+        context.console.writeText(lines.joined(separator: "\n") + "\n")
     }
 
     static func state(of session: Session, now: Date) -> String {

@@ -50,7 +50,7 @@ enum StatusCommand: RunnableCommand {
         if options.json {
             context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: store.location)))
         } else {
-            context.console.writeOutput(text(entries, store: store.location))
+            context.console.writeText(text(entries, store: store.location))
         }
         guard entries.contains(where: \.current) else {
             throw .signInAgain(entries.isEmpty

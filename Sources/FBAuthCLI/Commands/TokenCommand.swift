@@ -110,7 +110,7 @@ enum TokenCommand: RunnableCommand {
         let contents = try context.sessionStore().load()
         let session = try contents.session(context.selector, in: context.projectKey(in: contents))
         guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
-            let accessToken = credential.accessToken
+            let accessToken = credential.accessToken, TokenAlphabet.visible.accepts(accessToken)
         else {
             throw .signInAgain("no \(providerId) access token is saved for \(session.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
         }

@@ -30,8 +30,12 @@ package protocol Console: Sendable {
 }
 
 extension Console {
-    /// A line for humans on stderr.
-    package func say(_ line: String) { writeError(line + "\n") }
+    /// A line for humans on stderr. Whatever it quotes from a server, a file or the store, no
+    /// escape sequence reaches the terminal.
+    package func say(_ line: String) { writeError(TerminalText.safeLines(line) + "\n") }
+
+    /// Text for humans on stdout (`status`, `accounts`), cleaned as `say` cleans it.
+    package func writeText(_ text: String) { writeOutput(TerminalText.safeLines(text)) }
 
     package func writeOutputLine(_ bytes: UnsafeRawBufferPointer) { writeOutput(String(decoding: bytes, as: UTF8.self) + "\n") }
 }

@@ -42,6 +42,9 @@ public struct Fault: Sendable {
         case bytes(status: Int, headers: [(name: String, value: String)], body: [UInt8])
         /// Answer normally, but only after this many seconds.
         case delay(TimeInterval)
+        /// Answer normally, with these top-level fields of the JSON answer set to raw JSON text
+        /// (a value no real server sends: `-1e11`, a token with a line break).
+        case amend([(field: String, json: String)])
         /// Close the connection without answering.
         case dropConnection
     }

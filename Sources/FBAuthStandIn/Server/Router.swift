@@ -23,11 +23,26 @@ extension Backend {
                 return .respond(HTTPResponse(status: status, headers: headers, body: body))
             case .delay(let seconds):
                 return .respondAfter(.milliseconds(Int64(seconds * 1000)), respond(to: request))
+            case .amend(let fields):
+                return .respond(Self.amend(respond(to: request), fields))
             case .dropConnection:
                 return .drop
             }
         }
         return .respond(respond(to: request))
+    }
+
+    /// The answer with `fields` replaced by raw JSON text (appended after the others).
+    static func amend(_ response: HTTPResponse, _ fields: [(field: String, json: String)]) -> HTTPResponse {
+        guard var object = JSONText.parse(Data(response.body)) as? [String: Any] else { return response }
+        for (field, _) in fields { object[field] = nil }
+        var text = String(decoding: JSONText.data(object), as: UTF8.self)
+        text.removeLast()  // "}"
+        for (field, json) in fields { text += (text.hasSuffix("{") ? "" : ",") + "\"\(field)\":" + json }
+        var amended = response
+        amended.body = Array((text + "}").utf8)
+        amended.headers = amended.headers.filter { $0.0.lowercased() != "content-length" }
+        return amended
     }
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {

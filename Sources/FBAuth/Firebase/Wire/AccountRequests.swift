@@ -49,10 +49,10 @@ package struct TokenSignInResponse: Decodable, Sendable {
 
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        idToken = c.string(.idToken)
-        refreshToken = c.string(.refreshToken)
-        expiresIn = c.int(.expiresIn)
-        localId = c.string(.localId)
+        idToken = try c.token(.idToken, .jwt)
+        refreshToken = try c.token(.refreshToken, .bearer)
+        expiresIn = try c.integer(.expiresIn, in: ServerValueBounds.tokenLifetime)
+        localId = try c.identifier(.localId)
         email = c.string(.email)
         isNewUser = c.bool(.isNewUser)
         mfaPendingCredential = c.string(.mfaPendingCredential)

@@ -9,7 +9,8 @@ package struct LookupResponse: Decodable, Sendable {
     enum CodingKeys: String, CodingKey { case users }
 
     package init(from decoder: Decoder) throws {
-        users = try decoder.container(keyedBy: CodingKeys.self).list(AccountInfo.self, .users)
+        // A user the checks refuse refuses the answer (not "no user").
+        users = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([AccountInfo].self, forKey: .users)
     }
 }
 
@@ -36,7 +37,7 @@ package struct AccountInfo: Decodable, Sendable, Equatable {
 
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        localId = c.string(.localId)
+        localId = try c.identifier(.localId)
         email = c.string(.email)
         emailVerified = c.bool(.emailVerified)
         displayName = c.string(.displayName)
@@ -45,8 +46,8 @@ package struct AccountInfo: Decodable, Sendable, Equatable {
         providerUserInfo = c.list(ProviderUserInfo.self, .providerUserInfo) ?? []
         disabled = c.bool(.disabled)
         tenantId = c.string(.tenantId)
-        createdAt = c.string(.createdAt)
-        lastLoginAt = c.string(.lastLoginAt)
+        createdAt = try c.integer(.createdAt, in: ServerValueBounds.accountMilliseconds).map(String.init)
+        lastLoginAt = try c.integer(.lastLoginAt, in: ServerValueBounds.accountMilliseconds).map(String.init)
         passwordHash = c.string(.passwordHash)
     }
 }

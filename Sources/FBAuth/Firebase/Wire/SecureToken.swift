@@ -14,9 +14,9 @@ package struct SecureTokenResponse: Decodable, Sendable, Equatable {
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // iOS reads access_token, which equals the ID token; prefer id_token when both are sent.
-        idToken = c.string(.idToken) ?? c.string(.accessToken)
-        refreshToken = c.string(.refreshToken)
-        expiresIn = c.int(.expiresIn)
-        userId = c.string(.userId)
+        idToken = try c.token(.idToken, .jwt) ?? c.token(.accessToken, .jwt)
+        refreshToken = try c.token(.refreshToken, .bearer)
+        expiresIn = try c.integer(.expiresIn, in: ServerValueBounds.tokenLifetime)
+        userId = try c.identifier(.userId)
     }
 }

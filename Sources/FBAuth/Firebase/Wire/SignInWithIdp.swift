@@ -61,10 +61,10 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
 
     package init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        idToken = c.string(.idToken)
-        refreshToken = c.string(.refreshToken)
-        expiresIn = c.int(.expiresIn)
-        localId = c.string(.localId)
+        idToken = try c.token(.idToken, .jwt)
+        refreshToken = try c.token(.refreshToken, .bearer)
+        expiresIn = try c.integer(.expiresIn, in: ServerValueBounds.tokenLifetime)
+        localId = try c.identifier(.localId)
         federatedId = c.string(.federatedId)
         providerId = c.string(.providerId)
         email = c.string(.email)
@@ -73,18 +73,18 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         photoUrl = c.string(.photoUrl)
         screenName = c.string(.screenName)
         rawUserInfo = c.embeddedJSON(.rawUserInfo)
-        oauthAccessToken = c.string(.oauthAccessToken)
-        oauthIdToken = c.string(.oauthIdToken)
-        oauthTokenSecret = c.string(.oauthTokenSecret)
-        oauthExpireIn = c.int(.oauthExpireIn)
-        oauthRefreshToken = c.string(.oauthRefreshToken)
+        oauthAccessToken = try c.token(.oauthAccessToken, .visible)
+        oauthIdToken = try c.token(.oauthIdToken, .visible)
+        oauthTokenSecret = try c.token(.oauthTokenSecret, .visible)
+        oauthExpireIn = try c.integer(.oauthExpireIn, in: ServerValueBounds.providerTokenLifetime)
+        oauthRefreshToken = try c.token(.oauthRefreshToken, .visible)
         isNewUser = c.bool(.isNewUser)
         // JS treats the mere presence of the key as "account exists"
         // (firebase-js-sdk packages/auth/src/api/index.ts, _performFetchWithErrorHandling).
         needConfirmation = c.contains(.needConfirmation) ? (c.bool(.needConfirmation) ?? true) : nil
         verifiedProvider = c.strings(.verifiedProvider)
         errorMessage = c.string(.errorMessage)
-        pendingToken = c.string(.pendingToken)
+        pendingToken = try c.token(.pendingToken, .visible)
         tenantId = c.string(.tenantId)
         mfaPendingCredential = c.string(.mfaPendingCredential)
     }
