@@ -11,6 +11,7 @@ import FBAuthURLSession
 // starts in about a millisecond.
 Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
+Platform.disableCoreDumps()
 // Tested on C's argv, without building `CommandLine.arguments`: its array of strings is the
 // first generic value the runtime would have to set up (README, "Speed").
 if TokenShortcut.handles(CommandLine.unsafeArgv, count: CommandLine.argc),

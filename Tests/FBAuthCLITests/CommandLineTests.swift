@@ -10,7 +10,7 @@ import Testing
         (["signin", "--provider"], "option --provider needs a value"),
         (["signin", "--provider", "yahoo"], "did you mean 'yahoo.com'?"),
         (["signin", "--provider", "yahoo.com", "--port", "70000"], "--port '70000' is not a port number"),
-        (["signin", "--provider", "yahoo.com", "--timeout", "0"], "--timeout '0' is not a positive number of seconds"),
+        (["signin", "--provider", "yahoo.com", "--timeout", "0"], "--timeout '0' is not a number of seconds from 0.001 to 604800"),
         (["signin", "--provider", "yahoo.com", "--param", "novalue"], "--param 'novalue' is not KEY=VALUE"),
         (["signin", "--provider", "yahoo.com", "--redirect-host", "example.com"], "--redirect-host 'example.com' is not one of"),
         (["signin", "--provider", "yahoo.com", "--redirect-host", "127.0.0.1"], "--redirect-host applies to --loopback"),

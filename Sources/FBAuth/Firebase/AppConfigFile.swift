@@ -18,9 +18,13 @@ package struct AppConfigFile {
     package var androidCert: String? = nil
 
     package static func read(_ path: String, appId: String?) throws(FBAuthError) -> AppConfigFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .usage("cannot read --app-config '\(path)'")
+        let read: Data?
+        do throws(Platform.FileProblem) {
+            read = try Platform.readUserFile(path)
+        } catch {
+            throw .usage("cannot read --app-config: \(error.description)")
         }
+        guard let data = read else { throw .usage("cannot read --app-config '\(path)': no such file") }
         let name = Platform.fileName(of: path)
         if path.hasSuffix(".plist") || data.starts(with: Data("<?xml".utf8)) || data.starts(with: Data("bplist".utf8)) {
             return try plist(data, name: name, appId: appId)
@@ -44,7 +48,8 @@ package struct AppConfigFile {
         }
         guard let apiKey = info.API_KEY, !apiKey.isEmpty else { throw .usage("\(name) has no API_KEY") }
         guard let projectId = info.PROJECT_ID, !projectId.isEmpty else { throw .usage("\(name) has no PROJECT_ID") }
-        return AppConfigFile(apiKey: apiKey, projectId: projectId, appId: info.GOOGLE_APP_ID, iosBundleId: info.BUNDLE_ID)
+        return try AppConfigFile(apiKey: apiKey, projectId: projectId, appId: info.GOOGLE_APP_ID, iosBundleId: info.BUNDLE_ID)
+            .checked(in: name, fields: ["API_KEY", "PROJECT_ID", "GOOGLE_APP_ID", "BUNDLE_ID", "", ""])
     }
 
     private struct Services: Decodable {
@@ -89,9 +94,28 @@ package struct AppConfigFile {
         }
         let client = clients[0]
         guard let apiKey = client.key else { throw .usage("\(name) has no client[].api_key[].current_key") }
-        return AppConfigFile(
+        return try AppConfigFile(
             apiKey: apiKey, projectId: projectId, appId: client.client_info?.mobilesdk_app_id,
             androidPackage: client.client_info?.android_client_info?.package_name,
             androidCert: client.oauth_client?.compactMap { $0.android_info?.certificate_hash }.first)
+            .checked(in: name, fields: ["client[].api_key[].current_key", "project_info.project_id", "client_info.mobilesdk_app_id", "",
+                                        "android_client_info.package_name", "oauth_client[].android_info.certificate_hash"])
+    }
+
+    /// Refuses values that would be unsafe to send or save: the API key goes into URLs, the app
+    /// identity into HTTP headers (a config file from a cloned repository must not inject
+    /// header lines), the project id into messages. `fields` names apiKey, projectId, appId,
+    /// iosBundleId, androidPackage and androidCert as this kind of file does.
+    private func checked(in name: String, fields: [String]) throws(FBAuthError) -> AppConfigFile {
+        if !APIKey.isValid(apiKey) { throw .usage("\(name): \(fields[0]) is not an API key (1 to 200 printable characters without spaces)") }
+        if !IDTokenClaims.isProjectID(projectId) {
+            throw .usage("\(name): \(fields[1]) is not a project id (lower-case letters, digits and hyphens)")
+        }
+        for (field, value) in zip(fields[2...], [appId, iosBundleId, androidPackage, androidCert]) {
+            if let value, !HeaderValue.isSafe(value) {
+                throw .usage("\(name): \(field) holds a line break, control or non-ASCII character, and is sent as an HTTP header; fix the file")
+            }
+        }
+        return self
     }
 }

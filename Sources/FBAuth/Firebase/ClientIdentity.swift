@@ -55,6 +55,29 @@ package struct ClientIdentity: Sendable, Equatable {
     }
 }
 
+/// What may go into an HTTP header fbauth sends: printable ASCII. A line break would end the
+/// header and start another (`--referer $'x\r\nX-Evil: 1'`, a plist's `BUNDLE_ID` holding
+/// `&#13;&#10;`), so values from options and app-config files are checked with this before
+/// anything is sent, and the client checks every header once more.
+package enum HeaderValue {
+    package static func isSafe(_ value: String) -> Bool {
+        value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+}
+
+/// A Web API key: printable ASCII without spaces, as Google's keys are (`AIza…`, 39
+/// characters); an Auth emulator takes any such string. It goes into URLs, the store and
+/// messages.
+package enum APIKey {
+    package static func isValid(_ key: String) -> Bool {
+        (1...200).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
+    package static func problem(_ key: String, named name: String) -> FBAuthError? {
+        isValid(key) ? nil : .usage("\(name) is not an API key: it must be 1 to 200 printable characters without spaces (Firebase console → Project settings → General → Web API key)")
+    }
+}
+
 /// The library's version, sent in `X-Client-Version` (and printed by `fbauth --version`).
 package enum FBAuthVersion {
     package static let current = "0.1.0"

@@ -131,6 +131,10 @@ package struct FirebaseAuthClient: Sendable {
 
     private func sendOnce(_ request: HTTPClientRequest, action: String) throws(FBAuthError) -> Data {
         let host = endpoints.displayHost(for: request.url)
+        // Options and app configs are checked where they are read; this is the last line.
+        if let unsafe = request.headers.first(where: { !HeaderValue.isSafe($0.key) || !HeaderValue.isSafe($0.value) }) {
+            throw .failed(.invalidArgument, "refusing to send the \(TerminalText.safe(unsafe.key)) header: it holds a line break or control character")
+        }
         let started = clock.now
         let seconds = { () -> TimeInterval in
             let elapsed = started.duration(to: clock.now).components

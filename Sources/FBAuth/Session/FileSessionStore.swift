@@ -94,8 +94,12 @@ package struct FileSessionStore: SessionStore {
         var contents = original
         let result = try change(&contents)
         if contents != original {
+            let data = StoreFile.encode(contents)
+            guard data.count <= Platform.maximumFileBytes else {
+                throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than fbauth reads; remove sessions you no longer need (fbauth signout --all) and try again; the file was left as it was")
+            }
             do {
-                try Platform.writeAtomically(StoreFile.encode(contents), to: filePath)
+                try Platform.writeAtomically(data, to: filePath)
             } catch {
                 throw .store("\(error.description); \(filePath) was left as it was")
             }

@@ -122,8 +122,9 @@ package enum Platform {
         Data(try readAllBytes(fd, name: name))
     }
 
-    /// The same as bytes (no `Data`, whose machinery `fbauth token`'s quick path does without).
-    private static func readAllBytes(_ fd: Int32, name: String) throws(FileProblem) -> [UInt8] {
+    /// The same as bytes (no `Data`, whose machinery `fbauth token`'s quick path does without),
+    /// at most `limit` of them.
+    private static func readAllBytes(_ fd: Int32, name: String, limit: Int = .max) throws(FileProblem) -> [UInt8] {
         var bytes: [UInt8] = []
         // Left uninitialized: zeroing 64 KiB would touch 16 pages that a small file never uses.
         var buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { _, count in count = 64 * 1024 }
@@ -135,6 +136,7 @@ package enum Platform {
             }
             if count == 0 { return bytes }
             buffer.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            if bytes.count > limit { throw .tooLarge(path: name, limit: limit) }
         }
     }
 
@@ -167,6 +169,10 @@ package enum Platform {
         case failed(operation: String, path: String, code: Int32)
         /// Another process held the lock for longer than we wait.
         case busy(path: String, seconds: Int)
+        /// A FIFO, device, socket or directory where a file was expected.
+        case notRegularFile(path: String)
+        /// Larger than fbauth reads (`maximumFileBytes`).
+        case tooLarge(path: String, limit: Int)
 
         package var description: String {
             switch self {
@@ -174,8 +180,41 @@ package enum Platform {
                 "\(operation) \(path): it is a symbolic link, which fbauth does not follow there"
             case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
             case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
+            case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so fbauth does not read it"
+            case .tooLarge(let path, let limit): "\(path) is larger than \(limit >> 20) MiB, more than fbauth reads"
             }
         }
+    }
+
+    /// The most fbauth reads of a file: the store of hundreds of sessions takes a few hundred
+    /// kilobytes; anything much larger is not fbauth's, and reading it whole would cost its
+    /// size in memory.
+    package static let maximumFileBytes = 16 << 20
+
+    /// Opens `path` to read, without blocking (a FIFO would otherwise hang the open and every
+    /// read) and, unless `followingLinks`, never through a symbolic link; refuses anything but
+    /// a regular file of at most `maximumFileBytes`. nil when there is no file.
+    private static func openRegularFile(_ path: UnsafePointer<CChar>, followingLinks: Bool = false) -> Result<Int32, FileProblem>? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            return .failure(.failed(operation: "cannot read", path: String(cString: path), code: errno))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            return .failure(.failed(operation: "cannot read", path: String(cString: path), code: code))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return .failure(.notRegularFile(path: String(cString: path)))
+        }
+        guard Int(info.st_size) <= maximumFileBytes else {
+            close(fd)
+            return .failure(.tooLarge(path: String(cString: path), limit: maximumFileBytes))
+        }
+        return .success(fd)
     }
 
     /// Why a directory may not hold secrets: another user owns it, or may write in it (and so
@@ -219,8 +258,7 @@ package enum Platform {
 
     /// The same for a C path.
     package static func withFileBytes<T>(_ path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard case .success(let fd)? = openRegularFile(path) else { return nil }
         defer { close(fd) }
         var capacity = 64 * 1024, count = 0
         guard var buffer = malloc(capacity) else { return nil }
@@ -233,6 +271,7 @@ package enum Platform {
             }
             if read == 0 { return body(UnsafeRawBufferPointer(start: buffer, count: count)) }
             count += read
+            if count > maximumFileBytes { return nil }  // it grew while being read
             if count == capacity {
                 capacity *= 2
                 guard let larger = realloc(buffer, capacity) else { return nil }
@@ -241,15 +280,20 @@ package enum Platform {
         }
     }
 
+    /// A file fbauth reads but does not own (an app config), symbolic links followed, with
+    /// the same limits: a regular file of at most `maximumFileBytes`. nil when there is none.
+    package static func readUserFile(_ path: String) throws(FileProblem) -> Data? {
+        try readFileBytes(path, followingLinks: true).map { Data($0) }
+    }
+
     /// The same as bytes.
-    private static func readFileBytes(_ path: String) throws(FileProblem) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw .failed(operation: "cannot read", path: path, code: errno)
-        }
+    private static func readFileBytes(_ path: String, followingLinks: Bool = false) throws(FileProblem) -> [UInt8]? {
+        let opened = path.withCString { openRegularFile($0, followingLinks: followingLinks) }
+        guard let opened else { return nil }
+        let fd = try opened.get()
         defer { close(fd) }
-        return try readAllBytes(fd, name: path)
+        let bytes = try readAllBytes(fd, name: path, limit: maximumFileBytes)
+        return bytes
     }
 
     /// Creates and removes a file in `directory`, as saving the store will.
@@ -356,7 +400,7 @@ package enum Platform {
         private var fd: Int32
 
         package init(path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
-            fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw .failed(operation: "cannot open lock file", path: path, code: errno) }
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: timeout)
@@ -529,6 +573,18 @@ package enum Platform {
         }
 
         deinit { end() }
+    }
+
+    /// No core dump, for this process or those it starts: a crash while tokens are in memory
+    /// must not leave them in a file (as ssh-agent and gpg-agent do). Soft and hard limit, so
+    /// that nothing can raise it again.
+    package static func disableCoreDumps() {
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if canImport(Glibc)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        #else
+        _ = setrlimit(RLIMIT_CORE, &none)
+        #endif
     }
 
     /// Ignores SIGPIPE, so writing to a closed pipe (`fbauth token | head -c1`) or socket is an

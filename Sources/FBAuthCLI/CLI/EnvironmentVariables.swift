@@ -3,6 +3,9 @@ import LoopbackHTTP
 /// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
 /// and (by a test) the README.
 package enum EnvironmentVariables {
+    /// What `FBAUTH_HTTP_TIMEOUT` may be, in seconds.
+    static let httpTimeoutRange: ClosedRange<Double> = 0.1...3600
+
     /// fbauth's own settings, which a browser it starts does not inherit.
     package static var fbauthSettings: Set<String> { Set(all.map(\.name).filter { $0.hasPrefix("FBAUTH_") }) }
 
@@ -13,9 +16,9 @@ package enum EnvironmentVariables {
         ("XDG_CONFIG_HOME", "Base of the default configuration directory."),
         ("LC_ALL", "With LC_MESSAGES and LANG, in that order: the language sent as X-Firebase-Locale when --language is not given (fr_FR.UTF-8 → fr)."),
         ("BROWSER", "The program that opens the sign-in page, or with --loopback the authorization URL (the URL is its only argument)."),
-        ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(HostedPage.sdkVersion)."),
+        ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(HostedPage.sdkVersion). https:// only (http:// to a loopback host, for tests)."),
         ("FBAUTH_AUTH_DOMAIN", "The hosted handler's domain when --auth-domain is not given (default PROJECT_ID.firebaseapp.com)."),
-        ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30)."),
+        ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30; 0.1 to 3600)."),
         ("HTTPS_PROXY", "Proxy for Firebase (https); also https_proxy. Lower-case http_proxy for an emulator over http (Linux; macOS uses the system settings)."),
         ("NO_PROXY", "Hosts reached without the proxy; also no_proxy."),
         ("NO_COLOR", "When set and not empty, no colour and no in-place status line."),

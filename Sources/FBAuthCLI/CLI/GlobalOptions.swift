@@ -45,16 +45,17 @@ package struct GlobalOptions: Sendable, Equatable {
 
     init(_ arguments: ParsedArguments) throws(FBAuthError) {
         apiKey = try arguments.nonEmpty("api-key")
-        tenantId = try arguments.nonEmpty("tenant-id")
+        if let apiKey, let problem = APIKey.problem(apiKey, named: "--api-key") { throw problem }
+        tenantId = try arguments.headerValue("tenant-id")
         configDirectory = try arguments.nonEmpty("config-dir")
         user = try arguments.nonEmpty("user")
         verbose = arguments.flag("verbose")
         appConfig = try arguments.nonEmpty("app-config")
-        appId = try arguments.nonEmpty("app-id")
-        iosBundleId = try arguments.nonEmpty("ios-bundle-id")
-        androidPackage = try arguments.nonEmpty("android-package")
-        androidCert = try arguments.nonEmpty("android-cert").map { $0.replacing(":", with: "").lowercased() }
-        referer = try arguments.nonEmpty("referer")
+        appId = try arguments.headerValue("app-id")
+        iosBundleId = try arguments.headerValue("ios-bundle-id")
+        androidPackage = try arguments.headerValue("android-package")
+        androidCert = try arguments.headerValue("android-cert").map { $0.replacing(":", with: "").lowercased() }
+        referer = try arguments.headerValue("referer")
         language = try arguments.nonEmpty("language")
         if apiKey != nil && appConfig != nil { throw .usage("give either --api-key or --app-config, not both") }
         if let androidCert, androidCert.count != 40 || !androidCert.allSatisfy(\.isHexDigit) {

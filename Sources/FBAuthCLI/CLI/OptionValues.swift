@@ -6,6 +6,21 @@ import Foundation
 import FBAuth
 import LoopbackHTTP
 
+/// Numbers from options and environment variables, checked against the range they may take
+/// (a number such as 1e308 would otherwise trap when turned into a whole number of
+/// milliseconds).
+enum NumberSetting {
+    static func seconds(_ text: String, in range: ClosedRange<Double>) -> Double? {
+        guard let seconds = Double(text), seconds.isFinite, range.contains(seconds) else { return nil }
+        return seconds
+    }
+
+    /// `0.001`, `30`, `604800`: without a needless fraction.
+    static func text(_ value: Double) -> String {
+        value.rounded() == value ? String(Int64(value)) : String(value)
+    }
+}
+
 /// Typed, validated option values. Each failure is a usage error that says which value is
 /// wrong and why.
 extension ParsedArguments {
@@ -28,22 +43,32 @@ extension ParsedArguments {
         return UInt16(port)
     }
 
-    /// A positive number of seconds (fractions allowed).
-    func seconds(_ name: String) throws(FBAuthError) -> Duration? {
+    /// A number of seconds within `range` (fractions allowed); the error names the range.
+    func seconds(_ name: String, in range: ClosedRange<Double> = 0.001...604_800) throws(FBAuthError) -> Duration? {
         guard let text = value(name) else { return nil }
-        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 86_400 * 7 else {
-            throw .usage("--\(name) '\(text)' is not a positive number of seconds")
+        guard let seconds = NumberSetting.seconds(text, in: range) else {
+            throw .usage("--\(name) '\(text)' is not a number of seconds from \(NumberSetting.text(range.lowerBound)) to \(NumberSetting.text(range.upperBound))")
         }
         return .milliseconds(Int64(seconds * 1000))
     }
 
-    /// A non-negative whole number of seconds.
-    func wholeSeconds(_ name: String) throws(FBAuthError) -> Int? {
+    /// A whole number of seconds within `range`; the error names the range.
+    func wholeSeconds(_ name: String, in range: ClosedRange<Int>) throws(FBAuthError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let seconds = Int(text), seconds >= 0 else {
-            throw .usage("--\(name) '\(text)' is not a whole number of seconds (0 or more)")
+        guard let seconds = Int(text), range.contains(seconds) else {
+            throw .usage("--\(name) '\(text)' is not a whole number of seconds from \(range.lowerBound) to \(range.upperBound)")
         }
         return seconds
+    }
+
+    /// A value that becomes an HTTP header line (`--referer`, `--ios-bundle-id`, …): printable
+    /// ASCII only, so that nothing in it starts a header of its own.
+    func headerValue(_ name: String) throws(FBAuthError) -> String? {
+        guard let value = try nonEmpty(name) else { return nil }
+        guard HeaderValue.isSafe(value) else {
+            throw .usage("--\(name) holds a line break, control or non-ASCII character; it is sent as an HTTP header, which must not carry one")
+        }
+        return value
     }
 
     /// Repeated `KEY=VALUE` values.

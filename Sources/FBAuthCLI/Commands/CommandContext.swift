@@ -88,14 +88,24 @@ package struct CommandContext: Sendable {
     }
 
     /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
-    func browserFlow(for project: ProjectContext) -> BrowserSignInFlow {
+    func browserFlow(for project: ProjectContext) throws(FBAuthError) -> BrowserSignInFlow {
         let style = TerminalStyle(console: console, environment: environment)
         var flow = BrowserSignInFlow(
             client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style),
             clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts)
         flow.showsWaitingLine = style.isRich
-        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty { flow.firebaseJSBase = base }
-        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty { flow.authDomain = domain }
+        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty {
+            guard HostedPage.isAllowedSDKBase(base) else {
+                throw .usage("FBAUTH_FIREBASE_JS_URL '\(TerminalText.safe(String(base.prefix(100))))' must be an https:// address (or http:// to localhost, 127.0.0.1 or [::1]) without query or fragment")
+            }
+            flow.firebaseJSBase = base
+        }
+        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty {
+            guard AuthDomain.isValid(domain) else {
+                throw .usage("FBAUTH_AUTH_DOMAIN '\(TerminalText.safe(String(domain.prefix(100))))' must be a host name such as my-project.firebaseapp.com (no scheme or path)")
+            }
+            flow.authDomain = domain
+        }
         flow.projectId = project.projectId
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
@@ -114,8 +124,9 @@ package struct CommandContext: Sendable {
     /// `FBAUTH_HTTP_TIMEOUT` seconds per request (default 30).
     private func httpTimeout() throws(FBAuthError) -> TimeInterval {
         guard let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty else { return 30 }
-        guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
-            throw .usage("FBAUTH_HTTP_TIMEOUT '\(text)' is not a positive number of seconds")
+        let range = EnvironmentVariables.httpTimeoutRange
+        guard let seconds = NumberSetting.seconds(text, in: range) else {
+            throw .usage("FBAUTH_HTTP_TIMEOUT '\(TerminalText.safe(String(text.prefix(40))))' is not a number of seconds from \(NumberSetting.text(range.lowerBound)) to \(NumberSetting.text(range.upperBound))")
         }
         return seconds
     }
@@ -146,6 +157,7 @@ extension ProjectChoice {
         guard let apiKey = apiKey ?? variable("FIREBASE_API_KEY").flatMap({ $0.isEmpty ? nil : $0 }) else {
             return .remembered(emulatorHost: emulatorHost)
         }
+        if let problem = APIKey.problem(apiKey, named: apiKey == variable("FIREBASE_API_KEY") ? "FIREBASE_API_KEY" : "--api-key") { throw problem }
         return .key(ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost))
     }
 }

@@ -29,8 +29,7 @@ enum EmulatorCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        let lifetime = try arguments.wholeSeconds("token-lifetime") ?? 3600
-        guard (1...86_400).contains(lifetime) else { throw .usage("--token-lifetime '\(lifetime)' must be between 1 and 86400 seconds") }
+        let lifetime = try arguments.wholeSeconds("token-lifetime", in: 1...86_400) ?? 3600
         return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime)
     }
 

@@ -99,12 +99,12 @@ extension CommandContext {
             try printAuthorizationURL(options, command: command, user: user, project: project)
             return nil
         case .complete(let source):
-            let twoStep = twoStepFlow(for: project)
+            let twoStep = try twoStepFlow(for: project)
             return .claimed(twoStep, try twoStep.claim(try completionAddress(source), command: command))
         case .run(let options):
             // A store that cannot be used fails now, before the user goes through the browser.
             try sessionStore().checkWritable()
-            return .browser(browserFlow(for: project), options)
+            return .browser(try browserFlow(for: project), options)
         }
     }
 }

@@ -45,10 +45,8 @@ enum TokenCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        let minValid = try arguments.wholeSeconds("min-valid") ?? defaultMinValid
-        guard minValid < 3600 else {
-            throw .usage("--min-valid '\(minValid)' must be less than 3600: Firebase ID tokens last one hour")
-        }
+        // Firebase ID tokens last one hour.
+        let minValid = try arguments.wholeSeconds("min-valid", in: 0...3599) ?? defaultMinValid
         guard let providerId = arguments.value("provider") else {
             return .idToken(minValid: minValid, forceRefresh: arguments.flag("force-refresh"), json: arguments.flag("json"))
         }

@@ -10,16 +10,22 @@ final class BackgroundProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
     let terminal: PseudoTerminal?
 
-    /// `withTerminal`: stdin is a pseudo-terminal; `stderrOnTerminal`: stderr goes there too.
+    /// `withTerminal`: stdin is a pseudo-terminal; `stderrOnTerminal`: stderr goes there too;
+    /// `shell`: a `/bin/sh -c` script that sets things up and execs fbauth with `"$@"`.
     init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false,
-         stderrOnTerminal: Bool = false) throws {
+         stderrOnTerminal: Bool = false, shell: String? = nil) throws {
         let id = UUID().uuidString
         outPath = harness.directory + "/bg-out-\(id)"
         errPath = harness.directory + "/bg-err-\(id)"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        process.executableURL = Binaries.url("fbauth")
-        process.arguments = arguments
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", shell, "fbauth"] + arguments
+        } else {
+            process.executableURL = Binaries.url("fbauth")
+            process.arguments = arguments
+        }
         process.environment = harness.environment.merging(extra) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: harness.directory)
         process.standardOutput = FileHandle(forWritingAtPath: outPath)

@@ -31,6 +31,22 @@ package struct HostedPage {
     package static let sdkVersion = "12.18.0"
     static let defaultSDKBase = "https://www.gstatic.com/firebasejs/\(sdkVersion)"
 
+    /// Whether the page may load the SDK from `base` (`FBAUTH_FIREBASE_JS_URL`): the code there
+    /// runs with the page's authority over the sign-in, so only `https://`, or `http://` to this
+    /// machine (a test's copy), with no credentials, query or fragment, and nothing a page or a
+    /// terminal would read differently (spaces, quotes, control characters).
+    package static func isAllowedSDKBase(_ base: String) -> Bool {
+        guard base.utf8.allSatisfy({ (0x21...0x7E).contains($0) && !"\"'<>\\`".utf8.contains($0) }),
+            let url = URLComponents(string: base), let host = url.host, !host.isEmpty,
+            url.user == nil, url.password == nil, url.query == nil, url.fragment == nil
+        else { return false }
+        switch url.scheme?.lowercased() {
+        case "https": return true
+        case "http": return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host.lowercased())
+        default: return false
+        }
+    }
+
     var sdkBase: String
     var apiKey: String
     var authDomain: String
