@@ -151,6 +151,46 @@ public final class StandIn: @unchecked Sendable {
         }
     }
 
+    /// Marks the user's email as verified (as the link Firebase emails would).
+    public func verifyEmail(uid: String) { withBackend { $0.accounts[uid]?.emailVerified = true } }
+
+    /// Enrols a TOTP second factor directly (as the user did on another device); returns its
+    /// enrollment id and base32 secret.
+    @discardableResult
+    public func enrollTOTP(uid: String, displayName: String? = nil) -> (enrollmentId: String, secret: String) {
+        var generator = SystemRandomNumberGenerator()
+        let secret = Base32.encode((0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return (enroll(uid: uid, displayName: displayName, kind: .totp(secret: secret)), secret)
+    }
+
+    /// Enrols an SMS second factor directly; returns its enrollment id.
+    @discardableResult
+    public func enrollPhone(uid: String, phoneNumber: String, displayName: String? = nil) -> String {
+        enroll(uid: uid, displayName: displayName, kind: .phone(phoneNumber))
+    }
+
+    private func enroll(uid: String, displayName: String?, kind: MfaEnrollment.Kind) -> String {
+        withBackend { backend in
+            let enrollment = MfaEnrollment(id: RandomToken.localId(), displayName: displayName, enrolledAt: backend.now(), kind: kind)
+            backend.accounts[uid]?.mfaEnrollments.append(enrollment)
+            return enrollment.id
+        }
+    }
+
+    /// The second factors of a user: enrollment id, `phone` or `totp`, display name.
+    public func secondFactors(uid: String) -> [(enrollmentId: String, factorId: String, displayName: String?)] {
+        withBackend { backend in
+            (backend.accounts[uid]?.mfaEnrollments ?? []).map { ($0.id, $0.factorId, $0.displayName) }
+        }
+    }
+
+    /// The newest SMS code "sent" to `phoneNumber`.
+    public func latestCode(sentTo phoneNumber: String) -> String? {
+        withBackend { backend in
+            backend.phoneVerifications.values.filter { $0.phoneNumber == phoneNumber }.max { $0.expiresAt < $1.expiresAt }?.code
+        }
+    }
+
     /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
     public func customToken(uid: String) -> String {
         let now = Int(Date().timeIntervalSince1970)

@@ -36,8 +36,35 @@ public struct StandInConfiguration: Sendable {
     public var apiKeyRestrictions: [String: APIKeyRestriction] = [:]
     /// The project's authorized domains; nil: those of a new project.
     public var authorizedDomains: [String]? = nil
+    /// Multi-factor authentication (Identity Platform): which second factors users may enrol;
+    /// a user with one enrolled must give it at every sign-in.
+    public var multiFactor = MultiFactorSettings()
+    /// reCAPTCHA Enterprise enforcement for phone numbers (SMS second factors). Off, phone
+    /// verification needs a reCAPTCHA v2 token instead, as in production.
+    public var phoneRecaptcha = RecaptchaEnforcement.off
+    /// The reCAPTCHA site key the project's configuration names (v2 and Enterprise).
+    public var recaptchaSiteKey = "6LfbauthStandInSiteKey"
 
     public init() {}
+}
+
+/// The project's multi-factor settings (Firebase console → Authentication → Sign-in method →
+/// Multi-factor authentication).
+public struct MultiFactorSettings: Sendable {
+    /// Whether users may enrol second factors at all.
+    public var enabled = true
+    /// Which kinds: SMS (`phone`) and authenticator apps (`totp`).
+    public var phone = true
+    public var totp = true
+    /// How many factors one user may enrol (production: 5).
+    public var maximumEnrollments = 5
+
+    public init() {}
+}
+
+/// reCAPTCHA Enterprise enforcement of a provider, as `GET /v2/recaptchaConfig` reports it.
+public enum RecaptchaEnforcement: String, Sendable {
+    case off = "OFF", audit = "AUDIT", enforce = "ENFORCE"
 }
 
 /// What an API key may be used from. Production refuses other requests with 403 and a

@@ -36,6 +36,7 @@ extension Backend {
             "lastLoginAt": Self.milliseconds(account.lastLoginAt),
             "lastRefreshAt": now().formatted(.iso8601),
         ]
+        if !account.mfaEnrollments.isEmpty { user["mfaInfo"] = account.mfaEnrollments.map { $0.info(masked: false) } }
         user["email"] = account.email
         user["displayName"] = account.displayName
         user["photoUrl"] = account.photoUrl

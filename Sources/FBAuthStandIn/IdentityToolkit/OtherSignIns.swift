@@ -27,9 +27,12 @@ extension Backend {
         }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         guard account.password == password else { throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD") }
+        var answer: [String: Any] = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": account.localId, "email": email.lowercased()]
+        if let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
+            return answer.merging(challenge) { $1 }
+        }
         account.lastLoginAt = now()
         accounts[account.localId] = account
-        var answer: [String: Any] = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": account.localId, "email": email.lowercased()]
         for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
         return answer
     }

@@ -27,8 +27,7 @@ extension Backend {
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         guard issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
 
-        let provider = account.links.last?.providerId ?? (account.password != nil ? "password" : "anonymous")
-        let idToken = mintIDToken(for: account, signInProvider: provider)
+        let idToken = mintIDToken(for: account, signInProvider: issued.signInProvider, secondFactor: issued.secondFactor)
         return [
             "access_token": idToken,
             "expires_in": String(configuration.idTokenLifetime),

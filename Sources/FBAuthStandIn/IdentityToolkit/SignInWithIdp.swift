@@ -126,9 +126,12 @@ extension Backend {
 
     private func signIn(_ identity: ProviderIdentity, tenantId: String?, autoCreate: Bool) throws(APIError) -> [String: Any] {
         if var account = account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: tenantId) {
+            guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+            if let challenge = secondFactorChallenge(for: account, signInProvider: identity.providerId) {
+                return idpFields(identity).merging(challenge) { $1 }
+            }
             account.lastLoginAt = now()
             accounts[account.localId] = account
-            guard !account.disabled else { throw .badRequest("USER_DISABLED") }
             return answer(for: account, identity: identity, isNewUser: false)
         }
         // Reauthentication (autoCreate false) never creates or links a user.
@@ -148,9 +151,13 @@ extension Backend {
             existing.emailVerified = true
             existing.displayName = identity.displayName.isEmpty ? existing.displayName : identity.displayName
             existing.photoUrl = identity.photoUrl ?? existing.photoUrl
-            existing.lastLoginAt = now()
             accounts[existing.localId] = existing
             guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
+            if let challenge = secondFactorChallenge(for: existing, signInProvider: identity.providerId) {
+                return idpFields(identity).merging(challenge) { $1 }
+            }
+            existing.lastLoginAt = now()
+            accounts[existing.localId] = existing
             return answer(for: existing, identity: identity, isNewUser: false)
         }
         try admitNewUser(email: identity.email)

@@ -19,6 +19,8 @@ struct Account {
     var lastLoginAt: Date
     /// Tokens issued before this instant are revoked.
     var validSince: Date
+    /// Second factors, in the order they were enrolled.
+    var mfaEnrollments: [MfaEnrollment] = []
 
     var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
 }

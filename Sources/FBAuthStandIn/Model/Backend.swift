@@ -16,6 +16,9 @@ final class Backend {
     var idTokens: [String: IssuedIDToken] = [:]
     var refreshTokens: [String: IssuedRefreshToken] = [:]
     var pendingCredentials: [String: ProviderIdentity] = [:]
+    var pendingMfaSignIns: [String: PendingMfaSignIn] = [:]
+    var phoneVerifications: [String: PhoneVerification] = [:]
+    var totpEnrollments: [String: PendingTotpEnrollment] = [:]
     var requests: [RecordedRequest] = []
     var authorizations: [RecordedAuthorization] = []
     var faults: [Fault] = []
@@ -60,17 +63,18 @@ final class Backend {
     // MARK: - Firebase tokens
 
     /// Mints an ID token and a refresh token for the account (`issueTokens` in the emulator).
-    func issueTokens(for account: Account, signInProvider: String) -> [String: Any] {
+    func issueTokens(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil) -> [String: Any] {
         let refreshToken = "AMf-vB" + RandomToken.make(bytes: 48)
-        refreshTokens[refreshToken] = IssuedRefreshToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now())
+        refreshTokens[refreshToken] = IssuedRefreshToken(
+            localId: account.localId, tenantId: account.tenantId, issuedAt: now(), signInProvider: signInProvider, secondFactor: secondFactor)
         return [
-            "idToken": mintIDToken(for: account, signInProvider: signInProvider),
+            "idToken": mintIDToken(for: account, signInProvider: signInProvider, secondFactor: secondFactor),
             "refreshToken": refreshToken,
             "expiresIn": String(configuration.idTokenLifetime),
         ]
     }
 
-    func mintIDToken(for account: Account, signInProvider: String) -> String {
+    func mintIDToken(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil) -> String {
         let now = now()
         let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
         var identities: [String: [String]] = [:]
@@ -78,6 +82,10 @@ final class Backend {
         if let email = account.email { identities["email"] = [email] }
         var firebase: [String: Any] = ["identities": identities, "sign_in_provider": signInProvider]
         if let tenantId = account.tenantId { firebase["tenant"] = tenantId }
+        if let secondFactor {
+            firebase["sign_in_second_factor"] = secondFactor.factorId
+            firebase["second_factor_identifier"] = secondFactor.enrollmentId
+        }
         var claims: [String: Any] = [
             "iss": "https://securetoken.google.com/\(configuration.projectId)", "aud": configuration.projectId,
             "auth_time": Int(account.lastLoginAt.timeIntervalSince1970), "user_id": account.localId,
@@ -88,7 +96,8 @@ final class Backend {
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
         let token = UnsignedJWT.make(claims)
-        idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires, authTime: account.lastLoginAt)
+        idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires,
+                                        authTime: account.lastLoginAt, signInProvider: signInProvider, secondFactor: secondFactor)
         return token
     }
 

@@ -47,11 +47,23 @@ struct IssuedIDToken {
     var expiresAt: Date
     /// When the user last signed in (the `auth_time` claim); refreshes keep it.
     var authTime: Date
+    /// `firebase.sign_in_provider`.
+    var signInProvider: String
+    var secondFactor: SecondFactorClaim?
 }
 
-/// A refresh token the stand-in minted.
+/// A refresh token the stand-in minted; the ID tokens it is exchanged for keep the sign-in's
+/// first and second factor.
 struct IssuedRefreshToken {
     var localId: String
     var tenantId: String?
     var issuedAt: Date
+    var signInProvider: String
+    var secondFactor: SecondFactorClaim?
+}
+
+/// `firebase.sign_in_second_factor` and `firebase.second_factor_identifier` of an ID token.
+struct SecondFactorClaim {
+    var factorId: String
+    var enrollmentId: String
 }

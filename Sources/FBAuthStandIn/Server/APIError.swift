@@ -30,6 +30,8 @@ struct APIError: Error {
     }
 
     static let notFound = APIError(httpStatus: 404, message: "Not Found", status: "NOT_FOUND", reason: "notFound")
+    /// What the Auth emulator answers for operations it does not implement.
+    static let notImplemented = APIError(httpStatus: 501, message: "NOT_IMPLEMENTED", status: "NOT_IMPLEMENTED", reason: "notImplemented")
 
     var response: HTTPResponse {
         var error: [String: Any] = [

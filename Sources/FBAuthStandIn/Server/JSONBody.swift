@@ -49,6 +49,13 @@ struct JSONBody {
         return list
     }
 
+    /// A nested object, as a body of its own.
+    func object(_ name: String) throws(APIError) -> JSONBody? {
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
+        guard let object = value as? [String: Any] else { throw .invalidArgument("Invalid value at '\(name)' (TYPE_MESSAGE), \(value)") }
+        return JSONBody(fields: object)
+    }
+
     func stringMap(_ name: String) throws(APIError) -> [String: String]? {
         guard let value = fields[name], !(value is JSONNull) else { return nil }
         guard let map = value as? [String: String] else {

@@ -65,6 +65,20 @@ extension Backend {
             if path == "/" {
                 return JSONResponse.make(200, ["authEmulator": ["ready": true], "fbauthStandIn": true])
             }
+            if path.hasPrefix("/emulator/v1/projects/"), path.hasSuffix("/verificationCodes"), request.method == "GET" {
+                return JSONResponse.make(200, verificationCodes())
+            }
+            if path == "/identitytoolkit.googleapis.com/v2/recaptchaConfig" || path == "/identitytoolkit.googleapis.com/v1/recaptchaParams" {
+                try checkAPIKey(request)
+                guard request.method == "GET" else { throw APIError.notFound }
+                return JSONResponse.make(200, path.hasSuffix("recaptchaConfig") ? try recaptchaConfig() : recaptchaParams())
+            }
+            let mfaPrefix = "/identitytoolkit.googleapis.com/v2/accounts/"
+            if path.hasPrefix(mfaPrefix) {
+                try checkAPIKey(request)
+                guard request.method == "POST" else { throw APIError.notFound }
+                return JSONResponse.make(200, try multiFactor(String(path.dropFirst(mfaPrefix.count)), request))
+            }
             let apiPrefix = "/identitytoolkit.googleapis.com/v1/accounts:"
             if path.hasPrefix(apiPrefix) {
                 try checkAPIKey(request)
@@ -94,6 +108,17 @@ extension Backend {
         case "signInWithCustomToken": try signInWithCustomToken(JSONBody(request, allowed: Self.signInWithCustomTokenFields))
         case "update": try update(JSONBody(request, allowed: Self.updateFields))
         case "delete": try delete(JSONBody(request, allowed: Self.deleteFields))
+        default: throw APIError.notFound
+        }
+    }
+
+    private func multiFactor(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        switch method {
+        case "mfaSignIn:start": try mfaSignInStart(JSONBody(request, allowed: Self.mfaSignInStartFields))
+        case "mfaSignIn:finalize": try mfaSignInFinalize(JSONBody(request, allowed: Self.mfaSignInFinalizeFields))
+        case "mfaEnrollment:start": try mfaEnrollmentStart(JSONBody(request, allowed: Self.mfaEnrollmentStartFields))
+        case "mfaEnrollment:finalize": try mfaEnrollmentFinalize(JSONBody(request, allowed: Self.mfaEnrollmentFinalizeFields))
+        case "mfaEnrollment:withdraw": try mfaEnrollmentWithdraw(JSONBody(request, allowed: Self.mfaWithdrawFields))
         default: throw APIError.notFound
         }
     }
