@@ -5,8 +5,8 @@ import LoopbackHTTP
 import Testing
 
 @Suite struct HostedPageRoutesTests {
-    private func routes() -> HostedPageRoutes {
-        HostedPageRoutes(nonce: "N", cookie: "C", port: 8977, page: .text(200, "the page"))
+    private func routes() -> LocalPageRoutes<HostedIdpResponse> {
+        LocalPageRoutes(nonce: "N", cookie: "C", port: 8977, page: .text(200, "the page"), decodeResult: HostedIdpResponse.decode)
     }
 
     private func request(_ method: String, _ target: String, cookie: Bool = true, body: String = "") -> HTTPRequest {
@@ -15,7 +15,7 @@ import Testing
         return HTTPRequest(method: method, target: target, headers: headers, body: Array(body.utf8))
     }
 
-    private func status(_ decision: HostedPageRoutes.Decision) -> Int? {
+    private func status(_ decision: LocalPageRoutes<HostedIdpResponse>.Decision) -> Int? {
         switch decision {
         case .respond(let response), .refuseReplay(let response): response.status
         default: nil

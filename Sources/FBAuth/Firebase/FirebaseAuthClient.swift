@@ -92,6 +92,83 @@ package struct FirebaseAuthClient: Sendable {
         return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
     }
 
+    // MARK: - Multi-factor authentication (v2)
+
+    /// Sends an SMS code to the enrolled phone of a pending sign-in; returns its session.
+    package func startPhoneSignIn(pendingCredential: String, enrollmentId: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
+        let answer: StartMfaSignInResponse = try post(endpoints.accountsV2("mfaSignIn:start", apiKey: apiKey), StartMfaSignInRequest(
+            mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentId, phoneSignInInfo: verification, tenantId: tenantId),
+            action: "second-factor sign-in", retry: .never)
+        return try sessionInfo(answer.phoneResponseInfo?.sessionInfo)
+    }
+
+    /// Completes a pending sign-in with an SMS code or a TOTP code.
+    package func finalizeSecondFactorSignIn(pendingCredential: String, enrollmentId: String, code: SecondFactorCode, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+        try post(endpoints.accountsV2("mfaSignIn:finalize", apiKey: apiKey), FinalizeMfaSignInRequest(
+            mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentId, phoneVerificationInfo: code.phone, totpVerificationInfo: code.totp,
+            tenantId: tenantId), action: "second-factor sign-in", retry: .never)
+    }
+
+    /// Starts a TOTP enrolment: the secret for the authenticator app.
+    package func startTotpEnrollment(idToken: String, tenantId: String?) throws(FBAuthError) -> TotpSecret {
+        let answer: StartMfaEnrollmentResponse = try post(endpoints.accountsV2("mfaEnrollment:start", apiKey: apiKey), StartMfaEnrollmentRequest(
+            idToken: idToken, totpEnrollmentInfo: [:], tenantId: tenantId), action: "TOTP enrolment", retry: .never)
+        guard let secret = answer.totpSession else {
+            throw .badResponse(host: endpoints.identityToolkitHost, reason: "mfaEnrollment:start returned no totpSessionInfo")
+        }
+        return secret
+    }
+
+    /// Starts an SMS enrolment: a code sent to `phoneNumber`; returns its session.
+    package func startPhoneEnrollment(idToken: String, phoneNumber: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
+        var info = verification
+        info.phoneNumber = phoneNumber
+        let answer: StartMfaEnrollmentResponse = try post(endpoints.accountsV2("mfaEnrollment:start", apiKey: apiKey), StartMfaEnrollmentRequest(
+            idToken: idToken, phoneEnrollmentInfo: info, tenantId: tenantId), action: "phone enrolment", retry: .never)
+        return try sessionInfo(answer.phoneSessionInfo)
+    }
+
+    /// Completes an enrolment with the code the new factor gave.
+    package func finalizeEnrollment(idToken: String, code: SecondFactorCode, displayName: String?, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+        try post(endpoints.accountsV2("mfaEnrollment:finalize", apiKey: apiKey), FinalizeMfaEnrollmentRequest(
+            idToken: idToken, displayName: displayName, phoneVerificationInfo: code.phone, totpVerificationInfo: code.totp, tenantId: tenantId),
+            action: "second-factor enrolment", retry: .never)
+    }
+
+    /// Removes a second factor.
+    package func withdrawSecondFactor(idToken: String, enrollmentId: String, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+        try post(endpoints.accountsV2("mfaEnrollment:withdraw", apiKey: apiKey), WithdrawMfaRequest(
+            idToken: idToken, mfaEnrollmentId: enrollmentId, tenantId: tenantId), action: "removing the second factor", retry: .never)
+    }
+
+    /// The project's reCAPTCHA configuration; nil where the server has none (the Auth emulator
+    /// answers 501: it checks no reCAPTCHA, and must be sent none).
+    package func recaptchaConfig(tenantId: String?) throws(FBAuthError) -> RecaptchaConfigResponse? {
+        let request = HTTPClientRequest(method: "GET", url: endpoints.recaptchaConfig(apiKey: apiKey, tenantId: tenantId), headers: identity.headers, timeout: timeout)
+        do {
+            return try decode(RecaptchaConfigResponse.self, from: send(request, action: "reading the reCAPTCHA configuration", retry: .onceIfTransient), request: request)
+        } catch .server(let error, _) where endpoints.isEmulator && [404, 501].contains(error.httpStatus) {
+            return nil
+        }
+    }
+
+    /// The reCAPTCHA v2 site key (`GET /v1/recaptchaParams`).
+    package func recaptchaV2SiteKey() throws(FBAuthError) -> String {
+        let request = HTTPClientRequest(method: "GET", url: endpoints.recaptchaParams(apiKey: apiKey), headers: identity.headers, timeout: timeout)
+        let answer = try decode(RecaptchaParamsResponse.self, from: send(request, action: "reading the reCAPTCHA site key", retry: .onceIfTransient), request: request)
+        guard let key = answer.recaptchaSiteKey, !key.isEmpty, HeaderValue.isSafe(key), !key.contains(" ") else {
+            throw .badResponse(host: endpoints.identityToolkitHost, reason: "recaptchaParams returned no site key")
+        }
+        return key
+    }
+
+    private func sessionInfo(_ value: String?) throws(FBAuthError) -> String {
+        guard let value, TokenAlphabet.visible.accepts(value) else {
+            throw .badResponse(host: endpoints.identityToolkitHost, reason: "the answer has no sessionInfo")
+        }
+        return value
+    }
+
     // MARK: - securetoken
 
     /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).
@@ -110,10 +187,14 @@ package struct FirebaseAuthClient: Sendable {
     // MARK: - Transport
 
     func post<Body: Encodable, Answer: Decodable>(_ method: String, _ body: Body, action: String, retry: Retry) throws(FBAuthError) -> Answer {
+        try post(endpoints.accounts(method, apiKey: apiKey), body, action: action, retry: retry)
+    }
+
+    func post<Body: Encodable, Answer: Decodable>(_ url: URL, _ body: Body, action: String, retry: Retry) throws(FBAuthError) -> Answer {
         let json: Data
-        do { json = try JSONEncoder().encode(body) } catch { throw .failed(.internalError, "could not encode the \(method) request: \(error)") }
+        do { json = try JSONEncoder().encode(body) } catch { throw .failed(.internalError, "could not encode the request for \(action): \(error)") }
         let request = HTTPClientRequest(
-            method: "POST", url: endpoints.accounts(method, apiKey: apiKey),
+            method: "POST", url: url,
             headers: identity.headers.merging(["Content-Type": "application/json"]) { $1 }, body: json, timeout: timeout)
         return try decode(Answer.self, from: send(request, action: action, retry: retry), request: request)
     }

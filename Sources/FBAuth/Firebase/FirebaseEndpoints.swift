@@ -84,6 +84,22 @@ package struct FirebaseEndpoints: Sendable, Equatable {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)
     }
 
+    /// `…/v2/accounts/METHOD?key=KEY` (multi-factor authentication: `mfaSignIn:start`, …).
+    package func accountsV2(_ method: String, apiKey: String) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v2/accounts/\(method)", apiKey: apiKey)
+    }
+
+    /// `…/v2/recaptchaConfig?key=KEY&clientType=CLIENT_TYPE_WEB&version=RECAPTCHA_ENTERPRISE[&tenantId=T]`.
+    package func recaptchaConfig(apiKey: String, tenantId: String?) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v2/recaptchaConfig", apiKey: apiKey,
+            query: [("clientType", "CLIENT_TYPE_WEB"), ("version", "RECAPTCHA_ENTERPRISE")] + (tenantId.map { [("tenantId", $0)] } ?? []))
+    }
+
+    /// `…/v1/recaptchaParams?key=KEY`: the reCAPTCHA v2 site key.
+    package func recaptchaParams(apiKey: String) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v1/recaptchaParams", apiKey: apiKey)
+    }
+
     /// `…/v1/projects?key=KEY`: the project configuration (project id, authorized domains).
     package func projectConfig(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/projects", apiKey: apiKey)
@@ -102,8 +118,8 @@ package struct FirebaseEndpoints: Sendable, Equatable {
         emulatorHost ?? url.host ?? "the server"
     }
 
-    private func url(host: String, path: String, apiKey: String) -> URL {
+    private func url(host: String, path: String, apiKey: String, query: [(String, String)] = []) -> URL {
         let base = emulatorHost.map { "http://\($0)/\(host)" } ?? "https://\(host)"
-        return URL(string: base + path + "?key=" + FormEncoding.percentEncode(apiKey))!
+        return URL(string: base + path + "?" + FormEncoding.encode([("key", apiKey)] + query))!
     }
 }

@@ -32,6 +32,8 @@ package struct BrowserSignInFlow: Sendable {
     /// A private directory (the config directory) for the `LaunchPage` a launched browser is
     /// given; nil: a new private temporary directory.
     package var launchDirectory: String?
+    /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails.
+    package var secondFactor: SecondFactorHandling?
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
@@ -79,7 +81,7 @@ package struct BrowserSignInFlow: Sendable {
         defer { receiver.close() }
         guard let authorization = try authorize(options, redirectURI: receiver.redirectURI) else {
             receiver.close()
-            return try EmulatorClaimsSignIn(client: client, observer: observer, clock: clock, tenantId: tenantId)
+            return try EmulatorClaimsSignIn(client: client, observer: observer, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
                 .run(options, purpose: purpose)
         }
         // After createAuthUri: Google's emulator (501 above) takes any redirect host.
@@ -168,7 +170,7 @@ package struct BrowserSignInFlow: Sendable {
             let response = try client.signInWithIdp(SignInWithIdpRequest(
                 requestUri: requestUri, postBody: postBody, sessionId: sessionId,
                 idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
-            return try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
+            return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
                 .complete(response, providerId: providerId, purpose: purpose)
         } catch {
             if case .network(let host, let reason) = error {

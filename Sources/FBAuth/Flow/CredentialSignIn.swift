@@ -6,11 +6,14 @@ package struct CredentialSignIn {
     let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
+    /// Who completes a sign-in that needs a second factor.
+    var secondFactor: SecondFactorHandling?
 
-    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?) {
+    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
         self.client = client
         self.clock = clock
         self.tenantId = tenantId
+        self.secondFactor = secondFactor
     }
 
     /// Signs in, links or reauthenticates with a provider credential Firebase handed back
@@ -21,7 +24,8 @@ package struct CredentialSignIn {
         request.autoCreate = purpose.autoCreate
         request.tenantId = tenantId
         let response = try client.signInWithIdp(request, action: purpose.action)
-        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId).complete(response, providerId: credential.providerId, purpose: purpose)
+        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
+            .complete(response, providerId: credential.providerId, purpose: purpose)
     }
 
     package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {
@@ -39,15 +43,20 @@ package struct CredentialSignIn {
     }
 
     private func record(_ response: TokenSignInResponse, method: String?, action: String) throws(FBAuthError) -> SignInRecord {
-        if response.mfaPendingCredential != nil {
-            throw .failed(.secondFactorRequired, "\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
+        let host = client.endpoints.identityToolkitHost
+        var tokens: IssuedTokens, factor: MfaEnrollmentInfo?
+        if let pending = response.mfaPendingCredential {
+            let challenge = try SecondFactorChallenge(pending: pending, factors: response.mfaInfo, host: host, action: action)
+            let result = try SecondFactorHandling.complete(challenge, with: secondFactor, client: client, tenantId: tenantId)
+            (tokens, factor) = (result.tokens, result.factor)
+        } else {
+            guard let idToken = response.idToken, let refreshToken = response.refreshToken else {
+                throw .badResponse(host: host, reason: "the \(action) answer has no idToken or refreshToken")
+            }
+            (tokens, factor) = (IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn), nil)
         }
-        guard let idToken = response.idToken, let refreshToken = response.refreshToken else {
-            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the \(action) answer has no idToken or refreshToken")
-        }
-        let tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn)
         return SignInRecord(
-            tokens: tokens, idp: nil, account: try client.lookup(idToken: idToken), method: method,
-            isNewUser: response.isNewUser ?? false, tenantId: tenantId, receivedAt: clock.now())
+            tokens: tokens, idp: nil, account: try client.lookup(idToken: tokens.idToken), method: method,
+            isNewUser: response.isNewUser ?? false, tenantId: tenantId, receivedAt: clock.now(), secondFactor: factor)
     }
 }

@@ -13,6 +13,7 @@ struct EmulatorClaimsSignIn {
     let observer: SignInObserver
     let clock: WallClock
     let tenantId: String?
+    var secondFactor: SecondFactorHandling?
 
     static let defaultEmail = "user@example.com"
 
@@ -22,7 +23,7 @@ struct EmulatorClaimsSignIn {
         let response = try client.signInWithIdp(SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: Self.postBody(providerId: options.providerId, email: email),
             idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)
-        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId)
+        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
             .complete(response, providerId: options.providerId, purpose: purpose)
     }
 

@@ -12,6 +12,9 @@ package enum IdpSignInOutcome: Sendable {
     case signedIn(SignInWithIdpResponse, IssuedTokens)
     /// An account with this email exists with other sign-in methods.
     case accountExists(SignInWithIdpResponse)
+    /// The account has second factors: the provider's part of the answer, and what a second
+    /// factor must complete.
+    case secondFactor(SignInWithIdpResponse, SecondFactorChallenge)
 
     package static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
         // needConfirmation first, as the JS SDK does (packages/auth/src/api/index.ts,
@@ -20,13 +23,23 @@ package enum IdpSignInOutcome: Sendable {
         if let errorMessage = response.errorMessage {
             throw .server(ServerError(httpStatus: 200, message: errorMessage, host: host), action: action)
         }
-        if response.mfaPendingCredential != nil {
-            throw .failed(.secondFactorRequired, "\(action) failed: this account requires a second factor (multi-factor authentication), which fbauth does not support")
+        if let pending = response.mfaPendingCredential {
+            return .secondFactor(response, try SecondFactorChallenge(pending: pending, factors: response.mfaInfo, host: host, action: action))
         }
         guard let idToken = response.idToken, let refreshToken = response.refreshToken, response.localId != nil else {
             throw .badResponse(host: host, reason: "the sign-in answer has no idToken, refreshToken or localId")
         }
         return .signedIn(response, IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: response.expiresIn))
+    }
+}
+
+extension SecondFactorChallenge {
+    /// A pending credential must come with the factors to choose from.
+    init(pending: String, factors: [MfaEnrollmentInfo]?, host: String, action: String) throws(FBAuthError) {
+        guard let factors, !factors.isEmpty else {
+            throw .badResponse(host: host, reason: "the answer asks for a second factor but lists none (mfaInfo)")
+        }
+        self.init(pendingCredential: pending, factors: factors, action: action)
     }
 }
 
@@ -57,9 +70,12 @@ package struct SignInRecord: Sendable {
     package var isNewUser: Bool
     package var tenantId: String?
     package var receivedAt: Date
+    /// The second factor that completed the sign-in, if one did.
+    package var secondFactor: MfaEnrollmentInfo?
 
     package init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
-                isNewUser: Bool, tenantId: String?, receivedAt: Date) {
+                isNewUser: Bool, tenantId: String?, receivedAt: Date, secondFactor: MfaEnrollmentInfo? = nil) {
+        self.secondFactor = secondFactor
         self.tokens = tokens
         self.idp = idp
         self.account = account

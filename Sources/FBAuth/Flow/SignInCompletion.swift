@@ -4,22 +4,30 @@ package struct SignInCompletion {
     let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
+    /// Who completes a sign-in that needs a second factor.
+    var secondFactor: SecondFactorHandling?
 
-    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?) {
+    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
         self.client = client
         self.clock = clock
         self.tenantId = tenantId
+        self.secondFactor = secondFactor
     }
 
     package func complete(_ response: SignInWithIdpResponse, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        let tokens: IssuedTokens, factor: MfaEnrollmentInfo?
         switch try IdpSignInOutcome.classify(response, host: client.endpoints.identityToolkitHost, action: purpose.action) {
         case .accountExists(let response):
             return .accountExists(response)
-        case .signedIn(let response, let tokens):
-            return .signedIn(SignInRecord(
-                tokens: tokens, idp: response, account: try client.lookup(idToken: tokens.idToken),
-                method: response.providerId ?? providerId, isNewUser: response.isNewUser ?? false,
-                tenantId: tenantId, receivedAt: clock.now()))
+        case .signedIn(_, let issued):
+            (tokens, factor) = (issued, nil)
+        case .secondFactor(_, let challenge):
+            let result = try SecondFactorHandling.complete(challenge, with: secondFactor, client: client, tenantId: tenantId)
+            (tokens, factor) = (result.tokens, result.factor)
         }
+        return .signedIn(SignInRecord(
+            tokens: tokens, idp: response, account: try client.lookup(idToken: tokens.idToken),
+            method: response.providerId ?? providerId, isNewUser: response.isNewUser ?? false,
+            tenantId: tenantId, receivedAt: clock.now(), secondFactor: factor))
     }
 }

@@ -25,6 +25,7 @@ extension Session {
         phoneNumber = account.phoneNumber
         providerData = account.providerUserInfo.compactMap(ProviderProfile.init(info:))
         isAnonymous = providerData.isEmpty && email == nil && phoneNumber == nil
+        enrolledFactors = account.mfaInfo.isEmpty ? nil : account.mfaInfo.map(EnrolledFactor.init)
         if let created = account.createdAt.flatMap(Double.init) {
             creationTime = Date(timeIntervalSince1970: created / 1000)
         }

@@ -26,6 +26,9 @@ package struct Session: Codable, Sendable, Equatable {
     package var creationTime: Date?
     /// The provider credentials obtained at sign-in or linking, one per provider.
     package var providerCredentials: [ProviderCredential]
+    /// The user's second factors (multi-factor authentication), as `accounts:lookup` last said;
+    /// nil when there are none.
+    package var enrolledFactors: [EnrolledFactor]?
 
     package init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
                 displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,
@@ -74,6 +77,31 @@ package struct ProviderProfile: Codable, Sendable, Equatable {
         self.displayName = displayName
         self.photoURL = photoURL
         self.phoneNumber = phoneNumber
+    }
+}
+
+/// A second factor of the user, as the SDKs' `MultiFactorInfo` describes it.
+package struct EnrolledFactor: Codable, Sendable, Equatable {
+    /// The enrollment id (`mfaEnrollmentId`).
+    package var uid: String
+    /// `phone` or `totp`.
+    package var factorId: String
+    package var displayName: String?
+    package var enrollmentTime: Date?
+    /// Phone factors only.
+    package var phoneNumber: String?
+
+    package init(uid: String, factorId: String, displayName: String?, enrollmentTime: Date?, phoneNumber: String?) {
+        self.uid = uid
+        self.factorId = factorId
+        self.displayName = displayName
+        self.enrollmentTime = enrollmentTime
+        self.phoneNumber = phoneNumber
+    }
+
+    package init(_ info: MfaEnrollmentInfo) {
+        self.init(uid: info.mfaEnrollmentId, factorId: info.factorId, displayName: info.displayName, enrollmentTime: info.enrolledAt,
+                  phoneNumber: info.phoneInfo)
     }
 }
 

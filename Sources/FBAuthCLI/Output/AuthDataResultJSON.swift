@@ -13,6 +13,8 @@ struct AuthDataResultJSON: Encodable {
     var user: UserJSON
     var credential: CredentialJSON?
     var additionalUserInfo: AdditionalUserInfoJSON?
+    /// The second factor that completed the sign-in (the ID token's `sign_in_second_factor`).
+    var secondFactor: EnrolledFactorJSON?
 
     init(record: SignInRecord, session: Session) {
         user = UserJSON(session: session, includeTokens: true)
@@ -20,15 +22,33 @@ struct AuthDataResultJSON: Encodable {
         additionalUserInfo = AdditionalUserInfoJSON(
             providerId: record.method, isNewUser: record.isNewUser,
             username: AdditionalUserInfo.username(method: record.method, idp: record.idp), profile: record.idp?.rawUserInfo)
+        secondFactor = record.secondFactor.map { EnrolledFactorJSON(factor: EnrolledFactor($0)) }
     }
 
-    enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo }
+    enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo, secondFactor }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(user, forKey: .user)
         try c.encode(credential, forKey: .credential)
         try c.encode(additionalUserInfo, forKey: .additionalUserInfo)
+        try c.encode(secondFactor, forKey: .secondFactor)
+    }
+}
+
+/// A second factor as the SDKs' `MultiFactorInfo` (`PhoneMultiFactorInfo` adds `phoneNumber`).
+struct EnrolledFactorJSON: Encodable {
+    var factor: EnrolledFactor
+
+    enum CodingKeys: String, CodingKey { case uid, factorId, displayName, enrollmentTime, phoneNumber }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(factor.uid, forKey: .uid)
+        try c.encode(factor.factorId, forKey: .factorId)
+        try c.encode(factor.displayName, forKey: .displayName)
+        try c.encode(factor.enrollmentTime.map(Timestamp.string), forKey: .enrollmentTime)
+        try c.encode(factor.phoneNumber, forKey: .phoneNumber)
     }
 }
 
@@ -39,7 +59,12 @@ struct UserJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case uid, email, emailVerified, displayName, photoURL, phoneNumber, isAnonymous, tenantId, providerData
-        case metadata, idToken, refreshToken, expirationTime
+        case metadata, idToken, refreshToken, expirationTime, multiFactor
+    }
+
+    /// `multiFactor(user).enrolledFactors`, as the SDKs have it.
+    struct MultiFactorJSON: Encodable {
+        var enrolledFactors: [EnrolledFactorJSON]
     }
 
     func encode(to encoder: Encoder) throws {
@@ -54,6 +79,7 @@ struct UserJSON: Encodable {
         try c.encode(session.tenantId, forKey: .tenantId)
         try c.encode(session.providerData.map(ProviderDataJSON.init), forKey: .providerData)
         try c.encode(MetadataJSON(session: session), forKey: .metadata)
+        try c.encode(MultiFactorJSON(enrolledFactors: (session.enrolledFactors ?? []).map(EnrolledFactorJSON.init)), forKey: .multiFactor)
         if includeTokens {
             try c.encode(session.idToken, forKey: .idToken)
             try c.encode(session.refreshToken, forKey: .refreshToken)

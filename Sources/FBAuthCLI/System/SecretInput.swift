@@ -27,17 +27,22 @@ enum SecretInput {
 
     /// A custom token from a file, or from stdin for `-`.
     static func customToken(from source: String, console: Console) throws(FBAuthError) -> String {
+        let token = try text(from: source, option: "--token-file", console: console)
+        guard !token.isEmpty else { throw .usage("--token-file '\(source)' holds no token") }
+        return token
+    }
+
+    /// The text of a file given to `option` (`-`: all of stdin), trimmed.
+    static func text(from source: String, option: String, console: Console) throws(FBAuthError) -> String {
         let data: Data
         if source == "-" {
             data = console.readAllInput()
         } else {
             guard let contents = FileManager.default.contents(atPath: source) else {
-                throw .usage("cannot read --token-file '\(source)'")
+                throw .usage("cannot read \(option) '\(source)'")
             }
             data = contents
         }
-        let token = String(decoding: data, as: UTF8.self).trimmed()
-        guard !token.isEmpty else { throw .usage("--token-file '\(source)' holds no token") }
-        return token
+        return String(decoding: data, as: UTF8.self).trimmed()
     }
 }

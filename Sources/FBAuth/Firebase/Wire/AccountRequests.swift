@@ -42,9 +42,10 @@ package struct TokenSignInResponse: Decodable, Sendable {
     package var email: String?
     package var isNewUser: Bool?
     package var mfaPendingCredential: String?
+    package var mfaInfo: [MfaEnrollmentInfo]?
 
     enum CodingKeys: String, CodingKey {
-        case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential
+        case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential, mfaInfo
     }
 
     package init(from decoder: Decoder) throws {
@@ -55,6 +56,7 @@ package struct TokenSignInResponse: Decodable, Sendable {
         localId = try c.identifier(.localId)
         email = c.string(.email)
         isNewUser = c.bool(.isNewUser)
-        mfaPendingCredential = c.string(.mfaPendingCredential)
+        mfaPendingCredential = try c.token(.mfaPendingCredential, .visible)
+        mfaInfo = try c.decodeIfPresent([MfaEnrollmentInfo].self, forKey: .mfaInfo)
     }
 }

@@ -29,10 +29,12 @@ package struct AccountInfo: Decodable, Sendable, Equatable {
     package var createdAt: String?
     package var lastLoginAt: String?
     package var passwordHash: String?
+    /// The user's second factors.
+    package var mfaInfo: [MfaEnrollmentInfo]
 
     enum CodingKeys: String, CodingKey {
         case localId, email, emailVerified, displayName, photoUrl, phoneNumber, providerUserInfo
-        case disabled, tenantId, createdAt, lastLoginAt, passwordHash
+        case disabled, tenantId, createdAt, lastLoginAt, passwordHash, mfaInfo
     }
 
     package init(from decoder: Decoder) throws {
@@ -49,6 +51,7 @@ package struct AccountInfo: Decodable, Sendable, Equatable {
         createdAt = try c.integer(.createdAt, in: ServerValueBounds.accountMilliseconds).map(String.init)
         lastLoginAt = try c.integer(.lastLoginAt, in: ServerValueBounds.accountMilliseconds).map(String.init)
         passwordHash = c.string(.passwordHash)
+        mfaInfo = try c.decodeIfPresent([MfaEnrollmentInfo].self, forKey: .mfaInfo) ?? []
     }
 }
 

@@ -51,12 +51,14 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
     package var pendingToken: String?
     package var tenantId: String?
     package var mfaPendingCredential: String?
+    /// The second factors to choose from, with `mfaPendingCredential`.
+    package var mfaInfo: [MfaEnrollmentInfo]?
 
     enum CodingKeys: String, CodingKey {
         case idToken, refreshToken, expiresIn, localId, federatedId, providerId, email, emailVerified
         case displayName, photoUrl, screenName, rawUserInfo, oauthAccessToken, oauthIdToken
         case oauthTokenSecret, oauthExpireIn, oauthRefreshToken, isNewUser, needConfirmation
-        case verifiedProvider, errorMessage, pendingToken, tenantId, mfaPendingCredential
+        case verifiedProvider, errorMessage, pendingToken, tenantId, mfaPendingCredential, mfaInfo
     }
 
     package init(from decoder: Decoder) throws {
@@ -86,6 +88,7 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         errorMessage = c.string(.errorMessage)
         pendingToken = try c.token(.pendingToken, .visible)
         tenantId = c.string(.tenantId)
-        mfaPendingCredential = c.string(.mfaPendingCredential)
+        mfaPendingCredential = try c.token(.mfaPendingCredential, .visible)
+        mfaInfo = try c.decodeIfPresent([MfaEnrollmentInfo].self, forKey: .mfaInfo)
     }
 }

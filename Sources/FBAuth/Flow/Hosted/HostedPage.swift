@@ -142,7 +142,7 @@ package struct HostedPage {
           button.hidden = true;
           show('Finishing the sign-in…', 'fbauth is completing the sign-in in the terminal.');
           try {
-            const outcome = await tell('\(HostedPageRoutes.resultPath)', {requestUri: request.requestUri,
+            const outcome = await tell('\(LocalPageRoutes<HostedIdpResponse>.resultPath)', {requestUri: request.requestUri,
               sessionId: request.sessionId, postBody: request.postBody, tenantId: request.tenantId});
             show(outcome.heading, outcome.text);
             document.title = outcome.ok ? 'Signed in' : 'Sign-in failed';
@@ -158,7 +158,7 @@ package struct HostedPage {
           handedOver = true;
           show('Sign-in failed', message + ' You can close this tab; details are in the terminal.');
           document.title = 'Sign-in failed';
-          try { await tell('\(HostedPageRoutes.failurePath)', {code, message}); } catch (e) {}
+          try { await tell('\(LocalPageRoutes<HostedIdpResponse>.failurePath)', {code, message}); } catch (e) {}
           finished('failed');
         }
 
@@ -190,7 +190,7 @@ package struct HostedPage {
             if (error && error.code === 'auth/popup-blocked' && !fromButton) {
               show('Sign in with ' + config.providerName, 'The browser blocked the sign-in window. Continue here:');
               button.hidden = false;
-              try { await tell('\(HostedPageRoutes.statusPath)', {state: 'popup-blocked'}); } catch (e) {}
+              try { await tell('\(LocalPageRoutes<HostedIdpResponse>.statusPath)', {state: 'popup-blocked'}); } catch (e) {}
               return;
             }
             await fail((error && error.code) || 'unknown', (error && error.message) || String(error));

@@ -5,50 +5,41 @@ import Foundation
 #endif
 import LoopbackHTTP
 
-/// What the browser page of the hosted flow hands to fbauth: the body the Firebase JS SDK was
-/// about to send to `accounts:signInWithIdp` (firebase-js-sdk
-/// `packages/auth/src/core/strategies/idp.ts`, `_buildIdpRequest`), minus what only the SDK
-/// would add.
-package struct HostedIdpResponse: Sendable, Equatable, Decodable {
-    /// The URL Firebase's handler received from the provider (code and state included).
-    package var requestUri: String
-    /// The session id the handler passed to `createAuthUri`.
-    package var sessionId: String?
-    /// The form body of a POST callback (`response_mode=form_post`), when there was one.
-    package var postBody: String?
-    package var tenantId: String?
-}
-
-/// Decides, request by request, what the loopback listener of the hosted flow does. A pure
-/// value, so it can be tested without sockets. The browser comes through a `StartGate`; the
-/// page, and the result it posts, are served only to requests that carry the gate's cookie.
-struct HostedPageRoutes {
-    static let resultPath = "/__/fbauth/result"
-    static let failurePath = "/__/fbauth/failure"
-    static let statusPath = "/__/fbauth/status"
+/// Decides, request by request, what the loopback listener does for a page fbauth serves on
+/// `http://localhost:PORT` (the hosted flow's page, the reCAPTCHA page). A pure value, so it
+/// can be tested without sockets. The browser comes through a `StartGate`; the page, and what
+/// it posts, are served only to requests that carry the gate's cookie, from the page's origin.
+/// The page posts its result (checked by `decodeResult`: a malformed one is refused and the
+/// wait goes on), a failure, or progress worth telling the user.
+struct LocalPageRoutes<Result> {
+    static var resultPath: String { "/__/fbauth/result" }
+    static var failurePath: String { "/__/fbauth/failure" }
+    static var statusPath: String { "/__/fbauth/status" }
 
     private(set) var gate: StartGate
     let port: UInt16
     let page: HTTPResponse
+    let decodeResult: ([UInt8]) -> Result?
     private(set) var resultTaken = false
 
-    init(nonce: String, cookie: String, port: UInt16, page: HTTPResponse) {
+    init(nonce: String, cookie: String, port: UInt16, page: HTTPResponse, decodeResult: @escaping ([UInt8]) -> Result?) {
         gate = StartGate(nonce: nonce, cookie: cookie, authority: "localhost:\(port)")
         self.port = port
         self.page = page
+        self.decodeResult = decodeResult
     }
 
     /// The address to open.
     var startURL: String { gate.startURL }
 
-    enum Decision: Equatable {
+    enum Decision {
         /// Answer and keep waiting.
         case respond(HTTPResponse)
         /// The `/start` address was used a second time: refuse, and warn the user.
         case refuseReplay(HTTPResponse)
-        /// The page captured the handler's result: exchange it, then answer with the outcome.
-        case result(HostedIdpResponse)
-        /// The page reports that the sign-in ended without a result.
+        /// The page's result: act on it, then answer with the outcome.
+        case result(Result)
+        /// The page reports that it ended without a result.
         case failure(code: String, message: String)
         /// The page reports progress worth telling the user (e.g. a blocked popup).
         case status(String)
@@ -73,7 +64,7 @@ struct HostedPageRoutes {
             return .respond(page)
         case ("POST", Self.resultPath), ("POST", Self.failurePath), ("POST", Self.statusPath):
             guard gate.hasCookie(request), sameOrigin(request) else {
-                return .respond(Self.jsonRefusal(403, "this request does not come from the sign-in page"))
+                return .respond(LocalPageAnswer.refusal(403, "this request does not come from the sign-in page"))
             }
             return pagePost(request)
         default:
@@ -85,12 +76,10 @@ struct HostedPageRoutes {
         let object = JSONValue.parse(Data(request.body))
         switch request.path {
         case Self.resultPath:
-            guard !resultTaken else { return .respond(Self.jsonRefusal(409, "a result was already received")) }
-            guard let response = try? JSONDecoder().decode(HostedIdpResponse.self, from: Data(request.body)),
-                let url = URLComponents(string: response.requestUri), ["http", "https"].contains(url.scheme?.lowercased() ?? "")
-            else { return .respond(Self.jsonRefusal(400, "the result has no valid requestUri")) }
+            guard !resultTaken else { return .respond(LocalPageAnswer.refusal(409, "a result was already received")) }
+            guard let result = decodeResult(request.body) else { return .respond(LocalPageAnswer.refusal(400, "the result is not valid")) }
             resultTaken = true
-            return .result(response)
+            return .result(result)
         case Self.failurePath:
             return .failure(code: Self.text(object?["code"]), message: Self.text(object?["message"]))
         default:
@@ -107,12 +96,24 @@ struct HostedPageRoutes {
     private static func text(_ value: JSONValue?) -> String {
         String(TerminalText.safe(value?.stringValue ?? "").prefix(300))
     }
+}
 
-    static func jsonRefusal(_ status: Int, _ reason: String) -> HTTPResponse {
+/// The JSON answers a local page's script reads.
+enum LocalPageAnswer {
+    static func refusal(_ status: Int, _ reason: String) -> HTTPResponse {
         json(status, ["ok": .bool(false), "heading": .string("Sign-in failed"), "text": .string(reason)])
     }
+
+    /// How the page ends: its heading and sentence (the same words as the terminal).
+    static func outcome(ok: Bool, heading: String, text: String) -> HTTPResponse {
+        json(200, ["ok": .bool(ok), "heading": .string(heading), "text": .string(text)])
+    }
+
+    static let received = json(200, ["ok": true])
 
     static func json(_ status: Int, _ members: [String: JSONValue]) -> HTTPResponse {
         .json(status, Array(JSONValue.object(members).sortedData()))
     }
 }
+
+extension LocalPageRoutes.Decision: Equatable where Result: Equatable {}

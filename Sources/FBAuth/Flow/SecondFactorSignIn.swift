@@ -1,0 +1,122 @@
+/// A first factor that needs a second one: instead of tokens, the server answered with a pending
+/// credential and the user's second factors (firebase-js-sdk `mfa/mfa_error.ts`,
+/// `MultiFactorError`; the Apple SDK's `secondFactorRequired` error with its resolver).
+package struct SecondFactorChallenge: Sendable {
+    package var pendingCredential: String
+    /// The enrolled factors to choose from (phone numbers masked).
+    package var factors: [MfaEnrollmentInfo]
+    /// What the sign-in was for, for messages ("sign-in", "reauthentication").
+    package var action: String
+}
+
+/// Completes a sign-in with a second factor (the SDKs' `MultiFactorResolver.resolveSignIn`):
+/// picks a factor, gets its code, and finishes through `SecondFactorSignIn`. fbauth's command
+/// line asks the user at the terminal; a program may answer from anywhere.
+package protocol SecondFactorResolver: Sendable {
+    func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult
+}
+
+/// The tokens a second factor produced, and which factor it was.
+package struct SecondFactorResult: Sendable {
+    package var tokens: IssuedTokens
+    package var factor: MfaEnrollmentInfo
+
+    package init(tokens: IssuedTokens, factor: MfaEnrollmentInfo) {
+        self.tokens = tokens
+        self.factor = factor
+    }
+}
+
+/// The calls that complete a pending sign-in (`mfaSignIn:start` and `mfaSignIn:finalize`,
+/// Identity Toolkit v2), held by the pending credential, which never leaves memory.
+package struct SecondFactorSignIn: Sendable {
+    let client: FirebaseAuthClient
+    let pendingCredential: String
+    let tenantId: String?
+    /// Proves a person asks for an SMS code (reCAPTCHA); none for the Auth emulator.
+    package let phoneVerifier: PhoneVerifier
+
+    package init(client: FirebaseAuthClient, pendingCredential: String, tenantId: String?, phoneVerifier: PhoneVerifier) {
+        self.client = client
+        self.pendingCredential = pendingCredential
+        self.tenantId = tenantId
+        self.phoneVerifier = phoneVerifier
+    }
+
+    /// Completes the sign-in with a code of the authenticator app enrolled as `factor`.
+    package func finish(totp code: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
+        try result(client.finalizeSecondFactorSignIn(
+            pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId, code: .totp(code: code, enrollmentSession: nil),
+            tenantId: tenantId), factor: factor)
+    }
+
+    /// Sends an SMS code to the phone enrolled as `factor` (after the reCAPTCHA step); returns
+    /// the session the code belongs to.
+    package func sendCode(to factor: MfaEnrollmentInfo) throws(FBAuthError) -> String {
+        let verification = try phoneVerifier.verification(for: .secondFactorSignIn)
+        return try client.startPhoneSignIn(pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId,
+                                           verification: verification, tenantId: tenantId)
+    }
+
+    /// Completes the sign-in with the SMS code of `sessionInfo`.
+    package func finish(smsCode code: String, sessionInfo: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
+        try result(client.finalizeSecondFactorSignIn(
+            pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId, code: .phone(sessionInfo: sessionInfo, code: code),
+            tenantId: tenantId), factor: factor)
+    }
+
+    private func result(_ answer: MfaTokensResponse, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
+        guard let idToken = answer.idToken, let refreshToken = answer.refreshToken else {
+            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "mfaSignIn:finalize returned no idToken or refreshToken")
+        }
+        return SecondFactorResult(tokens: IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: nil), factor: factor)
+    }
+}
+
+/// How a flow completes a sign-in that needs a second factor: who is asked, and how a phone
+/// number's reCAPTCHA step is done. Without one, such a sign-in fails with
+/// `secondFactorRequired`.
+package struct SecondFactorHandling: Sendable {
+    package var resolver: SecondFactorResolver
+    package var phoneVerifier: PhoneVerifier
+
+    package init(resolver: SecondFactorResolver, phoneVerifier: PhoneVerifier) {
+        self.resolver = resolver
+        self.phoneVerifier = phoneVerifier
+    }
+
+    /// Completes `challenge`, or says what is missing when nobody can be asked.
+    static func complete(_ challenge: SecondFactorChallenge, with handling: SecondFactorHandling?, client: FirebaseAuthClient,
+                         tenantId: String?) throws(FBAuthError) -> SecondFactorResult {
+        guard let handling else {
+            throw .failed(.secondFactorRequired, "\(challenge.action) needs a second factor (multi-factor authentication), and nothing here can ask for it")
+        }
+        return try handling.resolver.resolve(challenge, with: SecondFactorSignIn(
+            client: client, pendingCredential: challenge.pendingCredential, tenantId: tenantId, phoneVerifier: handling.phoneVerifier))
+    }
+}
+
+/// Why a phone number is being verified: the reCAPTCHA action of each (firebase-js-sdk
+/// `api/index.ts`, `RecaptchaActionName`).
+package enum PhoneVerificationPurpose: Sendable {
+    case secondFactorSignIn, secondFactorEnrollment
+
+    package var recaptchaAction: String {
+        switch self {
+        case .secondFactorSignIn: "mfaSmsSignIn"
+        case .secondFactorEnrollment: "mfaSmsEnrollment"
+        }
+    }
+}
+
+/// Proves that a person asks for an SMS code: the fields a phone number's request carries.
+package protocol PhoneVerifier: Sendable {
+    func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields
+}
+
+/// No reCAPTCHA step: for servers that check none (the Auth emulator) and programs that never
+/// use SMS factors.
+package struct NoPhoneVerification: PhoneVerifier {
+    package init() {}
+    package func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields { .none }
+}
