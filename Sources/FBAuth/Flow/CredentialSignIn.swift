@@ -7,7 +7,7 @@ package struct CredentialSignIn {
     let clock: WallClock
     let tenantId: String?
     /// Who completes a sign-in that needs a second factor.
-    var secondFactor: SecondFactorHandling?
+    package var secondFactor: SecondFactorHandling?
 
     package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
         self.client = client

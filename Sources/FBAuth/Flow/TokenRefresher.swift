@@ -132,9 +132,14 @@ extension Session {
 
     /// The command that signs this user in again, as a user can paste it: the provider the
     /// session was made with, and the account's email as the hint.
-    var signInCommand: String {
+    var signInCommand: String { command("signin") }
+
+    /// The same for `fbauth reauth`.
+    package var reauthCommand: String { command("reauth") }
+
+    private func command(_ name: String) -> String {
         let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
-        var command = "fbauth signin --provider \(provider)"
+        var command = "fbauth \(name) --provider \(provider)"
         if let email, provider != "anonymous", !email.contains(where: { $0.isWhitespace || "'\"`$\\;&|<>".contains($0) }) {
             command += " --email \(email)"
         }

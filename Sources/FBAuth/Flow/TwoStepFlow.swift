@@ -10,7 +10,7 @@ import LoopbackHTTP
 /// `--complete URL` takes the address the browser ended on (the redirect to the loopback
 /// address, which need not have loaded) and finishes the flow it belongs to.
 package struct TwoStepFlow {
-    let flow: BrowserSignInFlow
+    package var flow: BrowserSignInFlow
     let store: SessionStore
     let project: ProjectKey
     let clock: WallClock

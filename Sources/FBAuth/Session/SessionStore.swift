@@ -1,3 +1,8 @@
+extension SessionStore {
+    /// The project id saved for `project`, when an app config or an ID token named it.
+    package func projectId(of project: ProjectKey) -> String? { (try? load())?.project(project)?.projectId }
+}
+
 /// Where sessions live between runs.
 package protocol SessionStore: Sendable {
     /// Where the sessions are, for messages.

@@ -280,6 +280,15 @@ package enum Platform {
         }
     }
 
+    /// A small input the user names (`--token-file`, `--mfa-code-file`): any file they can read,
+    /// a FIFO or process substitution (`<(…)`) included, at most `limit` bytes.
+    package static func readInput(_ path: String, limit: Int = 64 * 1024) throws(FileProblem) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failed(operation: "cannot read", path: path, code: errno) }
+        defer { close(fd) }
+        return Data(try readAllBytes(fd, name: path, limit: limit))
+    }
+
     /// A file fbauth reads but does not own (an app config), symbolic links followed, with
     /// the same limits: a regular file of at most `maximumFileBytes`. nil when there is none.
     package static func readUserFile(_ path: String) throws(FileProblem) -> Data? {

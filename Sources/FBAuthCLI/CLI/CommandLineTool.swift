@@ -26,6 +26,7 @@ package struct CommandLineTool: Sendable {
         Command(UnlinkCommand.self),
         Command(ProvidersCommand.self),
         Command(DeleteAccountCommand.self),
+        Command(MfaCommand.self),
         Command(DemoCommand.self),
         Command(EmulatorCommand.self),
         Command(CompletionCommand.self),

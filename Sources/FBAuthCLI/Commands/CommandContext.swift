@@ -112,6 +112,16 @@ package struct CommandContext: Sendable {
         return flow
     }
 
+    /// How this command completes a sign-in that needs a second factor: asked at the terminal
+    /// (or read from `--mfa-code-file`/stdin), with a phone number's reCAPTCHA step in the
+    /// browser (`openBrowser` false: the address is shown instead).
+    func secondFactorHandling(_ options: SecondFactorOptions, project: ProjectContext, openBrowser: Bool = true,
+                              stdinTaken: Bool = false) throws(FBAuthError) -> SecondFactorHandling {
+        SecondFactorHandling(
+            resolver: TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
+            phoneVerifier: RecaptchaPhoneVerifier(flow: try browserFlow(for: project), openBrowser: openBrowser))
+    }
+
     func sessionStore() -> FileSessionStore {
         FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment),
                          waiting: { [console] in console.say($0) })

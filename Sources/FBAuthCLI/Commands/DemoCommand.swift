@@ -86,7 +86,8 @@ enum DemoCommand: RunnableCommand {
         let demoContext = CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
-        try SignInCommand.run(.identityProvider(.run(FlowOptions(providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), demoContext)
+        try SignInCommand.run(SignInCommand.Options(method: .identityProvider(.run(FlowOptions(
+            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect)))), demoContext)
         let fbauth = CommandName.forSuggestions(environment: context.environment)
         guard keepsSession else {
             console.say("Demo complete; its stand-in has stopped and its temporary session was removed. To keep the session and use it offline afterwards:\n  \(fbauth) demo --config-dir ./fbauth-demo\n  \(fbauth) --config-dir ./fbauth-demo whoami --offline\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")

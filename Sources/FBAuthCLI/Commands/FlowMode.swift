@@ -93,18 +93,22 @@ extension CommandContext {
     /// Step one of every browser flow: `--print-url` starts the flow and prints its URL (nil:
     /// nothing is left to do); `--complete` claims the saved flow; otherwise the browser flow is
     /// made ready. `user` is the session a link or reauth starts for.
-    func prepareFlow(_ mode: FlowMode, command: String, user: SessionReference?, project: ProjectContext) throws(FBAuthError) -> PreparedFlow? {
+    func prepareFlow(_ mode: FlowMode, command: String, user: SessionReference?, project: ProjectContext,
+                     secondFactor: SecondFactorOptions = SecondFactorOptions()) throws(FBAuthError) -> PreparedFlow? {
         switch mode {
         case .printURL(let options):
             try printAuthorizationURL(options, command: command, user: user, project: project)
             return nil
         case .complete(let source):
-            let twoStep = try twoStepFlow(for: project)
+            var twoStep = try twoStepFlow(for: project)
+            twoStep.flow.secondFactor = try secondFactorHandling(secondFactor, project: project)
             return .claimed(twoStep, try twoStep.claim(try completionAddress(source), command: command))
         case .run(let options):
             // A store that cannot be used fails now, before the user goes through the browser.
             try sessionStore().checkWritable()
-            return .browser(try browserFlow(for: project), options)
+            var flow = try browserFlow(for: project)
+            flow.secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
+            return .browser(flow, options)
         }
     }
 }

@@ -15,7 +15,7 @@ enum LinkCommand: RunnableCommand {
         usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--pending"],
         options: FlowOptionSpecs.all + [
             OptionSpec("pending", help: "Link the credential saved when a sign-in ended with exit 5 (account exists with a different credential)."),
-        ],
+        ] + SecondFactorOptions.specs,
         details: """
             Runs the same browser flow as signin with the current user's ID token, so Firebase adds \
             the provider to that user. Refuses at once when the provider is already linked.
@@ -28,13 +28,22 @@ enum LinkCommand: RunnableCommand {
               fbauth signin --provider password --email pat@example.com && fbauth link --pending
             """)
 
-    enum Options: Equatable {
+    struct Options: Equatable {
+        var method: Method
+        var secondFactor = SecondFactorOptions()
+    }
+
+    enum Method: Equatable {
         /// `--pending`: the credential an "account exists" sign-in saved.
         case pending
         case provider(FlowMode)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+    }
+
+    static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
         guard arguments.flag("pending") else { return .provider(try FlowMode(arguments)) }
         try arguments.allowOnly([], with: "--pending")
         if arguments.value("provider") != nil { throw .usage("--pending links the saved credential; leave out --provider") }
@@ -42,8 +51,8 @@ enum LinkCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        guard case .provider(let mode) = options else {
-            try linkPending(context)
+        guard case .provider(let mode) = options.method else {
+            try linkPending(context, secondFactor: options.secondFactor)
             return
         }
         let project = try context.project()
@@ -56,7 +65,7 @@ enum LinkCommand: RunnableCommand {
             }
             startingUser = saved.reference
         }
-        guard let prepared = try context.prepareFlow(mode, command: "link", user: startingUser, project: project) else { return }
+        guard let prepared = try context.prepareFlow(mode, command: "link", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
         guard let user = prepared.user(startedFor: startingUser) else {
             throw .failed(.internalError, "the pending link names no user; start again with --print-url")
         }
@@ -83,7 +92,7 @@ enum LinkCommand: RunnableCommand {
         }
     }
 
-    private static func linkPending(_ context: CommandContext) throws(FBAuthError) {
+    private static func linkPending(_ context: CommandContext, secondFactor: SecondFactorOptions) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
         let contents = try store.load()
@@ -98,8 +107,9 @@ enum LinkCommand: RunnableCommand {
         let session = try refresher.session(context.selector, minValid: 60)
         let record: SignInRecord
         do throws(FBAuthError) {
-            guard case .signedIn(let linked) = try CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-                .providerCredential(pending, purpose: .link(idToken: session.idToken))
+            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+            credentials.secondFactor = try context.secondFactorHandling(secondFactor, project: project)
+            guard case .signedIn(let linked) = try credentials.providerCredential(pending, purpose: .link(idToken: session.idToken))
             else { throw FBAuthError.failed(.accountExistsWithDifferentCredential, "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again") }
             record = linked
         } catch where error.rejectsSession {

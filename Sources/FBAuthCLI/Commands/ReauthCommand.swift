@@ -6,20 +6,30 @@ enum ReauthCommand: RunnableCommand {
         name: "reauth",
         summary: "Re-authenticate the current user (for sensitive operations such as delete-account).",
         usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--provider password [--email E]"],
-        options: FlowOptionSpecs.all(with: ["password"]),
+        options: FlowOptionSpecs.all(with: ["password"]) + SecondFactorOptions.specs,
         details: """
             Runs the sign-in again without creating a user (autoCreate: false). If a different \
             account signs in, fbauth reports a user mismatch (exit 1) and leaves the session as it \
-            was. On success the session gets new tokens and a new sign-in time.
+            was. On success the session gets new tokens and a new sign-in time. An account with a \
+            second factor is asked for it too, as by signin (--mfa-factor, --mfa-code-file).
             """)
 
-    enum Options: Equatable {
+    struct Options: Equatable {
+        var method: Method
+        var secondFactor = SecondFactorOptions()
+    }
+
+    enum Method: Equatable {
         /// `--provider password`, with `--email` or the user's own address.
         case password(email: String?)
         case provider(FlowMode)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+    }
+
+    static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
         guard arguments.value("complete") == nil, arguments.value("provider") == "password" else {
             return .provider(try FlowMode(arguments))
         }
@@ -32,21 +42,22 @@ enum ReauthCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        switch options {
+        switch options.method {
         case .password(let email):
             let session = try store.load().session(context.selector, in: project.key)
             guard let email = email ?? session.email else {
                 throw .usage("missing --email: this user has no email address on file")
             }
             let password = try SecretInput.password(for: email, console: context.console)
-            let record = try asTheSameUser(session) { () throws(FBAuthError) in
-                try CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId).password(email: email, password: password)
-            }
+            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project,
+                                                                          stdinTaken: !context.console.isInputTerminal)
+            let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
             try finish(record, as: session, project: project, store: store, context: context)
         case .provider(let mode):
             // A flow --complete claims names its own user.
             let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
-            guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project) else { return }
+            guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
             guard let user = prepared.user(startedFor: startingUser) else {
                 throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url")
             }

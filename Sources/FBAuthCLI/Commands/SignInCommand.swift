@@ -15,7 +15,7 @@ enum SignInCommand: RunnableCommand {
         ],
         options: FlowOptionSpecs.all(with: ["password", "anonymous", "custom"]) + [
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
-        ],
+        ] + SecondFactorOptions.specs,
         details: """
             Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
             fbauth's page on http://localhost:PORT, which starts the Firebase JS SDK's popup sign-in: \
@@ -34,6 +34,11 @@ enum SignInCommand: RunnableCommand {
             email already belongs to an account with other sign-in methods, fbauth saves the \
             provider's credential and exits 5: sign in to that account, then run `fbauth link --pending`.
 
+            An account with a second factor (multi-factor authentication) asks for it after the \
+            first: fbauth lists the enrolled factors and reads the code without echo (an \
+            authenticator app's, or the SMS's after a reCAPTCHA step in the browser); scripts give \
+            --mfa-factor and --mfa-code-file.
+
             Examples:
               fbauth signin --provider yahoo.com
               fbauth signin --provider microsoft.com --param tenant=contoso.onmicrosoft.com --scope mail.read
@@ -41,8 +46,14 @@ enum SignInCommand: RunnableCommand {
             """,
         aliases: ["login"])
 
+    struct Options: Equatable {
+        var method: Method
+        /// How a second factor is chosen and its code read, when the account has one.
+        var secondFactor = SecondFactorOptions()
+    }
+
     /// How to sign in.
-    enum Options: Equatable {
+    enum Method: Equatable {
         case identityProvider(FlowMode)
         case password(email: String)
         case anonymous
@@ -50,6 +61,10 @@ enum SignInCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+    }
+
+    static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
         if arguments.value("complete") != nil { return .identityProvider(try FlowMode(arguments)) }
         let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
         switch provider {
@@ -73,12 +88,14 @@ enum SignInCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+        let passwordFromStdin = !context.console.isInputTerminal
+        var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: passwordFromStdin)
         let record: SignInRecord
-        switch options {
+        switch options.method {
         case .identityProvider(let mode):
             if case .run(let flow) = mode { try sayWhenSignedInAlready(with: flow.providerId, project: project, store: store, context: context) }
-            guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project) else { return }
+            guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
             try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context)
             return
         case .password(let email):

@@ -38,10 +38,11 @@ enum SecretInput {
         if source == "-" {
             data = console.readAllInput()
         } else {
-            guard let contents = FileManager.default.contents(atPath: source) else {
-                throw .usage("cannot read \(option) '\(source)'")
+            do throws(Platform.FileProblem) {
+                data = try Platform.readInput(source)
+            } catch {
+                throw .usage("cannot read \(option): \(error.description)")
             }
-            data = contents
         }
         return String(decoding: data, as: UTF8.self).trimmed()
     }

@@ -125,8 +125,8 @@ struct TerminalSecondFactor: SecondFactorResolver {
 
     /// Reads a code and tries it; on a terminal a wrong code is said and asked again (three
     /// tries), elsewhere it ends the command.
-    func withAttempts(_ source: SecondFactorCodeSource, prompt: String,
-                      _ attempt: (String) throws(FBAuthError) -> SecondFactorResult) throws(FBAuthError) -> SecondFactorResult {
+    func withAttempts<T>(_ source: SecondFactorCodeSource, prompt: String,
+                         _ attempt: (String) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         var remaining = source == .terminal ? Self.attemptsOnATerminal - 1 : 0
         while true {
             let code = try read(source, prompt: prompt)

@@ -1,0 +1,103 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+/// Adds and removes a user's second factors (the SDKs' `multiFactor(user)`: `getSession`,
+/// `enroll`, `unenroll`; `TotpMultiFactorGenerator.generateSecret`), through Identity Toolkit v2
+/// `mfaEnrollment:*`. Each step that answers with tokens renews the saved session, which then
+/// takes the factors as `accounts:lookup` reports them.
+package struct SecondFactorEnrollment {
+    let client: FirebaseAuthClient
+    let store: SessionStore
+    let project: ProjectKey
+    let tenantId: String?
+    let clock: WallClock
+
+    package init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock) {
+        self.client = client
+        self.store = store
+        self.project = project
+        self.tenantId = tenantId
+        self.clock = clock
+    }
+
+    /// The user's second factors, fresh from the server (and saved with the session).
+    package func factors(of session: Session) throws(FBAuthError) -> [MfaEnrollmentInfo] {
+        let account = try client.lookup(idToken: session.idToken)
+        try save(session, tokens: nil, account: account)
+        return account.mfaInfo
+    }
+
+    /// A new TOTP secret for the user's authenticator app.
+    package func startTOTP(for session: Session) throws(FBAuthError) -> TotpSecret {
+        try client.startTotpEnrollment(idToken: session.idToken, tenantId: tenantId)
+    }
+
+    /// Completes a TOTP enrolment with a code the app shows for `secret`.
+    package func finishTOTP(_ secret: TotpSecret, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
+        try renew(session, with: client.finalizeEnrollment(
+            idToken: session.idToken, code: .totp(code: code, enrollmentSession: secret.sessionInfo), displayName: name, tenantId: tenantId))
+    }
+
+    /// Sends a code to `phoneNumber` (after the reCAPTCHA step of `verifier`); returns its session.
+    package func sendCode(to phoneNumber: String, for session: Session, verifier: PhoneVerifier) throws(FBAuthError) -> String {
+        try client.startPhoneEnrollment(idToken: session.idToken, phoneNumber: phoneNumber,
+                                        verification: verifier.verification(for: .secondFactorEnrollment), tenantId: tenantId)
+    }
+
+    /// Completes an SMS enrolment with the code sent for `sessionInfo`.
+    package func finishPhone(sessionInfo: String, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
+        try renew(session, with: client.finalizeEnrollment(
+            idToken: session.idToken, code: .phone(sessionInfo: sessionInfo, code: code), displayName: name, tenantId: tenantId))
+    }
+
+    /// Removes the factor `enrollmentId`.
+    package func withdraw(_ enrollmentId: String, for session: Session) throws(FBAuthError) -> Session {
+        try renew(session, with: client.withdrawSecondFactor(idToken: session.idToken, enrollmentId: enrollmentId, tenantId: tenantId))
+    }
+
+    /// Takes the answer's tokens, when it has them (a withdrawal may answer none when the server
+    /// revoked the session: the next lookup then reports it), and the user as it is now.
+    private func renew(_ session: Session, with answer: MfaTokensResponse) throws(FBAuthError) -> Session {
+        var tokens: IssuedTokens?
+        if let idToken = answer.idToken, let refreshToken = answer.refreshToken {
+            tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: nil)
+        }
+        let account = try client.lookup(idToken: tokens?.idToken ?? session.idToken)
+        return try save(session, tokens: tokens, account: account)
+    }
+
+    /// Merges into the session as it is now: a sign-out meanwhile stays.
+    @discardableResult
+    private func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo) throws(FBAuthError) -> Session {
+        let now = clock.now()
+        return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+            guard var current = try? contents.session(.exactly(session.reference), in: project) else {
+                throw .signInAgain("\(session.displayLabel) was signed out meanwhile; sign in again")
+            }
+            if let tokens {
+                current.idToken = tokens.idToken
+                current.refreshToken = tokens.refreshToken
+                current.expirationTime = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 3600))
+            }
+            current.update(from: account)
+            contents.save(current, in: project, makeCurrent: false)
+            return current
+        }
+    }
+}
+
+extension TotpSecret {
+    /// The `otpauth://` URI authenticator apps scan (Google Authenticator's key URI format, as
+    /// the JS SDK's `TotpSecret.generateQrCodeUrl` builds it): `ISSUER:ACCOUNT` as the label.
+    package func uri(account: String, issuer: String) -> String {
+        let label = FormEncoding.percentEncode(issuer) + ":" + FormEncoding.percentEncode(account)
+        return "otpauth://totp/\(label)?" + FormEncoding.encode([
+            ("secret", sharedSecretKey), ("issuer", issuer), ("algorithm", hashingAlgorithm),
+            ("digits", String(verificationCodeLength)), ("period", String(periodSec)),
+        ])
+    }
+}

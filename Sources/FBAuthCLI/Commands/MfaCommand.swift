@@ -1,0 +1,186 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth mfa list|enroll totp|enroll phone|unenroll`: the current user's second factors, as the
+/// SDKs' `multiFactor(user)` manages them.
+enum MfaCommand: RunnableCommand {
+    static let spec = CommandSpec(
+        name: "mfa",
+        summary: "List, enrol and remove the current user's second factors (multi-factor authentication).",
+        usage: ["list [--json]", "enroll totp [--name N] [--no-qr]", "enroll phone --phone +15555550100 [--name N]", "unenroll ID|NAME"],
+        options: [
+            OptionSpec("json", help: "With list: print a JSON array for scripts."),
+            OptionSpec("name", value: "NAME", help: "With enroll: a name for the factor, shown when signing in (e.g. \"work phone\")."),
+            OptionSpec("phone", value: "NUMBER", help: "With enroll phone: the number in E.164 form, e.g. +15555550100."),
+            OptionSpec("no-qr", help: "With enroll totp: print the otpauth:// URI only, without drawing its QR code."),
+            OptionSpec("no-browser", help: "With enroll phone: show the reCAPTCHA page's address instead of opening a browser."),
+            SecondFactorOptions.specs[1],
+        ],
+        positionals: [
+            PositionalSpec("ACTION", help: "list, enroll or unenroll."),
+            PositionalSpec("WHAT", optional: true, help: "With enroll: totp or phone. With unenroll: the factor's enrollment id or name."),
+        ],
+        details: """
+            list shows the second factors from the server (and saves them with the session). \
+            enroll totp prints an otpauth:// URI on stdout and draws it as a QR code on stderr: \
+            scan it with an authenticator app (or type its secret), then give the code the app \
+            shows. enroll phone runs a reCAPTCHA step in the browser (where the project uses \
+            reCAPTCHA), then asks for the code sent by SMS. unenroll removes a factor. Each saves \
+            the tokens the server answers with.
+
+            Enrolment needs a verified email and a recent sign-in (`fbauth reauth`), and \
+            multi-factor authentication enabled for the project (Identity Platform). The code is \
+            read without echo on a terminal, else from --mfa-code-file or a line of stdin.
+
+            Examples:
+              fbauth mfa enroll totp --name "phone app"
+              fbauth mfa list --json | jq -r '.[].uid'
+              fbauth mfa unenroll "phone app"
+            """)
+
+    enum Action: Equatable {
+        case list(json: Bool)
+        case enrollTOTP(name: String?, drawQR: Bool)
+        case enrollPhone(number: String, name: String?, openBrowser: Bool)
+        case unenroll(String)
+    }
+
+    struct Options: Equatable {
+        var action: Action
+        var codeFile: String?
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        let what = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
+        let name = try arguments.nonEmpty("name").map { (name: String) throws(FBAuthError) -> String in
+            guard name.count <= 64, !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+                throw .usage("--name must be at most 64 characters without control characters")
+            }
+            return name
+        }
+        let action: Action
+        switch arguments.positionals.first {
+        case "list":
+            try only(arguments, ["json"], for: "mfa list", what: what)
+            action = .list(json: arguments.flag("json"))
+        case "enroll" where what == "totp":
+            try only(arguments, ["name", "no-qr", "mfa-code-file"], for: "mfa enroll totp", what: nil)
+            action = .enrollTOTP(name: name, drawQR: !arguments.flag("no-qr"))
+        case "enroll" where what == "phone":
+            try only(arguments, ["name", "phone", "no-browser", "mfa-code-file"], for: "mfa enroll phone", what: nil)
+            let number = try arguments.required("phone", hint: "NUMBER (E.164, e.g. +15555550100)").replacing(" ", with: "")
+            guard number.hasPrefix("+"), (8...15).contains(number.count - 1), number.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw .usage("--phone '\(TerminalText.safe(number))' is not a phone number in E.164 form (+ and 8 to 15 digits, e.g. +15555550100)")
+            }
+            action = .enrollPhone(number: number, name: name, openBrowser: !arguments.flag("no-browser"))
+        case "enroll":
+            throw .usage("enroll what? totp (an authenticator app) or phone (SMS): fbauth mfa enroll totp")
+        case "unenroll":
+            try only(arguments, [], for: "mfa unenroll", what: nil)
+            guard let what, !what.trimmed().isEmpty else { throw .usage("unenroll which factor? its enrollment id or name (see `fbauth mfa list`)") }
+            action = .unenroll(what)
+        case let other:
+            let suggestion = other.flatMap { Suggestions.closest(to: $0, among: ["list", "enroll", "unenroll"]) }
+            throw .usage("'\(other ?? "")' is not an mfa action; choose list, enroll or unenroll" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""))
+        }
+        return Options(action: action, codeFile: try arguments.nonEmpty("mfa-code-file"))
+    }
+
+    /// Refuses options of other actions, which would be silently ignored.
+    private static func only(_ arguments: ParsedArguments, _ allowed: Set<String>, for action: String, what: String?) throws(FBAuthError) {
+        let own = ["json", "name", "phone", "no-qr", "no-browser", "mfa-code-file"]
+        if let stray = own.first(where: { !allowed.contains($0) && (arguments.values[$0] != nil || arguments.flags.contains($0)) }) {
+            throw .usage("--\(stray) does not apply to \(action)")
+        }
+        if let what { throw .usage("unexpected argument '\(what)' for \(action)") }
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let project = try context.project()
+        let store = context.sessionStore()
+        let refresher = context.tokenRefresher(for: project.key)
+        let session = try refresher.session(context.selector, minValid: 120)
+        let enrollment = SecondFactorEnrollment(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
+        let codes = TerminalSecondFactor(console: context.console, options: SecondFactorOptions(codeFile: options.codeFile))
+        do throws(FBAuthError) {
+            switch options.action {
+            case .list(let json):
+                list(try enrollment.factors(of: session), of: session, json: json, context: context)
+            case .enrollTOTP(let name, let drawQR):
+                let secret = try enrollment.startTOTP(for: session)
+                let issuer = project.projectId ?? store.projectId(of: project.key) ?? "Firebase"
+                let uri = secret.uri(account: session.email ?? session.uid, issuer: issuer)
+                context.console.writeOutput(uri + "\n")
+                if drawQR, let qr = QRCode(Array(uri.utf8)) { context.console.writeError(qr.halfBlocks()) }
+                context.console.say("Scan the code (or the otpauth:// URI above) with your authenticator app, or type its secret \(secret.sharedSecretKey); then give the \(secret.verificationCodeLength)-digit code it shows.")
+                let renewed = try codes.withAttempts(try codes.codeSource(), prompt: "Code from the app: ") { (code: String) throws(FBAuthError) in
+                    try enrollment.finishTOTP(secret, code: code, name: name, for: session)
+                }
+                context.console.say("Enrolled the authenticator app\(name.map { " \"\($0)\"" } ?? "") for \(renewed.displayLabel); sign-ins now ask for its code.")
+            case .enrollPhone(let number, let name, let openBrowser):
+                let verifier = RecaptchaPhoneVerifier(flow: try context.browserFlow(for: project), openBrowser: openBrowser)
+                let sessionInfo = try enrollment.sendCode(to: number, for: session, verifier: verifier)
+                context.console.say("A code was sent by SMS to \(number).")
+                let renewed = try codes.withAttempts(try codes.codeSource(), prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
+                    try enrollment.finishPhone(sessionInfo: sessionInfo, code: code, name: name, for: session)
+                }
+                context.console.say("Enrolled \(number)\(name.map { " (\"\($0)\")" } ?? "") for \(renewed.displayLabel); sign-ins now ask for a code sent to it.")
+            case .unenroll(let wanted):
+                let factors = try enrollment.factors(of: session)
+                let matches = TerminalSecondFactor.matches(wanted, in: factors)
+                guard matches.count == 1 else {
+                    throw FBAuthError.usage("'\(TerminalText.safe(wanted))' names \(matches.isEmpty ? "none" : "several") of the second factors of \(session.displayLabel)"
+                        + (factors.isEmpty ? " (it has none)" : ": \(TerminalSecondFactor.list(factors))"))
+                }
+                let renewed = try enrollment.withdraw(matches[0].mfaEnrollmentId, for: session)
+                context.console.say("Removed \(TerminalSecondFactor.describe(matches[0])) from \(renewed.displayLabel).")
+            }
+        } catch where error.rejectsSession {
+            try refresher.reject(session, because: error)
+        } catch {
+            throw error.explainingSecondFactors(of: session)
+        }
+    }
+
+    static func list(_ factors: [MfaEnrollmentInfo], of session: Session, json: Bool, context: CommandContext) {
+        if json {
+            context.console.writeOutput(JSONOutput.render(factors.map { EnrolledFactorJSON(factor: EnrolledFactor($0)) }))
+            return
+        }
+        guard !factors.isEmpty else {
+            context.console.say("\(session.displayLabel) has no second factors; add one with `fbauth mfa enroll totp` (an authenticator app) or `fbauth mfa enroll phone --phone NUMBER`.")
+            return
+        }
+        let rows = factors.map { factor in
+            [factor.factorId, factor.displayName ?? "-", factor.phoneInfo ?? "", factor.enrolledAt.map(Timestamp.string) ?? "-", factor.mfaEnrollmentId]
+                .map(TerminalText.safe)
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        context.console.writeText("Second factors of \(session.displayLabel):\n" + rows.map { row in
+            "  " + row.enumerated().map { index, cell in index < 4 ? cell + String(repeating: " ", count: widths[index] - cell.count) : "id \(cell)" }
+                .joined(separator: "  ")
+        }.joined(separator: "\n") + "\n")
+    }
+}
+
+extension FBAuthError {
+    /// Server refusals of an enrolment, with what the user can do.
+    func explainingSecondFactors(of session: Session) -> FBAuthError {
+        guard case .server(let error, _) = self, let code = error.code else { return self }
+        switch code {
+        case "UNVERIFIED_EMAIL":
+            return .failed(.serverRefused, "\(session.displayLabel) has not verified its email, which second factors need: open the link in Firebase's verification email, then try again [UNVERIFIED_EMAIL]")
+        case "CREDENTIAL_TOO_OLD_LOGIN_AGAIN":
+            return .failed(.requiresRecentLogin, "changing second factors needs a recent sign-in: run `\(session.reauthCommand)`, then try again [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
+        case "OPERATION_NOT_ALLOWED":
+            return .failed(.operationNotAllowed, "multi-factor authentication (or this kind of second factor) is not enabled for this project: Firebase console → Authentication → Sign-in method → Multi-factor authentication (needs Identity Platform) [OPERATION_NOT_ALLOWED]" + (error.detail.map { " (\($0))" } ?? ""))
+        default:
+            return self
+        }
+    }
+}

@@ -1,0 +1,81 @@
+@testable import FBAuthCLI
+import Foundation
+import Testing
+
+/// The QR code `fbauth mfa enroll totp` draws: checked by a real decoder (zbarimg, from
+/// Debian's zbar-tools, which `.ci/run` installs) and against the standard's structure.
+@Suite struct QRCodeTests {
+    static let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
+
+    /// The modules as a PBM image, 4 pixels a module with the quiet zone, decoded by zbarimg.
+    private func decoded(_ code: QRCode) throws -> String {
+        let scale = 4, quiet = 4
+        let extent = (code.size + 2 * quiet) * scale
+        var pixels = ""
+        for y in 0..<extent {
+            for x in 0..<extent {
+                let (row, column) = (y / scale - quiet, x / scale - quiet)
+                let dark = (0..<code.size).contains(row) && (0..<code.size).contains(column) && code.modules[row][column]
+                pixels += dark ? "1 " : "0 "
+            }
+            pixels += "\n"
+        }
+        let path = NSTemporaryDirectory() + "fbauth-qr-\(UUID().uuidString).pbm"
+        try "P1\n\(extent) \(extent)\n\(pixels)".write(toFile: path, atomically: true, encoding: .ascii)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.zbarimg))
+        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    /// otpauth URIs (ASCII, as their label and query are percent-encoded) and text of every version's size.
+    static let samples: [String] = [
+        "otpauth://totp/fbauth-stand-in:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=fbauth-stand-in&algorithm=SHA1&digits=6&period=30",
+        "otpauth://totp/" + String(repeating: "long-project-name-", count: 8) + ":someone.with.a.long.name%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+        "A", String(repeating: "0123456789", count: 3), "~!@#$%^&*()_+{}|:<>?`-=[];,./ \"'",
+    ] + [100, 106, 122, 152, 180, 213, 251, 400, 666].map { String(repeating: "y", count: $0) }
+
+    @Test(.enabled(if: zbarimg != nil, "zbarimg (Debian's zbar-tools) is not installed; .ci/run installs it"), arguments: samples)
+    func aDecoderReadsBackWhatWasEncoded(text: String) throws {
+        let code = try #require(QRCode(Array(text.utf8)))
+        #expect(try decoded(code) == text, "version \(code.version)")
+    }
+
+    @Test func theStructureFollowsTheStandard() throws {
+        for length in [1, 14, 26, 42, 62, 84, 106, 122, 152, 180, 213, 251, 287, 331, 400, 500, 666] {
+            let code = try #require(QRCode([UInt8](repeating: 0x41, count: length)), "\(length) bytes")
+            #expect(code.size == 17 + 4 * code.version)
+            // The three finders: a dark ring, a light ring, a dark 3×3 centre.
+            for (top, left) in [(0, 0), (0, code.size - 7), (code.size - 7, 0)] {
+                #expect(code.modules[top][left] && code.modules[top + 3][left + 3] && !code.modules[top + 1][left + 1])
+            }
+            // The timing patterns alternate, starting dark.
+            #expect((8..<(code.size - 8)).allSatisfy { code.modules[6][$0] == ($0 % 2 == 0) && code.modules[$0][6] == ($0 % 2 == 0) })
+            #expect(code.modules[code.size - 8][8], "the dark module")
+        }
+        #expect(QRCode([UInt8](repeating: 0, count: 667)) == nil, "longer than version 20 holds at level M")
+        #expect(QRCode.capacity(version: 1) == 14 && QRCode.capacity(version: 7) == 122 && QRCode.capacity(version: 10) == 213)
+    }
+
+    @Test func reedSolomonMatchesTheStandardsExample() {
+        // ISO/IEC 18004 annex I: "01234567" at 1-M has these ten error-correction codewords.
+        let data: [UInt8] = [0x10, 0x20, 0x0C, 0x56, 0x61, 0x80, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11]
+        #expect(ReedSolomon.remainder(data, generator: ReedSolomon.generator(degree: 10)) == [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55])
+    }
+
+    @Test func halfBlocksDrawTwoRowsALineWithAQuietZone() throws {
+        let code = try #require(QRCode(Array("fbauth".utf8)))
+        let lines = code.halfBlocks().split(separator: "\n")
+        #expect(lines.count == (code.size + 8 + 1) / 2)
+        #expect(lines.allSatisfy { $0.count == code.size + 8 })
+        #expect(lines[0].allSatisfy { $0 == "█" }, "the quiet zone is light")
+        #expect(Set(lines.joined()).isSubset(of: ["█", "▀", "▄", " "]))
+    }
+}
