@@ -42,6 +42,10 @@ public struct StandInConfiguration: Sendable {
     /// reCAPTCHA Enterprise enforcement for phone numbers (SMS second factors). Off, phone
     /// verification needs a reCAPTCHA v2 token instead, as in production.
     public var phoneRecaptcha = RecaptchaEnforcement.off
+    /// Whether phone numbers need reCAPTCHA at all, as in production. Off (as in Google's Auth
+    /// emulator, and `fbauth emulator`, whose users have no test double of Google's scripts):
+    /// no reCAPTCHA configuration is served and none is checked.
+    public var checksRecaptcha = true
     /// The reCAPTCHA site key the project's configuration names (v2 and Enterprise).
     public var recaptchaSiteKey = "6LfbauthStandInSiteKey"
 

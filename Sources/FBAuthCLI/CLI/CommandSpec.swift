@@ -30,11 +30,17 @@ package struct PositionalSpec: Sendable, Equatable {
     package let name: String
     package let help: String
     package let optional: Bool
+    /// Words shell completion offers for it.
+    package let suggestions: [String]
+    /// Offered only after this word (`totp phone` after `mfa enroll`); nil: right after the command.
+    package let after: String?
 
-    package init(_ name: String, optional: Bool = false, help: String) {
+    package init(_ name: String, optional: Bool = false, suggestions: [String] = [], after: String? = nil, help: String) {
         self.name = name
         self.help = help
         self.optional = optional
+        self.suggestions = suggestions
+        self.after = after
     }
 }
 

@@ -17,10 +17,12 @@ enum CompletionScripts {
 
     private static func options(of command: CommandSpec) -> [OptionSpec] { command.options + GlobalOptions.specs }
 
-    /// Words each option value may take, keyed `COMMAND:--option` (for command-specific choices).
+    /// Words each option value may take, keyed `COMMAND:--option` (for command-specific choices),
+    /// and each positional, keyed `COMMAND:PREVIOUS-WORD`.
     private static func valueChoices(_ commands: [CommandSpec]) -> [(key: String, words: [String])] {
         commands.flatMap { command in
             options(of: command).filter { !$0.suggestions.isEmpty }.map { ("\(command.name):--\($0.name)", $0.suggestions) }
+                + command.positionals.filter { !$0.suggestions.isEmpty }.map { ("\(command.name):\($0.after ?? command.name)", $0.suggestions) }
         }
     }
 
@@ -82,6 +84,9 @@ enum CompletionScripts {
                 return "'--\(option.name)=[\(help)]:\(option.valueName!.lowercased()):\(values)'"
             }
             if command.name == "use" { specs.append("'1:session:_fbauth_sessions'") }
+            for (index, positional) in command.positionals.enumerated() where !positional.suggestions.isEmpty {
+                specs.append("'\(index + 1):\(positional.name.lowercased()):(\(positional.suggestions.joined(separator: " ")))'")
+            }
             cases += "        \(command.name)) _arguments \\\n            \(specs.joined(separator: " \\\n            ")) ;;\n"
         }
         let commandList = commands.map { "'\($0.name):\(quote($0.summary))'" }.joined(separator: " ")
@@ -132,6 +137,13 @@ enum CompletionScripts {
             }
         }
         lines.append("complete -c fbauth -n '__fish_seen_subcommand_from use' -a '(fbauth __complete sessions 2>/dev/null)'")
+        for command in commands {
+            for positional in command.positionals where !positional.suggestions.isEmpty {
+                let condition = positional.after.map { "__fish_seen_subcommand_from \(command.name); and __fish_seen_subcommand_from \($0)" }
+                    ?? "__fish_seen_subcommand_from \(command.name)"
+                lines.append("complete -c fbauth -n '\(condition)' -a '\(positional.suggestions.joined(separator: " "))'")
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

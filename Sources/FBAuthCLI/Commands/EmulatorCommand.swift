@@ -17,7 +17,9 @@ enum EmulatorCommand: RunnableCommand {
             with 501, the stand-in runs the full OAuth code flow: createAuthUri returns an \
             authorization URL at a fake provider (OAuth 2 with code and state; OAuth 1.0a for \
             twitter.com), whose consent page redirects to your redirect URI, and signInWithIdp \
-            exchanges the code. It also serves accounts:lookup and securetoken.
+            exchanges the code. It also serves accounts:lookup, securetoken and multi-factor \
+            authentication (TOTP, and SMS codes listed at \
+            /emulator/v1/projects/fbauth-stand-in/verificationCodes, without reCAPTCHA).
 
             Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Point clients at it \
             with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT and any API key.
@@ -39,7 +41,7 @@ enum EmulatorCommand: RunnableCommand {
         }
         let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime)
         context.console.writeOutput(running.hostAndPort + "\n")
-        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nPress Ctrl-C to stop.")
+        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes.\nPress Ctrl-C to stop.")
         Platform.waitUntilTerminated()
     }
 }

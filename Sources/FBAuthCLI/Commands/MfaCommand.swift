@@ -22,8 +22,9 @@ enum MfaCommand: RunnableCommand {
             SecondFactorOptions.specs[1],
         ],
         positionals: [
-            PositionalSpec("ACTION", help: "list, enroll or unenroll."),
-            PositionalSpec("WHAT", optional: true, help: "With enroll: totp or phone. With unenroll: the factor's enrollment id or name."),
+            PositionalSpec("ACTION", suggestions: ["list", "enroll", "unenroll"], help: "list, enroll or unenroll."),
+            PositionalSpec("WHAT", optional: true, suggestions: ["totp", "phone"], after: "enroll",
+                           help: "With enroll: totp or phone. With unenroll: the factor's enrollment id or name."),
         ],
         details: """
             list shows the second factors from the server (and saves them with the session). \

@@ -64,6 +64,7 @@ enum StatusCommand: RunnableCommand {
         if let current = entries.first(where: \.current) {
             lines.append("Signed in as \(current.who) on \(current.project)")
             lines.append("  providers: \(current.providers)")
+            if let factors = current.secondFactors { lines.append("  second factors: \(factors)") }
             lines.append("  token: \(current.state)")
         } else {
             lines.append("Not signed in.")
@@ -90,8 +91,15 @@ struct StatusEntry: Encodable {
         session.providerData.map(\.providerId).joined(separator: ", ").nonEmpty ?? (session.isAnonymous ? "anonymous" : "none")
     }
     var state: String { AccountsCommand.state(of: session, now: now) }
+    /// `totp "phone app", phone +1555…`, as last seen; nil when there are none.
+    var secondFactors: String? {
+        guard let factors = session.enrolledFactors, !factors.isEmpty else { return nil }
+        return factors.map { factor in
+            [factor.factorId, factor.displayName.map { "\"\($0)\"" }, factor.phoneNumber].compactMap { $0 }.joined(separator: " ")
+        }.joined(separator: ", ")
+    }
 
-    enum CodingKeys: String, CodingKey { case uid, email, tenantId, project, providers, current, token, expirationTime }
+    enum CodingKeys: String, CodingKey { case uid, email, tenantId, project, providers, current, token, expirationTime, secondFactors }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -100,6 +108,7 @@ struct StatusEntry: Encodable {
         try c.encode(session.tenantId, forKey: .tenantId)
         try c.encode(project, forKey: .project)
         try c.encode(session.providerData.map(\.providerId), forKey: .providers)
+        try c.encode((session.enrolledFactors ?? []).map(\.factorId), forKey: .secondFactors)
         try c.encode(current, forKey: .current)
         let token = !session.canRefresh ? "signedOutByServer" : session.expirationTime > now ? "valid" : "expired"
         try c.encode(token, forKey: .token)

@@ -232,7 +232,7 @@ extension Backend {
     /// official emulator. Tokens come from the test doubles of Google's reCAPTCHA scripts,
     /// which name the site key (and action) they were made for.
     private func checkPhoneRecaptcha(_ info: JSONBody?, action: String) throws(APIError) {
-        guard !configuration.behaveLikeOfficialEmulator else { return }
+        guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { return }
         let siteKey = configuration.recaptchaSiteKey
         if configuration.phoneRecaptcha != .off {
             guard let token = try info?.string("captchaResponse"), !token.isEmpty else { throw .badRequest("MISSING_RECAPTCHA_TOKEN") }
@@ -253,7 +253,7 @@ extension Backend {
     /// `GET /v2/recaptchaConfig` (`GoogleCloudIdentitytoolkitV2RecaptchaConfig`). The official
     /// emulator does not implement it.
     func recaptchaConfig() throws(APIError) -> [String: Any] {
-        guard !configuration.behaveLikeOfficialEmulator else { throw APIError.notImplemented }
+        guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { throw APIError.notImplemented }
         return [
             "recaptchaKey": "projects/\(configuration.projectId)/keys/\(configuration.recaptchaSiteKey)",
             "recaptchaEnforcementState": [

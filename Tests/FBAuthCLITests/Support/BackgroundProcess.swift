@@ -12,8 +12,9 @@ final class BackgroundProcess: @unchecked Sendable {
 
     /// `withTerminal`: stdin is a pseudo-terminal; `stderrOnTerminal`: stderr goes there too;
     /// `shell`: a `/bin/sh -c` script that sets things up and execs fbauth with `"$@"`.
+    /// `stdinText`: what stdin holds (a pipe's worth, as `echo … |` gives).
     init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false,
-         stderrOnTerminal: Bool = false, shell: String? = nil) throws {
+         stderrOnTerminal: Bool = false, shell: String? = nil, stdinText: String? = nil) throws {
         let id = UUID().uuidString
         outPath = harness.directory + "/bg-out-\(id)"
         errPath = harness.directory + "/bg-err-\(id)"
@@ -32,6 +33,11 @@ final class BackgroundProcess: @unchecked Sendable {
         process.standardError = FileHandle(forWritingAtPath: errPath)
         terminal = withTerminal || stderrOnTerminal ? try PseudoTerminal() : nil
         process.standardInput = terminal.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? FileHandle.nullDevice
+        if let stdinText {
+            let inPath = harness.directory + "/bg-in-\(id)"
+            _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdinText.utf8))
+            process.standardInput = FileHandle(forReadingAtPath: inPath)
+        }
         if stderrOnTerminal, let terminal {
             process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
         }
@@ -41,6 +47,14 @@ final class BackgroundProcess: @unchecked Sendable {
 
     var pid: Int32 { process.processIdentifier }
     var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+    /// What it printed on stdout so far.
+    var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until stdout contains `text`.
+    func waitForStdout(containing text: String, timeout: TimeInterval = 20) -> Bool {
+        _ = eventually(within: timeout) { stdout.contains(text) || !process.isRunning }
+        return stdout.contains(text)
+    }
 
     /// Waits until stderr contains `text`.
     func waitForStderr(containing text: String, timeout: TimeInterval = 20) -> Bool {

@@ -25,7 +25,7 @@ enum Chromium {
         var text = ""
         _ = eventually(within: seconds) {
             text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            return ["page signed-in:", "page failed:", "timed out", "\nfailed:"].contains(where: text.contains)
+            return ["page signed-in:", "page failed:", "page verified:", "timed out", "\nfailed:"].contains(where: text.contains)
         }
         return text
     }
@@ -36,7 +36,7 @@ enum Chromium {
         [
             "BROWSER": Binaries.url("fbauth-test-chromium").path,
             "FBAUTH_FIREBASE_JS_URL": sdkURL,
-            "FBAUTH_CHROMIUM_SERVE": "\(sdkURL)/=\(sdkDirectory)\nhttps://apis.google.com/=\(fixtures)/gapi.js",
+            "FBAUTH_CHROMIUM_SERVE": "\(sdkURL)/=\(sdkDirectory)\nhttps://apis.google.com/=\(fixtures)/gapi.js\nhttps://www.google.com/recaptcha/=\(fixtures)/recaptcha",
             "FBAUTH_CHROMIUM_LOG": log,
         ]
     }

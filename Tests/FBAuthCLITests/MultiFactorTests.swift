@@ -1,0 +1,318 @@
+import FBAuthStandIn
+import Foundation
+import LoopbackHTTP
+import TestSupport
+import Testing
+
+/// Multi-factor authentication with the real binary against the stand-in: TOTP and SMS second
+/// factors enrolled with `fbauth mfa`, then asked for at every sign-in (IdP, password), by
+/// reauth, at a terminal and in scripts; phone numbers through the reCAPTCHA page in Chromium,
+/// and without it against the Auth emulator.
+@Suite struct MultiFactorTests {
+    // MARK: Helpers
+
+    /// A FIFO the test writes a code into once fbauth reads it (`--mfa-code-file`).
+    struct CodeFeed {
+        let path: String
+
+        init(_ harness: Harness, name: String = "code") throws {
+            path = harness.directory + "/" + name + "-" + UUID().uuidString.prefix(8)
+            guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+
+        /// Writes `code` as soon as fbauth opens the FIFO to read.
+        func send(_ code: String) -> Bool {
+            var fd: Int32 = -1
+            _ = eventually(within: 20) {
+                fd = open(path, O_WRONLY | O_NONBLOCK)
+                return fd >= 0
+            }
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            return Array((code + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } > 0
+        }
+    }
+
+    /// The current code of the secret in an otpauth:// URI, as an authenticator app shows it.
+    static func code(fromURI uri: String) throws -> String {
+        let secret = try #require(URLComponents(string: uri)?.queryItems?.first { $0.name == "secret" }?.value)
+        return try #require(TOTP.code(secret: secret, at: Date()))
+    }
+
+    /// A user signed in with Yahoo (an email the provider verified) who enrols an authenticator
+    /// app named `name`; returns the otpauth URI.
+    @discardableResult
+    static func enrollTOTP(_ harness: Harness, name: String = "phone app", extra: [String] = []) throws -> String {
+        let feed = try CodeFeed(harness)
+        let enroll = try BackgroundProcess(["mfa", "enroll", "totp", "--name", name, "--mfa-code-file", feed.path] + extra, harness: harness)
+        #expect(enroll.waitForStdout(containing: "otpauth://"), "\(enroll.stderr)")
+        let uri = enroll.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(feed.send(try code(fromURI: uri)))
+        let result = enroll.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("Enrolled the authenticator app \"\(name)\""), "\(result.stderr)")
+        return uri
+    }
+
+    static func claims(_ idToken: String?) -> [String: Any] {
+        guard let idToken else { return [:] }
+        let parts = idToken.split(separator: ".")
+        guard parts.count >= 2 else { return [:] }
+        var base64 = String(parts[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+    }
+
+    /// A password user with a verified email, signed in.
+    static func passwordUser(_ harness: Harness, email: String = "pat@example.com", password: String = "correct horse") throws -> String {
+        let uid = harness.standIn.createPasswordUser(email: email, password: password)
+        harness.standIn.verifyEmail(uid: uid)
+        #expect(try harness.run(["signin", "--provider", "password", "--email", email], stdin: password + "\n").status == 0)
+        return uid
+    }
+
+    // MARK: TOTP
+
+    @Test func totpEnrolmentThenEverySignInAsksForTheCode() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        let uri = try Self.enrollTOTP(harness)
+        #expect(uri.hasPrefix("otpauth://totp/fbauth-stand-in:ada%40example.com?secret=") && uri.contains("&digits=6") && uri.contains("&algorithm=SHA1"))
+        let uid = try #require(harness.savedSessions.first?["uid"] as? String)
+        #expect(harness.standIn.secondFactors(uid: uid).map(\.factorId) == ["totp"])
+        let list = try harness.run(["mfa", "list", "--json"])
+        #expect(list.status == 0 && list.stdout.contains("\"factorId\" : \"totp\"") && list.stdout.contains("\"displayName\" : \"phone app\""), "\(list)")
+
+        // Signed out, the Yahoo sign-in asks for the code.
+        #expect(try harness.run(["signout"]).status == 0)
+        let feed = try CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30",
+                                            "--email", "ada@example.com", "--mfa-code-file", feed.path], harness: harness)
+        #expect(signin.waitForStderr(containing: "needs a second factor"))
+        #expect(feed.send(try Self.code(fromURI: uri)))
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("user", "email") == "ada@example.com")
+        #expect(result.json.string("secondFactor", "factorId") == "totp" && result.json.string("secondFactor", "displayName") == "phone app")
+        #expect((result.json[path: "user", "multiFactor", "enrolledFactors"] as? [[String: Any]])?.count == 1)
+        let firebase = Self.claims(result.json.string("user", "idToken"))["firebase"] as? [String: Any]
+        #expect(firebase?["sign_in_second_factor"] as? String == "totp" && firebase?["sign_in_provider"] as? String == "yahoo.com")
+        #expect(!result.stderr.contains(URLComponents(string: uri)!.queryItems!.first { $0.name == "secret" }!.value!), "the secret is not shown again")
+        #expect(try harness.run(["token"]).status == 0)
+    }
+
+    @Test func aPasswordSignInAtATerminalAsksWithoutEchoAndAgainAfterAWrongCode() throws {
+        let harness = try Harness()
+        _ = try Self.passwordUser(harness)
+        let uri = try Self.enrollTOTP(harness)
+        #expect(try harness.run(["signout"]).status == 0)
+
+        let signin = try BackgroundProcess(["signin", "--provider", "password", "--email", "pat@example.com"], harness: harness, withTerminal: true)
+        let terminal = try #require(signin.terminal)
+        #expect(signin.waitForStderr(containing: "Password for pat@example.com"))
+        terminal.type("correct horse")
+        #expect(signin.waitForStderr(containing: "Code from your authenticator app (\"phone app\")"))
+        terminal.type("000000")
+        #expect(signin.waitForStderr(containing: "That code is not right; try again (2 tries left)"), "\(signin.stderr)")
+        let code = try Self.code(fromURI: uri)
+        terminal.type(code)
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("secondFactor", "factorId") == "totp")
+        #expect(!terminal.screen().contains(code), "the code was not echoed")
+    }
+
+    @Test func aWrongCodeInAScriptIsExitOneAndNothingIsSaved() throws {
+        let harness = try Harness()
+        _ = try Self.passwordUser(harness)
+        try Self.enrollTOTP(harness)
+        #expect(try harness.run(["signout"]).status == 0)
+        let before = FileManager.default.contents(atPath: harness.sessionsPath)
+        let wrong = harness.directory + "/wrong-code"
+        try "123456\n".write(toFile: wrong, atomically: true, encoding: .utf8)
+        let result = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com", "--mfa-code-file", wrong], stdin: "correct horse\n")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("the code is not right [INVALID_CODE]"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(FileManager.default.contents(atPath: harness.sessionsPath) == before, "the store is as it was")
+        #expect(!harness.standIn.requests.map(\.body).joined().contains("123457"), "one try")
+
+        // A code on stdin after the password cannot be told from it: fbauth says what to do.
+        let stdinOnly = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "correct horse\n")
+        #expect(stdinOnly.status == 2 && stdinOnly.stderr.contains("--mfa-code-file"), "\(stdinOnly)")
+    }
+
+    @Test func severalFactorsNeedOneNamedInScripts() throws {
+        let harness = try Harness()
+        let uid = try Self.passwordUser(harness)
+        let phoneURI = try Self.enrollTOTP(harness, name: "phone app")
+        harness.standIn.enrollPhone(uid: uid, phoneNumber: "+15555550100", displayName: "desk phone")
+        #expect(try harness.run(["signout"]).status == 0)
+
+        let unnamed = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com", "--mfa-code-file", "/dev/null"], stdin: "correct horse\n")
+        #expect(unnamed.status == 2 && unnamed.stderr.contains("several second factors: choose one with --mfa-factor"), "\(unnamed)")
+        #expect(unnamed.stderr.contains("\"desk phone\"") && unnamed.stderr.contains("\"phone app\""))
+        let codeFile = harness.directory + "/code"
+        try (try Self.code(fromURI: phoneURI) + "\n").write(toFile: codeFile, atomically: true, encoding: .utf8)
+        let named = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com", "--mfa-factor", "PHONE APP",
+                                     "--mfa-code-file", codeFile], stdin: "correct horse\n")
+        #expect(named.status == 0, "\(named)")
+        #expect(named.json.string("secondFactor", "displayName") == "phone app")
+    }
+
+    @Test func reauthenticationAsksForTheSecondFactorToo() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        let uri = try Self.enrollTOTP(harness)
+        let feed = try CodeFeed(harness)
+        let reauth = try BackgroundProcess(["reauth", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30",
+                                            "--email", "ada@example.com", "--mfa-code-file", feed.path], harness: harness)
+        #expect(reauth.waitForStderr(containing: "needs a second factor for the reauthentication"), "\(reauth.stderr)")
+        #expect(feed.send(try Self.code(fromURI: uri)))
+        let result = reauth.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("Re-authenticated ada@example.com"))
+        #expect(result.json.string("secondFactor", "factorId") == "totp")
+    }
+
+    @Test func unenrolmentEndsTheQuestion() throws {
+        let harness = try Harness()
+        _ = try Self.passwordUser(harness)
+        try Self.enrollTOTP(harness, name: "old phone")
+        let unknown = try harness.run(["mfa", "unenroll", "new phone"])
+        #expect(unknown.status == 2 && unknown.stderr.contains("names none of the second factors"), "\(unknown)")
+        let removed = try harness.run(["mfa", "unenroll", "old phone"])
+        #expect(removed.status == 0 && removed.stderr.contains("Removed authenticator app \"old phone\""), "\(removed)")
+        #expect(try harness.run(["mfa", "list"]).stderr.contains("has no second factors"))
+        #expect(try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "correct horse\n").status == 0)
+    }
+
+    @Test func enrolmentRefusalsSayWhatToDo() throws {
+        let harness = try Harness()
+        harness.standIn.createPasswordUser(email: "new@example.com", password: "secret-1")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", "new@example.com"], stdin: "secret-1\n").status == 0)
+        let unverified = try harness.run(["mfa", "enroll", "totp", "--mfa-code-file", "/dev/null"])
+        #expect(unverified.status == 1 && unverified.stderr.contains("has not verified its email"), "\(unverified)")
+
+        harness.standIn.verifyEmail(uid: harness.standIn.users[0].uid)
+        harness.standIn.advanceClock(by: 600)
+        let stale = try harness.run(["mfa", "enroll", "totp", "--mfa-code-file", "/dev/null"])
+        #expect(stale.status == 1 && stale.stderr.contains("run `fbauth reauth --provider password --email new@example.com`"), "\(stale)")
+
+        var configuration = harness.standIn.configuration
+        configuration.multiFactor.enabled = false
+        harness.standIn.configuration = configuration
+        let disabled = try harness.run(["mfa", "enroll", "totp", "--mfa-code-file", "/dev/null"])
+        #expect(disabled.status == 1 && disabled.stderr.contains("multi-factor authentication (or this kind of second factor) is not enabled"), "\(disabled)")
+
+        for (arguments, message) in [(["mfa"], "missing ACTION"), (["mfa", "enrol"], "did you mean 'enroll'"), (["mfa", "enroll"], "enroll what?"),
+                                     (["mfa", "enroll", "phone"], "missing --phone"), (["mfa", "enroll", "phone", "--phone", "555-0100"], "E.164"),
+                                     (["mfa", "list", "--name", "x"], "--name does not apply to mfa list")] {
+            let usage = try harness.run(arguments)
+            #expect(usage.status == 2 && usage.stderr.contains(message), "\(arguments): \(usage)")
+        }
+    }
+
+    @Test func theQRCodeIsDrawnOnStderrUnlessNoQR() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        for drawn in [true, false] {
+            let feed = try CodeFeed(harness)
+            let enroll = try BackgroundProcess(["mfa", "enroll", "totp", "--name", "app \(drawn)", "--mfa-code-file", feed.path] + (drawn ? [] : ["--no-qr"]),
+                                               harness: harness)
+            #expect(enroll.waitForStderr(containing: "authenticator app, or type its secret"))
+            let blockLines = enroll.stderr.split(separator: "\n").filter { line in !line.isEmpty && line.allSatisfy { "█▀▄ ".contains($0) } }
+            if drawn {
+                // Version 7 or 8 with a quiet zone of four: about 30 lines of the same width.
+                #expect(blockLines.count >= 20 && Set(blockLines.map(\.count)).count == 1, "\(enroll.stderr)")
+                #expect(blockLines.first?.allSatisfy { $0 == "█" } == true, "a light quiet zone")
+            } else {
+                #expect(blockLines.isEmpty)
+            }
+            #expect(enroll.stdout.split(separator: "\n").count == 1, "stdout holds only the URI")
+            #expect(feed.send(try Self.code(fromURI: enroll.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+            #expect(enroll.finish().status == 0)
+        }
+    }
+
+    // MARK: SMS, with the reCAPTCHA step in Chromium
+
+    @Test(.enabled(if: Chromium.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "chromium is not installed"),
+          arguments: [RecaptchaEnforcement.enforce, .off])
+    func phoneEnrolmentAndSignInGoThroughTheReCAPTCHAPage(enforcement: RecaptchaEnforcement) throws {
+        var configuration = StandInConfiguration()
+        configuration.phoneRecaptcha = enforcement
+        let harness = try Harness(configuration: configuration)
+        let uid = try Self.passwordUser(harness)
+        let log = harness.directory + "/chromium.log"
+        let browser = Chromium.environment(log: log)
+
+        let feed = try CodeFeed(harness)
+        let enroll = try BackgroundProcess(["mfa", "enroll", "phone", "--phone", "+15555550100", "--name", "mobile", "--mfa-code-file", feed.path],
+                                           harness: harness, environment: browser)
+        #expect(enroll.waitForStderr(containing: "A code was sent by SMS to +15555550100", timeout: 60), "\(enroll.stderr)\n\(Chromium.finalLog(log))")
+        #expect(feed.send(try #require(harness.standIn.latestCode(sentTo: "+15555550100"))))
+        let enrolled = enroll.finish()
+        #expect(enrolled.status == 0, "\(enrolled)\n\(Chromium.finalLog(log))")
+        #expect(harness.standIn.secondFactors(uid: uid).map(\.factorId) == ["phone"])
+        let start = try #require(harness.bodies(of: "mfaEnrollment:start").last?["phoneEnrollmentInfo"] as? [String: Any])
+        if enforcement == .enforce {
+            #expect(start["captchaResponse"] as? String == "fbauth-stand-in-recaptcha-enterprise.\(configuration.recaptchaSiteKey).mfaSmsEnrollment")
+            #expect(start["clientType"] as? String == "CLIENT_TYPE_WEB" && start["recaptchaVersion"] as? String == "RECAPTCHA_ENTERPRISE")
+        } else {
+            #expect(start["recaptchaToken"] as? String == "fbauth-stand-in-recaptcha-v2.\(configuration.recaptchaSiteKey)")
+        }
+
+        #expect(try harness.run(["signout"]).status == 0)
+        let signinFeed = try CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--provider", "password", "--email", "pat@example.com", "--mfa-code-file", signinFeed.path],
+                                           harness: harness, environment: browser, stdinText: "correct horse\n")
+        #expect(signin.waitForStderr(containing: "A code was sent by SMS to +*******0100", timeout: 60), "\(signin.stderr)")
+        #expect(signinFeed.send(try #require(harness.standIn.latestCode(sentTo: "+15555550100"))))
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("secondFactor", "factorId") == "phone")
+        #expect(Self.claims(result.json.string("user", "idToken"))["firebase"].flatMap { ($0 as? [String: Any])?["sign_in_second_factor"] as? String } == "phone")
+    }
+
+    // MARK: Google's Auth emulator
+
+    /// The stand-in as the official emulator: SMS factors only, no reCAPTCHA (none may be sent),
+    /// codes read from `/emulator/v1/projects/P/verificationCodes` as a developer would.
+    @Test func againstTheAuthEmulatorPhoneFactorsWorkWithoutReCAPTCHA() throws {
+        var configuration = StandInConfiguration()
+        configuration.behaveLikeOfficialEmulator = true
+        let harness = try Harness(configuration: configuration)
+        harness.environment["BROWSER"] = "/bin/false"
+        _ = try Self.passwordUser(harness)
+
+        func latestCode() throws -> String {
+            let connection = try LoopbackConnection(port: harness.standIn.port)
+            connection.send("GET /emulator/v1/projects/fbauth-stand-in/verificationCodes HTTP/1.1\r\nHost: \(harness.standIn.hostAndPort)\r\n\r\n")
+            let answer = try #require(ReceivedResponse(parsing: connection.readToEnd()))
+            let codes = (try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any])?["verificationCodes"] as? [[String: Any]]
+            return try #require(codes?.last?["code"] as? String)
+        }
+
+        let feed = try CodeFeed(harness)
+        let enroll = try BackgroundProcess(["mfa", "enroll", "phone", "--phone", "+15555550123", "--mfa-code-file", feed.path], harness: harness)
+        #expect(enroll.waitForStderr(containing: "A code was sent by SMS"), "\(enroll.stderr)")
+        #expect(feed.send(try latestCode()))
+        #expect(enroll.finish().status == 0)
+        #expect(try harness.run(["mfa", "enroll", "totp", "--mfa-code-file", "/dev/null"]).status == 1, "TOTP is not implemented there")
+
+        #expect(try harness.run(["signout"]).status == 0)
+        let signinFeed = try CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--provider", "password", "--email", "pat@example.com", "--mfa-code-file", signinFeed.path],
+                                           harness: harness, stdinText: "correct horse\n")
+        #expect(signin.waitForStderr(containing: "A code was sent by SMS"), "\(signin.stderr)")
+        #expect(signinFeed.send(try latestCode()))
+        #expect(signin.finish().status == 0)
+        let unenroll = try harness.run(["mfa", "unenroll", "phone"])
+        #expect(unenroll.status == 0, "\(unenroll)")
+
+        let sent = harness.standIn.requests.filter { $0.path.contains("/v2/accounts/") }.map(\.body).joined()
+        #expect(!sent.contains("recaptcha") && !sent.contains("captchaResponse"), "no reCAPTCHA field reaches the emulator: \(sent)")
+        #expect(harness.standIn.requests(to: "recaptchaParams").isEmpty)
+    }
+}
