@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import FBAuth
 import FBAuthCLI
 import FBAuthStandIn
@@ -32,6 +37,8 @@ struct BundledStandIn: LocalStandIn {
         }
 
         func stop() { standIn.stop() }
+
+        func authenticatorCode(secret: String) -> String? { TOTP.code(secret: secret, at: Date()) }
     }
 
     /// Plays the browser on a background thread, as a real one would run beside fbauth.

@@ -84,4 +84,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: configDirectory + "/sessions.json"))
         #expect(harness.standIn.requests.isEmpty, "the demo brings its own stand-in")
     }
+
+    @Test func theDemoShowsMultiFactorAuthenticationOffline() throws {
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = nil
+        harness.environment["FIREBASE_API_KEY"] = nil
+        let result = try harness.run(["demo", "--no-browser", "--mfa"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("enrolling fbauth's built-in authenticator app (TOTP)"))
+        #expect(result.stderr.contains("The stand-in asks for a second factor (authenticator app \"built-in authenticator\""), "\(result.stderr)")
+        #expect(result.json.string("secondFactor", "factorId") == "totp", "stdout holds the second sign-in's JSON only: \(result.stdout)")
+        #expect(result.stdout.split(separator: "\n").filter { $0 == "{" }.count == 1, "one JSON document")
+    }
 }

@@ -1,5 +1,8 @@
 import FBAuthStandIn
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import LoopbackHTTP
 import TestSupport
 import Testing
@@ -314,5 +317,79 @@ import Testing
         let sent = harness.standIn.requests.filter { $0.path.contains("/v2/accounts/") }.map(\.body).joined()
         #expect(!sent.contains("recaptcha") && !sent.contains("captchaResponse"), "no reCAPTCHA field reaches the emulator: \(sent)")
         #expect(harness.standIn.requests(to: "recaptchaParams").isEmpty)
+    }
+}
+
+/// The same phone second factor against Google's own Auth emulator, when a developer runs one
+/// (`firebase emulators:start --only auth`) and names it: `FBAUTH_TEST_AUTH_EMULATOR=127.0.0.1:9099`.
+/// The stand-in plays it everywhere else (`againstTheAuthEmulatorPhoneFactorsWorkWithoutReCAPTCHA`).
+@Suite(.enabled(if: GoogleAuthEmulator.host != nil, "FBAUTH_TEST_AUTH_EMULATOR is not set (no Google Auth emulator to test against)"))
+struct GoogleAuthEmulatorTests {
+    @Test func phoneSecondFactorsEnrolSignInAndWithdraw() throws {
+        var emulator = try GoogleAuthEmulator()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        harness.environment["BROWSER"] = "/bin/false"
+        let email = "mfa-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try emulator.createVerifiedUser(email: email, password: "correct horse")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", email], stdin: "correct horse\n").status == 0)
+        let number = "+1555555\(Int.random(in: 1000...9999))"
+
+        let feed = try MultiFactorTests.CodeFeed(harness)
+        let enroll = try BackgroundProcess(["mfa", "enroll", "phone", "--phone", number, "--mfa-code-file", feed.path], harness: harness)
+        #expect(enroll.waitForStderr(containing: "A code was sent by SMS"), "\(enroll.stderr)")
+        #expect(feed.send(try emulator.latestCode(for: number)))
+        #expect(enroll.finish().status == 0)
+
+        #expect(try harness.run(["signout"]).status == 0)
+        let signinFeed = try MultiFactorTests.CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--provider", "password", "--email", email, "--mfa-code-file", signinFeed.path],
+                                           harness: harness, stdinText: "correct horse\n")
+        #expect(signin.waitForStderr(containing: "A code was sent by SMS"), "\(signin.stderr)")
+        #expect(signinFeed.send(try emulator.latestCode(for: number)))
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("secondFactor", "factorId") == "phone")
+        #expect(try harness.run(["mfa", "unenroll", "phone"]).status == 0)
+    }
+}
+
+/// Google's Auth emulator, through its REST API: a user with a verified email (the Admin API,
+/// as `Bearer owner`), and the SMS codes it "sent".
+struct GoogleAuthEmulator {
+    static let host = ProcessInfo.processInfo.environment["FBAUTH_TEST_AUTH_EMULATOR"].flatMap { $0.isEmpty ? nil : $0 }
+    let host: String
+    var projectId = ""
+
+    init() throws { host = try #require(Self.host) }
+
+    private func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, owner: Bool = false) throws -> [String: Any] {
+        var request = URLRequest(url: try #require(URL(string: "http://\(host)\(path)")))
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        if owner { request.setValue("Bearer owner", forHTTPHeaderField: "Authorization") }
+        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer: Data?
+        URLSession.shared.dataTask(with: request) { data, _, _ in answer = data; done.signal() }.resume()
+        _ = done.wait(timeout: .now() + 30)
+        return try #require((try? JSONSerialization.jsonObject(with: answer ?? Data())) as? [String: Any], "no answer from \(path)")
+    }
+
+    mutating func createVerifiedUser(email: String, password: String) throws {
+        let signUp = try call("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fbauth-test", ["email": email, "password": password, "returnSecureToken": true])
+        let localId = try #require(signUp["localId"] as? String)
+        projectId = try #require(MultiFactorTests.claims(signUp["idToken"] as? String)["aud"] as? String)
+        _ = try call("POST", "/identitytoolkit.googleapis.com/v1/projects/\(projectId)/accounts:update", ["localId": localId, "emailVerified": true], owner: true)
+    }
+
+    func latestCode(for number: String) throws -> String {
+        var code: String?
+        _ = eventually(within: 10) {
+            let listed = (try? call("GET", "/emulator/v1/projects/\(projectId)/verificationCodes"))?["verificationCodes"] as? [[String: Any]]
+            code = listed?.last { $0["phoneNumber"] as? String == number }?["code"] as? String
+            return code != nil
+        }
+        return try #require(code)
     }
 }

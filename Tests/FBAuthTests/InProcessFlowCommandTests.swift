@@ -32,6 +32,7 @@ import Testing
             var hostAndPort: String { standIn.hostAndPort }
             func headlessBrowser(email: String) -> BrowserLauncher { InProcessBrowser(email: email) }
             func stop() { standIn.stop() }
+            func authenticatorCode(secret: String) -> String? { TOTP.code(secret: secret, at: Date()) }
         }
     }
 

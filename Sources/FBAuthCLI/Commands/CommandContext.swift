@@ -118,7 +118,7 @@ package struct CommandContext: Sendable {
     func secondFactorHandling(_ options: SecondFactorOptions, project: ProjectContext, openBrowser: Bool = true,
                               stdinTaken: Bool = false) throws(FBAuthError) -> SecondFactorHandling {
         SecondFactorHandling(
-            resolver: TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
+            resolver: dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
             phoneVerifier: RecaptchaPhoneVerifier(flow: try browserFlow(for: project), openBrowser: openBrowser))
     }
 

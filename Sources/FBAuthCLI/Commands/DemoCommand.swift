@@ -12,12 +12,13 @@ enum DemoCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "demo",
         summary: "Run a whole browser sign-in against fbauth's local stand-in for Firebase Auth: no project needed.",
-        usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--timeout SECONDS]"],
+        usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--mfa] [--timeout SECONDS]"],
         options: [
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown, help: "Fake identity provider to sign in with (default yahoo.com)."),
             OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@example.com)."),
             OptionSpec("loopback", help: "Run the loopback redirect flow instead of the hosted-handler flow (the default when a browser can be opened)."),
             OptionSpec("no-browser", help: "Do not open a browser: fbauth plays the browser itself and consents (on the loopback flow)."),
+            OptionSpec("mfa", help: "Then enrol a second factor (TOTP) with fbauth's built-in authenticator app, sign out, and sign in again answering it."),
             OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser (default 300)."),
         ],
         details: """
@@ -28,6 +29,10 @@ enum DemoCommand: RunnableCommand {
             a consent page with an email field, Allow and Deny. When no browser can be opened (no \
             display, CI), fbauth says so and plays the browser itself on the loopback flow, which \
             needs no internet, so the demo finishes anywhere.
+
+            With --mfa the demo goes on with multi-factor authentication: it enrols a TOTP second \
+            factor for the user (fbauth's built-in authenticator app computes its codes), signs \
+            out, and signs in again, which the stand-in now answers with a second-factor challenge.
 
             The session is saved in a new temporary directory unless --config-dir is given.
             """)
@@ -40,13 +45,14 @@ enum DemoCommand: RunnableCommand {
         var timeout: Duration
         var noBrowser: Bool
         var loopback: Bool
+        var mfa = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         Options(providerId: try ProviderID.validate(arguments.value("provider") ?? "yahoo.com"),
                 email: try arguments.nonEmpty("email") ?? "demo@example.com",
                 timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
-                noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"))
+                noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -86,14 +92,42 @@ enum DemoCommand: RunnableCommand {
         let demoContext = CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
-        try SignInCommand.run(SignInCommand.Options(method: .identityProvider(.run(FlowOptions(
-            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect)))), demoContext)
+        let signIn = SignInCommand.Options(method: .identityProvider(.run(FlowOptions(
+            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))))
+        if options.mfa {
+            try secondFactorDemo(signIn, running: running, context: demoContext)
+        } else {
+            try SignInCommand.run(signIn, demoContext)
+        }
         let fbauth = CommandName.forSuggestions(environment: context.environment)
         guard keepsSession else {
             console.say("Demo complete; its stand-in has stopped and its temporary session was removed. To keep the session and use it offline afterwards:\n  \(fbauth) demo --config-dir ./fbauth-demo\n  \(fbauth) --config-dir ./fbauth-demo whoami --offline\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
             return
         }
         console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) whoami --offline\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) token\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+    }
+
+    /// Sign-in (its JSON kept off stdout), TOTP enrolment answered by the built-in authenticator
+    /// app, sign-out, and the sign-in again with the second factor; its JSON is the demo's output.
+    private static func secondFactorDemo(_ signIn: SignInCommand.Options, running: RunningStandIn, context: CommandContext) throws(FBAuthError) {
+        let console = context.console
+        var quiet = context
+        quiet.dependencies.console = StderrOnlyConsole(console)
+        try SignInCommand.run(signIn, quiet)
+        let project = try context.project()
+        let store = context.sessionStore()
+        let session = try context.tokenRefresher(for: project.key).session(.current, minValid: 60)
+        console.say("Multi-factor authentication: enrolling fbauth's built-in authenticator app (TOTP) as a second factor of \(session.displayLabel).")
+        let enrollment = SecondFactorEnrollment(client: project.client, store: store, project: project.key, tenantId: nil, clock: context.clock)
+        let secret = try enrollment.startTOTP(for: session)
+        let authenticator = BuiltInAuthenticator(secret: secret.sharedSecretKey, running: running, console: console)
+        console.say("  otpauth URI (a real authenticator app would scan it): \(secret.uri(account: session.email ?? session.uid, issuer: "fbauth-demo"))")
+        _ = try enrollment.finishTOTP(secret, code: try authenticator.code(), name: "built-in authenticator", for: session)
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in contents.remove(session.reference, in: project.key) }
+        console.say("Enrolled. Signed out; signing in again, which now needs the second factor too.")
+        var withAuthenticator = context
+        withAuthenticator.dependencies.secondFactors = authenticator
+        try SignInCommand.run(signIn, withAuthenticator)
     }
 
     /// A path as a shell word.
@@ -108,4 +142,44 @@ enum DemoCommand: RunnableCommand {
             throw .store(error.description)
         }
     }
+}
+
+/// The demo's authenticator app: computes the TOTP code of the secret it was enrolled with, as
+/// an app on the user's phone would, and answers the second factor with it.
+struct BuiltInAuthenticator: SecondFactorResolver {
+    let secret: String
+    let running: RunningStandIn
+    let console: Console
+
+    func code() throws(FBAuthError) -> String {
+        guard let code = running.authenticatorCode(secret: secret) else {
+            throw .failed(.internalError, "the built-in authenticator cannot read the secret")
+        }
+        console.say("  the built-in authenticator app shows \(code)")
+        return code
+    }
+
+    func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult {
+        guard let factor = challenge.factors.first(where: { $0.factorId == "totp" }) else {
+            throw .failed(.internalError, "the account has no TOTP second factor for the built-in authenticator")
+        }
+        console.say("The stand-in asks for a second factor (\(TerminalSecondFactor.describe(factor))).")
+        return try signIn.finish(totp: code(), factor: factor)
+    }
+}
+
+/// A console whose stdout goes nowhere: for a step of the demo whose JSON is not the output.
+struct StderrOnlyConsole: Console {
+    let base: Console
+    init(_ base: Console) { self.base = base }
+
+    func writeOutput(_ text: String) {}
+    func writeError(_ text: String) { base.writeError(text) }
+    var isInputTerminal: Bool { base.isInputTerminal }
+    var inputDescriptor: Int32 { base.inputDescriptor }
+    var isErrorTerminal: Bool { base.isErrorTerminal }
+    func readAllInput() -> Data { base.readAllInput() }
+    func readLine() -> String? { base.readLine() }
+    func readSecret(prompt: String) -> String? { base.readSecret(prompt: prompt) }
+    var outputFailure: String? { base.outputFailure }
 }

@@ -21,6 +21,9 @@ package struct Dependencies: Sendable {
     package var interrupts: InterruptSource
     /// Unguessable values for a sign-in's page.
     package var secrets: SecretTokens
+    /// Who answers a second factor; nil: the person at the terminal (`TerminalSecondFactor`).
+    /// The demo's built-in authenticator app answers in its place.
+    package var secondFactors: SecondFactorResolver?
 
     package init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
                 browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),
@@ -48,5 +51,7 @@ package protocol RunningStandIn: Sendable {
     var hostAndPort: String { get }
     /// A browser that fbauth drives itself, consenting as `email`.
     func headlessBrowser(email: String) -> BrowserLauncher
+    /// The code an authenticator app shows now for a TOTP secret (base32): the demo's own app.
+    func authenticatorCode(secret: String) -> String?
     func stop()
 }

@@ -32,6 +32,17 @@ extension Backend {
         return answer
     }
 
+    /// `projects/P/accounts:update` as the Admin SDK calls it (the emulator's `Bearer owner`):
+    /// another user by `localId`, its email verified or the account disabled.
+    func adminUpdate(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let localId = try body.string("localId"), var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
+        if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
+        if let disabled = try body.bool("disableUser") { account.disabled = disabled }
+        if let displayName = try body.string("displayName") { account.displayName = displayName }
+        accounts[localId] = account
+        return ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": localId]
+    }
+
     /// `accounts:delete`. Like production (unlike the official emulator), it requires a sign-in
     /// within the last five minutes: CREDENTIAL_TOO_OLD_LOGIN_AGAIN otherwise.
     func delete(_ body: JSONBody) throws(APIError) -> [String: Any] {

@@ -73,6 +73,11 @@ extension Backend {
                 guard request.method == "GET" else { throw APIError.notFound }
                 return JSONResponse.make(200, path.hasSuffix("recaptchaConfig") ? try recaptchaConfig() : recaptchaParams())
             }
+            if path.hasPrefix("/identitytoolkit.googleapis.com/v1/projects/"), path.hasSuffix("/accounts:update"), request.method == "POST" {
+                // The Admin API, authorized as the emulator authorizes it (`Bearer owner`).
+                guard request.header("Authorization") == "Bearer owner" else { throw APIError.blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
+                return JSONResponse.make(200, try adminUpdate(JSONBody(request, allowed: Self.updateFields)))
+            }
             let mfaPrefix = "/identitytoolkit.googleapis.com/v2/accounts/"
             if path.hasPrefix(mfaPrefix) {
                 try checkAPIKey(request)
