@@ -105,7 +105,8 @@ public final class StandIn: @unchecked Sendable {
         withBackend { backend in
             backend.accounts.values.sorted { $0.createdAt < $1.createdAt }.map { account in
                 StandInUser(uid: account.localId, email: account.email, providerIds: account.links.map(\.providerId),
-                            hasPassword: account.password != nil, disabled: account.disabled)
+                            hasPassword: account.password != nil, disabled: account.disabled, emailVerified: account.emailVerified,
+                            displayName: account.displayName, photoUrl: account.photoUrl, emailLinkSignIn: account.emailLinkSignIn)
             }
         }
     }
@@ -191,6 +192,42 @@ public final class StandIn: @unchecked Sendable {
         }
     }
 
+    /// The newest link "mailed" to `email` (of `requestType`, e.g. `PASSWORD_RESET`, when given).
+    public func latestOobLink(sentTo email: String, requestType: String? = nil) -> String? {
+        withBackend { backend in
+            backend.oobCodes.values.filter { $0.email == email.lowercased() && (requestType == nil || $0.requestType == requestType) }
+                .max { $0.expiresAt < $1.expiresAt }?.link
+        }
+    }
+
+    /// The password of a user, for assertions (the stand-in keeps them in the clear).
+    public func password(uid: String) -> String? { withBackend { $0.accounts[uid]?.password } }
+
+    /// Custom claims in the user's ID tokens (as the Admin SDK's setCustomUserClaims).
+    public func setCustomClaims(uid: String, _ claims: [String: any Sendable]) {
+        withBackend { $0.accounts[uid]?.customClaims = claims.mapValues { $0 as Any } }
+    }
+
+    /// A provider token as an app would get it from the provider's own SDK (Google Sign-In,
+    /// Sign in with Apple, a CI's OpenID Connect issuer): the stand-in then accepts it in a
+    /// credential sign-in. `audience` defaults to the fake provider's client id; `nonce` is
+    /// the raw nonce whose SHA-256 the ID token carries; `lifetime` is the ID token's.
+    public func mintProviderCredential(providerId: String, email: String, audience: String? = nil, nonce: String? = nil,
+                                       lifetime: TimeInterval = 3600) -> ProviderCredential {
+        withBackend { backend in
+            var identity = ProviderIdentity.make(providerId: providerId, email: email, tenant: nil, mintToken: { RandomToken.make(bytes: 24) })
+            var claims: [String: Any] = [
+                "iss": "https://\(providerId)", "sub": identity.rawId, "email": email, "email_verified": identity.emailVerified,
+                "aud": audience ?? "fake-\(providerId)-client", "iat": Int(backend.now().timeIntervalSince1970),
+                "exp": Int(backend.now().addingTimeInterval(lifetime).timeIntervalSince1970),
+            ]
+            if let nonce { claims["nonce"] = SHA256.hex(nonce) }
+            identity.idToken = UnsignedJWT.make(claims)
+            backend.rememberProviderCredential(identity)
+            return ProviderCredential(idToken: identity.idToken ?? "", accessToken: identity.accessToken, tokenSecret: identity.tokenSecret)
+        }
+    }
+
     /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
     public func customToken(uid: String) -> String {
         let now = Int(Date().timeIntervalSince1970)
@@ -201,6 +238,14 @@ public final class StandIn: @unchecked Sendable {
     }
 }
 
+/// Tokens a provider's own SDK would give an app.
+public struct ProviderCredential: Sendable {
+    public var idToken: String
+    public var accessToken: String
+    /// OAuth 1.0a (X/Twitter) only.
+    public var tokenSecret: String?
+}
+
 /// A user of the stand-in, as tests see it.
 public struct StandInUser: Sendable, Equatable {
     public var uid: String
@@ -208,4 +253,8 @@ public struct StandInUser: Sendable, Equatable {
     public var providerIds: [String]
     public var hasPassword: Bool
     public var disabled: Bool
+    public var emailVerified: Bool
+    public var displayName: String?
+    public var photoUrl: String?
+    public var emailLinkSignIn: Bool
 }

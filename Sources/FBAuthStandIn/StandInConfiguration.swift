@@ -48,8 +48,43 @@ public struct StandInConfiguration: Sendable {
     public var checksRecaptcha = true
     /// The reCAPTCHA site key the project's configuration names (v2 and Enterprise).
     public var recaptchaSiteKey = "6LfbauthStandInSiteKey"
+    /// The project's password policy (Identity Platform; `GET /v2/passwordPolicy`).
+    public var passwordPolicy = PasswordPolicySettings()
+    /// Email-link (passwordless) sign-in enabled for the email provider.
+    public var emailLinkSignInEnabled = true
+    /// Client ids, besides each fake provider's own (`fake-PROVIDER-client`), whose ID tokens
+    /// the project accepts: Google sign-in's "safelist client IDs from external projects", an
+    /// OpenID Connect provider's client id.
+    public var trustedAudiences: Set<String> = []
 
     public init() {}
+}
+
+/// A password policy (Firebase console → Authentication → Settings → Password policy).
+public struct PasswordPolicySettings: Sendable {
+    /// Off: only Firebase's floor of six characters applies.
+    public var enforced = false
+    public var minimumLength = 6
+    public var lowercase = false
+    public var uppercase = false
+    public var numeric = false
+    public var nonAlphanumeric = false
+    /// The characters that count as non-alphanumeric (production's list).
+    public static let symbols: Set<Character> = Set("^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+-")
+
+    public init() {}
+
+    /// A strict policy for tests and the demo: 8 characters, both cases, a digit, a symbol.
+    public static let strict: PasswordPolicySettings = {
+        var policy = PasswordPolicySettings()
+        policy.enforced = true
+        policy.minimumLength = 8
+        policy.lowercase = true
+        policy.uppercase = true
+        policy.numeric = true
+        policy.nonAlphanumeric = true
+        return policy
+    }()
 }
 
 /// The project's multi-factor settings (Firebase console → Authentication → Sign-in method →

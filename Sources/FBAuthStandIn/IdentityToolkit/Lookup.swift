@@ -42,9 +42,10 @@ extension Backend {
         user["photoUrl"] = account.photoUrl
         user["tenantId"] = account.tenantId
         if account.disabled { user["disabled"] = true }
+        if account.emailLinkSignIn { user["emailLinkSignin"] = true }
         if account.password != nil {
             user["passwordHash"] = "UkVEQUNURUQ="  // production redacts it the same way
-            user["passwordUpdatedAt"] = account.createdAt.timeIntervalSince1970 * 1000
+            user["passwordUpdatedAt"] = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000
         }
         return user
     }

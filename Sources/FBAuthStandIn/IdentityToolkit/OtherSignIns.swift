@@ -18,9 +18,7 @@ extension Backend {
         guard let email = try body.string("email") else { throw .badRequest("MISSING_EMAIL") }
         guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
         guard let password = try body.string("password"), !password.isEmpty else { throw .badRequest("MISSING_PASSWORD") }
-        if configuration.passwordRecaptchaEnforced, try body.string("captchaResponse") == nil {
-            throw .badRequest("MISSING_RECAPTCHA_TOKEN")
-        }
+        try checkPasswordRecaptcha(body, action: "signInWithPassword")
         let hidden = configuration.emailEnumerationProtection
         guard var account = account(withEmail: email, tenantId: try body.string("tenantId")) else {
             throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
@@ -42,6 +40,7 @@ extension Backend {
     func signUp(_ body: JSONBody) throws(APIError) -> [String: Any] {
         let email = try body.string("email"), password = try body.string("password"), idToken = try body.string("idToken")
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse"]
+        if email != nil || password != nil { try checkPasswordRecaptcha(body, action: "signUpPassword") }
         if idToken == nil { try admitNewUser(email: email) }
         guard email != nil || password != nil || idToken != nil else {
             var account = createAccount(tenantId: try body.string("tenantId"))
@@ -54,17 +53,21 @@ extension Backend {
         guard let email else { throw .badRequest("MISSING_EMAIL") }
         guard let password else { throw .badRequest("MISSING_PASSWORD") }
         guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
-        guard account(withEmail: email, tenantId: try body.string("tenantId")) == nil else { throw .badRequest("EMAIL_EXISTS") }
-        guard password.count >= 6 else { throw .badRequest("WEAK_PASSWORD : Password should be at least 6 characters") }
-        var account: Account
-        if let idToken {
-            account = try verify(idToken: idToken)
-        } else {
-            account = createAccount(tenantId: try body.string("tenantId"))
+        let tenantId = try body.string("tenantId")
+        let linked = try idToken.map { (token: String) throws(APIError) -> Account in try verify(idToken: token) }
+        // linkWithCredential(EmailAuthProvider.credential(...)): one password per user.
+        if linked?.password != nil { throw .badRequest("PROVIDER_ALREADY_LINKED") }
+        if let owner = self.account(withEmail: email, tenantId: linked?.tenantId ?? tenantId), owner.localId != linked?.localId {
+            throw .badRequest("EMAIL_EXISTS")
         }
+        try checkPasswordPolicy(password)
+        var account = linked ?? createAccount(tenantId: tenantId)
+        // The email stays verified only when the user's provider had verified this address.
+        account.emailVerified = account.emailVerified && account.email?.lowercased() == email.lowercased()
         account.email = email.lowercased()
-        account.emailVerified = false
         account.password = password
+        account.passwordUpdatedAt = now()
+        if let displayName = try body.string("displayName") { account.displayName = displayName }
         account.lastLoginAt = now()
         accounts[account.localId] = account
         answer["localId"] = account.localId

@@ -58,13 +58,19 @@ extension Backend {
             return try redeemGrant(binding: binding, parameters: parameters, requestUri: requestUri,
                                    sessionId: try body.string("sessionId"), tenantId: tenantId)
         }
-        if configuration.behaveLikeOfficialEmulator, let providerId = parameters["providerId"]?.lowercased(),
-            let claimsText = parameters["id_token"]
-        {
-            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText)
+        guard let providerId = parameters["providerId"]?.lowercased() else {
+            throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)")
         }
-        guard parameters["providerId"] != nil else { throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)") }
-        throw .badRequest("INVALID_IDP_RESPONSE : The supplied auth credential is malformed or has expired.")
+        if configuration.behaveLikeOfficialEmulator {
+            if let claimsText = parameters["id_token"] { return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText) }
+            // firebase-tools src/emulator/auth/operations.ts, signInWithIdp.
+            throw APIError(httpStatus: 501, message: parameters["access_token"] == nil
+                ? "The Auth Emulator only supports sign-in with credentials (id_token required)."
+                : ["google.com", "apple.com"].contains(providerId)
+                    ? "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token."
+                    : "The Auth Emulator does not support \(providerId) sign-in with credentials.", status: "NOT_IMPLEMENTED")
+        }
+        return try identityFromCredential(providerId: providerId, parameters: parameters, requestUri: requestUri)
     }
 
     /// Checks the redirect against the authorization it answers and uses up the code.
@@ -92,6 +98,7 @@ extension Backend {
         }
         grants[grantKey]?.used = true
         pendingAuthorizations[binding] = nil
+        rememberProviderCredential(grant.identity)
         return grant.identity
     }
 

@@ -5,30 +5,72 @@ import Foundation
 #endif
 
 extension Backend {
-    static let updateFields: Set<String> = ["idToken", "localId", "deleteProvider", "deleteAttribute", "displayName", "photoUrl", "email", "password", "returnSecureToken", "tenantId", "oobCode", "emailVerified", "validSince", "disableUser", "targetProjectId", "provider", "upgradeToFederatedLogin", "phoneNumber", "customAttributes", "linkProviderUserInfo", "mfa", "captchaChallenge", "captchaResponse", "instanceId", "delegatedProjectNumber"]
+    static let updateFields: Set<String> = ["idToken", "localId", "deleteProvider", "deleteAttribute", "displayName", "photoUrl", "email", "password", "returnSecureToken", "tenantId", "oobCode", "emailVerified", "validSince", "disableUser", "targetProjectId", "provider", "upgradeToFederatedLogin", "phoneNumber", "customAttributes", "linkProviderUserInfo", "mfa", "captchaChallenge", "captchaResponse", "instanceId", "delegatedProjectNumber", "deletePasskey"]
     static let deleteFields: Set<String> = ["idToken", "localId", "tenantId", "targetProjectId", "delegatedProjectNumber"]
 
     /// How recent a sign-in must be for sensitive operations (production: five minutes).
     static let recentLoginWindow: TimeInterval = 5 * 60
 
-    /// `accounts:update` with `deleteProvider` (unlink). Providers that are not linked are
-    /// ignored; removing `password` removes the email too. No new tokens are issued.
+    /// `accounts:update` (setAccountInfo) for the signed-in user: unlink (`deleteProvider`;
+    /// removing `password` removes the email too), profile (`displayName`, `photoUrl`,
+    /// `deleteAttribute`), a new password (needs a recent sign-in, as in production; revokes
+    /// other sessions and returns new tokens); or, with `oobCode`, a mailed action.
     func update(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        if let code = try body.string("oobCode") { return try applyActionCode(code, tenantId: try body.string("tenantId")) }
         guard let idToken = try body.string("idToken") else { throw .badRequest("INVALID_REQ_TYPE : Unsupported request parameters.") }
-        var account = try verify(idToken: idToken)
+        let (verified, token) = try verifiedToken(idToken)
+        var account = verified
+        var signInProvider = token.signInProvider
+        var revokes = false
         for providerId in try body.strings("deleteProvider") ?? [] {
             if providerId == "password" {
                 account.password = nil
                 account.email = nil
                 account.emailVerified = false
+                account.emailLinkSignIn = false
             } else {
                 account.links.removeAll { $0.providerId == providerId }
             }
         }
+        if let email = try body.string("email") {
+            // The deprecated direct change; production refuses it under email enumeration protection.
+            guard !configuration.emailEnumerationProtection else { throw .badRequest("OPERATION_NOT_ALLOWED : Operation is not allowed.") }
+            guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
+            if let owner = self.account(withEmail: email, tenantId: account.tenantId), owner.localId != account.localId { throw .badRequest("EMAIL_EXISTS") }
+            if account.email?.lowercased() != email.lowercased() {
+                account.email = email.lowercased()
+                account.emailVerified = false
+                revokes = true
+            }
+        }
+        if let password = try body.string("password") {
+            guard now().timeIntervalSince(token.authTime) <= Self.recentLoginWindow else { throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
+            try checkPasswordPolicy(password)
+            account.password = password
+            account.passwordUpdatedAt = now()
+            signInProvider = "password"
+            revokes = true
+        }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
+        if let photoUrl = try body.string("photoUrl") { account.photoUrl = photoUrl }
+        for attribute in try body.strings("deleteAttribute") ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": account.displayName = nil
+            case "PHOTO_URL": account.photoUrl = nil
+            case "PASSWORD": account.password = nil
+            case "EMAIL": (account.email, account.emailVerified, account.emailLinkSignIn) = (nil, false, false)
+            case "USER_ATTRIBUTE_NAME_UNSPECIFIED": break
+            default: throw .badRequest("INVALID_ARGUMENT : Invalid value at 'delete_attribute' (\(attribute))")
+            }
+        }
+        if revokes { account.validSince = now() }
         accounts[account.localId] = account
         var answer = userInfo(account)
         answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        if revokes {
+            // The user's other sessions end; this one goes on with new tokens.
+            for (key, value) in issueTokens(for: account, signInProvider: signInProvider, secondFactor: token.secondFactor) { answer[key] = value }
+        }
         return answer
     }
 
@@ -39,6 +81,10 @@ extension Backend {
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
+        if let attributes = try body.string("customAttributes") {
+            guard let claims = JSONText.parse(Data(attributes.utf8)) as? [String: Any] else { throw .badRequest("INVALID_CLAIMS") }
+            account.customClaims = claims
+        }
         accounts[localId] = account
         return ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": localId]
     }

@@ -21,6 +21,12 @@ struct Account {
     var validSince: Date
     /// Second factors, in the order they were enrolled.
     var mfaEnrollments: [MfaEnrollment] = []
+    /// Whether the user has signed in with an email link (`emailLinkSignin` in lookups).
+    var emailLinkSignIn = false
+    /// When the password was last set.
+    var passwordUpdatedAt: Date?
+    /// Claims set by the Admin SDK (`customAttributes`), added to every ID token.
+    var customClaims: [String: Any] = [:]
 
     var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
 }

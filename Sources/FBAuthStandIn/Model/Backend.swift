@@ -19,6 +19,11 @@ final class Backend {
     var pendingMfaSignIns: [String: PendingMfaSignIn] = [:]
     var phoneVerifications: [String: PhoneVerification] = [:]
     var totpEnrollments: [String: PendingTotpEnrollment] = [:]
+    /// Codes "mailed" for password reset, verification, email change and email-link sign-in.
+    var oobCodes: [String: OobRecord] = [:]
+    /// Provider tokens the fake providers handed out (or tests minted), which a credential
+    /// sign-in may present: access tokens and ID tokens, by token.
+    var providerCredentials: [String: ProviderIdentity] = [:]
     var requests: [RecordedRequest] = []
     var authorizations: [RecordedAuthorization] = []
     var faults: [Fault] = []
@@ -30,6 +35,9 @@ final class Backend {
     }
 
     func now() -> Date { Date().addingTimeInterval(clockOffset) }
+
+    /// The project's authorized domains, as `GET /v1/projects` reports them.
+    var authorizedDomains: [String] { projectConfig()["authorizedDomains"] as? [String] ?? [] }
 
     // MARK: - Accounts
 
@@ -92,6 +100,8 @@ final class Backend {
             "sub": account.localId, "iat": Int(now.timeIntervalSince1970), "exp": Int(expires.timeIntervalSince1970),
             "email_verified": account.emailVerified, "firebase": firebase,
         ]
+        // Custom claims may not replace the reserved ones (Firebase's custom-claims guide).
+        for (name, value) in account.customClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
         if let email = account.email { claims["email"] = email }
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }

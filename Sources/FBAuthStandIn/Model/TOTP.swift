@@ -87,10 +87,7 @@ enum HMACSHA1 {
 enum SHA1 {
     static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0]
-        var padded = message + [0x80]
-        while padded.count % 64 != 56 { padded.append(0) }
-        let length = UInt64(message.count) * 8
-        padded += (0..<8).map { UInt8(truncatingIfNeeded: length >> (56 - 8 * UInt64($0))) }
+        let padded = MerkleDamgard.padded(message)
         var w = [UInt32](repeating: 0, count: 80)
         for chunk in stride(from: 0, to: padded.count, by: 64) {
             for i in 0..<16 {

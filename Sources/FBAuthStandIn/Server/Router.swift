@@ -68,6 +68,17 @@ extension Backend {
             if path.hasPrefix("/emulator/v1/projects/"), path.hasSuffix("/verificationCodes"), request.method == "GET" {
                 return JSONResponse.make(200, verificationCodes())
             }
+            if path.hasPrefix("/emulator/v1/projects/"), path.hasSuffix("/oobCodes"), request.method == "GET" {
+                return JSONResponse.make(200, listedOobCodes())
+            }
+            if path == "/emulator/action", request.method == "GET" {
+                return actionHandler(request)
+            }
+            if path == "/identitytoolkit.googleapis.com/v2/passwordPolicy" {
+                try checkAPIKey(request)
+                guard request.method == "GET" else { throw APIError.notFound }
+                return JSONResponse.make(200, try passwordPolicyAnswer())
+            }
             if path == "/identitytoolkit.googleapis.com/v2/recaptchaConfig" || path == "/identitytoolkit.googleapis.com/v1/recaptchaParams" {
                 try checkAPIKey(request)
                 guard request.method == "GET" else { throw APIError.notFound }
@@ -112,6 +123,9 @@ extension Backend {
         case "signUp": try signUp(JSONBody(request, allowed: Self.signUpFields))
         case "signInWithCustomToken": try signInWithCustomToken(JSONBody(request, allowed: Self.signInWithCustomTokenFields))
         case "update": try update(JSONBody(request, allowed: Self.updateFields))
+        case "sendOobCode": try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields))
+        case "resetPassword": try resetPassword(JSONBody(request, allowed: Self.resetPasswordFields))
+        case "signInWithEmailLink": try signInWithEmailLink(JSONBody(request, allowed: Self.signInWithEmailLinkFields))
         case "delete": try delete(JSONBody(request, allowed: Self.deleteFields))
         default: throw APIError.notFound
         }
