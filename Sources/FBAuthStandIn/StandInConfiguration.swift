@@ -70,7 +70,8 @@ public struct PasswordPolicySettings: Sendable {
     public var numeric = false
     public var nonAlphanumeric = false
     /// The characters that count as non-alphanumeric (production's list).
-    public static let symbols: Set<Character> = Set("^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+-")
+    public static let symbolList = "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+-"
+    public static let symbols = Set(symbolList)
 
     public init() {}
 

@@ -216,8 +216,9 @@ import Testing
                                            directory: harness.directory, timeout: 30).stdout
         #expect(completed.contains("1: grace@example.com"), "\(completed)")
         #expect(completed.contains("2: grace@example.com"))
-        #expect(completed.contains("password anonymous custom"))
-        #expect(!(completed.split(separator: "\n").first { $0.hasPrefix("4:") } ?? "").contains("password"), "link takes no password")
+        #expect(completed.contains("password emailLink anonymous custom"))
+        let link = completed.split(separator: "\n").first { $0.hasPrefix("4:") } ?? ""
+        #expect(link.contains("password emailLink") && !link.contains("anonymous") && !link.contains("custom"), "link takes no anonymous or custom: \(link)")
     }
 
     // 8. Help.

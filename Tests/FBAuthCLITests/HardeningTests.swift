@@ -382,7 +382,7 @@ import Testing
     private func deadProcessID() throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         return process.processIdentifier
     }
@@ -394,7 +394,7 @@ import Testing
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.run(process)
         DispatchQueue.global().async {
             input.fileHandleForWriting.write(Data(text.utf8))
             try? input.fileHandleForWriting.close()

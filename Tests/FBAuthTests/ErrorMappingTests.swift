@@ -115,7 +115,7 @@ import Testing
         #expect(policy.message.contains("password policy") && policy.message.contains("Password must contain at least 8 characters"))
         for code in ["MISSING_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_TOKEN", "INVALID_RECAPTCHA_ACTION", "INVALID_RECAPTCHA_VERSION",
                      "MISSING_RECAPTCHA_VERSION", "MISSING_CLIENT_TYPE"] {
-            #expect(server(code).message.contains("enforces reCAPTCHA"), "\(code)")
+            #expect(server(code).message.contains("protects email/password with reCAPTCHA Enterprise"), "\(code)")
         }
         #expect(server("RECAPTCHA_NOT_ENABLED").message.contains("not enabled"))
         #expect(server("INVALID_TENANT_ID").message.contains("--tenant-id"))

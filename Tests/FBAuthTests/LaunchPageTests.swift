@@ -1,6 +1,7 @@
 @testable import FBAuth
 import FBAuthStandIn
 import Foundation
+import TestSupport
 import Testing
 
 /// The page a launched browser is given instead of the one-time start address.
@@ -49,7 +50,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try process.run()
+        try ProcessLaunch.run(process)
         process.waitUntilExit()
         let stale = "\(folder)/signin-\(process.processIdentifier)-old.html"
         _ = FileManager.default.createFile(atPath: stale, contents: Data("old".utf8))

@@ -1,5 +1,6 @@
 @testable import FBAuthCLI
 import Foundation
+import TestSupport
 import Testing
 
 /// The QR code `fbauth mfa enroll totp` draws: checked by a real decoder (zbarimg, from
@@ -29,7 +30,7 @@ import Testing
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.run(process)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)

@@ -35,6 +35,15 @@ public enum AuthErrorCode: String, Sendable, CaseIterable {
     case operationNotAllowed
     /// The domain the sign-in runs on is not an authorized domain of the project.
     case unauthorizedDomain
+    /// The password does not meet the project's policy (WEAK_PASSWORD,
+    /// PASSWORD_DOES_NOT_MEET_REQUIREMENTS).
+    case weakPassword
+    /// The email address belongs to another account (EMAIL_EXISTS).
+    case emailAlreadyInUse
+    /// A mailed link's code is not valid, or was used (INVALID_OOB_CODE).
+    case invalidActionCode
+    /// A mailed link's code has expired (EXPIRED_OOB_CODE).
+    case expiredActionCode
     /// Firebase refused the request for another reason (the message says which).
     case serverRefused
     /// Firebase could not be reached or did not answer in time, or answered 5xx/429.
@@ -65,6 +74,10 @@ extension AuthErrorCode {
         case "USER_MISMATCH": .userMismatch
         case "OPERATION_NOT_ALLOWED", "ADMIN_ONLY_OPERATION", "PASSWORD_LOGIN_DISABLED": .operationNotAllowed
         case "UNAUTHORIZED_DOMAIN": .unauthorizedDomain
+        case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": .weakPassword
+        case "EMAIL_EXISTS": .emailAlreadyInUse
+        case "INVALID_OOB_CODE": .invalidActionCode
+        case "EXPIRED_OOB_CODE": .expiredActionCode
         default: nil
         }
     }

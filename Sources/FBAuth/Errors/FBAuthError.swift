@@ -61,9 +61,9 @@ public enum FBAuthError: Error, Sendable {
             return "\(action) failed: \(restriction)"
         }
         guard let code = error.code, let entry = ServerErrorTable.entry(for: code) else {
-            return "\(action) failed: \(error.message)"
+            return "\(action) failed: \(Redaction.serverMessage(error.message))"
         }
-        let detail = (code == "BLOCKING_FUNCTION_ERROR_RESPONSE" ? error.blockingFunctionMessage : error.detail).map { " (\($0))" } ?? ""
+        let detail = (code == "BLOCKING_FUNCTION_ERROR_RESPONSE" ? error.blockingFunctionMessage : error.detail).map { " (\(Redaction.serverMessage($0)))" } ?? ""
         return "\(action) failed: \(entry.sentence) [\(code)]\(detail)"
     }
 }

@@ -59,8 +59,9 @@ package struct FirebaseAuthClient: Sendable {
         return user
     }
 
-    package func signInWithPassword(email: String, password: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
-        try post("signInWithPassword", SignInWithPasswordRequest(email: email, password: password, tenantId: tenantId), action: "password sign-in", retry: .never)
+    package func signInWithPassword(email: String, password: String, tenantId: String?, recaptcha: RecaptchaFields? = nil) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithPassword", PasswordSignInRequest(email: email, password: password, tenantId: tenantId, recaptcha: recaptcha),
+                 action: "password sign-in", retry: .never)
     }
 
     package func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
@@ -246,7 +247,7 @@ package struct FirebaseAuthClient: Sendable {
         return response.body
     }
 
-    private func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data, request: HTTPClientRequest) throws(FBAuthError) -> Answer {
+    func decode<Answer: Decodable>(_ type: Answer.Type, from data: Data, request: HTTPClientRequest) throws(FBAuthError) -> Answer {
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch let problem as ServerValueProblem {

@@ -95,6 +95,11 @@ package struct FirebaseEndpoints: Sendable, Equatable {
             query: [("clientType", "CLIENT_TYPE_WEB"), ("version", "RECAPTCHA_ENTERPRISE")] + (tenantId.map { [("tenantId", $0)] } ?? []))
     }
 
+    /// `…/v2/passwordPolicy?key=KEY[&tenantId=T]`: the project's password policy.
+    package func passwordPolicy(apiKey: String, tenantId: String?) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v2/passwordPolicy", apiKey: apiKey, query: tenantId.map { [("tenantId", $0)] } ?? [])
+    }
+
     /// `…/v1/recaptchaParams?key=KEY`: the reCAPTCHA v2 site key.
     package func recaptchaParams(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/recaptchaParams", apiKey: apiKey)

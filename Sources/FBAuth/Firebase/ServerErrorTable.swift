@@ -11,7 +11,7 @@ package enum ServerErrorTable {
 
     private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 
-    private static let recaptcha = "this project enforces reCAPTCHA for password sign-in, which a terminal cannot solve; sign in with a provider (--provider ID), a custom token (--provider custom), or have the project's reCAPTCHA enforcement for email/password set to audit mode"
+    private static let recaptcha = "this project protects email/password with reCAPTCHA Enterprise and the request's reCAPTCHA token was missing or not accepted; run the command again in a terminal where a browser can open fbauth's reCAPTCHA page (or without --no-browser)"
 
     private static func signInAgain(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 
@@ -60,6 +60,18 @@ package enum ServerErrorTable {
         // sign-in turned off): an administrator must create the user.
         "ADMIN_ONLY_OPERATION": refused("sign-ups are disabled for this project, so this sign-in cannot create a user (an administrator can create it, or allow sign-ups in Authentication → Settings → User actions)"),
         "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": refused("the password does not meet the project's password policy"),
+        // Mailed links (firebase-js-sdk packages/auth/src/api/errors.ts).
+        "INVALID_OOB_CODE": refused("the link's code is not valid: it was used already, or belongs to an older email; ask for a new one"),
+        "EXPIRED_OOB_CODE": refused("the link has expired; ask for a new one"),
+        "MISSING_OOB_CODE": refused("the link carries no code"),
+        "MISSING_REQ_TYPE": refused("the request did not say which email to send"),
+        "INVALID_NEW_EMAIL": refused("the new email address is not valid"),
+        "MISSING_NEW_EMAIL": refused("a new email address is required"),
+        "INVALID_RECIPIENT_EMAIL": refused("the email could not be sent to this address"),
+        "INVALID_SENDER": refused("the project's email sender is not valid (Firebase console → Authentication → Templates)"),
+        "INVALID_MESSAGE_PAYLOAD": refused("the project's email template is not valid (Firebase console → Authentication → Templates)"),
+        "RESET_PASSWORD_EXCEED_LIMIT": refused("too many password-reset emails for this address; try again later"),
+        "PROVIDER_ALREADY_LINKED": refused("the user already has this sign-in method (a password? `fbauth password change` changes it)"),
         "REJECTED_CREDENTIAL": refused("the credential was rejected as malformed or mismatching"),
         "BLOCKING_FUNCTION_ERROR_RESPONSE": refused("a blocking function of the project refused the sign-in"),
         // reCAPTCHA Enterprise enforcement for password sign-in (the JS SDK's recaptcha errors).

@@ -20,10 +20,16 @@ package struct CallbackMatcher: Sendable, Equatable {
     /// `Host` header values a genuine browser sends for our redirect URI (a guard against DNS
     /// rebinding: a page elsewhere cannot make the browser post to us under another name).
     package let acceptedHosts: Set<String>
+    /// Parameters of which one must be present for a result: the OAuth providers' codes and
+    /// tokens, or an email link's `oobCode`.
+    package let resultKeys: [String]
 
-    package init(redirectPath: String, binding: Binding, port: UInt16) {
+    package static let oauthResultKeys = ["code", "oauth_verifier", "id_token", "access_token", "SAMLResponse"]
+
+    package init(redirectPath: String, binding: Binding, port: UInt16, resultKeys: [String] = oauthResultKeys) {
         self.redirectPath = redirectPath
         self.binding = binding
+        self.resultKeys = resultKeys
         let names = ["localhost", "127.0.0.1", "[::1]"]
         // Browsers leave out the default port.
         acceptedHosts = Set(names.map { "\($0):\(port)" } + (port == 80 ? names : []))
@@ -79,7 +85,6 @@ package struct CallbackMatcher: Sendable, Equatable {
         if let error = parameters["error"] {
             return .providerError(code: error, description: parameters["error_description"])
         }
-        let resultKeys = ["code", "oauth_verifier", "id_token", "access_token", "SAMLResponse"]
         guard resultKeys.contains(where: { parameters[$0] != nil }) else {
             return .rejected(status: 400, reason: "the redirect carries no authorization result")
         }

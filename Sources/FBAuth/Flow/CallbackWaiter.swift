@@ -111,7 +111,10 @@ struct BrowserWait<Delivery> {
     /// Elapsed time: the timeout, the hint, the status line.
     var clock: MonotonicClock = SystemMonotonicClock()
 
-    static var pastePrompt: String { "Paste the address your browser ended on:" }
+    /// What the terminal asks for, when it reads a pasted address.
+    var pastePrompt = "Paste the address your browser ended on:"
+    /// What the wait is for, in the status line and the timeout's message.
+    var awaited = "the browser"
 
     func wait(timeout: Duration) throws(FBAuthError) -> Delivery {
         let start = clock.now
@@ -122,14 +125,14 @@ struct BrowserWait<Delivery> {
         let interrupt = interrupts.begin()
         // While the user may type, nothing is redrawn over the line they type on.
         let status = StatusLine(observer: observer, isShown: showsStatusLine && !readsTerminal)
-        if readsTerminal { observer.notice(Self.pastePrompt) }
+        if readsTerminal { observer.notice(pastePrompt) }
         defer {
             interrupt?.end()
             status.clear()
         }
 
         while true {
-            status.show("Waiting for the browser… \((clock.now - start).components.seconds) s (Ctrl-C cancels)")
+            status.show("Waiting for \(awaited)… \((clock.now - start).components.seconds) s (Ctrl-C cancels)")
             // Wake up for the hint, every second for the status line, and every 200 ms while a
             // launcher runs, to notice it failing.
             var wake = deadline
@@ -165,13 +168,13 @@ struct BrowserWait<Delivery> {
                 case .failure(let problem):
                     status.clear()
                     observer.notice("That is not the redirect for this sign-in (\(problem.reason)). Paste the whole address from the browser's address bar.")
-                    observer.notice(Self.pastePrompt)
+                    observer.notice(pastePrompt)
                 case nil:
                     continue
                 }
             case .deadlineReached:
                 if clock.now >= deadline {
-                    throw .flowIncomplete("no answer from the browser within \(timeout.wholeSeconds) s; run the command again (or raise --timeout)")
+                    throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; run the command again (or raise --timeout)")
                 }
                 if let failure = launched?.failure() {
                     status.clear()
@@ -183,7 +186,7 @@ struct BrowserWait<Delivery> {
                     status.clear()
                     observer.notice("Still waiting for the browser. If it did not open, visit:\n\n  \(address)\n")
                     observer.notice(instructions(nil, readsTerminal))
-                    if readsTerminal { observer.notice(Self.pastePrompt) }
+                    if readsTerminal { observer.notice(pastePrompt) }
                     hintDue = nil
                 }
             }

@@ -8,6 +8,9 @@ package struct CredentialSignIn {
     let tenantId: String?
     /// Who completes a sign-in that needs a second factor.
     package var secondFactor: SecondFactorHandling?
+    /// Where reCAPTCHA Enterprise tokens come from when the project protects email/password;
+    /// nil: such a sign-in fails with the server's error.
+    package var recaptchaTokens: RecaptchaTokenSource?
 
     package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
         self.client = client
@@ -29,8 +32,13 @@ package struct CredentialSignIn {
     }
 
     package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {
-        try record(client.signInWithPassword(email: email, password: password, tenantId: tenantId), method: "password", action: "password sign-in")
+        let response = try recaptcha.perform(action: "signInWithPassword") { (fields) throws(FBAuthError) in
+            try client.signInWithPassword(email: email, password: password, tenantId: tenantId, recaptcha: fields)
+        }
+        return try record(response, method: "password", action: "password sign-in")
     }
+
+    var recaptcha: PasswordRecaptcha { PasswordRecaptcha(client: client, tenantId: tenantId, source: recaptchaTokens) }
 
     package func anonymous() throws(FBAuthError) -> SignInRecord {
         var record = try record(client.signUpAnonymously(tenantId: tenantId), method: nil, action: "anonymous sign-in")
@@ -42,7 +50,7 @@ package struct CredentialSignIn {
         try record(client.signInWithCustomToken(token, tenantId: tenantId), method: nil, action: "custom-token sign-in")
     }
 
-    private func record(_ response: TokenSignInResponse, method: String?, action: String) throws(FBAuthError) -> SignInRecord {
+    func record(_ response: TokenSignInResponse, method: String?, action: String) throws(FBAuthError) -> SignInRecord {
         let host = client.endpoints.identityToolkitHost
         var tokens: IssuedTokens, factor: MfaEnrollmentInfo?
         if let pending = response.mfaPendingCredential {

@@ -103,7 +103,7 @@ package enum FlowPurpose: Sendable, Equatable {
     /// Sign in again as the current user, never creating one (`autoCreate: false`).
     case reauthenticate
 
-    var linkToken: String? {
+    package var linkToken: String? {
         if case .link(let idToken) = self { return idToken }
         return nil
     }

@@ -70,23 +70,9 @@ package struct SecondFactorEnrollment {
         return try save(session, tokens: tokens, account: account)
     }
 
-    /// Merges into the session as it is now: a sign-out meanwhile stays.
     @discardableResult
     private func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo) throws(FBAuthError) -> Session {
-        let now = clock.now()
-        return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-            guard var current = try? contents.session(.exactly(session.reference), in: project) else {
-                throw .signInAgain("\(session.displayLabel) was signed out meanwhile; sign in again")
-            }
-            if let tokens {
-                current.idToken = tokens.idToken
-                current.refreshToken = tokens.refreshToken
-                current.expirationTime = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 3600))
-            }
-            current.update(from: account)
-            contents.save(current, in: project, makeCurrent: false)
-            return current
-        }
+        try SessionRenewal(store: store, project: project, clock: clock).save(session, tokens: tokens, account: account)
     }
 }
 

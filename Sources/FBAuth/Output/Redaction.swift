@@ -14,7 +14,7 @@ package enum Redaction {
     /// Query and form parameters that carry secrets.
     static let secretParameters: Set<String> = [
         "key", "code", "oauth_verifier", "oauth_token", "oauth_token_secret", "id_token", "access_token",
-        "refresh_token", "token", "password", "client_secret",
+        "refresh_token", "token", "password", "client_secret", "nonce", "oobCode", "pendingToken", "captchaResponse", "captchaResp",
     ]
 
     /// Whether a JSON member holds a secret: any *token*, *secret*, *password* or *code* field
@@ -24,6 +24,18 @@ package enum Redaction {
         guard lower != "token_type" && lower != "tokentype" else { return false }
         return lower.contains("token") || lower.contains("secret") || lower.contains("password")
             || lower == "code" || lower.hasSuffix("code") || lower == "mfapendingcredential" || lower == "key"
+    }
+
+    /// A server's error message with what it echoed of the request made safe to show: the
+    /// values of secret parameters and anything shaped like a JWT. Production's
+    /// `INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost?id_token=…`
+    /// repeats the credential it refused.
+    package static func serverMessage(_ text: String) -> String {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
+            guard word.contains("=") else { return String(word) }
+            return word.contains("?") ? url(String(word)) : form(String(word))
+        }
+        return scrubJWTs(words.joined(separator: " "))
     }
 
     package static func url(_ text: String) -> String {

@@ -9,14 +9,7 @@ import Foundation
 /// (Firebase documentation, "Verify ID tokens": `aud` must be the Firebase project ID).
 package enum IDTokenClaims {
     package static func projectId(of idToken: String) -> String? {
-        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
-        var base64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
-            let claims = try? JSONDecoder().decode([String: JSONValue].self, from: data)
-        else { return nil }
-        return claims["aud"]?.stringValue.flatMap { isProjectID($0) ? $0 : nil }
+        payload(of: idToken)?["aud"]?.stringValue.flatMap { isProjectID($0) ? $0 : nil }
     }
 
     /// A Google Cloud project id: lower-case letters, digits and hyphens (6 to 30 of them;
@@ -27,5 +20,44 @@ package enum IDTokenClaims {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
         }
+    }
+}
+
+extension IDTokenClaims {
+    /// The token's payload, decoded (not verified).
+    package static func payload(of idToken: String) -> [String: JSONValue]? {
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var base64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64) else { return nil }
+        return try? JSONDecoder().decode([String: JSONValue].self, from: data)
+    }
+
+    /// What the SDKs' `getIdTokenResult` gives (firebase-js-sdk
+    /// `packages/auth/src/core/user/id_token_result.ts`): the times as RFC 3339, the sign-in
+    /// provider and second factor, the tenant, and every claim (custom claims included) as the
+    /// token carries them. Nil when the token cannot be decoded or lacks its times.
+    package static func result(of idToken: String) -> JSONValue? {
+        guard let claims = payload(of: idToken), let authTime = seconds(claims["auth_time"]), let issuedAt = seconds(claims["iat"]),
+            let expires = seconds(claims["exp"])
+        else { return nil }
+        let firebase = claims["firebase"]
+        func text(_ value: JSONValue?) -> JSONValue { value?.stringValue.map(JSONValue.string) ?? .null }
+        return .object([
+            "authTime": .string(Timestamp.string(authTime)),
+            "issuedAtTime": .string(Timestamp.string(issuedAt)),
+            "expirationTime": .string(Timestamp.string(expires)),
+            "signInProvider": text(firebase?["sign_in_provider"]),
+            "signInSecondFactor": text(firebase?["sign_in_second_factor"]),
+            "tenant": text(firebase?["tenant"]),
+            "claims": .object(claims),
+        ])
+    }
+
+    /// Whole seconds since 1970 within the years fbauth accepts (1970–2200).
+    private static func seconds(_ value: JSONValue?) -> Date? {
+        guard case .integer(let seconds)? = value, (0...7_258_118_400).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }

@@ -44,7 +44,8 @@ extension ExitCode {
         case .networkError: self = .network
         case .keychainError: self = .store
         case .userDisabled, .webInternalError, .userMismatch, .providerAlreadyLinked, .credentialAlreadyInUse,
-            .requiresRecentLogin, .secondFactorRequired, .operationNotAllowed, .unauthorizedDomain, .serverRefused,
+            .requiresRecentLogin, .secondFactorRequired, .operationNotAllowed, .unauthorizedDomain, .weakPassword, .emailAlreadyInUse,
+            .invalidActionCode, .expiredActionCode, .serverRefused,
             .invalidResponse, .listenerUnavailable, .declined, .internalError:
             self = .failure
         }

@@ -122,6 +122,12 @@ package struct CommandContext: Sendable {
             phoneVerifier: RecaptchaPhoneVerifier(flow: try browserFlow(for: project), openBrowser: openBrowser))
     }
 
+    /// reCAPTCHA Enterprise tokens for email/password requests, from fbauth's page in the
+    /// browser (`openBrowser` false: its address is shown instead).
+    func recaptchaTokens(for project: ProjectContext, openBrowser: Bool = true) throws(FBAuthError) -> RecaptchaTokenSource {
+        BrowserRecaptchaTokens(flow: try browserFlow(for: project), openBrowser: openBrowser)
+    }
+
     func sessionStore() -> FileSessionStore {
         FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment),
                          waiting: { [console] in console.say($0) })

@@ -12,16 +12,26 @@ enum LinkCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "link",
         summary: "Link another identity provider to the current user.",
-        usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--pending"],
-        options: FlowOptionSpecs.all + [
+        usage: [
+            "--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--pending",
+            "--provider password --email E [--no-browser]",
+            "--provider emailLink --email E [--link FILE|-] [--port N] [--timeout SECONDS]",
+            "--provider ID --id-token-file FILE|- [--nonce N] | --access-token-file FILE|- [--token-secret-file FILE|-]",
+        ],
+        options: FlowOptionSpecs.all(with: ["password", "emailLink"]) + [
             OptionSpec("pending", help: "Link the credential saved when a sign-in ended with exit 5 (account exists with a different credential)."),
-        ] + SecondFactorOptions.specs,
+        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs,
         details: """
             Runs the same browser flow as signin with the current user's ID token, so Firebase adds \
             the provider to that user. Refuses at once when the provider is already linked.
 
             --pending links the provider credential that a sign-in saved when its email already \
             belonged to another account: sign in to that account first, then run it.
+
+            --provider password adds an email and password to the user (the password is read as \
+            signup reads it), as linkWithCredential(EmailAuthProvider.credential(...)) does; \
+            --provider emailLink links an email through a mailed link, as signin does; \
+            --id-token-file and --access-token-file link a provider token held already.
 
             Examples:
               fbauth link --provider github.com
@@ -37,6 +47,9 @@ enum LinkCommand: RunnableCommand {
         /// `--pending`: the credential an "account exists" sign-in saved.
         case pending
         case provider(FlowMode)
+        case password(email: String, openBrowser: Bool)
+        case emailLink(CredentialOptions.EmailLink)
+        case providerToken(CredentialOptions.TokenSources)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -44,16 +57,39 @@ enum LinkCommand: RunnableCommand {
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
-        guard arguments.flag("pending") else { return .provider(try FlowMode(arguments)) }
+        switch arguments.value("provider") {
+        case "password" where !arguments.flag("pending"):
+            try arguments.allowOnly(["email", "no-browser"], with: "--provider password")
+            return .password(email: try EmailOption.required(arguments), openBrowser: !arguments.flag("no-browser"))
+        case "emailLink" where !arguments.flag("pending"):
+            try arguments.allowOnly(["email", "link", "port", "timeout", "no-browser"], with: "--provider emailLink")
+            return .emailLink(try CredentialOptions.EmailLink(arguments))
+        case let provider? where CredentialOptions.givesToken(arguments) && !arguments.flag("pending"):
+            try arguments.allowOnly(Set(CredentialOptions.tokenOptionNames), with: "a provider token")
+            return .providerToken(try CredentialOptions.TokenSources(arguments, providerId: provider))
+        default:
+            break
+        }
+        guard arguments.flag("pending") else {
+            try arguments.allowOnly(Set(FlowOptionSpecs.all.map(\.name) + FlowOptionSpecs.twoStep.map(\.name)), with: "--provider \(arguments.value("provider") ?? "ID")")
+            return .provider(try FlowMode(arguments))
+        }
         try arguments.allowOnly([], with: "--pending")
         if arguments.value("provider") != nil { throw .usage("--pending links the saved credential; leave out --provider") }
         return .pending
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        guard case .provider(let mode) = options.method else {
+        let mode: FlowMode
+        switch options.method {
+        case .pending:
             try linkPending(context, secondFactor: options.secondFactor)
             return
+        case .password, .emailLink, .providerToken:
+            try linkCredential(options, context)
+            return
+        case .provider(let flowMode):
+            mode = flowMode
         }
         let project = try context.project()
         let store = context.sessionStore()
@@ -80,6 +116,47 @@ enum LinkCommand: RunnableCommand {
             throw error.explainingLink(of: prepared.providerId)
         }
         try finishLink(result, providerId: prepared.providerId, over: session, project: project, store: store, context: context)
+    }
+
+    /// Links a password, an email link or a provider token, without the OAuth browser flow.
+    private static func linkCredential(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let project = try context.project()
+        let store = context.sessionStore()
+        let refresher = context.tokenRefresher(for: project.key)
+        let session = try refresher.session(context.selector, minValid: 60)
+        var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: !context.console.isInputTerminal)
+        let providerId: String
+        let result: BrowserSignInFlow.Result
+        do throws(FBAuthError) {
+            switch options.method {
+            case .password(let email, let openBrowser):
+                providerId = "password"
+                if session.providerData.contains(where: { $0.providerId == "password" }) {
+                    throw .failed(.providerAlreadyLinked, "\(session.displayLabel) has a password already; `fbauth password change` changes it")
+                }
+                let password = try SecretInput.newPassword(for: email, console: context.console)
+                credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
+                result = .signedIn(try credentials.linkPassword(email: email, password: password, idToken: session.idToken))
+            case .emailLink(let emailLink):
+                providerId = "emailLink"
+                result = .signedIn(try context.emailLinkRecord(emailLink, purpose: .link(idToken: session.idToken), project: project,
+                                                               secondFactor: credentials.secondFactor))
+            case .providerToken(let sources):
+                providerId = sources.providerId
+                if session.providerData.contains(where: { $0.providerId == providerId }) {
+                    throw .failed(.providerAlreadyLinked, "\(providerId) is already linked to \(session.displayLabel); nothing to do")
+                }
+                result = try credentials.providerToken(sources.credential(context.console), purpose: .link(idToken: session.idToken))
+            case .pending, .provider:
+                return
+            }
+        } catch where error.rejectsSession {
+            try refresher.reject(session, because: error)
+        } catch {
+            throw error.explainingLink(of: options.method.providerName)
+        }
+        try finishLink(result, providerId: providerId, over: session, project: project, store: store, context: context)
     }
 
     private static func finishLink(_ result: BrowserSignInFlow.Result, providerId: String, over session: Session, project: ProjectContext,
@@ -146,5 +223,17 @@ enum LinkCommand: RunnableCommand {
         }
         context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: linked)))
         context.console.say("Linked \(record.method ?? "the provider") to \(linked.displayLabel).")
+    }
+}
+
+extension LinkCommand.Method {
+    /// The provider being linked, for messages.
+    var providerName: String {
+        switch self {
+        case .pending, .provider: "the provider"
+        case .password: "password"
+        case .emailLink: "emailLink"
+        case .providerToken(let sources): sources.providerId
+        }
     }
 }

@@ -5,8 +5,11 @@ enum ReauthCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "reauth",
         summary: "Re-authenticate the current user (for sensitive operations such as delete-account).",
-        usage: ["--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--provider password [--email E]"],
-        options: FlowOptionSpecs.all(with: ["password"]) + SecondFactorOptions.specs,
+        usage: [
+            "--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--provider password [--email E] [--no-browser]",
+            "--provider ID --id-token-file FILE|- [--nonce N] | --access-token-file FILE|- [--token-secret-file FILE|-]",
+        ],
+        options: FlowOptionSpecs.all(with: ["password"]) + CredentialOptions.tokenSpecs + SecondFactorOptions.specs,
         details: """
             Runs the sign-in again without creating a user (autoCreate: false). If a different \
             account signs in, fbauth reports a user mismatch (exit 1) and leaves the session as it \
@@ -21,8 +24,9 @@ enum ReauthCommand: RunnableCommand {
 
     enum Method: Equatable {
         /// `--provider password`, with `--email` or the user's own address.
-        case password(email: String?)
+        case password(email: String?, openBrowser: Bool)
         case provider(FlowMode)
+        case providerToken(CredentialOptions.TokenSources)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -30,20 +34,33 @@ enum ReauthCommand: RunnableCommand {
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
+        if let provider = arguments.value("provider"), CredentialOptions.givesToken(arguments) {
+            try arguments.allowOnly(Set(CredentialOptions.tokenOptionNames), with: "a provider token")
+            return .providerToken(try CredentialOptions.TokenSources(arguments, providerId: provider))
+        }
         guard arguments.value("complete") == nil, arguments.value("provider") == "password" else {
+            try arguments.allowOnly(Set(FlowOptionSpecs.all.map(\.name) + FlowOptionSpecs.twoStep.map(\.name)), with: "--provider \(arguments.value("provider") ?? "ID")")
             return .provider(try FlowMode(arguments))
         }
-        try arguments.allowOnly(["email"], with: "--provider password")
-        let email = try arguments.nonEmpty("email")
-        if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }
-        return .password(email: email)
+        try arguments.allowOnly(["email", "no-browser"], with: "--provider password")
+        let email = try arguments.value("email").map { (email: String) throws(FBAuthError) in try EmailOption.validate(email, option: "email") }
+        return .password(email: email, openBrowser: !arguments.flag("no-browser"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
         switch options.method {
-        case .password(let email):
+        case .providerToken(let sources):
+            let session = try store.load().session(context.selector, in: project.key)
+            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
+            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: true)
+            let credential = try sources.credential(context.console)
+            let record = try asTheSameUser(session) { () throws(FBAuthError) in
+                try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
+            }
+            try finish(record, as: session, project: project, store: store, context: context)
+        case .password(let email, let openBrowser):
             let session = try store.load().session(context.selector, in: project.key)
             guard let email = email ?? session.email else {
                 throw .usage("missing --email: this user has no email address on file")
@@ -52,6 +69,7 @@ enum ReauthCommand: RunnableCommand {
             var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
             credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project,
                                                                           stdinTaken: !context.console.isInputTerminal)
+            credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
             try finish(record, as: session, project: project, store: store, context: context)
         case .provider(let mode):

@@ -9,13 +9,15 @@ enum SignInCommand: RunnableCommand {
         usage: [
             "--provider ID " + FlowOptionSpecs.usage,
             FlowOptionSpecs.twoStepUsage,
-            "--provider password --email E",
+            "--provider password --email E [--no-browser]",
+            "--provider emailLink --email E [--link FILE|-] [--port N] [--timeout SECONDS]",
+            "--provider ID --id-token-file FILE|- [--nonce N] | --access-token-file FILE|- [--token-secret-file FILE|-]",
             "--provider anonymous",
             "--provider custom --token-file FILE|-",
         ],
-        options: FlowOptionSpecs.all(with: ["password", "anonymous", "custom"]) + [
+        options: FlowOptionSpecs.all(with: ["password", "emailLink", "anonymous", "custom"]) + [
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
-        ] + SecondFactorOptions.specs,
+        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs,
         details: """
             Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
             fbauth's page on http://localhost:PORT, which starts the Firebase JS SDK's popup sign-in: \
@@ -27,7 +29,22 @@ enum SignInCommand: RunnableCommand {
             Firebase holds the provider's client secret.
 
             --provider password reads the password from stdin when stdin is not a terminal, else \
-            prompts without echo; never from arguments or the environment.
+            prompts without echo; never from arguments or the environment. Where the project \
+            protects email/password with reCAPTCHA Enterprise, fbauth's page in the browser gets \
+            the token first (--no-browser shows its address instead).
+
+            --provider emailLink has Firebase mail a sign-in link whose continue URL is fbauth's \
+            listener (http://localhost:PORT/__/auth/emailLink, localhost being an authorized \
+            domain): opening it on this machine completes the sign-in; elsewhere, paste the link \
+            (or the address it ended on) into the terminal. --link FILE|- signs in with a link \
+            received earlier. The wait lasts --timeout seconds (default 600).
+
+            --id-token-file or --access-token-file signs in with a token the provider gave you \
+            elsewhere (Google Sign-In, Sign in with Apple with its raw --nonce, a CI's OpenID \
+            Connect token for an oidc.* provider, GitHub, Facebook, X with --token-secret-file), \
+            as OAuthProvider.credential(...) does. Tokens are read from files or stdin, never from \
+            arguments. Firebase takes no Yahoo or Microsoft tokens: those sign in through the \
+            browser.
 
             Prints the result as JSON on stdout (user, credential, additionalUserInfo, as the Firebase \
             SDK's AuthDataResult) and saves the session, which becomes the current one. When the \
@@ -43,6 +60,8 @@ enum SignInCommand: RunnableCommand {
               fbauth signin --provider yahoo.com
               fbauth signin --provider microsoft.com --param tenant=contoso.onmicrosoft.com --scope mail.read
               fbauth signin --provider password --email ada@example.com < password.txt
+              fbauth signin --provider emailLink --email ada@example.com
+              fbauth signin --provider oidc.github-actions --id-token-file "$TOKEN_FILE"
             """,
         aliases: ["login"])
 
@@ -55,7 +74,9 @@ enum SignInCommand: RunnableCommand {
     /// How to sign in.
     enum Method: Equatable {
         case identityProvider(FlowMode)
-        case password(email: String)
+        case password(email: String, openBrowser: Bool)
+        case emailLink(CredentialOptions.EmailLink)
+        case providerToken(CredentialOptions.TokenSources)
         case anonymous
         case customToken(source: String)
     }
@@ -69,10 +90,11 @@ enum SignInCommand: RunnableCommand {
         let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
         switch provider {
         case "password":
-            try arguments.allowOnly(["email"], with: "--provider password")
-            let email = try arguments.required("email", hint: "EMAIL (the account to sign in to)")
-            guard email.contains("@") else { throw .usage("--email '\(email)' is not an email address") }
-            return .password(email: email)
+            try arguments.allowOnly(["email", "no-browser"], with: "--provider password")
+            return .password(email: try EmailOption.required(arguments), openBrowser: !arguments.flag("no-browser"))
+        case "emailLink":
+            try arguments.allowOnly(["email", "link", "port", "timeout", "no-browser"], with: "--provider emailLink")
+            return .emailLink(try CredentialOptions.EmailLink(arguments))
         case "anonymous":
             try arguments.allowOnly([], with: "--provider anonymous")
             return .anonymous
@@ -81,6 +103,11 @@ enum SignInCommand: RunnableCommand {
             return .customToken(source: try arguments.required("token-file", hint: "FILE (or - for stdin)"))
         default:
             if arguments.value("token-file") != nil { throw .usage("--token-file applies only to --provider custom") }
+            if CredentialOptions.givesToken(arguments) {
+                try arguments.allowOnly(Set(CredentialOptions.tokenOptionNames), with: "a provider token")
+                return .providerToken(try CredentialOptions.TokenSources(arguments, providerId: provider))
+            }
+            try arguments.allowOnly(Set(FlowOptionSpecs.all.map(\.name) + FlowOptionSpecs.twoStep.map(\.name)), with: "--provider \(provider)")
             return .identityProvider(try FlowMode(arguments))
         }
     }
@@ -98,9 +125,19 @@ enum SignInCommand: RunnableCommand {
             guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
             try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context)
             return
-        case .password(let email):
+        case .password(let email, let openBrowser):
             try store.checkWritable()
-            record = try credentials.password(email: email, password: SecretInput.password(for: email, console: context.console))
+            let password = try SecretInput.password(for: email, console: context.console)
+            credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
+            record = try credentials.password(email: email, password: password)
+        case .emailLink(let options):
+            try store.checkWritable()
+            record = try context.emailLinkRecord(options, purpose: .signIn, project: project, secondFactor: credentials.secondFactor)
+        case .providerToken(let sources):
+            try store.checkWritable()
+            let credential = try sources.credential(context.console)
+            try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store, context: context)
+            return
         case .anonymous:
             try store.checkWritable()
             record = try credentials.anonymous()
@@ -146,7 +183,7 @@ enum SignInCommand: RunnableCommand {
 extension ParsedArguments {
     /// Refuses browser-flow options that a browserless method would silently ignore.
     func allowOnly(_ allowed: Set<String>, with method: String) throws(FBAuthError) {
-        let flowOnly = FlowOptionSpecs.all.map(\.name).filter { $0 != "provider" } + ["token-file"]
+        let flowOnly = (FlowOptionSpecs.all + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs).map(\.name).filter { $0 != "provider" } + ["token-file"]
         if let stray = flowOnly.first(where: { !allowed.contains($0) && (values[$0] != nil || flags.contains($0)) }) {
             throw .usage("--\(stray) does not apply to \(method)")
         }

@@ -14,9 +14,10 @@ enum TokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh] [--json]", "--provider ID [--min-valid SECONDS]"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--json | --claims]", "--provider ID [--min-valid SECONDS]"],
         options: [
             OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires."),
+            OptionSpec("claims", help: "Print the token's decoded claims as the SDKs' getIdTokenResult gives them: authTime, issuedAtTime, expirationTime, signInProvider, signInSecondFactor, tenant and every claim (custom claims included)."),
             OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
             OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown,
@@ -32,6 +33,11 @@ enum TokenCommand: RunnableCommand {
               curl -H "Authorization: Bearer $(fbauth token)" https://…
               fbauth token --json | jq -r .expirationTime
               fbauth token --user grace@example.com --min-valid 1800
+              fbauth token --claims | jq .claims.admin
+
+            --claims decodes the token without verifying it (Firebase does, on every use): what \
+            security rules see as request.auth.token. Custom claims set with the Admin SDK appear \
+            after the next refresh (--force-refresh).
 
             --provider prints the provider's access token saved at sign-in or linking. Firebase \
             cannot refresh it: when it has expired, sign in with that provider again.
@@ -40,6 +46,8 @@ enum TokenCommand: RunnableCommand {
     enum Options: Equatable {
         /// The Firebase ID token, with at least `minValid` seconds left.
         case idToken(minValid: Int, forceRefresh: Bool, json: Bool)
+        /// `--claims`: the decoded claims of that token.
+        case claims(minValid: Int, forceRefresh: Bool)
         /// `--provider`: the provider's saved access token (`minValid` 0 unless given).
         case providerAccessToken(providerId: String, minValid: Int)
     }
@@ -48,8 +56,13 @@ enum TokenCommand: RunnableCommand {
         // Firebase ID tokens last one hour.
         let minValid = try arguments.wholeSeconds("min-valid", in: 0...3599) ?? defaultMinValid
         guard let providerId = arguments.value("provider") else {
+            if arguments.flag("claims") {
+                guard !arguments.flag("json") else { throw .usage("--claims and --json are two different outputs; give one") }
+                return .claims(minValid: minValid, forceRefresh: arguments.flag("force-refresh"))
+            }
             return .idToken(minValid: minValid, forceRefresh: arguments.flag("force-refresh"), json: arguments.flag("json"))
         }
+        guard !arguments.flag("claims") else { throw .usage("--claims does not apply to --provider: provider tokens are the provider's own") }
         guard !arguments.flag("force-refresh") else {
             throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
         }
@@ -58,11 +71,26 @@ enum TokenCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        if case .claims(let minValid, let forceRefresh) = options {
+            try printClaims(minValid: minValid, forceRefresh: forceRefresh, context)
+            return
+        }
         if try runFromStore(options, context) { return }
         guard case .idToken(let minValid, let forceRefresh, let json) = options else { return }
         let session = try context.tokenRefresher(for: context.projectKey())
             .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
         printToken(FreshIDToken(session), json: json, context.console)
+    }
+
+    /// The claims of the current ID token (refreshed first when it has less than `minValid`
+    /// seconds left), as `getIdTokenResult` gives them.
+    static func printClaims(minValid: Int, forceRefresh: Bool, _ context: CommandContext) throws(FBAuthError) {
+        let session = try context.tokenRefresher(for: context.projectKey())
+            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
+        guard let result = IDTokenClaims.result(of: session.idToken) else {
+            throw .failed(.invalidResponse, "the saved ID token of \(session.displayLabel) cannot be decoded (no auth_time, iat or exp); sign in again")
+        }
+        context.console.writeOutput(JSONOutput.render(result))
     }
 
     /// The bare token and a newline, or with `--json` what a script needs to cache it.
@@ -86,6 +114,8 @@ enum TokenCommand: RunnableCommand {
             let token = try providerAccessToken(providerId, minValid: minValid, context: context)
             context.console.writeOutput(token + "\n")
             return true
+        case .claims:
+            return false
         case .idToken(let minValid, let forceRefresh, let json):
             guard !forceRefresh else { return false }
             if context.globals.appConfig == nil, context.selector == .current,

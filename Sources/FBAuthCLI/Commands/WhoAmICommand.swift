@@ -5,8 +5,9 @@ enum WhoAmICommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "whoami",
         summary: "Print the current user as JSON (fresh from Firebase unless --offline).",
-        usage: ["[--offline] [--tokens] [--json]"],
+        usage: ["[--offline] [--tokens] [--json]", "--claims"],
         options: [
+            OptionSpec("claims", help: "Print the ID token's decoded claims instead, as `fbauth token --claims` does."),
             OptionSpec("offline", help: "Print the saved copy without asking Firebase."),
             OptionSpec("json", help: "Accepted for scripts: the output is always JSON."),
             OptionSpec("tokens", help: "Include the ID token, refresh token and expiration time."),
@@ -20,13 +21,21 @@ enum WhoAmICommand: RunnableCommand {
     struct Options: Equatable {
         var offline: Bool
         var includeTokens: Bool
+        var claims = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(offline: arguments.flag("offline"), includeTokens: arguments.flag("tokens"))
+        if arguments.flag("claims"), let other = ["offline", "tokens"].first(where: arguments.flag) {
+            throw .usage("--\(other) does not apply to --claims")
+        }
+        return Options(offline: arguments.flag("offline"), includeTokens: arguments.flag("tokens"), claims: arguments.flag("claims"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        if options.claims {
+            try TokenCommand.printClaims(minValid: 60, forceRefresh: false, context)
+            return
+        }
         let key = try context.projectKey()
         let store = context.sessionStore()
         var session = try store.load().session(context.selector, in: key)

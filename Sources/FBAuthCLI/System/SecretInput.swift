@@ -47,3 +47,67 @@ enum SecretInput {
         return String(decoding: data, as: UTF8.self).trimmed()
     }
 }
+
+extension SecretInput {
+    /// A new password: asked twice without echo on a terminal (the two must match), else one
+    /// line of stdin — the next line when stdin gave something before (`afterOtherInput`),
+    /// else all of it.
+    static func newPassword(for email: String?, console: Console, afterOtherInput: Bool = false) throws(FBAuthError) -> String {
+        let whose = email.map { " for \($0)" } ?? ""
+        if console.isInputTerminal {
+            guard let first = console.readSecret(prompt: "New password\(whose): "), !first.isEmpty else { throw .usage("no password entered") }
+            guard let second = console.readSecret(prompt: "Repeat it: "), second == first else {
+                throw .usage("the two passwords do not match; nothing was changed")
+            }
+            return first
+        }
+        guard afterOtherInput else { return try password(for: email ?? "", console: console) }
+        guard let line = console.readLine(), !line.isEmpty else {
+            throw .usage("no new password on stdin: give the link (or code) on the first line and the new password on the second")
+        }
+        return line
+    }
+
+    /// A mailed link from a file, or from stdin for `-` (asked for without echo on a terminal:
+    /// it carries a one-time code). Never from the command line, where other users' `ps` can
+    /// read it.
+    static func emailLink(from source: String, option: String, console: Console) throws(FBAuthError) -> EmailActionLink {
+        try refuseInline(source, option: option)
+        let text: String
+        if source == "-" {
+            if console.isInputTerminal {
+                text = console.readSecret(prompt: "Paste the link from the email: ") ?? ""
+            } else {
+                text = console.readLine() ?? ""
+            }
+        } else {
+            text = try SecretInput.text(from: source, option: option, console: console)
+        }
+        guard !text.trimmed().isEmpty else { throw .usage("no link was given (\(option) \(source))") }
+        switch EmailActionLink.parse(text) {
+        case .success(let link): return link
+        case .failure(let problem): throw .usage("\(option): that is not a link from a Firebase email: \(problem.reason)")
+        }
+    }
+
+    /// A mailed code (`oobCode`) from a file or stdin (`-`).
+    static func actionCode(from source: String, option: String, console: Console) throws(FBAuthError) -> String {
+        try refuseInline(source, option: option)
+        let text = source == "-" && console.isInputTerminal
+            ? console.readSecret(prompt: "The code from the email (oobCode): ") ?? ""
+            : source == "-" ? console.readLine() ?? "" : try SecretInput.text(from: source, option: option, console: console)
+        let code = text.trimmed()
+        guard !code.isEmpty else { throw .usage("no code was given (\(option) \(source))") }
+        guard code.count <= 512, TokenAlphabet.visible.accepts(code) else {
+            throw .usage("\(option): the code must be visible ASCII without spaces (the oobCode parameter of the email's link)")
+        }
+        return code
+    }
+
+    /// A link or code typed on the command line is refused: other users can read arguments.
+    private static func refuseInline(_ source: String, option: String) throws(FBAuthError) {
+        if source.contains("://") || source.contains("oobCode=") {
+            throw .usage("\(option) takes a FILE or - (stdin), not the link itself: it carries a one-time code that other users of this machine could read from the process list; run with \(option) - and paste it")
+        }
+    }
+}

@@ -215,7 +215,7 @@ extension Backend {
         if policy.numeric { options["containsNumericCharacter"] = true }
         if policy.nonAlphanumeric { options["containsNonAlphanumericCharacter"] = true }
         return ["customStrengthOptions": options, "enforcementState": policy.enforced ? "ENFORCE" : "OFF", "schemaVersion": 1,
-                "allowedNonAlphanumericCharacters": Array(PasswordPolicySettings.symbols).map(String.init)]
+                "allowedNonAlphanumericCharacters": PasswordPolicySettings.symbolList.map(String.init)]
     }
 
     /// A new password against the project's policy: production's wording when it is enforced,

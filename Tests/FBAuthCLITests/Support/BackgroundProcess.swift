@@ -42,7 +42,7 @@ final class BackgroundProcess: @unchecked Sendable {
             process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
         }
         process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
+        try ProcessLaunch.run(process)
     }
 
     var pid: Int32 { process.processIdentifier }

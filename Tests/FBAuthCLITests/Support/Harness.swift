@@ -159,7 +159,7 @@ enum Subprocess {
         }
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ProcessLaunch.run(process)
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             _ = exited.wait(timeout: .now() + 5)

@@ -1,11 +1,3 @@
-/// `accounts:signInWithPassword` (the Firebase Auth REST API reference).
-struct SignInWithPasswordRequest: Encodable {
-    var email: String
-    var password: String
-    var returnSecureToken = true
-    var tenantId: String?
-}
-
 /// `accounts:signUp` without email or password: an anonymous user.
 struct SignUpRequest: Encodable {
     var returnSecureToken = true

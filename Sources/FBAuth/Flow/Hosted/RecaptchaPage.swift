@@ -6,19 +6,35 @@ import Foundation
 import LoopbackHTTP
 
 /// The page fbauth serves on `http://localhost:PORT` (an authorized domain, which the project's
-/// reCAPTCHA keys allow) to prove that a person asks for an SMS code, as the Firebase JS SDK does
-/// in an app's page (firebase-js-sdk `platform_browser/recaptcha/recaptcha_enterprise_verifier.ts`
-/// and `recaptcha_verifier.ts`): reCAPTCHA Enterprise's `grecaptcha.enterprise.execute(siteKey,
-/// {action})` when the project enforces it for phone numbers, else a reCAPTCHA v2 checkbox. The
-/// token goes to fbauth's listener, which sends it with the request.
+/// reCAPTCHA keys allow) to prove that a person makes a request (an SMS code, a password
+/// sign-in), as the Firebase JS SDK does in an app's page (firebase-js-sdk
+/// `platform_browser/recaptcha/recaptcha_enterprise_verifier.ts` and `recaptcha_verifier.ts`):
+/// reCAPTCHA Enterprise's `grecaptcha.enterprise.execute(siteKey, {action})` when the project
+/// enforces it, else (phone numbers only) a reCAPTCHA v2 checkbox. The token goes to fbauth's
+/// listener, which sends it with the request.
 struct RecaptchaPage {
     enum Version: String { case enterprise, v2 }
 
     var version: Version
     var siteKey: String
-    /// `mfaSmsSignIn`, `mfaSmsEnrollment`.
+    /// `mfaSmsSignIn`, `mfaSmsEnrollment`, `signInWithPassword`, `signUpPassword`, `getOobCode`.
     var action: String
     var language: String? = nil
+
+    /// What the person confirms, in the page's title ("the SMS request").
+    var request: String {
+        switch action {
+        case "signInWithPassword": "the password sign-in"
+        case "signUpPassword": "the new password"
+        case "getOobCode": "the email request"
+        default: "the SMS request"
+        }
+    }
+
+    /// What fbauth does with the token, while the page waits.
+    private var handOverText: String {
+        action.hasPrefix("mfaSms") ? "fbauth is asking Firebase for the SMS." : "fbauth is sending the request to Firebase."
+    }
 
     /// Google's scripts (what `_recaptchaEnterpriseScriptUrl` and the v2 loader use).
     static let enterpriseScript = "https://www.google.com/recaptcha/enterprise.js"
@@ -37,11 +53,11 @@ struct RecaptchaPage {
         if let language { script += "&hl=" + FormEncoding.percentEncode(language) }
         return """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>fbauth: confirm the SMS request</title>
+            <html lang="en"><head><meta charset="utf-8"><title>fbauth: confirm \(request)</title>
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>body{font-family:system-ui,sans-serif;margin:4em auto;max-width:36em;padding:0 1em}</style></head>
-            <body><h1 id="heading">Confirm the SMS request</h1>
-            <p id="text">\(version == .enterprise ? "Checking that a person asks for the code…" : "Tick the box; fbauth then sends the code by SMS.")</p>
+            <body><h1 id="heading">Confirm \(request)</h1>
+            <p id="text">\(version == .enterprise ? "Checking that a person makes this request…" : "Tick the box; fbauth then sends the code by SMS.")</p>
             <div id="recaptcha"></div>
             <script type="application/json" id="fbauth-config">\(configJSON)</script>
             <script>\(Self.pageScript)</script>
@@ -52,7 +68,8 @@ struct RecaptchaPage {
     }
 
     var configJSON: String {
-        let config: JSONValue = .object(["siteKey": .string(siteKey), "action": .string(action), "version": .string(version.rawValue)])
+        let config: JSONValue = .object(["siteKey": .string(siteKey), "action": .string(action), "version": .string(version.rawValue),
+                                         "sending": .string(handOverText), "title": .string("Confirm " + request)])
         return String(decoding: config.sortedData(), as: UTF8.self)
             .replacing("<", with: "\\u003c").replacing(">", with: "\\u003e").replacing("&", with: "\\u0026")
     }
@@ -73,7 +90,7 @@ struct RecaptchaPage {
         function handOver(token) {
           if (done || !token) return;
           done = true;
-          show('Sending the code…', 'fbauth is asking Firebase for the SMS.');
+          show('Sending…', config.sending);
           tell('\(LocalPageRoutes<String>.resultPath)', {token: token}).then(function (outcome) {
             show(outcome.heading, outcome.text);
             finished(outcome.ok ? 'verified' : 'failed');
@@ -96,7 +113,7 @@ struct RecaptchaPage {
               });
             } else {
               grecaptcha.render('recaptcha', {sitekey: config.siteKey, callback: handOver,
-                'expired-callback': function () { show('Confirm the SMS request', 'The check expired; tick the box again.'); }});
+                'expired-callback': function () { show(config.title, 'The check expired; tick the box again.'); }});
             }
           } catch (e) { fbauthRecaptchaFailed('reCAPTCHA failed: ' + e); }
         };
@@ -116,37 +133,90 @@ struct RecaptchaPage {
 /// nothing where the server has no reCAPTCHA configuration (Google's Auth emulator, which must
 /// be sent no reCAPTCHA fields).
 package struct RecaptchaPhoneVerifier: PhoneVerifier {
+    let step: RecaptchaBrowserStep
+
+    package init(flow: BrowserSignInFlow, port: UInt16 = 0, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
+        step = RecaptchaBrowserStep(flow: flow, port: port, openBrowser: openBrowser, timeout: timeout)
+    }
+
+    package func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields {
+        let flow = step.flow
+        guard let config = try flow.client.recaptchaConfig(tenantId: flow.tenantId) else { return .none }
+        if config.protects("PHONE_PROVIDER"), let siteKey = config.siteKey {
+            return .enterprise(try step.token(RecaptchaPage(version: .enterprise, siteKey: siteKey, action: purpose.recaptchaAction)))
+        }
+        let siteKey = try flow.client.recaptchaV2SiteKey()
+        return .v2(try step.token(RecaptchaPage(version: .v2, siteKey: siteKey, action: purpose.recaptchaAction),
+                                  lastResort: "The reCAPTCHA step needs a browser on a machine that reaches this one; or use a TOTP second factor."))
+    }
+}
+
+/// Serves a `RecaptchaPage` and waits for the token it posts.
+struct RecaptchaBrowserStep: Sendable {
     let flow: BrowserSignInFlow
     let port: UInt16
     let openBrowser: Bool
     let timeout: Duration
 
-    package init(flow: BrowserSignInFlow, port: UInt16 = 0, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
-        self.flow = flow
-        self.port = port
-        self.openBrowser = openBrowser
-        self.timeout = timeout
-    }
-
-    package func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields {
-        guard let config = try flow.client.recaptchaConfig(tenantId: flow.tenantId) else { return .none }
-        if config.protects("PHONE_PROVIDER"), let siteKey = config.siteKey {
-            return .enterprise(try token(RecaptchaPage(version: .enterprise, siteKey: siteKey, action: purpose.recaptchaAction)))
-        }
-        let siteKey = try flow.client.recaptchaV2SiteKey()
-        return .v2(try token(RecaptchaPage(version: .v2, siteKey: siteKey, action: purpose.recaptchaAction)))
-    }
-
-    private func token(_ page: RecaptchaPage) throws(FBAuthError) -> String {
+    func token(_ page: RecaptchaPage, lastResort: String = "The reCAPTCHA step needs a browser on a machine that reaches this one.") throws(FBAuthError) -> String {
         var recaptchaPage = page
         recaptchaPage.language = flow.client.identity.language
         var wait = LocalPageWait<String>(
-            flow: flow, task: "Confirm the SMS request (reCAPTCHA)", launchedDetail: "",
+            flow: flow, task: "Confirm \(page.request) (reCAPTCHA)", launchedDetail: "",
             pageFailure: { code, message in .failed(.webInternalError, "the reCAPTCHA page reported an error: \(message.isEmpty ? code : message) [\(code)]") })
-        wait.lastResort = "The reCAPTCHA step needs a browser on a machine that reaches this one; or use a TOTP second factor."
+        wait.lastResort = lastResort
         let (token, held) = try wait.run(page: recaptchaPage.response, port: port, openBrowser: openBrowser, timeout: timeout,
                                          decodeResult: RecaptchaPage.decodeToken)
-        held.respond(LocalPageAnswer.outcome(ok: true, heading: "Confirmed", text: "fbauth is sending the code; " + ResultPage.closeTabSentence))
+        held.respond(LocalPageAnswer.outcome(ok: true, heading: "Confirmed", text: "fbauth is sending the request; " + ResultPage.closeTabSentence))
         return token
+    }
+}
+
+/// reCAPTCHA Enterprise for email/password, as the JS SDK's `handleRecaptchaFlow` does it
+/// (firebase-js-sdk `platform_browser/recaptcha/recaptcha_enterprise_verifier.ts`): the request
+/// goes without a token first; when the server answers `MISSING_RECAPTCHA_TOKEN` and the
+/// project's configuration says Enterprise protects `EMAIL_PASSWORD_PROVIDER`, a token for the
+/// action is fetched in the browser and the request sent again. A server without a reCAPTCHA
+/// configuration (Google's Auth emulator) is never sent the fields.
+package struct PasswordRecaptcha: Sendable {
+    let client: FirebaseAuthClient
+    let tenantId: String?
+    /// Where tokens come from; nil: such a request fails with the server's error.
+    let source: RecaptchaTokenSource?
+
+    package init(client: FirebaseAuthClient, tenantId: String?, source: RecaptchaTokenSource?) {
+        self.client = client
+        self.tenantId = tenantId
+        self.source = source
+    }
+
+    /// `action`: `signInWithPassword`, `signUpPassword` or `getOobCode`.
+    package func perform<Answer>(action: String, _ call: (RecaptchaFields?) throws(FBAuthError) -> Answer) throws(FBAuthError) -> Answer {
+        do {
+            return try call(nil)
+        } catch .server(let error, let what) where error.code == "MISSING_RECAPTCHA_TOKEN" {
+            guard let source, let config = try client.recaptchaConfig(tenantId: tenantId), config.protects("EMAIL_PASSWORD_PROVIDER"),
+                let siteKey = config.siteKey
+            else { throw FBAuthError.server(error, action: what) }
+            return try call(RecaptchaFields(token: source.enterpriseToken(siteKey: siteKey, action: action)))
+        }
+    }
+}
+
+/// Gets a reCAPTCHA Enterprise token for an action (in the browser, or a test's double).
+package protocol RecaptchaTokenSource: Sendable {
+    func enterpriseToken(siteKey: String, action: String) throws(FBAuthError) -> String
+}
+
+/// Tokens from `RecaptchaPage` in the browser.
+package struct BrowserRecaptchaTokens: RecaptchaTokenSource {
+    let step: RecaptchaBrowserStep
+
+    package init(flow: BrowserSignInFlow, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
+        step = RecaptchaBrowserStep(flow: flow, port: 0, openBrowser: openBrowser, timeout: timeout)
+    }
+
+    package func enterpriseToken(siteKey: String, action: String) throws(FBAuthError) -> String {
+        try step.token(RecaptchaPage(version: .enterprise, siteKey: siteKey, action: action))
     }
 }

@@ -1,0 +1,41 @@
+/// Email/password accounts beyond signing in (firebase-js-sdk
+/// `packages/auth/src/core/strategies/email_and_password.ts`): a new user, a password added to
+/// the signed-in user (`linkWithCredential(EmailAuthProvider.credential(…))`), an email-link
+/// sign-in. A password the project's policy refuses is explained with the policy in words.
+extension CredentialSignIn {
+    /// `createUserWithEmailAndPassword`.
+    package func signUp(email: String, password: String, displayName: String? = nil) throws(FBAuthError) -> SignInRecord {
+        let response = try explainingPolicy { () throws(FBAuthError) in
+            try recaptcha.perform(action: "signUpPassword") { (fields) throws(FBAuthError) in
+                try client.signUp(email: email, password: password, displayName: displayName, tenantId: tenantId, recaptcha: fields)
+            }
+        }
+        var record = try record(response, method: "password", action: "sign-up")
+        record.isNewUser = true  // signUp always creates the user
+        return record
+    }
+
+    /// Adds an email and password to the user of `idToken`.
+    package func linkPassword(email: String, password: String, idToken: String) throws(FBAuthError) -> SignInRecord {
+        let response = try explainingPolicy { () throws(FBAuthError) in
+            try recaptcha.perform(action: "signUpPassword") { (fields) throws(FBAuthError) in
+                try client.signUp(email: email, password: password, idToken: idToken, tenantId: tenantId, recaptcha: fields)
+            }
+        }
+        return try record(response, method: "password", action: "adding a password")
+    }
+
+    /// `signInWithEmailLink`, or with `linkingTo` an ID token, the email linked to its user.
+    package func emailLink(email: String, link: EmailActionLink, linkingTo idToken: String? = nil) throws(FBAuthError) -> SignInRecord {
+        guard link.operation == .signIn else {
+            throw .usage("that is \(link.operation.sentence), not a sign-in link")
+        }
+        let response = try client.signInWithEmailLink(email: email, code: link.code, idToken: idToken, tenantId: tenantId)
+        return try record(response, method: "emailLink", action: idToken == nil ? "email-link sign-in" : "linking the email")
+    }
+
+    /// Runs `call`; a password the project refuses comes back with its policy in words.
+    func explainingPolicy<Answer>(_ call: () throws(FBAuthError) -> Answer) throws(FBAuthError) -> Answer {
+        try PasswordPolicyWords.explaining(client: client, tenantId: tenantId, call)
+    }
+}

@@ -1,0 +1,92 @@
+import LoopbackHTTP
+
+/// A provider token the caller already holds — from Google Sign-In, Sign in with Apple, a
+/// CI's OpenID Connect issuer — sent to `signInWithIdp` in `postBody` as
+/// `OAuthProvider.credential(…)` does (firebase-js-sdk `packages/auth/src/core/credentials/oauth.ts`,
+/// `core/providers/oauth.ts`): `providerId`, `id_token`, `access_token`, `oauth_token_secret`,
+/// and the raw `nonce` whose SHA-256 the ID token carries.
+package struct ProviderTokenCredential: Sendable, Equatable {
+    package let providerId: String
+    package let idToken: String?
+    package let accessToken: String?
+    package let secret: String?
+    package let rawNonce: String?
+
+    /// Checks the combination the provider accepts before anything is sent: Yahoo and
+    /// Microsoft tokens are refused by Firebase itself; X (Twitter) needs its OAuth 1.0a
+    /// token and secret; GitHub an access token; Apple and OpenID Connect providers an ID token.
+    package init(providerId: String, idToken: String?, accessToken: String?, secret: String?, rawNonce: String?) throws(FBAuthError) {
+        if let reason = Self.refusal(providerId) { throw .usage(reason) }
+        guard idToken != nil || accessToken != nil else {
+            throw .usage("a provider credential needs --id-token-file or --access-token-file")
+        }
+        for (name, value) in [("ID token", idToken), ("access token", accessToken), ("token secret", secret)] {
+            if let value, !TokenAlphabet.visible.accepts(value) {
+                throw .usage("the \(name) is not a token: it must be visible ASCII without spaces or line breaks, at most 16 KiB")
+            }
+        }
+        if let rawNonce, rawNonce.isEmpty || rawNonce.count > 512 || !TokenAlphabet.visible.accepts(rawNonce) {
+            throw .usage("--nonce must be 1 to 512 visible ASCII characters without spaces")
+        }
+        if rawNonce != nil, idToken == nil { throw .usage("--nonce goes with an ID token (--id-token-file): it is the raw value whose SHA-256 the token carries") }
+        switch providerId {
+        case "twitter.com":
+            guard accessToken != nil, secret != nil, idToken == nil else {
+                throw .usage("X (twitter.com) credentials are OAuth 1.0a: give --access-token-file and --token-secret-file")
+            }
+        case "github.com":
+            guard accessToken != nil, idToken == nil else { throw .usage("GitHub credentials are access tokens: give --access-token-file") }
+        case "apple.com":
+            guard idToken != nil else { throw .usage("Apple credentials are ID tokens: give --id-token-file and the raw --nonce of the sign-in") }
+        default:
+            if providerId.hasPrefix("oidc."), idToken == nil {
+                throw .usage("OpenID Connect providers (\(providerId)) take an ID token: give --id-token-file")
+            }
+        }
+        if secret != nil, providerId != "twitter.com" { throw .usage("--token-secret-file applies to twitter.com (OAuth 1.0a) only") }
+        self.providerId = providerId
+        self.idToken = idToken
+        self.accessToken = accessToken
+        self.secret = secret
+        self.rawNonce = rawNonce
+    }
+
+    /// Why tokens of `providerId` cannot be used, if they cannot.
+    package static func refusal(_ providerId: String) -> String? {
+        switch providerId {
+        case "microsoft.com", "yahoo.com":
+            // Firebase's guides for Microsoft and Yahoo sign-in: the server cannot verify the
+            // audience of these providers' tokens, so it takes none.
+            let name = ProviderNames.name(of: providerId)
+            return "Firebase does not accept \(name) tokens obtained elsewhere (it cannot verify their audience); sign in through the browser instead: fbauth signin --provider \(providerId)"
+        case "password", "emailLink", "phone", "anonymous", "custom":
+            return "\(providerId) is not an identity provider whose tokens can be given"
+        default:
+            return providerId.hasPrefix("saml.") ? "SAML providers hand out no tokens to pass on; sign in through the browser: fbauth signin --provider \(providerId)" : nil
+        }
+    }
+
+    /// The `signInWithIdp` request (`requestUri` `http://localhost`, as the SDKs send it).
+    var request: SignInWithIdpRequest {
+        var items: [(name: String, value: String)] = []
+        if let idToken { items.append(("id_token", idToken)) }
+        if let accessToken { items.append(("access_token", accessToken)) }
+        if let secret { items.append(("oauth_token_secret", secret)) }
+        items.append(("providerId", providerId))
+        if let rawNonce { items.append(("nonce", rawNonce)) }
+        return SignInWithIdpRequest(requestUri: "http://localhost", postBody: FormEncoding.encode(items))
+    }
+}
+
+extension CredentialSignIn {
+    /// Signs in, links or reauthenticates with a provider token held already.
+    package func providerToken(_ credential: ProviderTokenCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        var request = credential.request
+        request.idToken = purpose.linkToken
+        request.autoCreate = purpose.autoCreate
+        request.tenantId = tenantId
+        let response = try client.signInWithIdp(request, action: purpose.action)
+        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
+            .complete(response, providerId: credential.providerId, purpose: purpose)
+    }
+}

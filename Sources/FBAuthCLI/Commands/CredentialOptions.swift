@@ -1,0 +1,100 @@
+import FBAuth
+import LoopbackHTTP
+
+/// Sign-in methods without the OAuth browser flow that signin, link and reauth share: a
+/// provider token held already (`--id-token-file`, `--access-token-file`), and email links.
+enum CredentialOptions {
+    static let tokenSpecs: [OptionSpec] = [
+        OptionSpec("id-token-file", value: "FILE|-", help: "Sign in with this provider ID token (google.com, apple.com, oidc.*, facebook.com), read from a file or stdin (-), never from arguments."),
+        OptionSpec("access-token-file", value: "FILE|-", help: "Sign in with this provider access token (google.com, github.com, facebook.com, twitter.com), from a file or stdin (-)."),
+        OptionSpec("token-secret-file", value: "FILE|-", help: "With twitter.com: the OAuth 1.0a token secret, from a file or stdin (-)."),
+        OptionSpec("nonce", value: "NONCE", help: "With --id-token-file: the raw nonce whose SHA-256 the ID token carries (apple.com, oidc.*)."),
+    ]
+
+    static let emailLinkSpecs: [OptionSpec] = [
+        OptionSpec("link", value: "FILE|-", help: "With --provider emailLink (or password reset, email apply): the link from the email, from a file or stdin (-)."),
+    ]
+
+    static let tokenOptionNames = tokenSpecs.map(\.name)
+
+    /// Whether the command line names a provider token.
+    static func givesToken(_ arguments: ParsedArguments) -> Bool {
+        arguments.value("id-token-file") != nil || arguments.value("access-token-file") != nil
+    }
+
+    /// Where the token of a `--provider P --id-token-file …` sign-in comes from.
+    struct TokenSources: Equatable {
+        var providerId: String
+        var idTokenFile: String?
+        var accessTokenFile: String?
+        var secretFile: String?
+        var nonce: String?
+
+        init(_ arguments: ParsedArguments, providerId: String) throws(FBAuthError) {
+            self.providerId = try ProviderID.validate(providerId)
+            idTokenFile = try arguments.nonEmpty("id-token-file")
+            accessTokenFile = try arguments.nonEmpty("access-token-file")
+            secretFile = try arguments.nonEmpty("token-secret-file")
+            nonce = try arguments.nonEmpty("nonce")
+            if [idTokenFile, accessTokenFile, secretFile].filter({ $0 == "-" }).count > 1 {
+                throw .usage("only one of --id-token-file, --access-token-file and --token-secret-file can read stdin (-)")
+            }
+            for file in [idTokenFile, accessTokenFile, secretFile].compactMap({ $0 }) where file.hasPrefix("ey") && file.contains(".") {
+                throw .usage("give the token in a file or on stdin (-), not as an argument: other users of this machine can read arguments from the process list")
+            }
+            // Checked now, before anything is read: a usage error for a refused provider.
+            if let reason = ProviderTokenCredential.refusal(self.providerId) { throw .usage(reason) }
+        }
+
+        /// Reads the files and checks the combination.
+        func credential(_ console: Console) throws(FBAuthError) -> ProviderTokenCredential {
+            func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {
+                guard let file else { return nil }
+                let text = try SecretInput.text(from: file, option: option, console: console)
+                guard !text.isEmpty else { throw .usage("\(option) \(file) holds no token") }
+                return text
+            }
+            return try ProviderTokenCredential(
+                providerId: providerId, idToken: read(idTokenFile, "--id-token-file"), accessToken: read(accessTokenFile, "--access-token-file"),
+                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce)
+        }
+    }
+
+    /// `--provider emailLink --email E [--link FILE|-]`.
+    struct EmailLink: Equatable {
+        var email: String
+        /// The link from a file or stdin; nil: send one and wait for it.
+        var linkSource: String?
+        var port: UInt16
+        var timeout: Duration
+        var openBrowser: Bool
+
+        /// Email links may be opened minutes after they are sent.
+        static let defaultTimeout: Duration = .seconds(600)
+
+        init(_ arguments: ParsedArguments) throws(FBAuthError) {
+            email = try EmailOption.required(arguments)
+            linkSource = try arguments.nonEmpty("link")
+            port = try arguments.port("port") ?? 0
+            timeout = try arguments.seconds("timeout") ?? Self.defaultTimeout
+            openBrowser = !arguments.flag("no-browser")
+        }
+    }
+}
+
+extension CommandContext {
+    /// Signs in (or links) with an email link: the one given, or one sent and awaited.
+    func emailLinkRecord(_ options: CredentialOptions.EmailLink, purpose: FlowPurpose, project: ProjectContext,
+                         secondFactor: SecondFactorHandling?) throws(FBAuthError) -> SignInRecord {
+        var flow = try browserFlow(for: project)
+        flow.secondFactor = secondFactor
+        let emailLink = EmailLinkFlow(flow: flow, recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
+        guard let source = options.linkSource else {
+            return try emailLink.run(email: options.email, port: options.port, timeout: options.timeout, purpose: purpose)
+        }
+        let link = try SecretInput.emailLink(from: source, option: "--link", console: console)
+        var credentials = CredentialSignIn(client: project.client, clock: clock, tenantId: project.tenantId, secondFactor: secondFactor)
+        credentials.recaptchaTokens = try recaptchaTokens(for: project, openBrowser: options.openBrowser)
+        return try credentials.emailLink(email: options.email, link: link, linkingTo: purpose.linkToken)
+    }
+}

@@ -1,0 +1,154 @@
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth verify-email`: Firebase mails the current user a verification link
+/// (`sendEmailVerification`).
+enum VerifyEmailCommand: RunnableCommand {
+    static let spec = CommandSpec(
+        name: "verify-email",
+        summary: "Have Firebase mail the current user a link that verifies their email address.",
+        usage: [""],
+        options: [],
+        details: """
+            Opening the link verifies the address (Firebase's page applies it; or give the link to \
+            `fbauth email apply --link -`). `fbauth whoami` then shows emailVerified true, and the \
+            ID token's email_verified claim turns true at its next refresh.
+            """)
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Bool {
+        if let extra = arguments.positionals.first { throw .usage("unexpected argument '\(extra)' for verify-email") }
+        return true
+    }
+
+    static func run(_ options: Bool, _ context: CommandContext) throws(FBAuthError) {
+        try EmailCommand.withSession(context) { (session, management) throws(FBAuthError) in
+            guard let email = session.email else { throw .usage("\(session.displayLabel) has no email address to verify") }
+            if session.emailVerified { context.console.say("\(email) is verified already (as of the last sign-in or whoami); sending the link anyway.") }
+            try management.sendVerification(for: session)
+            context.console.say("Firebase has mailed a verification link to \(email).")
+        }
+    }
+}
+
+/// `fbauth email change|apply`: a new address through a link mailed to it
+/// (`verifyBeforeUpdateEmail`), and mailed verification or email-change links applied
+/// (`applyActionCode`).
+enum EmailCommand: RunnableCommand {
+    static let spec = CommandSpec(
+        name: "email",
+        summary: "Change the current user's email address, or apply a verification or email-change link.",
+        usage: ["change --new-email E", "apply --link FILE|-", "apply --code-file FILE|-"],
+        options: [
+            OptionSpec("new-email", value: "EMAIL", help: "With change: the new address; Firebase mails it a link, and the address changes when it is opened."),
+            OptionSpec("link", value: "FILE|-", help: "With apply: the link from the email, from a file or stdin (-)."),
+            OptionSpec("code-file", value: "FILE|-", help: "With apply: the link's oobCode, from a file or stdin (-)."),
+        ],
+        positionals: [PositionalSpec("ACTION", suggestions: ["change", "apply"], help: "change or apply.")],
+        details: """
+            change uses VERIFY_AND_CHANGE_EMAIL, the way that works with email enumeration \
+            protection: nothing changes until the link mailed to the new address is opened. \
+            Firebase then signs the user's sessions out: sign in again with the new address.
+
+            apply applies a verification or email-change link, for when the link's page is your \
+            own (a custom action handler) or cannot be opened; Firebase's own page applies it \
+            when the link is opened. The link is a one-time secret: a file or stdin, never an \
+            argument. A saved session of the same user is refreshed, or reported signed out.
+
+            Examples:
+              fbauth email change --new-email ada@new.example
+              fbauth email apply --link -
+            """)
+
+    enum Options: Equatable {
+        case change(newEmail: String)
+        case apply(PasswordCommand.CodeSource)
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        if arguments.positionals.count > 1 { throw .usage("unexpected argument '\(arguments.positionals[1])' for email \(arguments.positionals[0])") }
+        switch arguments.positionals.first {
+        case "change":
+            if let stray = ["link", "code-file"].first(where: { arguments.value($0) != nil }) { throw .usage("--\(stray) does not apply to email change") }
+            return .change(newEmail: try EmailOption.required(arguments, "new-email"))
+        case "apply":
+            if arguments.value("new-email") != nil { throw .usage("--new-email does not apply to email apply") }
+            switch (arguments.value("link"), arguments.value("code-file")) {
+            case (let link?, nil): return .apply(.link(link))
+            case (nil, let file?): return .apply(.codeFile(file))
+            default: throw .usage("email apply needs one of --link FILE|- and --code-file FILE|-")
+            }
+        case let other:
+            let suggestion = other.flatMap { Suggestions.closest(to: $0, among: ["change", "apply"]) }
+            throw .usage("'\(other ?? "")' is not an email action; choose change or apply" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""))
+        }
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        switch options {
+        case .change(let newEmail):
+            try withSession(context) { (session, management) throws(FBAuthError) in
+                if session.email?.lowercased() == newEmail.lowercased() { throw .usage("\(newEmail) is the current address already") }
+                try management.sendEmailChange(to: newEmail, for: session)
+                context.console.say("Firebase has mailed a link to \(newEmail). The address of \(session.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
+            }
+        case .apply(let source):
+            try apply(source, context: context)
+        }
+    }
+
+    private static func apply(_ source: PasswordCommand.CodeSource, context: CommandContext) throws(FBAuthError) {
+        let project = try context.project()
+        let store = context.sessionStore()
+        let code: String
+        switch source {
+        case .codeFile(let file): code = try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)
+        case .link(let file):
+            let link = try SecretInput.emailLink(from: file, option: "--link", console: context.console)
+            guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition].contains(link.operation) else {
+                throw .usage("that is \(link.operation.sentence); email apply takes verification and email-change links"
+                    + (link.operation == .passwordReset ? " (`fbauth password reset --link -` takes this one)" : "")
+                    + (link.operation == .signIn ? " (`fbauth signin --provider emailLink --email E --link -` takes this one)" : ""))
+            }
+            code = link.code
+        }
+        let management = AccountManagement(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
+        let answer = try management.apply(code: code)
+        let email = answer.newEmail ?? answer.email
+        context.console.say(answer.newEmail != nil ? "The address is now \(answer.newEmail ?? "")." : "\(email ?? "The address") is verified.")
+        try refreshSavedSession(of: answer.localId, project: project, context: context)
+    }
+
+    /// Brings a saved session of the user up to date after a code was applied: the email
+    /// verified, or — after an email change, which revokes the user's tokens — signed out.
+    private static func refreshSavedSession(of uid: String?, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
+        guard let uid, let session = try context.sessionStore().load().project(project.key)?.sessions.first(where: { $0.uid == uid }) else { return }
+        let refresher = context.tokenRefresher(for: project.key)
+        do throws(FBAuthError) {
+            let fresh = try refresher.session(.exactly(session.reference), minValid: 0, forceRefresh: true)
+            let account = try project.client.lookup(idToken: fresh.idToken)
+            try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) in
+                guard var saved = try? contents.session(.exactly(session.reference), in: project.key) else { return }
+                saved.update(from: account)
+                contents.save(saved, in: project.key, makeCurrent: false)
+            }
+            context.console.say("Refreshed the saved session of \(fresh.displayLabel).")
+        } catch where error.rejectsSession {
+            context.console.say("Firebase signed \(session.displayLabel) out with this change; sign in again.")
+        }
+    }
+
+    /// Runs `body` with the current session (fresh for a minute) and the account operations;
+    /// a session the server refuses is marked as needing a new sign-in.
+    static func withSession(_ context: CommandContext, _ body: (Session, AccountManagement) throws(FBAuthError) -> Void) throws(FBAuthError) {
+        let project = try context.project()
+        let refresher = context.tokenRefresher(for: project.key)
+        let session = try refresher.session(context.selector, minValid: 60)
+        let management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
+                                           tenantId: project.tenantId, clock: context.clock)
+        do throws(FBAuthError) {
+            try body(session, management)
+        } catch where error.rejectsSession {
+            try refresher.reject(session, because: error)
+        }
+    }
+}

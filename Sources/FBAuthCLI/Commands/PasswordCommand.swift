@@ -1,0 +1,112 @@
+import FBAuth
+import LoopbackHTTP
+
+/// `fbauth password reset|change`: a forgotten password (`sendPasswordResetEmail`, then
+/// `confirmPasswordReset` with the mailed code) and a new one for the signed-in user
+/// (`updatePassword`).
+enum PasswordCommand: RunnableCommand {
+    static let spec = CommandSpec(
+        name: "password",
+        summary: "Reset a forgotten password by email, or change the current user's password.",
+        usage: ["reset --email E [--no-browser]", "reset --link FILE|-", "reset --code-file FILE|-", "change"],
+        options: [
+            OptionSpec("email", value: "EMAIL", help: "With reset: the account whose password is forgotten; Firebase mails it a link."),
+            OptionSpec("link", value: "FILE|-", help: "With reset: the link from the email, from a file or stdin (-). Then asks for the new password."),
+            OptionSpec("code-file", value: "FILE|-", help: "With reset: the link's oobCode, from a file or stdin (-)."),
+            OptionSpec("no-browser", help: "Where the project protects email/password with reCAPTCHA Enterprise: show the reCAPTCHA page's address instead of opening a browser."),
+        ],
+        positionals: [PositionalSpec("ACTION", suggestions: ["reset", "change"], help: "reset or change.")],
+        details: """
+            reset --email asks Firebase to mail a password-reset link (under email enumeration \
+            protection Firebase answers the same for unknown addresses). Open it and set the \
+            password on Firebase's page, or give the link to reset --link - (paste it) and type \
+            the new password here. The link and the code are one-time secrets: they are read from \
+            a file or stdin, never from arguments. Without a terminal, stdin holds the link (or \
+            code) on its first line and the new password on the second.
+
+            change sets a new password for the current user (asked twice without echo, or from \
+            stdin). Firebase wants a recent sign-in for it (`fbauth reauth`), signs the user's \
+            other sessions out, and gives this one new tokens, which are saved.
+
+            Examples:
+              fbauth password reset --email ada@example.com
+              fbauth password reset --link -
+              printf '%s\\n%s\\n' "$LINK" "$NEW_PASSWORD" | fbauth password reset --link -
+              fbauth password change
+            """)
+
+    enum Options: Equatable {
+        case sendReset(email: String, openBrowser: Bool)
+        case confirmReset(CodeSource)
+        case change
+    }
+
+    /// Where a mailed code comes from.
+    enum CodeSource: Equatable {
+        case link(String)
+        case codeFile(String)
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        if arguments.positionals.count > 1 { throw .usage("unexpected argument '\(arguments.positionals[1])' for password \(arguments.positionals[0])") }
+        let given = ["email", "link", "code-file"].filter { arguments.value($0) != nil }
+        switch arguments.positionals.first {
+        case "reset":
+            guard given.count == 1 else {
+                throw .usage(given.isEmpty ? "password reset needs --email E (to send the email), or --link FILE|- or --code-file FILE|- (to set the new password)"
+                                           : "give one of --email, --link and --code-file")
+            }
+            if let link = arguments.value("link") { return .confirmReset(.link(link)) }
+            if let file = arguments.value("code-file") { return .confirmReset(.codeFile(file)) }
+            return .sendReset(email: try EmailOption.required(arguments), openBrowser: !arguments.flag("no-browser"))
+        case "change":
+            if let stray = given.first ?? (arguments.flag("no-browser") ? "no-browser" : nil) { throw .usage("--\(stray) does not apply to password change") }
+            return .change
+        case let other:
+            let suggestion = other.flatMap { Suggestions.closest(to: $0, among: ["reset", "change"]) }
+            throw .usage("'\(other ?? "")' is not a password action; choose reset or change" + (suggestion.map { " (did you mean '\($0)'?)" } ?? ""))
+        }
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let project = try context.project()
+        var management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
+                                           tenantId: project.tenantId, clock: context.clock)
+        switch options {
+        case .sendReset(let email, let openBrowser):
+            management.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
+            try management.sendPasswordReset(email: email)
+            context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link. Open it, or run `fbauth password reset --link -` and paste it.")
+        case .confirmReset(let source):
+            let code = try actionCode(source, context: context)
+            let password = try SecretInput.newPassword(for: nil, console: context.console, afterOtherInput: true)
+            let email = try management.resetPassword(code: code, newPassword: password)
+            context.console.say("The password\(email.map { " of \($0)" } ?? "") was reset; its other sessions were signed out. Sign in with it: fbauth signin --provider password --email \(email ?? "EMAIL")")
+        case .change:
+            let refresher = context.tokenRefresher(for: project.key)
+            let session = try refresher.session(context.selector, minValid: 60)
+            let password = try SecretInput.newPassword(for: session.email, console: context.console)
+            let renewed: Session
+            do throws(FBAuthError) {
+                renewed = try management.changePassword(to: password, for: session)
+            } catch where error.rejectsSession {
+                try refresher.reject(session, because: error)
+            } catch where error.code == .requiresRecentLogin {
+                throw .failed(.requiresRecentLogin, "changing the password needs a recent sign-in; run `fbauth reauth --provider \(session.providerData.first?.providerId ?? "ID")` and try again [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
+            }
+            context.console.say("Changed the password of \(renewed.displayLabel); its other sessions were signed out, and this one has new tokens.")
+        }
+    }
+
+    /// The code of a mailed link (checked to be a password reset's when the link says).
+    static func actionCode(_ source: CodeSource, context: CommandContext, expecting operation: EmailActionLink.Operation = .passwordReset) throws(FBAuthError) -> String {
+        switch source {
+        case .codeFile(let file):
+            return try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)
+        case .link(let file):
+            let link = try SecretInput.emailLink(from: file, option: "--link", console: context.console)
+            guard link.operation == operation else { throw .usage("that is \(link.operation.sentence), not \(operation.sentence)") }
+            return link.code
+        }
+    }
+}
