@@ -56,6 +56,9 @@ public struct StandInConfiguration: Sendable {
     /// the project accepts: Google sign-in's "safelist client IDs from external projects", an
     /// OpenID Connect provider's client id.
     public var trustedAudiences: Set<String> = []
+    /// Take an ID token the fake providers did not issue as fake claims (strict JSON or an
+    /// unsigned JWT), as Google's Auth emulator takes every one: for programs written against it.
+    public var acceptsFakeClaims = false
 
     public init() {}
 }

@@ -16,6 +16,8 @@ struct BundledStandIn: LocalStandIn {
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
         // factors go without reCAPTCHA, as against Google's Auth emulator.
         configuration.checksRecaptcha = false
+        // Programs written against Google's Auth emulator sign in with fake JSON claims.
+        configuration.acceptsFakeClaims = true
         do {
             let standIn = try StandIn(configuration: configuration, port: port)
             standIn.start()

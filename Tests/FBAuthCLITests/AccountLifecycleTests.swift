@@ -198,6 +198,22 @@ import Testing
         #expect(linked.json.string("user", "uid") == uid && harness.standIn.users.first?.email == "ada@example.com")
     }
 
+    @Test func aLinkOpenedOnAnotherDeviceIsPastedIntoTheWaitingTerminal() throws {
+        let harness = try harness()
+        let signin = try BackgroundProcess(["signin", "--provider", "emailLink", "--email", "ada@example.com", "--timeout", "60"],
+                                           harness: harness, withTerminal: true)
+        #expect(signin.waitForStderr(containing: "Paste the link from the email"), "\(signin.stderr)")
+        let terminal = try #require(signin.terminal)
+        terminal.type("https://example.com/not-it")
+        #expect(signin.waitForStderr(containing: "not a link from a Firebase email"), "\(signin.stderr)")
+        // The mail's link, as copied on the phone (its continue URL's page cannot load there).
+        let link = try #require(harness.standIn.latestOobLink(sentTo: "ada@example.com"))
+        terminal.type(link)
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(harness.standIn.users.first?.email == "ada@example.com")
+    }
+
     // MARK: Provider tokens held already (CI)
 
     private func write(_ harness: Harness, _ name: String, _ text: String) -> String {

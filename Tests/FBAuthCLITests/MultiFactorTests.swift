@@ -352,6 +352,40 @@ struct GoogleAuthEmulatorTests {
         #expect(result.json.string("secondFactor", "factorId") == "phone")
         #expect(try harness.run(["mfa", "unenroll", "phone"]).status == 0)
     }
+
+    /// Issue 23's endpoints where the emulator implements them: sign-up, verification, a reset
+    /// with the listed link, an email link, a provider credential as fake claims, the claims.
+    @Test func theEmailAndPasswordLifecycle() throws {
+        var emulator = try GoogleAuthEmulator()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        harness.environment["BROWSER"] = "/bin/false"
+        let email = "life-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let signup = try harness.run(["signup", "--email", email], stdin: "correct horse\n")
+        #expect(signup.status == 0, "\(signup)")
+        emulator.projectId = try #require(MultiFactorTests.claims(signup.json.string("user", "idToken"))["aud"] as? String)
+        #expect(try harness.run(["verify-email"]).status == 0)
+        #expect(try harness.run(["email", "apply", "--link", "-"], stdin: try emulator.latestLink(to: email, type: "VERIFY_EMAIL") + "\n").status == 0)
+        #expect(try harness.run(["token", "--claims"]).json[path: "claims", "email_verified"] as? Bool == true)
+
+        #expect(try harness.run(["password", "reset", "--email", email]).status == 0)
+        let reset = try harness.run(["password", "reset", "--link", "-"], stdin: try emulator.latestLink(to: email, type: "PASSWORD_RESET") + "\nnew password\n")
+        #expect(reset.status == 0, "\(reset)")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", email], stdin: "new password\n").status == 0)
+        #expect(try harness.run(["profile", "set", "--display-name", "Life"]).status == 0)
+
+        let linkEmail = "link-" + email
+        let waiting = try BackgroundProcess(["signin", "--provider", "emailLink", "--email", linkEmail, "--timeout", "30"], harness: harness)
+        #expect(waiting.waitForStderr(containing: "A sign-in link was sent"), "\(waiting.stderr)")
+        let link = try emulator.latestLink(to: linkEmail, type: "EMAIL_SIGNIN")
+        _ = try Subprocess.run(Binaries.url("fbauth-fake-browser"), [link], environment: harness.environment, stdin: nil, directory: harness.directory, timeout: 30)
+        let signedIn = waiting.finish()
+        #expect(signedIn.status == 0, "\(signedIn)")
+
+        let claims = #"{"sub":"g-\#(UUID().uuidString.prefix(8))","email":"g@example.com","email_verified":true}"#
+        let google = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: claims)
+        #expect(google.status == 0, "\(google)")
+    }
 }
 
 /// Google's Auth emulator, through its REST API: a user with a verified email (the Admin API,
@@ -381,6 +415,17 @@ struct GoogleAuthEmulator {
         let localId = try #require(signUp["localId"] as? String)
         projectId = try #require(MultiFactorTests.claims(signUp["idToken"] as? String)["aud"] as? String)
         _ = try call("POST", "/identitytoolkit.googleapis.com/v1/projects/\(projectId)/accounts:update", ["localId": localId, "emailVerified": true], owner: true)
+    }
+
+    /// The newest link the emulator "mailed" to `email` (`GET /emulator/v1/projects/P/oobCodes`).
+    func latestLink(to email: String, type: String) throws -> String {
+        var link: String?
+        _ = eventually(within: 10) {
+            let listed = (try? call("GET", "/emulator/v1/projects/\(projectId)/oobCodes"))?["oobCodes"] as? [[String: Any]]
+            link = listed?.last { $0["email"] as? String == email && $0["requestType"] as? String == type }?["oobLink"] as? String
+            return link != nil
+        }
+        return try #require(link)
     }
 
     func latestCode(for number: String) throws -> String {

@@ -22,13 +22,18 @@ package struct CredentialSignIn {
     /// Signs in, links or reauthenticates with a provider credential Firebase handed back
     /// earlier (`needConfirmation`), without the browser.
     package func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
-        var request = credential.request
+        try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
+    }
+
+    /// `signInWithIdp` for the purpose (link, reauthentication), then the whole user.
+    func signInWithIdp(_ credentialRequest: SignInWithIdpRequest, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        var request = credentialRequest
         request.idToken = purpose.linkToken
         request.autoCreate = purpose.autoCreate
         request.tenantId = tenantId
         let response = try client.signInWithIdp(request, action: purpose.action)
         return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
-            .complete(response, providerId: credential.providerId, purpose: purpose)
+            .complete(response, providerId: providerId, purpose: purpose)
     }
 
     package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {

@@ -10,6 +10,7 @@ package enum ProviderNames {
         case "facebook.com": "Facebook"
         case "apple.com": "Apple"
         case "password": "email/password"
+        case "emailLink": "email-link"
         default: providerId
         }
     }

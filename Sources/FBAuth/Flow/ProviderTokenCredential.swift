@@ -81,12 +81,6 @@ package struct ProviderTokenCredential: Sendable, Equatable {
 extension CredentialSignIn {
     /// Signs in, links or reauthenticates with a provider token held already.
     package func providerToken(_ credential: ProviderTokenCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
-        var request = credential.request
-        request.idToken = purpose.linkToken
-        request.autoCreate = purpose.autoCreate
-        request.tenantId = tenantId
-        let response = try client.signInWithIdp(request, action: purpose.action)
-        return try SignInCompletion(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
-            .complete(response, providerId: credential.providerId, purpose: purpose)
+        try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
     }
 }

@@ -5,7 +5,7 @@ import LoopbackHTTP
 enum SignInCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "signin",
-        summary: "Sign in with an identity provider through the browser (or with a password, anonymously, or a custom token).",
+        summary: "Sign in with an identity provider through the browser (or a password, an email link, a provider token, anonymously, a custom token).",
         usage: [
             "--provider ID " + FlowOptionSpecs.usage,
             FlowOptionSpecs.twoStepUsage,

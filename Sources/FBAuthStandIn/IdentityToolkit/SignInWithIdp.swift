@@ -70,6 +70,9 @@ extension Backend {
                     ? "The Auth Emulator only support sign-in with \(providerId) using id_token, not access_token. Please update your code to use id_token."
                     : "The Auth Emulator does not support \(providerId) sign-in with credentials.", status: "NOT_IMPLEMENTED")
         }
+        if configuration.acceptsFakeClaims, let claimsText = parameters["id_token"], providerCredentials[claimsText] == nil {
+            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText)
+        }
         return try identityFromCredential(providerId: providerId, parameters: parameters, requestUri: requestUri)
     }
 
@@ -110,7 +113,7 @@ extension Backend {
     }
 
     /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`.
-    private func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
+    func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
         let claims = claimsText.hasPrefix("{")
             ? JSONText.parse(Data(claimsText.utf8)) as? [String: Any]
             : UnsignedJWT.claims(of: claimsText)
