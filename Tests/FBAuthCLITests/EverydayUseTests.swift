@@ -52,10 +52,12 @@ import Testing
         #expect(store.contains("\"currentProject\""), "what is remembered is the project's key in the store, nothing new")
     }
 
-    @Test func withNothingRememberedTheKeyIsAskedFor() throws {
+    @Test func withNothingRememberedNobodyIsSignedInAndSigningInAsksForTheKey() throws {
         let harness = try Harness()
         let result = try run(harness, ["token"], in: newShell(harness))
-        #expect(result.status == 2 && result.stderr.contains("no Firebase Web API key"), "\(result)")
+        #expect(result.status == 3 && result.stderr.contains("nobody is signed in, and no project is known yet") && result.stderr.contains("FIREBASE_API_KEY"), "\(result)")
+        let signin = try run(harness, ["signin", "--provider", "anonymous"], in: newShell(harness))
+        #expect(signin.status == 2 && signin.stderr.contains("no Firebase Web API key"), "\(signin)")
     }
 
     // 2. status, aliases, near misses.
@@ -143,9 +145,9 @@ import Testing
         let result = try harness.run(["token", "--force-refresh"])
         #expect(result.status == 3)
         let command = try #require(result.stderr.range(of: "`fbauth signin[^`]*`", options: .regularExpression).map { String(result.stderr[$0].dropFirst().dropLast()) })
-        #expect(command == "fbauth signin --provider twitter.com --email tw@example.com")
+        #expect(command == "fbauth signin --provider twitter.com --loopback --email tw@example.com", "with the flow options it was signed in with")
         let arguments = Array(command.split(separator: " ").dropFirst().map(String.init))
-        #expect(try harness.run(arguments + ["--loopback", "--print-url"]).status == 0, "the command is complete as printed")
+        #expect(try harness.run(arguments + ["--print-url"]).status == 0, "the command is complete as printed")
     }
 
     @Test func theDemoSuggestsWhatRunsAndLeavesNothingBehind() throws {
@@ -198,6 +200,8 @@ import Testing
         #expect(words.status == 0 && words.stdout.split(separator: "\n").contains("grace@example.com"))
         let suggestion = try harness.run(["use", "grace"])
         #expect(suggestion.status == 3 && suggestion.stderr.contains("did you mean grace@example.com?"), "\(suggestion)")
+        let typo = try harness.run(["use", "grce@example.com"])
+        #expect(typo.status == 3 && typo.stderr.contains("did you mean grace@example.com?"), "edit distance: \(typo)")
 
         guard let bash = ["/usr/bin/bash", "/bin/bash"].first(where: FileManager.default.isExecutableFile) else { return }
         try harness.run(["completion", "bash"]).stdout.write(toFile: harness.directory + "/completion.bash", atomically: true, encoding: .utf8)

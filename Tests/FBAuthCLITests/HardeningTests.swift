@@ -344,7 +344,7 @@ import Testing
         try text.write(toFile: harness.sessionsPath, atomically: true, encoding: .utf8)
         let result = try harness.run(["token"])
         #expect(result.status == 7, "\(result)")
-        #expect(result.stderr.contains("unsupported store version \(version)"), "\(result)")
+        #expect(result.stderr.contains("its \"version\" is \(version), not a positive whole number. Either repair it, or move it aside"), "\(result)")
         #expect((try? String(contentsOfFile: harness.sessionsPath, encoding: .utf8)) == text)
     }
 
@@ -380,27 +380,23 @@ import Testing
     }
 
     private func deadProcessID() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ProcessLaunch.run(process)
-        process.waitUntilExit()
-        return process.processIdentifier
+        let process = try ChildProcess("/bin/true", [], environment: [:])
+        process.wait()
+        return process.pid
     }
 
     private func compressed(_ text: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c"]
         let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try ProcessLaunch.run(process)
+        let process = try ChildProcess("/bin/gzip", ["-c"], environment: [:], stdin: input.fileHandleForReading.fileDescriptor,
+                                       stdout: output.fileHandleForWriting.fileDescriptor)
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         DispatchQueue.global().async {
             input.fileHandleForWriting.write(Data(text.utf8))
             try? input.fileHandleForWriting.close()
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.wait()
         return Array(data)
     }
 }

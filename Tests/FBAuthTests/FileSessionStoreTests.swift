@@ -56,8 +56,10 @@ import Testing
     @Test(arguments: [
         ("not json at all", "not valid JSON"),
         (#"{"projects": {}}"#, "no \"version\""),
-        (#"{"version": 99, "projects": {}}"#, "newer fbauth"),
-        (#"{"version": 1, "projects": {"k": {"sessions": 3}}}"#, "expected layout"),
+        (#"{"version": 99, "projects": {}}"#, "a newer fbauth wrote it (store format 99; this fbauth reads format 1). Either upgrade fbauth to use it, or move it aside"),
+        (#"{"version": 1, "projects": {"k": {"apiKey": "a", "sessions": 3}}}"#, "the value at projects.k.sessions should be a list. Either correct that value, or move the file aside"),
+        (#"{"version": 1, "projects": {"k": {"apiKey": "a", "sessions": [{"uid": 5}]}}}"#, "the value at projects.k.sessions[0].uid should be text"),
+        (#"{"version": 1, "projects": {"k": {"sessions": []}}}"#, "the field projects.k.apiKey is missing"),
     ])
     func unusableFilesAreErrorsAndStayAsTheyWere(text: String, message: String) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

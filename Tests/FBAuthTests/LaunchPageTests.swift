@@ -48,11 +48,9 @@ import Testing
     @Test func pagesOfProcessesThatDiedAreRemoved() throws {
         let folder = try directory()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
-        try ProcessLaunch.run(process)
-        process.waitUntilExit()
-        let stale = "\(folder)/signin-\(process.processIdentifier)-old.html"
+        let process = try ChildProcess("/bin/true", [], environment: [:])
+        process.wait()
+        let stale = "\(folder)/signin-\(process.pid)-old.html"
         _ = FileManager.default.createFile(atPath: stale, contents: Data("old".utf8))
         let page = try LaunchPage.create(in: folder, startURL: "http://localhost:1/start?n=x", unique: "u4")
         #expect(!FileManager.default.fileExists(atPath: stale))

@@ -24,15 +24,12 @@ import Testing
         let path = NSTemporaryDirectory() + "fbauth-qr-\(UUID().uuidString).pbm"
         try "P1\n\(extent) \(extent)\n\(pixels)".write(toFile: path, atomically: true, encoding: .ascii)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.zbarimg))
-        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.run(process)
+        let process = try ChildProcess(try #require(Self.zbarimg), ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path], environment: [:],
+                                       stdout: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.wait()
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
     }
 

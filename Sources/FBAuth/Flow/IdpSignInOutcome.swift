@@ -110,6 +110,8 @@ package struct SignInRecord: Sendable {
         if session.displayName == nil { session.displayName = idp?.displayName }
         if session.photoURL == nil { session.photoURL = idp?.photoUrl }
         if let credential = providerCredential { session.remember(credential) }
+        // Linking and reauthentication keep how the session was signed in.
+        session.signInArguments = previous?.signInArguments
         return session
     }
 }

@@ -132,17 +132,25 @@ extension Session {
 
     /// The command that signs this user in again, as a user can paste it: the provider the
     /// session was made with, and the account's email as the hint.
-    var signInCommand: String { command("signin") }
+    package var signInCommand: String { command("signin") }
 
     /// The same for `fbauth reauth`.
     package var reauthCommand: String { command("reauth") }
 
     private func command(_ name: String) -> String {
         let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
-        var command = "fbauth \(name) --provider \(provider)"
-        if let email, provider != "anonymous", !email.contains(where: { $0.isWhitespace || "'\"`$\\;&|<>".contains($0) }) {
+        // The options the sign-in was made with, as far as they can be pasted safely.
+        let saved = (signInArguments ?? []).allSatisfy(Self.isPasteable) ? signInArguments ?? [] : []
+        var command = "fbauth \(name) " + (saved.count >= 2 && saved[0] == "--provider" ? saved : ["--provider", provider]).joined(separator: " ")
+        let method = saved.count >= 2 ? saved[1] : provider
+        if let email, !["anonymous", "custom"].contains(method), !command.contains(" --email "), Self.isPasteable(email) {
             command += " --email \(email)"
         }
         return command
+    }
+
+    /// A word a shell takes as it is: no spaces, quotes or shell syntax.
+    private static func isPasteable(_ word: String) -> Bool {
+        !word.isEmpty && word.count <= 200 && !word.contains(where: { $0.isWhitespace || !$0.isASCII || "'\"`$\\;&|<>(){}*?!#~".contains($0) })
     }
 }

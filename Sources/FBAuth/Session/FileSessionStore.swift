@@ -61,7 +61,7 @@ package struct FileSessionStore: SessionStore {
         do {
             return try StoreFile.decode(data)
         } catch {
-            throw .store("cannot use \(filePath): \(error.description); fix or remove it (fbauth left it as it was)")
+            throw .store("cannot use \(filePath): \(error.description). Either \(error.remedy); fbauth left it as it was")
         }
     }
 

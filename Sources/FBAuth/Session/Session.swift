@@ -29,6 +29,9 @@ package struct Session: Codable, Sendable, Equatable {
     /// The user's second factors (multi-factor authentication), as `accounts:lookup` last said;
     /// nil when there are none.
     package var enrolledFactors: [EnrolledFactor]?
+    /// How the session was signed in (`--provider yahoo.com --loopback`), for the command a
+    /// message tells the user to run when it must be signed in again; nil in older stores.
+    package var signInArguments: [String]?
 
     package init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
                 displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,

@@ -35,8 +35,10 @@ struct StoreFile: Codable {
         do {
             let file = try decoder.decode(StoreFile.self, from: data)
             return StoreContents(projects: file.projects, currentProject: file.currentProject)
+        } catch let error as DecodingError {
+            throw .malformed(StoreFileProblem.Location(error))
         } catch {
-            throw .malformed(String(describing: error))
+            throw .malformed(StoreFileProblem.Location(sentence: "it is not laid out as fbauth writes it"))
         }
     }
 
@@ -54,15 +56,66 @@ enum StoreFileProblem: Error {
     case noVersion
     case unsupportedVersion(String)
     case newerVersion(Int)
-    case malformed(String)
+    case malformed(Location)
+
+    /// Which value of the file fbauth cannot read, and why, in words.
+    struct Location {
+        var sentence: String
+
+        init(sentence: String) { self.sentence = sentence }
+
+        init(_ error: DecodingError) {
+            switch error {
+            case .typeMismatch(let type, let context):
+                self.init(sentence: "the value at \(Self.path(context.codingPath)) should be \(Self.kind(type))")
+            case .valueNotFound(let type, let context):
+                self.init(sentence: "the value at \(Self.path(context.codingPath)) should be \(Self.kind(type)), not null")
+            case .keyNotFound(let key, let context):
+                self.init(sentence: "the field \(Self.path(context.codingPath + [key])) is missing")
+            case .dataCorrupted(let context):
+                self.init(sentence: "the value at \(Self.path(context.codingPath)) is wrong: \(TerminalText.safe(String(context.debugDescription.prefix(120))))")
+            @unknown default:
+                self.init(sentence: "it is not laid out as fbauth writes it")
+            }
+        }
+
+        static func path(_ keys: [any CodingKey]) -> String {
+            var text = ""
+            for key in keys {
+                if let index = key.intValue, key.stringValue.hasPrefix("Index") || Int(key.stringValue) == index { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + TerminalText.safe(String(key.stringValue.prefix(60))) }
+            }
+            return text
+        }
+
+        /// What a Swift type is in JSON's words.
+        static func kind(_ type: Any.Type) -> String {
+            switch type {
+            case is String.Type: "text"
+            case is Bool.Type: "true or false"
+            case is Int.Type, is Int64.Type, is Double.Type: "a number"
+            case is Date.Type: "a timestamp such as 2026-11-22T03:04:05Z"
+            default:
+                String(describing: type).hasPrefix("Array") ? "a list" : String(describing: type).hasPrefix("Dictionary") ? "an object" : "an object"
+            }
+        }
+    }
 
     var description: String {
         switch self {
         case .notJSON: "it is not valid JSON"
         case .noVersion: "it has no \"version\" field"
-        case .unsupportedVersion(let value): "unsupported store version \(value) (a positive whole number is expected)"
-        case .newerVersion(let version): "it was written by a newer fbauth (format version \(version)); upgrade fbauth"
-        case .malformed(let detail): "it does not have the expected layout (\(detail))"
+        case .unsupportedVersion(let value): "its \"version\" is \(value), not a positive whole number"
+        case .newerVersion(let version): "a newer fbauth wrote it (store format \(version); this fbauth reads format \(StoreFile.currentVersion))"
+        case .malformed(let location): location.sentence
+        }
+    }
+
+    /// The ways out, in words.
+    var remedy: String {
+        switch self {
+        case .newerVersion: "upgrade fbauth to use it, or move it aside to start afresh (you then sign in again)"
+        case .malformed: "correct that value, or move the file aside to start afresh (you then sign in again)"
+        default: "repair it, or move it aside to start afresh (you then sign in again)"
         }
     }
 }

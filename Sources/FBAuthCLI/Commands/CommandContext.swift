@@ -10,6 +10,8 @@ import LoopbackHTTP
 package struct CommandContext: Sendable {
     package var dependencies: Dependencies
     package var globals: GlobalOptions
+    /// Whether the running command can start from nothing (`RunnableCommand.startsSession`).
+    var startsSession = false
 
     package init(dependencies: Dependencies, globals: GlobalOptions) {
         self.dependencies = dependencies
@@ -57,7 +59,9 @@ package struct CommandContext: Sendable {
         if let remembered = saved.remembered(onEmulator: emulatorHost) {
             return (remembered, saved.project(remembered)?.projectId)
         }
-        throw ProjectKey.missing
+        // No project named and none known: a command that needs a signed-in user finds
+        // nobody (exit 3), one that signs in needs to be told the project (exit 2).
+        throw startsSession ? ProjectKey.missing : ProjectKey.nobodySignedIn
     }
 
     /// A client for the project's API.
@@ -161,6 +165,8 @@ extension ProjectKey {
     static func resolve(apiKey: String, environment: [String: String]) throws(FBAuthError) -> ProjectKey {
         ProjectKey(apiKey: apiKey, emulatorHost: try FirebaseEndpoints.from(environment: environment).emulatorHost)
     }
+
+    static let nobodySignedIn = FBAuthError.signInAgain("nobody is signed in, and no project is known yet: sign in first (`fbauth signin --provider ID` with FIREBASE_API_KEY set, or --api-key KEY, or --app-config FILE)")
 
     static let missing = FBAuthError.usage("no Firebase Web API key: set FIREBASE_API_KEY, or pass --app-config FILE (or --api-key KEY) (Firebase console → Project settings → General → Web API key); after a sign-in fbauth remembers the project")
 }

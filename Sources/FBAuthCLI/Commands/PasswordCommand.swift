@@ -69,6 +69,9 @@ enum PasswordCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        var context = context
+        // A reset starts from nothing but the project (exit 2 without one); a change needs a user.
+        if options != .change { context.startsSession = true }
         let project = try context.project()
         var management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
                                            tenantId: project.tenantId, clock: context.clock)

@@ -2,6 +2,7 @@ import FBAuth
 import LoopbackHTTP
 /// `fbauth providers --email E`: the sign-in methods registered for an email.
 enum ProvidersCommand: RunnableCommand {
+    static let startsSession = true
     static let spec = CommandSpec(
         name: "providers",
         summary: "Print the sign-in methods registered for an email, as a JSON array.",

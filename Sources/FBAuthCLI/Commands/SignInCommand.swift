@@ -3,6 +3,7 @@ import LoopbackHTTP
 /// `fbauth signin --provider ID [flow options]`, and the browserless methods
 /// `--provider password|anonymous|custom`.
 enum SignInCommand: RunnableCommand {
+    static let startsSession = true
     static let spec = CommandSpec(
         name: "signin",
         summary: "Sign in with an identity provider through the browser (or a password, an email link, a provider token, anonymously, a custom token).",
@@ -123,7 +124,8 @@ enum SignInCommand: RunnableCommand {
         case .identityProvider(let mode):
             if case .run(let flow) = mode { try sayWhenSignedInAlready(with: flow.providerId, project: project, store: store, context: context) }
             guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
-            try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context)
+            try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context,
+                       arguments: prepared.repeatArguments)
             return
         case .password(let email, let openBrowser):
             try store.checkWritable()
@@ -136,7 +138,8 @@ enum SignInCommand: RunnableCommand {
         case .providerToken(let sources):
             try store.checkWritable()
             let credential = try sources.credential(context.console)
-            try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store, context: context)
+            try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store,
+                       context: context, arguments: options.method.repeatArguments)
             return
         case .anonymous:
             try store.checkWritable()
@@ -145,7 +148,7 @@ enum SignInCommand: RunnableCommand {
             try store.checkWritable()
             record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
         }
-        try save(record, project: project, store: store, context: context)
+        try save(record, project: project, store: store, context: context, arguments: options.method.repeatArguments)
     }
 
     /// Signing in again with a provider the current user already has is allowed (another account
@@ -157,18 +160,21 @@ enum SignInCommand: RunnableCommand {
 
     /// Saves a signed-in user, or the pending credential when the account exists.
     static func finish(_ result: BrowserSignInFlow.Result, providerId: String, project: ProjectContext, store: SessionStore,
-                       context: CommandContext) throws(FBAuthError) {
+                       context: CommandContext, arguments: [String]) throws(FBAuthError) {
         switch result {
         case .signedIn(let record):
-            try save(record, project: project, store: store, context: context)
+            try save(record, project: project, store: store, context: context, arguments: arguments)
         case .accountExists(let response):
             try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: providerId)
         }
     }
 
     /// Saves the new session as the current one and prints the result.
-    static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext) throws(FBAuthError) {
-        let session = record.session()
+    /// `arguments`: how to sign in the same way again, for messages (`Session.signInArguments`).
+    static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext,
+                     arguments: [String]) throws(FBAuthError) {
+        var session = record.session()
+        session.signInArguments = arguments
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
             if let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken) {
@@ -186,6 +192,32 @@ extension ParsedArguments {
         let flowOnly = (FlowOptionSpecs.all + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs).map(\.name).filter { $0 != "provider" } + ["token-file"]
         if let stray = flowOnly.first(where: { !allowed.contains($0) && (values[$0] != nil || flags.contains($0)) }) {
             throw .usage("--\(stray) does not apply to \(method)")
+        }
+    }
+}
+
+extension SignInCommand.Method {
+    /// The options that sign in this way again (files named by placeholders).
+    var repeatArguments: [String] {
+        switch self {
+        case .identityProvider(let mode): mode.startOptions?.repeatArguments ?? ["--provider", "ID", "--loopback"]
+        case .password: ["--provider", "password"]
+        case .emailLink: ["--provider", "emailLink"]
+        case .providerToken(let sources):
+            ["--provider", sources.providerId] + (sources.idTokenFile != nil ? ["--id-token-file", "FILE"] : ["--access-token-file", "FILE"])
+                + (sources.secretFile != nil ? ["--token-secret-file", "FILE"] : [])
+        case .anonymous: ["--provider", "anonymous"]
+        case .customToken: ["--provider", "custom", "--token-file", "FILE"]
+        }
+    }
+}
+
+extension PreparedFlow {
+    /// The options that sign in this way again; a completed two-step flow was a loopback one.
+    var repeatArguments: [String] {
+        switch self {
+        case .browser(_, let options): options.repeatArguments
+        case .claimed(_, let claimed): ["--provider", claimed.providerId, "--loopback"]
         }
     }
 }

@@ -3,6 +3,7 @@ import LoopbackHTTP
 
 /// `fbauth signup --email E`: a new email/password account (`createUserWithEmailAndPassword`).
 enum SignUpCommand: RunnableCommand {
+    static let startsSession = true
     static let spec = CommandSpec(
         name: "signup",
         summary: "Create an email/password account and sign in to it.",
@@ -44,7 +45,7 @@ enum SignUpCommand: RunnableCommand {
         var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
         credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: options.openBrowser)
         let record = try credentials.signUp(email: options.email, password: password, displayName: options.displayName)
-        try SignInCommand.save(record, project: project, store: store, context: context)
+        try SignInCommand.save(record, project: project, store: store, context: context, arguments: ["--provider", "password"])
     }
 }
 

@@ -52,10 +52,14 @@ enum StatusCommand: RunnableCommand {
         } else {
             context.console.writeText(text(entries, store: store.location))
         }
-        guard entries.contains(where: \.current) else {
+        guard let current = entries.first(where: \.current) else {
             throw .signInAgain(entries.isEmpty
                 ? "nobody is signed in; sign in with `fbauth signin --provider ID`"
                 : "no current session; choose one with `fbauth use UID-or-EMAIL`")
+        }
+        // Signed out by the server is not signed in, for scripts as for `fbauth token`.
+        guard current.session.canRefresh else {
+            throw .signInAgain("the server signed \(current.session.displayLabel) out; sign in again with `\(current.session.signInCommand)`")
         }
     }
 

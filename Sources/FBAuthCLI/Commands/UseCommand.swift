@@ -56,9 +56,13 @@ enum UseCommand: RunnableCommand {
     }
 
     /// A saved session whose email starts with what was typed (`grace` → grace@example.com).
+    /// The saved email (or uid) `name` probably means: a near miss by edit distance
+    /// (`grce@example.com` → `grace@example.com`), or the one that starts with it.
     static func suggestion(for name: String, in contents: StoreContents) -> String? {
-        let emails = Set(contents.projects.values.flatMap(\.sessions).compactMap(\.email))
-        let matches = emails.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
+        let sessions = contents.projects.values.flatMap(\.sessions)
+        let names = Array(Set(sessions.compactMap(\.email) + sessions.map(\.uid))).sorted()
+        if let near = Suggestions.closest(to: name, among: names), near.lowercased() != name.lowercased() { return near }
+        let matches = names.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
         return matches.count == 1 ? matches.first : nil
     }
 }

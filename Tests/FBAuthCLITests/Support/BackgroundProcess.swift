@@ -4,10 +4,9 @@ import TestSupport
 /// `fbauth` running in the background, for tests that act while it waits: read its stderr so
 /// far, visit the URL it printed, type into its terminal, press Ctrl-C.
 final class BackgroundProcess: @unchecked Sendable {
-    private let process = Process()
+    private let process: ChildProcess
     private let outPath: String
     private let errPath: String
-    private let exited = DispatchSemaphore(value: 0)
     let terminal: PseudoTerminal?
 
     /// `withTerminal`: stdin is a pseudo-terminal; `stderrOnTerminal`: stderr goes there too;
@@ -20,32 +19,25 @@ final class BackgroundProcess: @unchecked Sendable {
         errPath = harness.directory + "/bg-err-\(id)"
         _ = FileManager.default.createFile(atPath: outPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        if let shell {
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", shell, "fbauth"] + arguments
-        } else {
-            process.executableURL = Binaries.url("fbauth")
-            process.arguments = arguments
-        }
-        process.environment = harness.environment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: harness.directory)
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
+        let executable = shell == nil ? Binaries.url("fbauth").path : "/bin/sh"
+        let argv = shell.map { ["-c", $0, "fbauth"] + arguments } ?? arguments
         terminal = withTerminal || stderrOnTerminal ? try PseudoTerminal() : nil
-        process.standardInput = terminal.map { FileHandle(fileDescriptor: $0.secondary, closeOnDealloc: false) } ?? FileHandle.nullDevice
+        var input = terminal?.secondary
+        var opened: [Int32] = []
         if let stdinText {
             let inPath = harness.directory + "/bg-in-\(id)"
             _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdinText.utf8))
-            process.standardInput = FileHandle(forReadingAtPath: inPath)
+            input = open(inPath, O_RDONLY | O_CLOEXEC)
+            opened.append(input ?? -1)
         }
-        if stderrOnTerminal, let terminal {
-            process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
-        }
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try ProcessLaunch.run(process)
+        let output = open(outPath, O_WRONLY | O_CLOEXEC), errors = open(errPath, O_WRONLY | O_CLOEXEC)
+        opened += [output, errors]
+        defer { opened.filter { $0 >= 0 }.forEach { close($0) } }
+        process = try ChildProcess(executable, argv, environment: harness.environment.merging(extra) { $1 }, directory: harness.directory,
+                                   stdin: input, stdout: output, stderr: stderrOnTerminal ? terminal?.secondary ?? errors : errors)
     }
 
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { process.pid }
     var stderr: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
     /// What it printed on stdout so far.
     var stdout: String { (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" }
@@ -68,15 +60,15 @@ final class BackgroundProcess: @unchecked Sendable {
         stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("http://") || $0.hasPrefix("file://") }
     }
 
-    func interrupt() { kill(process.processIdentifier, SIGINT) }
+    func interrupt() { process.signal(SIGINT) }
 
     /// Waits for the exit and returns everything it printed.
     func finish(timeout: TimeInterval = 30) -> RunResult {
         var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        if !process.wait(timeout: timeout) {
             timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
+            process.signal(SIGKILL)
+            process.wait()
         }
         let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         return RunResult(status: timedOut ? -1 : process.terminationStatus, stdout: stdout, stderr: stderr + (timedOut ? "\n[still running after \(timeout) s: killed]" : ""))

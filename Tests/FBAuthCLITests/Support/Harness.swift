@@ -144,25 +144,15 @@ enum Subprocess {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         defer { [outPath, errPath, inPath].forEach { try? FileManager.default.removeItem(atPath: $0) } }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle(forWritingAtPath: outPath)
-        process.standardError = FileHandle(forWritingAtPath: errPath)
-        if let stdin {
-            _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8))
-            process.standardInput = FileHandle(forReadingAtPath: inPath)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try ProcessLaunch.run(process)
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            _ = exited.wait(timeout: .now() + 5)
+        if let stdin { _ = FileManager.default.createFile(atPath: inPath, contents: Data(stdin.utf8)) }
+        let output = open(outPath, O_WRONLY | O_CLOEXEC), errors = open(errPath, O_WRONLY | O_CLOEXEC)
+        let input = stdin == nil ? Int32(-1) : open(inPath, O_RDONLY | O_CLOEXEC)
+        defer { [output, errors, input].filter { $0 >= 0 }.forEach { close($0) } }
+        let process = try ChildProcess(executable.path, arguments, environment: environment, directory: directory,
+                                       stdin: input >= 0 ? input : nil, stdout: output, stderr: errors)
+        if !process.wait(timeout: timeout) {
+            process.signal(SIGTERM)
+            process.wait(timeout: 5)
             throw TimedOut(description: "\(executable.lastPathComponent) \(arguments) ran longer than \(timeout) s; stderr: \(read(errPath))")
         }
         return RunResult(status: process.terminationStatus, stdout: read(outPath), stderr: read(errPath))
