@@ -34,6 +34,8 @@ package struct BrowserSignInFlow: Sendable {
     package var launchDirectory: String?
     /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails.
     package var secondFactor: SecondFactorHandling?
+    /// What to tell a user whose browser is elsewhere (SSH, containers, CI).
+    package var headless = HeadlessAdvice(environment: [:])
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {

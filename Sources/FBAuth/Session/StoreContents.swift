@@ -27,6 +27,13 @@ package struct ProjectKey: Hashable, Sendable {
 
     /// How messages name the project without printing the whole API key: the project id when
     /// known, the key's last six characters, and the emulator, if any.
+    /// How messages name the project: `project my-project`, `project fbauth-stand-in
+    /// (emulator 127.0.0.1:9099)`, or by the API key's end while its id is not known yet.
+    package func displayName(projectId: String?) -> String {
+        let name = projectId.flatMap { IDTokenClaims.isProjectID($0) ? "project " + $0 : nil } ?? "the project of API key …" + String(apiKey.suffix(6))
+        return name + (emulatorHost.map { " (emulator \($0))" } ?? "")
+    }
+
     package func label(projectId: String?) -> String {
         let details = ["key …" + String(apiKey.suffix(6))] + (emulatorHost.map { ["emulator \($0)"] } ?? [])
         return (projectId ?? "project") + " (" + details.joined(separator: ", ") + ")"

@@ -13,6 +13,15 @@ import Foundation
 import LoopbackHTTP
 
 package enum Platform {
+    /// macOS always has a graphical session for `open`.
+    package static var isMacOS: Bool {
+        #if os(macOS)
+        true
+        #else
+        false
+        #endif
+    }
+
     /// Ends the process with `status`, flushing C's standard streams.
     package static func exit(_ status: Int32) -> Never {
         #if canImport(Glibc)

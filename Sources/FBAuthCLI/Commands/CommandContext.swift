@@ -57,7 +57,12 @@ package struct CommandContext: Sendable {
         let saved: StoreContents
         if let contents { saved = contents } else { saved = try sessionStore().load() }
         if let remembered = saved.remembered(onEmulator: emulatorHost) {
-            return (remembered, saved.project(remembered)?.projectId)
+            let projectId = saved.project(remembered)?.projectId
+            if startsSession {
+                // A sign-in that nobody pointed at a project goes where the last one went: say so.
+                console.say("Using \(remembered.displayName(projectId: projectId)) from your last sign-in; pass --api-key or FIREBASE_API_KEY for another.")
+            }
+            return (remembered, projectId)
         }
         // No project named and none known: a command that needs a signed-in user finds
         // nobody (exit 3), one that signs in needs to be told the project (exit 2).
@@ -111,6 +116,7 @@ package struct CommandContext: Sendable {
             flow.authDomain = domain
         }
         flow.projectId = project.projectId
+        flow.headless = HeadlessAdvice(environment: environment)
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
         return flow

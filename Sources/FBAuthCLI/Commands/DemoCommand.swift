@@ -12,7 +12,7 @@ enum DemoCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "demo",
         summary: "Run a whole browser sign-in against fbauth's local stand-in for Firebase Auth: no project needed.",
-        usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--mfa] [--timeout SECONDS]"],
+        usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--mfa] [--timeout SECONDS] [--json]"],
         options: [
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown, help: "Fake identity provider to sign in with (default yahoo.com)."),
             OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@example.com)."),
@@ -20,6 +20,7 @@ enum DemoCommand: RunnableCommand {
             OptionSpec("no-browser", help: "Do not open a browser: fbauth plays the browser itself and consents (on the loopback flow)."),
             OptionSpec("mfa", help: "Then enrol a second factor (TOTP) with fbauth's built-in authenticator app, sign out, and sign in again answering it."),
             OptionSpec("timeout", value: "SECONDS", help: "How long to wait for the browser (default 300)."),
+            ResultJSONOption.spec,
         ],
         details: """
             Starts the stand-in for Identity Toolkit, securetoken, Firebase's hosted handler and a \
@@ -46,13 +47,15 @@ enum DemoCommand: RunnableCommand {
         var noBrowser: Bool
         var loopback: Bool
         var mfa = false
+        var json = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         Options(providerId: try ProviderID.validate(arguments.value("provider") ?? "yahoo.com"),
                 email: try arguments.nonEmpty("email") ?? "demo@example.com",
                 timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
-                noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"))
+                noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"),
+                json: arguments.flag("json"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -93,7 +96,7 @@ enum DemoCommand: RunnableCommand {
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
         let signIn = SignInCommand.Options(method: .identityProvider(.run(FlowOptions(
-            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))))
+            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), json: options.json)
         if options.mfa {
             try secondFactorDemo(signIn, running: running, context: demoContext)
         } else {
@@ -178,6 +181,7 @@ struct StderrOnlyConsole: Console {
     var isInputTerminal: Bool { base.isInputTerminal }
     var inputDescriptor: Int32 { base.inputDescriptor }
     var isErrorTerminal: Bool { base.isErrorTerminal }
+    var isOutputTerminal: Bool { false }
     func readAllInput() -> Data { base.readAllInput() }
     func readLine() -> String? { base.readLine() }
     func readSecret(prompt: String) -> String? { base.readSecret(prompt: prompt) }

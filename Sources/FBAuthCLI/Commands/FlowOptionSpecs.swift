@@ -3,7 +3,7 @@ import LoopbackHTTP
 /// The flow options shared by signin, link and reauth (README, "Flow options").
 enum FlowOptionSpecs {
     /// The browser flow's options, for usage lines.
-    static let usage = "[--scope S]... [--param KEY=VALUE]... [--email E] [--loopback [--redirect-host H] | --auth-domain D] [--port N] [--no-browser] [--timeout SECONDS]"
+    static let usage = "[--scope S]... [--param KEY=VALUE]... [--email E] [--loopback [--redirect-host H] | --auth-domain D] [--port N] [--no-browser] [--timeout SECONDS] [--json]"
     static let twoStepUsage = "--provider ID --loopback --print-url [flow options]   then   --complete URL|-"
 
     static let provider = OptionSpec(

@@ -20,7 +20,7 @@ enum LinkCommand: RunnableCommand {
         ],
         options: FlowOptionSpecs.all(with: ["password", "emailLink"]) + [
             OptionSpec("pending", help: "Link the credential saved when a sign-in ended with exit 5 (account exists with a different credential)."),
-        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs,
+        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs + [ResultJSONOption.spec],
         details: """
             Runs the same browser flow as signin with the current user's ID token, so Firebase adds \
             the provider to that user. Refuses at once when the provider is already linked.
@@ -41,6 +41,8 @@ enum LinkCommand: RunnableCommand {
     struct Options: Equatable {
         var method: Method
         var secondFactor = SecondFactorOptions()
+        /// `--json`: the whole result on stdout even on a terminal.
+        var json = false
     }
 
     enum Method: Equatable {
@@ -53,7 +55,7 @@ enum LinkCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments), json: arguments.flag("json"))
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
@@ -83,7 +85,7 @@ enum LinkCommand: RunnableCommand {
         let mode: FlowMode
         switch options.method {
         case .pending:
-            try linkPending(context, secondFactor: options.secondFactor)
+            try linkPending(context, secondFactor: options.secondFactor, json: options.json)
             return
         case .password, .emailLink, .providerToken:
             try linkCredential(options, context)
@@ -115,7 +117,7 @@ enum LinkCommand: RunnableCommand {
         } catch {
             throw error.explainingLink(of: prepared.providerId)
         }
-        try finishLink(result, providerId: prepared.providerId, over: session, project: project, store: store, context: context)
+        try finishLink(result, providerId: prepared.providerId, over: session, project: project, store: store, context: context, json: options.json)
     }
 
     /// Links a password, an email link or a provider token, without the OAuth browser flow.
@@ -156,20 +158,20 @@ enum LinkCommand: RunnableCommand {
         } catch {
             throw error.explainingLink(of: options.method.providerName)
         }
-        try finishLink(result, providerId: providerId, over: session, project: project, store: store, context: context)
+        try finishLink(result, providerId: providerId, over: session, project: project, store: store, context: context, json: options.json)
     }
 
     private static func finishLink(_ result: BrowserSignInFlow.Result, providerId: String, over session: Session, project: ProjectContext,
-                                   store: SessionStore, context: CommandContext) throws(FBAuthError) {
+                                   store: SessionStore, context: CommandContext, json: Bool) throws(FBAuthError) {
         switch result {
         case .signedIn(let record):
-            try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: false)
+            try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: false, json: json)
         case .accountExists(let response):
             throw .accountExists(.reported(response, providerId: providerId))
         }
     }
 
-    private static func linkPending(_ context: CommandContext, secondFactor: SecondFactorOptions) throws(FBAuthError) {
+    private static func linkPending(_ context: CommandContext, secondFactor: SecondFactorOptions, json: Bool) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
         let contents = try store.load()
@@ -200,12 +202,12 @@ enum LinkCommand: RunnableCommand {
             }
             throw error.explainingLink(of: pending.providerId)
         }
-        try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: true)
+        try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: true, json: json)
     }
 
     /// Saves the user with the new provider and prints the result.
     private static func saveLinked(_ record: SignInRecord, over session: Session, project: ProjectContext, store: SessionStore,
-                                   context: CommandContext, clearPending: Bool) throws(FBAuthError) {
+                                   context: CommandContext, clearPending: Bool, json: Bool) throws(FBAuthError) {
         guard record.account.localId == session.uid else {
             throw .failed(.userMismatch, "linking answered for another user (\(record.account.localId ?? "?")); the session was left unchanged")
         }
@@ -221,8 +223,8 @@ enum LinkCommand: RunnableCommand {
             if clearPending { contents.modifyProject(project.key) { $0.pendingCredential = nil } }
             return linked
         }
-        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: linked)))
-        context.console.say("Linked \(record.method ?? "the provider") to \(linked.displayLabel).")
+        ResultReport(context: context, json: json).print(record, session: linked, summary: "Linked \(record.method ?? "the provider") to \(linked.displayLabel)"
+            + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }
 }
 

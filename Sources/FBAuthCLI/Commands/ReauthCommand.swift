@@ -9,7 +9,7 @@ enum ReauthCommand: RunnableCommand {
             "--provider ID " + FlowOptionSpecs.usage, FlowOptionSpecs.twoStepUsage, "--provider password [--email E] [--no-browser]",
             "--provider ID --id-token-file FILE|- [--nonce N] | --access-token-file FILE|- [--token-secret-file FILE|-]",
         ],
-        options: FlowOptionSpecs.all(with: ["password"]) + CredentialOptions.tokenSpecs + SecondFactorOptions.specs,
+        options: FlowOptionSpecs.all(with: ["password"]) + CredentialOptions.tokenSpecs + SecondFactorOptions.specs + [ResultJSONOption.spec],
         details: """
             Runs the sign-in again without creating a user (autoCreate: false). If a different \
             account signs in, fbauth reports a user mismatch (exit 1) and leaves the session as it \
@@ -20,6 +20,8 @@ enum ReauthCommand: RunnableCommand {
     struct Options: Equatable {
         var method: Method
         var secondFactor = SecondFactorOptions()
+        /// `--json`: the whole result on stdout even on a terminal.
+        var json = false
     }
 
     enum Method: Equatable {
@@ -30,7 +32,7 @@ enum ReauthCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments), json: arguments.flag("json"))
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
@@ -59,7 +61,7 @@ enum ReauthCommand: RunnableCommand {
             let record = try asTheSameUser(session) { () throws(FBAuthError) in
                 try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
             }
-            try finish(record, as: session, project: project, store: store, context: context)
+            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
         case .password(let email, let openBrowser):
             let session = try store.load().session(context.selector, in: project.key)
             guard let email = email ?? session.email else {
@@ -71,7 +73,7 @@ enum ReauthCommand: RunnableCommand {
                                                                           stdinTaken: !context.console.isInputTerminal)
             credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
-            try finish(record, as: session, project: project, store: store, context: context)
+            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
         case .provider(let mode):
             // A flow --complete claims names its own user.
             let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
@@ -81,7 +83,7 @@ enum ReauthCommand: RunnableCommand {
             }
             let session = try store.load().session(.exactly(user), in: project.key)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in try signedIn(prepared.result(for: .reauthenticate), as: session) }
-            try finish(record, as: session, project: project, store: store, context: context)
+            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
         }
     }
 
@@ -106,7 +108,7 @@ enum ReauthCommand: RunnableCommand {
 
     /// Checks that the same user signed in, then renews the session.
     private static func finish(_ record: SignInRecord, as session: Session, project: ProjectContext, store: SessionStore,
-                               context: CommandContext) throws(FBAuthError) {
+                               context: CommandContext, json: Bool) throws(FBAuthError) {
         guard record.account.localId == session.uid else {
             throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
         }
@@ -120,8 +122,8 @@ enum ReauthCommand: RunnableCommand {
             contents.save(renewed, in: project.key, makeCurrent: false)
             return renewed
         }
-        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: renewed)))
-        context.console.say("Re-authenticated \(renewed.displayLabel).")
+        ResultReport(context: context, json: json).print(record, session: renewed, summary: "Re-authenticated \(renewed.displayLabel)"
+            + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }
 
     private static func mismatch(_ session: Session, other: String) -> FBAuthError {

@@ -18,7 +18,7 @@ enum SignInCommand: RunnableCommand {
         ],
         options: FlowOptionSpecs.all(with: ["password", "emailLink", "anonymous", "custom"]) + [
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
-        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs,
+        ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs + [ResultJSONOption.spec],
         details: """
             Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
             fbauth's page on http://localhost:PORT, which starts the Firebase JS SDK's popup sign-in: \
@@ -47,8 +47,10 @@ enum SignInCommand: RunnableCommand {
             arguments. Firebase takes no Yahoo or Microsoft tokens: those sign in through the \
             browser.
 
-            Prints the result as JSON on stdout (user, credential, additionalUserInfo, as the Firebase \
-            SDK's AuthDataResult) and saves the session, which becomes the current one. When the \
+            Saves the session, which becomes the current one, and says who signed in, on which \
+            project and where the session is kept. The whole result — user, credential, \
+            additionalUserInfo, as the Firebase SDK's AuthDataResult, tokens included — is printed \
+            as JSON on stdout with --json, or whenever stdout is not a terminal (scripts). When the \
             email already belongs to an account with other sign-in methods, fbauth saves the \
             provider's credential and exits 5: sign in to that account, then run `fbauth link --pending`.
 
@@ -70,6 +72,8 @@ enum SignInCommand: RunnableCommand {
         var method: Method
         /// How a second factor is chosen and its code read, when the account has one.
         var secondFactor = SecondFactorOptions()
+        /// `--json`: the whole result on stdout even on a terminal.
+        var json = false
     }
 
     /// How to sign in.
@@ -83,7 +87,7 @@ enum SignInCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments))
+        Options(method: try method(arguments), secondFactor: try SecondFactorOptions(arguments), json: arguments.flag("json"))
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
@@ -125,7 +129,7 @@ enum SignInCommand: RunnableCommand {
             if case .run(let flow) = mode { try sayWhenSignedInAlready(with: flow.providerId, project: project, store: store, context: context) }
             guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
             try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context,
-                       arguments: prepared.repeatArguments)
+                       arguments: prepared.repeatArguments, json: options.json)
             return
         case .password(let email, let openBrowser):
             try store.checkWritable()
@@ -139,7 +143,7 @@ enum SignInCommand: RunnableCommand {
             try store.checkWritable()
             let credential = try sources.credential(context.console)
             try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store,
-                       context: context, arguments: options.method.repeatArguments)
+                       context: context, arguments: options.method.repeatArguments, json: options.json)
             return
         case .anonymous:
             try store.checkWritable()
@@ -148,7 +152,7 @@ enum SignInCommand: RunnableCommand {
             try store.checkWritable()
             record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
         }
-        try save(record, project: project, store: store, context: context, arguments: options.method.repeatArguments)
+        try save(record, project: project, store: store, context: context, arguments: options.method.repeatArguments, json: options.json)
     }
 
     /// Signing in again with a provider the current user already has is allowed (another account
@@ -160,10 +164,10 @@ enum SignInCommand: RunnableCommand {
 
     /// Saves a signed-in user, or the pending credential when the account exists.
     static func finish(_ result: BrowserSignInFlow.Result, providerId: String, project: ProjectContext, store: SessionStore,
-                       context: CommandContext, arguments: [String]) throws(FBAuthError) {
+                       context: CommandContext, arguments: [String], json: Bool) throws(FBAuthError) {
         switch result {
         case .signedIn(let record):
-            try save(record, project: project, store: store, context: context, arguments: arguments)
+            try save(record, project: project, store: store, context: context, arguments: arguments, json: json)
         case .accountExists(let response):
             try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: providerId)
         }
@@ -172,17 +176,16 @@ enum SignInCommand: RunnableCommand {
     /// Saves the new session as the current one and prints the result.
     /// `arguments`: how to sign in the same way again, for messages (`Session.signInArguments`).
     static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext,
-                     arguments: [String]) throws(FBAuthError) {
+                     arguments: [String], json: Bool) throws(FBAuthError) {
         var session = record.session()
         session.signInArguments = arguments
+        let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken)
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
-            if let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken) {
-                contents.modifyProject(project.key) { $0.projectId = projectId }
-            }
+            if let projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
         }
-        context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
-        context.console.say("Signed in as \(session.displayLabel)" + (record.method.map { " with \($0)" } ?? "") + "; the session is saved in \(store.location).")
+        ResultReport(context: context, json: json).print(record, session: session, summary: "Signed in as \(session.displayLabel)"
+            + (record.method.map { " with \($0)" } ?? "") + ResultReport.projectAndStore(project.key, projectId: projectId, store: store.location))
     }
 }
 

@@ -7,11 +7,12 @@ enum SignUpCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "signup",
         summary: "Create an email/password account and sign in to it.",
-        usage: ["--email E [--display-name NAME] [--no-browser]"],
+        usage: ["--email E [--display-name NAME] [--no-browser] [--json]"],
         options: [
             OptionSpec("email", value: "EMAIL", help: "The new account's email address."),
             OptionSpec("display-name", value: "NAME", help: "The new account's display name."),
             OptionSpec("no-browser", help: "Where the project protects email/password with reCAPTCHA Enterprise: show the reCAPTCHA page's address instead of opening a browser."),
+            ResultJSONOption.spec,
         ],
         details: """
             Reads the password without echo, twice, on a terminal; else from stdin (all of it, \
@@ -30,11 +31,12 @@ enum SignUpCommand: RunnableCommand {
         var email: String
         var displayName: String?
         var openBrowser: Bool
+        var json = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         Options(email: try EmailOption.required(arguments), displayName: try ProfileValues.displayName(arguments),
-                openBrowser: !arguments.flag("no-browser"))
+                openBrowser: !arguments.flag("no-browser"), json: arguments.flag("json"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -45,7 +47,7 @@ enum SignUpCommand: RunnableCommand {
         var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
         credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: options.openBrowser)
         let record = try credentials.signUp(email: options.email, password: password, displayName: options.displayName)
-        try SignInCommand.save(record, project: project, store: store, context: context, arguments: ["--provider", "password"])
+        try SignInCommand.save(record, project: project, store: store, context: context, arguments: ["--provider", "password"], json: options.json)
     }
 }
 

@@ -14,9 +14,9 @@ enum TokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh] [--json | --claims]", "--provider ID [--min-valid SECONDS]"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--json | --claims]", "--provider ID [--min-valid SECONDS] [--json]"],
         options: [
-            OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires."),
+            OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires. With --provider: {providerId, accessToken, expirationTime}, and the secret of OAuth 1.0a providers (X)."),
             OptionSpec("claims", help: "Print the token's decoded claims as the SDKs' getIdTokenResult gives them: authTime, issuedAtTime, expirationTime, signInProvider, signInSecondFactor, tenant and every claim (custom claims included)."),
             OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
             OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
@@ -40,7 +40,8 @@ enum TokenCommand: RunnableCommand {
             after the next refresh (--force-refresh).
 
             --provider prints the provider's access token saved at sign-in or linking. Firebase \
-            cannot refresh it: when it has expired, sign in with that provider again.
+            cannot refresh it: when it has expired, sign in with that provider again. An OAuth 1.0a \
+            token (X, twitter.com) is useless without its secret: --json prints both.
             """)
 
     enum Options: Equatable {
@@ -48,8 +49,9 @@ enum TokenCommand: RunnableCommand {
         case idToken(minValid: Int, forceRefresh: Bool, json: Bool)
         /// `--claims`: the decoded claims of that token.
         case claims(minValid: Int, forceRefresh: Bool)
-        /// `--provider`: the provider's saved access token (`minValid` 0 unless given).
-        case providerAccessToken(providerId: String, minValid: Int)
+        /// `--provider`: the provider's saved access token (`minValid` 0 unless given); with
+        /// `json`, with its expiry and (OAuth 1.0a) secret.
+        case providerAccessToken(providerId: String, minValid: Int, json: Bool)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -66,8 +68,8 @@ enum TokenCommand: RunnableCommand {
         guard !arguments.flag("force-refresh") else {
             throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
         }
-        guard !arguments.flag("json") else { throw .usage("--json does not apply to --provider") }
-        return .providerAccessToken(providerId: try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid)
+        return .providerAccessToken(providerId: try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid,
+                                    json: arguments.flag("json"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -77,9 +79,15 @@ enum TokenCommand: RunnableCommand {
         }
         if try runFromStore(options, context) { return }
         guard case .idToken(let minValid, let forceRefresh, let json) = options else { return }
-        let session = try context.tokenRefresher(for: context.projectKey())
-            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
+        let key = try context.projectKey()
+        let session = try context.tokenRefresher(for: key).session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
         printToken(FreshIDToken(session), json: json, context.console)
+        if json { sayProject(key, context.sessionStore().projectId(of: key), context) }
+    }
+
+    /// Which project the token is for, on stderr (`--json`, whose reader may hold several).
+    private static func sayProject(_ key: ProjectKey, _ projectId: String?, _ context: CommandContext) {
+        context.console.say("ID token for \(key.displayName(projectId: projectId)).")
     }
 
     /// The claims of the current ID token (refreshed first when it has less than `minValid`
@@ -110,41 +118,54 @@ enum TokenCommand: RunnableCommand {
     /// refresh is needed (nothing was printed).
     static func runFromStore(_ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
         switch options {
-        case .providerAccessToken(let providerId, let minValid):
-            let token = try providerAccessToken(providerId, minValid: minValid, context: context)
-            context.console.writeOutput(token + "\n")
+        case .providerAccessToken(let providerId, let minValid, let json):
+            let credential = try providerCredential(providerId, minValid: minValid, context: context)
+            guard json else {
+                context.console.writeOutput((credential.accessToken ?? "") + "\n")
+                return true
+            }
+            var object: [String: JSONValue] = [
+                "providerId": .string(providerId), "accessToken": .string(credential.accessToken ?? ""),
+                "expirationTime": credential.expirationTime.map { .string(Timestamp.string($0)) } ?? .null,
+            ]
+            if let secret = credential.secret, TokenAlphabet.visible.accepts(secret) { object["secret"] = .string(secret) }
+            context.console.writeOutput(JSONOutput.render(JSONValue.object(object)))
             return true
         case .claims:
             return false
         case .idToken(let minValid, let forceRefresh, let json):
             guard !forceRefresh else { return false }
-            if context.globals.appConfig == nil, context.selector == .current,
+            // --json names the project on stderr, which the quick path does not know.
+            if !json, context.globals.appConfig == nil, context.selector == .current,
                 let fresh = context.sessionStore().freshIDToken(
                     project: try context.projectChoice(), minValid: TimeInterval(minValid), now: context.clock.now()) {
                 printToken(fresh, json: json, context.console)
                 return true
             }
             let contents = try context.sessionStore().load()
+            let key = try context.projectKey(in: contents)
             guard let session = try TokenRefresher.cachedSession(
-                in: contents, context.selector, project: try context.projectKey(in: contents),
-                minValid: TimeInterval(minValid), now: context.clock.now())
+                in: contents, context.selector, project: key, minValid: TimeInterval(minValid), now: context.clock.now())
             else { return false }
             printToken(FreshIDToken(session), json: json, context.console)
+            if json { sayProject(key, contents.project(key)?.projectId, context) }
             return true
         }
     }
 
-    private static func providerAccessToken(_ providerId: String, minValid: Int, context: CommandContext) throws(FBAuthError) -> String {
+    /// The saved credential of `providerId`, with an access token of visible ASCII that has at
+    /// least `minValid` seconds left.
+    private static func providerCredential(_ providerId: String, minValid: Int, context: CommandContext) throws(FBAuthError) -> ProviderCredential {
         let contents = try context.sessionStore().load()
         let session = try contents.session(context.selector, in: context.projectKey(in: contents))
         guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
-            let accessToken = credential.accessToken, TokenAlphabet.visible.accepts(accessToken)
+            let accessToken = credential.accessToken, TokenAlphabet.visible.accepts(accessToken), !accessToken.isEmpty
         else {
             throw .signInAgain("no \(providerId) access token is saved for \(session.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
         }
         if let expiry = credential.expirationTime, expiry.timeIntervalSince(context.clock.now()) < TimeInterval(minValid) {
             throw .signInAgain("the saved \(providerId) access token of \(session.displayLabel) expired at \(Timestamp.string(expiry)); Firebase cannot refresh provider tokens: sign in again with `fbauth signin --provider \(providerId)`")
         }
-        return accessToken
+        return credential
     }
 }

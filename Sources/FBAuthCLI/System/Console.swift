@@ -18,6 +18,9 @@ package protocol Console: Sendable {
     /// The descriptor `readLine` reads from, for waiting on it with other input.
     var inputDescriptor: Int32 { get }
     var isErrorTerminal: Bool { get }
+    /// Whether stdout is a terminal: results are then summed up for people, and their JSON
+    /// (tokens included, which would stay in the scrollback) printed only when asked.
+    var isOutputTerminal: Bool { get }
     /// All of stdin (for `-` arguments and piped secrets).
     func readAllInput() -> Data
     /// One line of stdin without the newline; nil at end of input.
@@ -38,6 +41,9 @@ extension Console {
     package func writeText(_ text: String) { writeOutput(TerminalText.safeLines(text)) }
 
     package func writeOutputLine(_ bytes: UnsafeRawBufferPointer) { writeOutput(String(decoding: bytes, as: UTF8.self) + "\n") }
+
+    /// Consoles that are not a process's standard streams write to no terminal.
+    package var isOutputTerminal: Bool { false }
 }
 
 /// The process's real standard streams.
@@ -63,6 +69,7 @@ package struct StandardConsole: Console {
     package var isInputTerminal: Bool { Platform.isTerminal(0) }
     package var inputDescriptor: Int32 { 0 }
     package var isErrorTerminal: Bool { Platform.isTerminal(2) }
+    package var isOutputTerminal: Bool { Platform.isTerminal(1) }
     package func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
     package func readLine() -> String? { Swift.readLine(strippingNewline: true) }
 

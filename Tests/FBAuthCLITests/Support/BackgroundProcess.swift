@@ -13,7 +13,7 @@ final class BackgroundProcess: @unchecked Sendable {
     /// `shell`: a `/bin/sh -c` script that sets things up and execs fbauth with `"$@"`.
     /// `stdinText`: what stdin holds (a pipe's worth, as `echo … |` gives).
     init(_ arguments: [String], harness: Harness, environment extra: [String: String] = [:], withTerminal: Bool = false,
-         stderrOnTerminal: Bool = false, shell: String? = nil, stdinText: String? = nil) throws {
+         stderrOnTerminal: Bool = false, stdoutOnTerminal: Bool = false, shell: String? = nil, stdinText: String? = nil) throws {
         let id = UUID().uuidString
         outPath = harness.directory + "/bg-out-\(id)"
         errPath = harness.directory + "/bg-err-\(id)"
@@ -21,7 +21,7 @@ final class BackgroundProcess: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
         let executable = shell == nil ? Binaries.url("fbauth").path : "/bin/sh"
         let argv = shell.map { ["-c", $0, "fbauth"] + arguments } ?? arguments
-        terminal = withTerminal || stderrOnTerminal ? try PseudoTerminal() : nil
+        terminal = withTerminal || stderrOnTerminal || stdoutOnTerminal ? try PseudoTerminal() : nil
         var input = terminal?.secondary
         var opened: [Int32] = []
         if let stdinText {
@@ -34,7 +34,8 @@ final class BackgroundProcess: @unchecked Sendable {
         opened += [output, errors]
         defer { opened.filter { $0 >= 0 }.forEach { close($0) } }
         process = try ChildProcess(executable, argv, environment: harness.environment.merging(extra) { $1 }, directory: harness.directory,
-                                   stdin: input, stdout: output, stderr: stderrOnTerminal ? terminal?.secondary ?? errors : errors)
+                                   stdin: input, stdout: stdoutOnTerminal ? terminal?.secondary ?? output : output,
+                                   stderr: stderrOnTerminal ? terminal?.secondary ?? errors : errors)
     }
 
     var pid: Int32 { process.pid }

@@ -26,6 +26,7 @@ struct HostedHandlerFlow {
         var wait = LocalPageWait<HostedIdpResponse>(
             flow: flow, task: "Sign in with \(name)", launchedDetail: " (through Firebase's sign-in page)",
             pageFailure: { code, message in Self.pageFailure(code: code, message: message, providerId: options.providerId) })
+        wait.providerId = options.providerId
         wait.onStatus = { [observer] state in
             if state == "popup-blocked" {
                 observer.notice("The browser blocked the sign-in window; click “Continue with \(name)” on the page.")

@@ -16,6 +16,8 @@ struct LocalPageWait<Result> {
     var onStatus: (String) -> Void = { _ in }
     /// The last sentence of the manual instructions: what to do where no browser can reach the page.
     var lastResort = "Where no browser can reach this machine at all, use --loopback --print-url."
+    /// The provider signed in with, for advice on `--loopback`; nil for other pages.
+    var providerId: String?
 
     private var observer: SignInObserver { flow.observer }
 
@@ -75,6 +77,12 @@ struct LocalPageWait<Result> {
     /// Opens the browser on the start address through a `LaunchPage`; with `--no-browser`, or
     /// where no browser can be opened, shows the start address for the user to open.
     private func present(_ url: String, openBrowser: Bool, port: UInt16) -> (LaunchedBrowser?, LaunchPage?) {
+        // Over SSH without a display the browser is elsewhere: say what works before waiting.
+        if openBrowser, flow.headless.isRemote {
+            observer.notice("\(task): open this address in a browser that reaches this machine:\n\n  \(url)\n")
+            observer.notice(manualInstructions(url: nil, port: port))
+            return (nil, nil)
+        }
         if openBrowser {
             do {
                 let (launched, page) = try flow.launch(url)
@@ -91,9 +99,8 @@ struct LocalPageWait<Result> {
 
     func manualInstructions(url: String?, port: UInt16) -> String {
         var text = url.map { "Open this address in a browser:\n\n  \($0)\n\n" } ?? ""
-        text += "A browser on another machine needs the port forwarded first (ssh -L \(port):localhost:\(port) THIS-HOST); "
-        text += "the address works once. " + lastResort
-        return text
+        text += flow.headless.forLocalPage(port: port, providerId: providerId) + " The address works once."
+        return providerId == nil ? text + " " + lastResort : text
     }
 }
 

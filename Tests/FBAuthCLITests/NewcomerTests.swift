@@ -1,0 +1,128 @@
+import FBAuthStandIn
+import Foundation
+import TestSupport
+import Testing
+
+/// A newcomer's day without surprises (issue 24): the project named, headless advice before
+/// the wait, no tokens in a terminal's scrollback, one rule for "nobody signed in", the secret
+/// of OAuth 1.0a tokens.
+@Suite struct NewcomerTests {
+    // MARK: 1. Which project
+
+    @Test func everySignInNamesTheProjectAndSaysWhenItWasRemembered() throws {
+        let harness = try Harness()
+        let host = harness.standIn.hostAndPort
+        let first = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
+        #expect(first.stderr.contains("Signed in as ada@example.com with yahoo.com on project fbauth-stand-in (emulator \(host)); the session is saved in"), "\(first)")
+        #expect(!first.stderr.contains("from your last sign-in"), "a project named by the environment is not remembered")
+
+        var unnamed = harness.environment
+        unnamed["FIREBASE_API_KEY"] = nil
+        let again = try Subprocess.run(Binaries.url("fbauth"), ["signin", "--provider", "anonymous"], environment: unnamed, stdin: nil,
+                                       directory: harness.directory, timeout: 60)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stderr.contains("Using project fbauth-stand-in (emulator \(host)) from your last sign-in; pass --api-key or FIREBASE_API_KEY for another."), "\(again)")
+
+        let token = try harness.run(["token", "--json"])
+        #expect(token.status == 0 && token.stderr.contains("ID token for project fbauth-stand-in (emulator \(host))."), "\(token)")
+        #expect(try harness.run(["token"]).stderr.isEmpty, "the bare token stays quiet")
+        #expect(try harness.run(["status"]).stdout.contains("on fbauth-stand-in (key …"), "status names it too")
+    }
+
+    // MARK: 2. Headless
+
+    @Test(arguments: [("yahoo.com", false), ("google.com", true)])
+    func overSSHWithoutADisplayTheAdviceComesBeforeTheWait(provider: String, acceptsLoopback: Bool) throws {
+        let harness = try Harness()
+        var environment = ["SSH_CONNECTION": "203.0.113.9 50123 198.51.100.7 2222", "USER": "ada", "DISPLAY": "", "WAYLAND_DISPLAY": ""]
+        environment["BROWSER"] = Binaries.url("fbauth-fake-browser").path  // would succeed: the advice must win
+        let running = try BackgroundProcess(["signin", "--provider", provider, "--port", "0", "--timeout", "30"], harness: harness, environment: environment)
+        #expect(running.waitForStderr(containing: "on your own computer run"), "\(running.stderr)")
+        let port = try #require(running.printedURL.flatMap { URLComponents(string: $0)?.port })
+        #expect(running.stderr.contains("ssh -L \(port):localhost:\(port) ada@198.51.100.7 -p 2222"), "\(running.stderr)")
+        #expect(running.stderr.contains("Or sign in with --loopback") == acceptsLoopback)
+        #expect(running.stderr.contains("--loopback does not work with yahoo.com") == !acceptsLoopback)
+        #expect(harness.browserPages.isEmpty, "no browser was launched on the server")
+        running.interrupt()
+        #expect(running.finish().status == 4)
+    }
+
+    @Test func noBrowserAdviceNamesThePortEvenWithoutSSH() throws {
+        let harness = try Harness()
+        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--no-browser", "--port", "0", "--timeout", "30"], harness: harness)
+        #expect(running.waitForStderr(containing: "The page needs a browser that reaches port"), "\(running.stderr)")
+        running.interrupt()
+        #expect(running.finish().status == 4)
+    }
+
+    // MARK: 3. Tokens in scrollback
+
+    @Test func onATerminalASummaryAndTheJSONOnlyWhenAsked() throws {
+        let harness = try Harness()
+        let plain = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--email", "ada@example.com"],
+                                          harness: harness, stdoutOnTerminal: true)
+        let quiet = plain.finish()
+        #expect(quiet.status == 0, "\(quiet)")
+        let screen = try #require(plain.terminal).screen()
+        #expect(!screen.contains("idToken") && !screen.contains("refreshToken") && quiet.stdout.isEmpty, "no tokens on the terminal: \(screen)")
+        #expect(quiet.stderr.contains("Signed in as ada@example.com with yahoo.com on project fbauth-stand-in") && quiet.stderr.contains("--json prints the whole result"))
+
+        let asked = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--email", "ada@example.com", "--json"],
+                                          harness: harness, stdoutOnTerminal: true)
+        #expect(asked.finish().status == 0)
+        #expect(try #require(asked.terminal).screen().contains("\"refreshToken\""), "--json prints it all")
+        // Not a terminal: scripts get JSON, as before.
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).json.string("user", "idToken") != nil)
+    }
+
+    // MARK: 4. One rule for exit codes
+
+    @Test func nobodySignedInOrNoProjectKnownIsThreeForEveryCommandThatNeedsAUser() throws {
+        let harness = try Harness()
+        var fresh = harness.environment
+        fresh["FIREBASE_API_KEY"] = nil
+        fresh["FIREBASE_AUTH_EMULATOR_HOST"] = nil
+        func run(_ arguments: [String]) throws -> RunResult {
+            try Subprocess.run(Binaries.url("fbauth"), arguments, environment: fresh, stdin: nil, directory: harness.directory, timeout: 60)
+        }
+        let needUser: [[String]] = [
+            ["token"], ["token", "--json"], ["token", "--claims"], ["token", "--provider", "yahoo.com"], ["whoami"], ["whoami", "--offline"],
+            ["status"], ["signout"], ["use", "x@example.com"], ["link", "--provider", "yahoo.com"], ["link", "--pending"],
+            ["reauth", "--provider", "yahoo.com"], ["unlink", "--provider", "yahoo.com"], ["delete-account", "--yes"], ["mfa", "list"],
+            ["password", "change"], ["verify-email"], ["email", "change", "--new-email", "n@example.com"], ["profile", "set", "--display-name", "N"],
+        ]
+        for arguments in needUser {
+            let result = try run(arguments)
+            #expect(result.status == 3, "\(arguments): \(result)")
+        }
+        for arguments in [["signin", "--provider", "anonymous"], ["signup", "--email", "a@example.com"], ["providers", "--email", "a@example.com"],
+                          ["password", "reset", "--email", "a@example.com"]] {
+            let result = try run(arguments)
+            #expect(result.status == 2 && result.stderr.contains("no Firebase Web API key"), "\(arguments): \(result)")
+        }
+        #expect(FileManager.default.contents(atPath: harness.sessionsPath) == nil, "nothing was written")
+    }
+
+    @Test func statusIsThreeOnceTheServerSignedTheSessionOut() throws {
+        let harness = try Harness()
+        let signIn = try harness.signIn("yahoo.com", ["--email", "ada@example.com"])
+        #expect(try harness.run(["status"]).status == 0)
+        harness.standIn.revokeTokens(uid: try #require(signIn.json.string("user", "uid")))
+        #expect(try harness.run(["token", "--force-refresh"]).status == 3)
+        let status = try harness.run(["status"])
+        #expect(status.status == 3 && status.stdout.contains("signed out by the server"), "\(status)")
+        #expect(status.stderr.contains("fbauth signin --provider yahoo.com --loopback --email ada@example.com"), "the hint repeats the flow: \(status)")
+    }
+
+    // MARK: 5. OAuth 1.0a secrets
+
+    @Test func twittersTokenComesWithItsSecret() throws {
+        let harness = try Harness()
+        let signIn = try harness.signIn("twitter.com", ["--email", "tw@example.com"])
+        let token = try harness.run(["token", "--provider", "twitter.com", "--json"])
+        #expect(token.status == 0, "\(token)")
+        #expect(token.json.string("accessToken") == signIn.json.string("credential", "accessToken"))
+        #expect(token.json.string("secret") == signIn.json.string("credential", "secret") && token.json.string("secret") != nil)
+        #expect(token.json.keys.contains("expirationTime"))
+    }
+}
