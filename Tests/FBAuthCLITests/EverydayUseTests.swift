@@ -215,6 +215,10 @@ import Testing
             COMP_WORDS=(fbauth token --user g); COMP_CWORD=3; _fbauth; echo "2: ${COMPREPLY[*]}"
             COMP_WORDS=(fbauth signin --provider ''); COMP_CWORD=3; _fbauth; echo "3: ${COMPREPLY[*]}"
             COMP_WORDS=(fbauth link --provider ''); COMP_CWORD=3; _fbauth; echo "4: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth log); COMP_CWORD=1; _fbauth; echo "5: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth help ''); COMP_CWORD=2; _fbauth; echo "6: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth login --provider g); COMP_CWORD=3; _fbauth; echo "7: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth password ''); COMP_CWORD=2; _fbauth; echo "8: ${COMPREPLY[*]}"
             """
         let environment = harness.environment.merging(["PATH": bin + ":" + (harness.environment["PATH"] ?? "")]) { $1 }
         let completed = try Subprocess.run(URL(fileURLWithPath: bash), ["-c", probe], environment: environment, stdin: nil,
@@ -222,6 +226,11 @@ import Testing
         #expect(completed.contains("1: grace@example.com"), "\(completed)")
         #expect(completed.contains("2: grace@example.com"))
         #expect(completed.contains("password emailLink anonymous custom"))
+        #expect(completed.contains("5: login logout\n"), "aliases complete: \(completed)")
+        let help = completed.split(separator: "\n").first { $0.hasPrefix("6:") } ?? ""
+        #expect(help.contains("exit-codes") && help.contains("environment") && help.contains("signin") && help.contains("man"), "help topics: \(help)")
+        #expect(completed.contains("7: google.com github.com\n"), "an alias has its command's values")
+        #expect(completed.contains("8: reset change\n"))
         let link = completed.split(separator: "\n").first { $0.hasPrefix("4:") } ?? ""
         #expect(link.contains("password emailLink") && !link.contains("anonymous") && !link.contains("custom"), "link takes no anonymous or custom: \(link)")
     }

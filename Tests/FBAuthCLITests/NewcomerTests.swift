@@ -125,4 +125,60 @@ import Testing
         #expect(token.json.string("secret") == signIn.json.string("credential", "secret") && token.json.string("secret") != nil)
         #expect(token.json.keys.contains("expirationTime"))
     }
+
+    // MARK: 7. Completion
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") || FileManager.default.isExecutableFile(atPath: "/bin/zsh"),
+                   "zsh is not installed"))
+    func zshCompletesAliasesAndHelpTopics() throws {
+        let zsh = try #require(["/usr/bin/zsh", "/bin/zsh"].first(where: FileManager.default.isExecutableFile))
+        let harness = try Harness()
+        let functions = harness.directory + "/zsh-functions", bin = harness.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/fbauth", withDestinationPath: Binaries.url("fbauth").path)
+        try harness.run(["completion", "zsh"]).stdout.write(toFile: functions + "/_fbauth", atomically: true, encoding: .utf8)
+        func complete(_ typed: String, until expected: String) throws -> String {
+            let driver = """
+                zmodload zsh/zpty
+                zpty z zsh -f -i
+                zpty -w z "PS1='READY> '; fpath=(\(functions) \\$fpath); PATH=\(bin):\\$PATH; autoload -U compinit; compinit -u -D; print 'ST''ART'"
+                zpty -r z line '*START*'
+                zpty -r z line '*READY> *'
+                zpty -w -n z $'\(typed)\\t'
+                zpty -r z out '*\(expected)*'
+                print -r -- "$out"
+                zpty -w z $'\\x03'
+                zpty -d z
+                """
+            return try Subprocess.run(URL(fileURLWithPath: zsh), ["-f", "-c", driver],
+                                      environment: harness.environment.merging(["PATH": bin + ":/usr/bin:/bin", "TERM": "xterm"]) { $1 },
+                                      stdin: nil, directory: harness.directory, timeout: 30).stdout
+        }
+        let aliases = try complete("fbauth log", until: "logout")
+        #expect(aliases.contains("login") && aliases.contains("logout"), "\(aliases)")
+        #expect(try complete("fbauth help exit", until: "exit-codes").contains("exit-codes"))
+    }
+
+    @Test func powerShellCompletionCoversEveryCommandAliasOptionAndTopic() throws {
+        let harness = try Harness()
+        let script = try harness.run(["completion", "powershell"])
+        #expect(script.status == 0)
+        let text = script.stdout
+        #expect(text.contains("Register-ArgumentCompleter -Native -CommandName fbauth"))
+        for command in try DistributionTests.commands(harness) + ["login", "logout"] {
+            #expect(text.contains("'\(command)'"), "command \(command)")
+        }
+        for option in try DistributionTests.options(of: "signin", harness) { #expect(text.contains("'\(option)'"), "signin \(option)") }
+        #expect(text.contains("'help:help' = @(") && text.contains("'exit-codes'") && text.contains("'environment'"))
+        #expect(text.contains("'signin:--provider' = @('yahoo.com'") && text.contains("'login:--provider' = @('yahoo.com'"))
+        #expect(text.contains("fbauth __complete sessions 2>$null"))
+        // Keys of a PowerShell hashtable literal must differ, in any case.
+        let keys = text.split(separator: "\n").compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("'"), let end = trimmed.dropFirst().firstIndex(of: "'"), trimmed.contains("= @(") else { return nil }
+            return trimmed[trimmed.index(after: trimmed.startIndex)..<end].lowercased()
+        }
+        #expect(keys.count > 40 && Set(keys).count == keys.count, "duplicate keys")
+    }
 }

@@ -1,10 +1,11 @@
 import FBAuth
 import LoopbackHTTP
-/// Shell completion for bash, zsh and fish, generated from the command specs: commands,
-/// their options and global options, provider ids and other fixed choices for option values.
+/// Shell completion for bash, zsh, fish and PowerShell, generated from the command specs:
+/// commands and their aliases (`login`, `logout`), their options and global options, provider
+/// ids and other fixed choices for option values and actions, help topics, and saved sessions.
 enum CompletionScripts {
     enum Shell: String, CaseIterable {
-        case bash, zsh, fish
+        case bash, zsh, fish, powershell
     }
 
     static func script(for shell: Shell, commands: [CommandSpec]) -> String {
@@ -12,17 +13,34 @@ enum CompletionScripts {
         case .bash: bash(commands)
         case .zsh: zsh(commands)
         case .fish: fish(commands)
+        case .powershell: powershell(commands)
         }
     }
 
     private static func options(of command: CommandSpec) -> [OptionSpec] { command.options + GlobalOptions.specs }
 
+    /// Every word that names a command: names and aliases.
+    private static func commandWords(_ commands: [CommandSpec]) -> [String] { commands.flatMap { [$0.name] + $0.aliases } }
+
+    /// What `help` takes: a command or a topic.
+    private static func helpWords(_ commands: [CommandSpec]) -> [String] {
+        commands.map(\.name).filter { $0 != "help" } + HelpCommand.topics
+    }
+
+    /// The positionals a command offers words for, `help`'s commands and topics included.
+    private static func positionals(of command: CommandSpec, _ commands: [CommandSpec]) -> [PositionalSpec] {
+        command.name == "help" ? [PositionalSpec("TOPIC", suggestions: helpWords(commands), help: "")]
+            : command.positionals.filter { !$0.suggestions.isEmpty }
+    }
+
     /// Words each option value may take, keyed `COMMAND:--option` (for command-specific choices),
-    /// and each positional, keyed `COMMAND:PREVIOUS-WORD`.
+    /// and each positional, keyed `COMMAND:PREVIOUS-WORD`; aliases have their command's.
     private static func valueChoices(_ commands: [CommandSpec]) -> [(key: String, words: [String])] {
         commands.flatMap { command in
-            options(of: command).filter { !$0.suggestions.isEmpty }.map { ("\(command.name):--\($0.name)", $0.suggestions) }
-                + command.positionals.filter { !$0.suggestions.isEmpty }.map { ("\(command.name):\($0.after ?? command.name)", $0.suggestions) }
+            ([command.name] + command.aliases).flatMap { name in
+                options(of: command).filter { !$0.suggestions.isEmpty }.map { ("\(name):--\($0.name)", $0.suggestions) }
+                    + positionals(of: command, commands).map { ("\(name):\($0.after ?? name)", $0.suggestions) }
+            }
         }
     }
 
@@ -32,7 +50,7 @@ enum CompletionScripts {
         var cases = ""
         for command in commands {
             let words = options(of: command).map { "--\($0.name)" } + ["--help"]
-            cases += "        \(command.name)) options=\"\(words.joined(separator: " "))\" ;;\n"
+            cases += "        \(([command.name] + command.aliases).joined(separator: "|"))) options=\"\(words.joined(separator: " "))\" ;;\n"
         }
         var values = ""
         for choice in valueChoices(commands) {
@@ -46,7 +64,7 @@ enum CompletionScripts {
                     case "$word" in -*) ;; *) command="$word"; break ;; esac
                 done
                 if [ -z "$command" ]; then
-                    COMPREPLY=($(compgen -W "\(commands.map(\.name).joined(separator: " ")) --help --version" -- "$current"))
+                    COMPREPLY=($(compgen -W "\(commandWords(commands).joined(separator: " ")) --help --version" -- "$current"))
                     return
                 fi
                 case "$command:$previous" in
@@ -84,12 +102,15 @@ enum CompletionScripts {
                 return "'--\(option.name)=[\(help)]:\(option.valueName!.lowercased()):\(values)'"
             }
             if command.name == "use" { specs.append("'1:session:_fbauth_sessions'") }
-            for (index, positional) in command.positionals.enumerated() where !positional.suggestions.isEmpty {
+            for (index, positional) in (command.name == "help" ? positionals(of: command, commands) : command.positionals).enumerated()
+            where !positional.suggestions.isEmpty {
                 specs.append("'\(index + 1):\(positional.name.lowercased()):(\(positional.suggestions.joined(separator: " ")))'")
             }
-            cases += "        \(command.name)) _arguments \\\n            \(specs.joined(separator: " \\\n            ")) ;;\n"
+            cases += "        \(([command.name] + command.aliases).joined(separator: "|"))) _arguments \\\n            \(specs.joined(separator: " \\\n            ")) ;;\n"
         }
-        let commandList = commands.map { "'\($0.name):\(quote($0.summary))'" }.joined(separator: " ")
+        let commandList = commands.flatMap { command in
+            ([command.name] + command.aliases).map { "'\($0):\(quote(command.summary))'" }
+        }.joined(separator: " ")
         return """
             #compdef fbauth
             # zsh completion for fbauth (generated by `fbauth completion zsh`)
@@ -121,11 +142,14 @@ enum CompletionScripts {
 
     private static func fish(_ commands: [CommandSpec]) -> String {
         var lines = ["# fish completion for fbauth (generated by `fbauth completion fish`)", "complete -c fbauth -f"]
-        let names = commands.map(\.name).joined(separator: " ")
+        let names = commandWords(commands).joined(separator: " ")
         for command in commands {
-            lines.append("complete -c fbauth -n 'not __fish_seen_subcommand_from \(names)' -a \(command.name) -d '\(quote(command.summary))'")
+            let own = ([command.name] + command.aliases).joined(separator: " ")
+            for word in [command.name] + command.aliases {
+                lines.append("complete -c fbauth -n 'not __fish_seen_subcommand_from \(names)' -a \(word) -d '\(quote(command.summary))'")
+            }
             for option in options(of: command) {
-                var line = "complete -c fbauth -n '__fish_seen_subcommand_from \(command.name)' -l \(option.name) -d '\(quote(option.help))'"
+                var line = "complete -c fbauth -n '__fish_seen_subcommand_from \(own)' -l \(option.name) -d '\(quote(option.help))'"
                 if option.name == "user" {
                     line += " -x -a '(fbauth __complete sessions 2>/dev/null)'"
                 } else if !option.suggestions.isEmpty {
@@ -138,13 +162,69 @@ enum CompletionScripts {
         }
         lines.append("complete -c fbauth -n '__fish_seen_subcommand_from use' -a '(fbauth __complete sessions 2>/dev/null)'")
         for command in commands {
-            for positional in command.positionals where !positional.suggestions.isEmpty {
-                let condition = positional.after.map { "__fish_seen_subcommand_from \(command.name); and __fish_seen_subcommand_from \($0)" }
-                    ?? "__fish_seen_subcommand_from \(command.name)"
+            let own = ([command.name] + command.aliases).joined(separator: " ")
+            for positional in positionals(of: command, commands) {
+                let condition = positional.after.map { "__fish_seen_subcommand_from \(own); and __fish_seen_subcommand_from \($0)" }
+                    ?? "__fish_seen_subcommand_from \(own)"
                 lines.append("complete -c fbauth -n '\(condition)' -a '\(positional.suggestions.joined(separator: " "))'")
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - PowerShell
+
+    /// `Register-ArgumentCompleter -Native`, for fbauth on Windows (and PowerShell elsewhere).
+    private static func powershell(_ commands: [CommandSpec]) -> String {
+        func list(_ words: [String]) -> String { "@(" + words.map { "'\($0.replacing("'", with: "''"))'" }.joined(separator: ", ") + ")" }
+        var optionTable = ""
+        for command in commands {
+            for name in [command.name] + command.aliases {
+                optionTable += "        '\(name)' = \(list(options(of: command).map { "--\($0.name)" } + ["--help"]))\n"
+            }
+        }
+        var valueTable = "", keys = Set<String>()
+        // PowerShell's hashtables refuse a key twice, in any case.
+        for choice in valueChoices(commands) where keys.insert(choice.key.lowercased()).inserted {
+            valueTable += "        '\(choice.key)' = \(list(choice.words))\n"
+        }
+        return """
+            # PowerShell completion for fbauth (generated by `fbauth completion powershell`)
+            # Add to your profile: fbauth completion powershell | Out-String | Invoke-Expression
+            Register-ArgumentCompleter -Native -CommandName fbauth -ScriptBlock {
+                param($wordToComplete, $commandAst, $cursorPosition)
+                $words = @($commandAst.CommandElements | ForEach-Object { $_.ToString() })
+                # The words before the one being completed.
+                $count = $words.Count
+                if ($wordToComplete -ne '') { $count -= 1 }
+                $command = $null
+                for ($i = 1; $i -lt $count; $i++) {
+                    if (-not $words[$i].StartsWith('-')) { $command = $words[$i]; break }
+                }
+                $previous = if ($count -gt 1) { $words[$count - 1] } else { '' }
+                $commands = \(list(commandWords(commands)))
+                $options = @{
+            \(optionTable)    }
+                $values = @{
+            \(valueTable)    }
+                if (-not $command) {
+                    $candidates = $commands + @('--help', '--version')
+                } elseif ($values.ContainsKey("${command}:${previous}")) {
+                    $candidates = $values["${command}:${previous}"]
+                } elseif ($previous -eq '--user' -or ($command -eq 'use' -and $previous -eq 'use')) {
+                    # Saved sessions' emails and uids, plain words only (fbauth leaves out others).
+                    $candidates = @(fbauth __complete sessions 2>$null)
+                } elseif ($options.ContainsKey($command)) {
+                    $candidates = $options[$command]
+                } else {
+                    $candidates = @()
+                }
+                $candidates | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+                    [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
+                }
+            }
+
+            """
     }
 
     /// Text for a single-quoted shell word (and zsh's `[…]` descriptions).
@@ -158,14 +238,15 @@ enum CompletionScripts {
 enum CompletionCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "completion",
-        summary: "Print a shell completion script: bash, zsh or fish.",
-        usage: ["bash|zsh|fish"],
-        positionals: [PositionalSpec("SHELL", help: "bash, zsh or fish.")],
+        summary: "Print a shell completion script: bash, zsh, fish or powershell.",
+        usage: ["bash|zsh|fish|powershell"],
+        positionals: [PositionalSpec("SHELL", suggestions: CompletionScripts.Shell.allCases.map(\.rawValue), help: "bash, zsh, fish or powershell.")],
         details: """
             bash: fbauth completion bash > ~/.local/share/bash-completion/completions/fbauth
             zsh: fbauth completion zsh > "${fpath[1]}/_fbauth"
             fish: fbauth completion fish > ~/.config/fish/completions/fbauth.fish
-            Scripts/install.sh installs all three.
+            PowerShell: add `fbauth completion powershell | Out-String | Invoke-Expression` to $PROFILE
+            Scripts/install.sh installs the first three.
             """)
 
     struct Options: Equatable {
@@ -175,7 +256,7 @@ enum CompletionCommand: RunnableCommand {
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let name = arguments.positionals.first ?? ""
         guard let shell = CompletionScripts.Shell(rawValue: name) else {
-            throw .usage("no completion for '\(name)'; choose bash, zsh or fish")
+            throw .usage("no completion for '\(name)'; choose bash, zsh, fish or powershell")
         }
         return Options(shell: shell)
     }
