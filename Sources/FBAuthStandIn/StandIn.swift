@@ -66,6 +66,16 @@ public final class StandIn: @unchecked Sendable {
         try lock.withLock { try body(backend) }
     }
 
+    /// For `AuthExport`: the state, and running under the lock with a typed error.
+    var backendForPersistence: Backend { backend }
+    func lockedForPersistence(_ body: () throws(AuthExport.Problem) -> Void) throws(AuthExport.Problem) {
+        var failure: AuthExport.Problem?
+        lock.withLock {
+            do throws(AuthExport.Problem) { try body() } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
     // MARK: - Inspection
 
     public var configuration: StandInConfiguration {

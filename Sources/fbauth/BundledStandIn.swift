@@ -10,7 +10,7 @@ import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
-    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
+    func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn {
         var configuration = StandInConfiguration()
         configuration.idTokenLifetime = tokenLifetime
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
@@ -18,15 +18,23 @@ struct BundledStandIn: LocalStandIn {
         configuration.checksRecaptcha = false
         // Programs written against Google's Auth emulator sign in with fake JSON claims.
         configuration.acceptsFakeClaims = true
+        let standIn: StandIn
         do {
-            let standIn = try StandIn(configuration: configuration, port: port)
-            standIn.start()
-            return Running(standIn: standIn)
+            standIn = try StandIn(configuration: configuration, port: port)
         } catch .portInUse(let port) {
             throw .failed(.invalidArgument, "port \(port) is already in use; choose another with --port (0 picks a free port)")
         } catch {
             throw .failed(.internalError, "cannot start the stand-in: \(error)")
         }
+        if let importing {
+            do throws(AuthExport.Problem) {
+                try standIn.importAuth(from: importing)
+            } catch {
+                throw .usage("cannot import: \(error.description)")
+            }
+        }
+        standIn.start()
+        return Running(standIn: standIn)
     }
 
     struct Running: RunningStandIn {
@@ -39,6 +47,14 @@ struct BundledStandIn: LocalStandIn {
         }
 
         func stop() { standIn.stop() }
+
+        func export(to directory: String) throws(FBAuthError) {
+            do throws(AuthExport.Problem) {
+                try standIn.exportAuth(to: directory, version: "fbauth \(CommandLineTool.version)")
+            } catch {
+                throw .store("cannot export: \(error.description)")
+            }
+        }
 
         func authenticatorCode(secret: String) -> String? { TOTP.code(secret: secret, at: Date()) }
     }

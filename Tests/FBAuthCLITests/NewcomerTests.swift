@@ -181,4 +181,37 @@ import Testing
         }
         #expect(keys.count > 40 && Set(keys).count == keys.count, "duplicate keys")
     }
+
+    // MARK: 8. The stand-in remembers
+
+    @Test func theEmulatorKeepsItsUsersAcrossRestartsInTheAuthEmulatorsLayout() throws {
+        let harness = try Harness()
+        let data = harness.directory + "/emulator-data"
+        func serve() throws -> (BackgroundProcess, String) {
+            let emulator = try BackgroundProcess(["emulator", "--port", "0", "--import", data, "--export-on-exit"], harness: harness)
+            #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
+            return (emulator, emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let refused = try harness.run(["emulator", "--port", "0", "--import", data])
+        #expect(refused.status == 2 && refused.stderr.contains("cannot import") && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        #expect(try harness.run(["emulator", "--export-on-exit"]).status == 2)
+
+        // An empty directory is a first start.
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let (first, host) = try serve()
+        let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+        #expect(try harness.run(["signup", "--email", "kept@example.com"], stdin: "correct horse\n", environment: environment).status == 0)
+        first.interrupt()
+        let stopped = first.finish()
+        #expect(stopped.status == 0 && stopped.stderr.contains("Exported the users and settings to \(data)"), "\(stopped)")
+        let accounts = try String(contentsOfFile: data + "/auth_export/accounts.json", encoding: .utf8)
+        #expect(accounts.contains("kept@example.com") && accounts.contains("fakeHash:salt="))
+
+        let (second, secondHost) = try serve()
+        let signIn = try harness.run(["signin", "--provider", "password", "--email", "kept@example.com"], stdin: "correct horse\n",
+                                     environment: ["FIREBASE_AUTH_EMULATOR_HOST": secondHost])
+        #expect(signIn.status == 0, "the user survived the restart: \(signIn)")
+        second.interrupt()
+        #expect(second.finish().status == 0)
+    }
 }

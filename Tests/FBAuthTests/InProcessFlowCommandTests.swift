@@ -14,7 +14,7 @@ import Testing
         /// The token lifetimes of the stand-ins started so far.
         var started: [Int] { lock.withLock { requested } }
 
-        func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
+        func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn {
             lock.withLock { requested.append(tokenLifetime) }
             var configuration = StandInConfiguration()
             configuration.idTokenLifetime = tokenLifetime
@@ -33,6 +33,9 @@ import Testing
             func headlessBrowser(email: String) -> BrowserLauncher { InProcessBrowser(email: email) }
             func stop() { standIn.stop() }
             func authenticatorCode(secret: String) -> String? { TOTP.code(secret: secret, at: Date()) }
+            func export(to directory: String) throws(FBAuthError) {
+                do throws(AuthExport.Problem) { try standIn.exportAuth(to: directory, version: "test") } catch { throw .store(error.description) }
+            }
         }
     }
 

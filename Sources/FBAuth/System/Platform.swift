@@ -562,6 +562,12 @@ package enum Platform {
         while true { pause() }
     }
 
+    /// Blocks until `descriptor` is readable (an interrupt's pipe).
+    package static func waitUntilReadable(_ descriptor: Int32) {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while poll(&entry, 1, -1) < 0, errno == EINTR {}
+    }
+
     /// Turns SIGINT and SIGTERM into a readable byte on a pipe while it is active, so a poll
     /// loop can stop cleanly (close the listener, leave the store alone) instead of dying.
     package final class SignalInterrupts: InterruptWatch, @unchecked Sendable {

@@ -56,6 +56,9 @@ package struct ArgumentParser: Sendable {
             } else if index < arguments.count, !looksLikeOption(arguments[index]) {
                 value = arguments[index]
                 index += 1
+            } else if spec.valueIsOptional {
+                parsed.flags.insert(name)
+                continue
             } else {
                 throw .usage("option --\(name) needs a value: \(spec.synopsis)" + scopeSuffix(command))
             }

@@ -10,19 +10,23 @@ package struct OptionSpec: Sendable, Equatable {
     package let repeatable: Bool
     /// Values offered by shell completion (e.g. provider ids).
     package let suggestions: [String]
+    /// The value may be left out (`--export-on-exit [DIR]`): then the option is a flag.
+    package let valueIsOptional: Bool
 
-    package init(_ name: String, value valueName: String? = nil, repeatable: Bool = false, suggestions: [String] = [], help: String) {
+    package init(_ name: String, value valueName: String? = nil, optionalValue: Bool = false, repeatable: Bool = false,
+                 suggestions: [String] = [], help: String) {
         self.name = name
         self.valueName = valueName
         self.help = help
         self.repeatable = repeatable
         self.suggestions = suggestions
+        valueIsOptional = optionalValue
     }
 
     package var takesValue: Bool { valueName != nil }
 
-    /// `--name VALUE` or `--name`.
-    package var synopsis: String { "--\(name)" + (valueName.map { " \($0)" } ?? "") }
+    /// `--name VALUE`, `--name [VALUE]` or `--name`.
+    package var synopsis: String { "--\(name)" + (valueName.map { valueIsOptional ? " [\($0)]" : " \($0)" } ?? "") }
 }
 
 /// A positional argument.

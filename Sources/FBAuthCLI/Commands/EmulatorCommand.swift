@@ -7,10 +7,13 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--token-lifetime SECONDS]"],
+        usage: ["[--port N] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]]"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
+            OptionSpec("import", value: "DIR", help: "Start with the users and settings of an export (this command's, or Google's Auth emulator's: firebase emulators:export DIR)."),
+            OptionSpec("export-on-exit", value: "DIR", optionalValue: true,
+                       help: "On Ctrl-C (or SIGTERM), write the users and settings to DIR (default: the --import directory), in the Auth emulator's layout."),
         ],
         details: """
             Unlike the official Auth emulator, which answers createAuthUri for identity providers \
@@ -23,25 +26,54 @@ enum EmulatorCommand: RunnableCommand {
 
             Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Point clients at it \
             with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT and any API key.
+
+            --import and --export-on-exit keep users across restarts, as firebase emulators:start \
+            does, in the same directory layout as Google's Auth emulator \
+            (firebase-export-metadata.json, auth_export/accounts.json, auth_export/config.json): \
+            users move between the two in either direction. Passwords are kept as the Auth \
+            emulator keeps them (readable: these are test users); TOTP second factors, which it \
+            lacks, in auth_export/fbauth-totp-factors.json.
+
+            Examples:
+              fbauth emulator --import ./emulator-data --export-on-exit
+              firebase emulators:start --only auth --import ./emulator-data
             """)
 
     struct Options: Equatable {
         var port: UInt16
         var tokenLifetime: Int
+        var importDirectory: String?
+        /// Where to export on exit; nil: nowhere.
+        var exportDirectory: String?
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let lifetime = try arguments.wholeSeconds("token-lifetime", in: 1...86_400) ?? 3600
-        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime)
+        let importDirectory = try arguments.nonEmpty("import")
+        var exportDirectory = try arguments.nonEmpty("export-on-exit")
+        if arguments.flag("export-on-exit") {
+            guard let importDirectory else { throw .usage("--export-on-exit needs a directory, or --import DIR to export to") }
+            exportDirectory = importDirectory
+        }
+        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime,
+                       importDirectory: importDirectory, exportDirectory: exportDirectory)
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         guard let standIn = context.dependencies.standIn else {
             throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
         }
-        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime)
+        // Catch Ctrl-C before anything is served, so that no change is lost before an export.
+        let interrupt = options.exportDirectory == nil ? nil : context.dependencies.interrupts.begin()
+        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime, importing: options.importDirectory)
         context.console.writeOutput(running.hostAndPort + "\n")
-        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes.\nPress Ctrl-C to stop.")
-        Platform.waitUntilTerminated()
+        if let imported = options.importDirectory { context.console.say("Imported the users and settings of \(imported).") }
+        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
+        guard let exportDirectory = options.exportDirectory, let interrupt else { Platform.waitUntilTerminated() }
+        Platform.waitUntilReadable(interrupt.descriptor)
+        interrupt.end()
+        running.stop()
+        try running.export(to: exportDirectory)
+        context.console.say("Exported the users and settings to \(exportDirectory).")
     }
 }

@@ -42,8 +42,15 @@ package struct Dependencies: Sendable {
 /// Starts fbauth's own stand-in for Firebase Auth and fake providers on loopback.
 package protocol LocalStandIn: Sendable {
     /// Serves on 127.0.0.1:`port` (0: any free port), minting ID tokens that last
-    /// `tokenLifetime` seconds.
-    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn
+    /// `tokenLifetime` seconds, with the users of an export in `importing` (Google's Auth
+    /// emulator's layout) when given.
+    func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn
+}
+
+extension LocalStandIn {
+    func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
+        try start(port: port, tokenLifetime: tokenLifetime, importing: nil)
+    }
 }
 
 package protocol RunningStandIn: Sendable {
@@ -53,5 +60,7 @@ package protocol RunningStandIn: Sendable {
     func headlessBrowser(email: String) -> BrowserLauncher
     /// The code an authenticator app shows now for a TOTP secret (base32): the demo's own app.
     func authenticatorCode(secret: String) -> String?
+    /// Writes the users and settings to `directory` in Google's Auth emulator's layout.
+    func export(to directory: String) throws(FBAuthError)
     func stop()
 }

@@ -1,0 +1,257 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The stand-in's users in the directory layout of Google's Auth emulator (firebase-tools
+/// `src/emulator/hubExport.ts` and `src/emulator/auth/index.ts`), so that `fbauth emulator
+/// --import DIR --export-on-exit` keeps users across restarts and moves them to and from
+/// `firebase emulators:start --import DIR`:
+///
+///     DIR/firebase-export-metadata.json   {"version", "auth": {"version", "path": "auth_export"}}
+///     DIR/auth_export/accounts.json       accounts:batchGet's answer: {"kind", "users": [UserInfo]}
+///     DIR/auth_export/accounts-TENANT.json  the same for each tenant
+///     DIR/auth_export/config.json         {"signIn": {"allowDuplicateEmails"}, "emailPrivacyConfig": {…}}
+///
+/// Passwords are kept as Google's emulator keeps them, `fakeHash:salt=SALT:password=PASSWORD`:
+/// these are test users. TOTP second factors, which Google's emulator lacks, go to
+/// `auth_export/fbauth-totp-factors.json` (a name its import skips).
+public enum AuthExport {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static let metadataFile = "firebase-export-metadata.json"
+    static let totpFile = "fbauth-totp-factors.json"
+    /// Larger files are refused (the store's own limit).
+    static let maximumFileBytes = 16 << 20
+
+    // MARK: - Export
+
+    static func write(_ backend: Backend, to directory: String, version: String) throws(Problem) {
+        let auth = directory + "/auth_export"
+        do {
+            try FileManager.default.createDirectory(atPath: auth, withIntermediateDirectories: true)
+        } catch {
+            throw Problem(description: "cannot create \(auth): \(error)")
+        }
+        var byTenant: [String?: [[String: Any]]] = [nil: []]
+        var totp: [[String: Any]] = []
+        for account in backend.accounts.values.sorted(by: { $0.localId < $1.localId }) {
+            byTenant[account.tenantId, default: []].append(userInfo(account))
+            for enrollment in account.mfaEnrollments {
+                if case .totp(let secret) = enrollment.kind {
+                    var factor: [String: Any] = ["localId": account.localId, "mfaEnrollmentId": enrollment.id, "sharedSecretKey": secret,
+                                                 "enrolledAt": enrollment.enrolledAt.formatted(.iso8601)]
+                    factor["displayName"] = enrollment.displayName
+                    factor["tenantId"] = account.tenantId
+                    totp.append(factor)
+                }
+            }
+        }
+        for (tenant, users) in byTenant {
+            let name = tenant.map { "accounts-\($0).json" } ?? "accounts.json"
+            try save(["kind": "identitytoolkit#DownloadAccountResponse", "users": users], to: auth + "/" + name)
+        }
+        try save(["signIn": ["allowDuplicateEmails": !backend.configuration.oneAccountPerEmail],
+                  "emailPrivacyConfig": ["enableImprovedEmailPrivacy": backend.configuration.emailEnumerationProtection]],
+                 to: auth + "/config.json")
+        try save(["factors": totp], to: auth + "/" + totpFile)
+        // Written last, as firebase-tools does: a directory with it is a whole export.
+        try save(["version": version, "auth": ["version": version, "path": "auth_export"]], to: directory + "/" + metadataFile)
+    }
+
+    /// An account as Google's emulator stores (and exports) it.
+    static func userInfo(_ account: Account) -> [String: Any] {
+        var user: [String: Any] = [
+            "localId": account.localId, "emailVerified": account.emailVerified,
+            "createdAt": Backend.milliseconds(account.createdAt), "lastLoginAt": Backend.milliseconds(account.lastLoginAt),
+            "validSince": String(Int64(account.validSince.timeIntervalSince1970)),
+            "providerUserInfo": account.links.map { link -> [String: Any] in
+                var info: [String: Any] = ["providerId": link.providerId, "rawId": link.rawId, "federatedId": link.federatedId]
+                info["email"] = link.email
+                info["displayName"] = link.displayName
+                info["photoUrl"] = link.photoUrl
+                info["screenName"] = link.screenName
+                return info
+            },
+        ]
+        user["email"] = account.email
+        user["displayName"] = account.displayName
+        user["photoUrl"] = account.photoUrl
+        user["tenantId"] = account.tenantId
+        if account.disabled { user["disabled"] = true }
+        if account.emailLinkSignIn { user["emailLinkSignin"] = true }
+        if let password = account.password {
+            let salt = "fakeSalt" + RandomToken.make(bytes: 10)
+            user["salt"] = salt
+            user["passwordHash"] = "fakeHash:salt=\(salt):password=\(password)"
+            user["passwordUpdatedAt"] = Int64((account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000)
+        }
+        if !account.customClaims.isEmpty { user["customAttributes"] = String(decoding: JSONText.data(account.customClaims), as: UTF8.self) }
+        let phones = account.mfaEnrollments.filter { if case .phone = $0.kind { return true } else { return false } }
+        if !phones.isEmpty { user["mfaInfo"] = phones.map { $0.info(masked: false) } }
+        return user
+    }
+
+    private static func save(_ object: [String: Any], to path: String) throws(Problem) {
+        do {
+            try JSONText.data(object).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw Problem(description: "cannot write \(path): \(error)")
+        }
+    }
+
+    // MARK: - Import
+
+    /// Reads an export of either emulator: the accounts, the two project settings, TOTP factors.
+    static func read(_ directory: String, into backend: Backend) throws(Problem) {
+        var authPath = "auth_export"
+        if let metadata = try load(directory + "/" + metadataFile, required: false) {
+            guard let path = (metadata["auth"] as? [String: Any])?["path"] as? String else {
+                throw Problem(description: "\(directory)/\(metadataFile) names no auth export (auth.path); it holds no Auth emulator data")
+            }
+            guard !path.contains(".."), !path.hasPrefix("/"), path.count <= 200 else {
+                throw Problem(description: "\(directory)/\(metadataFile): auth.path '\(path)' must be a folder inside \(directory)")
+            }
+            authPath = path
+        }
+        let auth = directory + "/" + authPath
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            throw Problem(description: "\(directory) is not a directory that can be read")
+        }
+        // An empty directory is a first start: nothing to import yet.
+        if entries.isEmpty { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: auth) else {
+            throw Problem(description: "cannot read \(auth): no Auth emulator export there (firebase emulators:export, or fbauth emulator --export-on-exit)")
+        }
+        if let config = try load(auth + "/config.json", required: false) {
+            if let duplicates = (config["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool { backend.configuration.oneAccountPerEmail = !duplicates }
+            if let hidden = (config["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool {
+                backend.configuration.emailEnumerationProtection = hidden
+            }
+        }
+        // As firebase-tools: every file whose name holds "accounts"; the tenant from its name.
+        for name in names.sorted() where name.contains("accounts") && name.hasSuffix(".json") {
+            let tenant = String(name.dropFirst("accounts".count).dropLast(".json".count).drop { $0 == "-" })
+            guard let file = try load(auth + "/" + name, required: true) else { continue }
+            guard let users = file["users"] as? [Any] ?? (file["users"] == nil ? [] : nil) else {
+                throw Problem(description: "\(auth)/\(name): \"users\" is not a list")
+            }
+            for (index, user) in users.enumerated() {
+                let where_ = "\(auth)/\(name), users[\(index)]"
+                guard let user = user as? [String: Any] else { throw Problem(description: "\(where_) is not an object") }
+                var account = try Self.account(user, at: where_)
+                if !tenant.isEmpty { account.tenantId = try text(tenant, "tenant in the file name", at: where_, limit: 128) }
+                backend.accounts[account.localId] = account
+            }
+        }
+        if let factors = try load(auth + "/" + totpFile, required: false)?["factors"] as? [Any] {
+            for case let factor as [String: Any] in factors {
+                guard let localId = factor["localId"] as? String, let secret = factor["sharedSecretKey"] as? String, Base32.decode(secret) != nil,
+                    let id = factor["mfaEnrollmentId"] as? String, backend.accounts[localId] != nil
+                else { throw Problem(description: "\(auth)/\(totpFile): a factor without localId, mfaEnrollmentId or a base32 sharedSecretKey") }
+                let enrolledAt = (factor["enrolledAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? backend.now()
+                backend.accounts[localId]?.mfaEnrollments.append(MfaEnrollment(
+                    id: id, displayName: factor["displayName"] as? String, enrolledAt: enrolledAt, kind: .totp(secret: secret)))
+            }
+        }
+    }
+
+    /// One exported user, each value checked as the stand-in would have made it.
+    static func account(_ user: [String: Any], at location: String) throws(Problem) -> Account {
+        guard let localId = user["localId"] as? String else { throw Problem(description: "\(location) has no localId") }
+        let id = try text(localId, "localId", at: location, limit: 128)
+        let now = Date()
+        var account = Account(localId: id, createdAt: try time(user["createdAt"], "createdAt", at: location) ?? now,
+                              lastLoginAt: try time(user["lastLoginAt"], "lastLoginAt", at: location) ?? now,
+                              validSince: try seconds(user["validSince"], at: location) ?? now.addingTimeInterval(-1))
+        if let email = user["email"] as? String { account.email = try text(email, "email", at: location, limit: 254).lowercased() }
+        account.emailVerified = user["emailVerified"] as? Bool ?? false
+        account.displayName = try (user["displayName"] as? String).map { (name: String) throws(Problem) in try text(name, "displayName", at: location, limit: 256) }
+        account.photoUrl = try (user["photoUrl"] as? String).map { (url: String) throws(Problem) in try text(url, "photoUrl", at: location, limit: 2048) }
+        account.tenantId = try (user["tenantId"] as? String).map { (tenant: String) throws(Problem) in try text(tenant, "tenantId", at: location, limit: 128) }
+        account.disabled = user["disabled"] as? Bool ?? false
+        account.emailLinkSignIn = user["emailLinkSignin"] as? Bool ?? false
+        if let hash = user["passwordHash"] as? String {
+            // Google's emulator: `fakeHash:salt=SALT:password=PASSWORD` (its hashPassword).
+            guard let range = hash.firstRange(of: ":password="), hash.hasPrefix("fakeHash:salt=") else {
+                throw Problem(description: "\(location): passwordHash is not an emulator's fakeHash:salt=…:password=…")
+            }
+            account.password = String(hash[range.upperBound...])
+            account.passwordUpdatedAt = try time(user["passwordUpdatedAt"], "passwordUpdatedAt", at: location)
+        }
+        if let attributes = user["customAttributes"] as? String, !attributes.isEmpty {
+            guard let claims = JSONText.parse(attributes) as? [String: Any] else { throw Problem(description: "\(location): customAttributes is not a JSON object") }
+            account.customClaims = claims
+        }
+        for case let info as [String: Any] in user["providerUserInfo"] as? [Any] ?? [] {
+            guard let providerId = info["providerId"] as? String, providerId != "password", providerId != "phone" else { continue }
+            guard let rawId = info["rawId"] as? String else { throw Problem(description: "\(location): a providerUserInfo without rawId") }
+            account.links.append(ProviderLink(
+                providerId: try text(providerId, "providerId", at: location, limit: 128), rawId: try text(rawId, "rawId", at: location, limit: 256),
+                federatedId: (info["federatedId"] as? String) ?? rawId, email: info["email"] as? String, displayName: info["displayName"] as? String,
+                photoUrl: info["photoUrl"] as? String, screenName: info["screenName"] as? String))
+        }
+        for case let info as [String: Any] in user["mfaInfo"] as? [Any] ?? [] {
+            guard let id = info["mfaEnrollmentId"] as? String, let phone = info["phoneInfo"] as? String else { continue }
+            let enrolledAt = (info["enrolledAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? now
+            account.mfaEnrollments.append(MfaEnrollment(id: id, displayName: info["displayName"] as? String, enrolledAt: enrolledAt, kind: .phone(phone)))
+        }
+        return account
+    }
+
+    private static func load(_ path: String, required: Bool) throws(Problem) -> [String: Any]? {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if required { throw Problem(description: "\(path) is missing") }
+            return nil
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "cannot read \(path)") }
+        guard data.count <= maximumFileBytes else { throw Problem(description: "\(path) is larger than 16 MiB") }
+        guard let object = JSONText.parse(data) as? [String: Any] else { throw Problem(description: "\(path) is not a JSON object") }
+        return object
+    }
+
+    /// Text of at most `limit` characters without control characters.
+    private static func text(_ value: String, _ field: String, at location: String, limit: Int) throws(Problem) -> String {
+        guard !value.isEmpty, value.count <= limit, !value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw Problem(description: "\(location): \(field) must be 1 to \(limit) characters without control characters")
+        }
+        return value
+    }
+
+    /// Milliseconds since 1970 (a number or a string of digits), between 1970 and 2200.
+    private static func time(_ value: Any?, _ field: String, at location: String) throws(Problem) -> Date? {
+        guard let value else { return nil }
+        let milliseconds: Int64? = (value as? String).flatMap { Int64($0) } ?? (value as? Int).map(Int64.init) ?? (value as? Int64)
+            ?? (value as? Double).flatMap { $0.isFinite && abs($0) < 1e16 ? Int64($0) : nil }
+        guard let milliseconds, (0...7_258_118_400_000).contains(milliseconds) else {
+            throw Problem(description: "\(location): \(field) is not a time in milliseconds between 1970 and 2200")
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// `validSince`: seconds since 1970 as a string.
+    private static func seconds(_ value: Any?, at location: String) throws(Problem) -> Date? {
+        guard let value else { return nil }
+        guard let seconds = (value as? String).flatMap({ Int64($0) }) ?? (value as? Int).map(Int64.init), (0...7_258_118_400).contains(seconds) else {
+            throw Problem(description: "\(location): validSince is not seconds between 1970 and 2200")
+        }
+        return Date(timeIntervalSince1970: Double(seconds))
+    }
+}
+
+extension StandIn {
+    /// Writes the users and settings as Google's Auth emulator exports them.
+    public func exportAuth(to directory: String, version: String) throws(AuthExport.Problem) {
+        let backend = self.backendForPersistence
+        try lockedForPersistence { () throws(AuthExport.Problem) in try AuthExport.write(backend, to: directory, version: version) }
+    }
+
+    /// Adds the users of an export (either emulator's) and takes its settings.
+    public func importAuth(from directory: String) throws(AuthExport.Problem) {
+        let backend = self.backendForPersistence
+        try lockedForPersistence { () throws(AuthExport.Problem) in try AuthExport.read(directory, into: backend) }
+    }
+}
