@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes Scripts/link-order.txt: the functions a bare `fbauth token` runs, which
 # Scripts/build-release.sh lays out side by side in the executable. Scattered over its 12 MB of
-# code they cost a page fault each; together, a few (README, "Speed").
+# code they cost a page fault each; together, a few (docs/speed.md).
 #
 #   Scripts/link-order.sh
 #

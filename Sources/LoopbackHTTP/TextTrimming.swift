@@ -1,5 +1,5 @@
-// FoundationEssentials, which fbauth links instead of Foundation on Linux (see the README's
-// Architecture section), has no `CharacterSet` and no `trimmingCharacters(in:)`.
+// FoundationEssentials, which fbauth links instead of Foundation on Linux (see docs/architecture.md),
+// has no `CharacterSet` and no `trimmingCharacters(in:)`.
 package extension StringProtocol {
     /// The text without leading and trailing characters for which `drop` is true (by default,
     /// white space and line breaks).

@@ -13,7 +13,7 @@ Platform.ensureStandardStreams()
 Platform.ignoreBrokenPipes()
 Platform.disableCoreDumps()
 // Tested on C's argv, without building `CommandLine.arguments`: its array of strings is the
-// first generic value the runtime would have to set up (README, "Speed").
+// first generic value the runtime would have to set up (docs/speed.md).
 if TokenShortcut.handles(CommandLine.unsafeArgv, count: CommandLine.argc),
     let code = TokenShortcut(environment: .live, clock: SystemClock(), console: StandardConsole()).answer() {
     Platform.exit(code)

@@ -147,7 +147,12 @@ import Testing
     }
 
     @Test func theReadmeDocumentsEveryCommandOptionVariableAndExitCode() throws {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        // The README and the reference it links to, docs/*.md, together.
+        let docs = Self.repository.appendingPathComponent("docs")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.sorted()
+        #expect(pages.contains("commands.md"))
+        let readme = try ([Self.repository.appendingPathComponent("README.md")] + pages.map { docs.appendingPathComponent($0) })
+            .map { try String(contentsOf: $0, encoding: .utf8) }.joined(separator: "\n")
         let harness = try Harness()
         for command in try Self.commands(harness) {
             #expect(readme.contains("fbauth \(command)"), "command \(command)")

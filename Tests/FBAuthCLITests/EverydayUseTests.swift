@@ -203,8 +203,15 @@ import Testing
         #expect(suggestion.status == 3 && suggestion.stderr.contains("did you mean grace@example.com?"), "\(suggestion)")
         let typo = try harness.run(["use", "grce@example.com"])
         #expect(typo.status == 3 && typo.stderr.contains("did you mean grace@example.com?"), "edit distance: \(typo)")
+    }
 
-        guard let bash = ["/usr/bin/bash", "/bin/bash"].first(where: FileManager.default.isExecutableFile) else { return }
+    static let bash = ["/usr/bin/bash", "/bin/bash"].first(where: FileManager.default.isExecutableFile)
+
+    @Test(.enabled(if: bash != nil, "bash is not installed"))
+    func bashCompletesSessionsCommandsAndValues() throws {
+        let bash = try #require(Self.bash)
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "grace@example.com"]).status == 0)
         try harness.run(["completion", "bash"]).stdout.write(toFile: harness.directory + "/completion.bash", atomically: true, encoding: .utf8)
         let bin = harness.directory + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)

@@ -154,9 +154,14 @@ func request(_ port: UInt16, _ text: String, address: LoopbackAddress = .ipv4) -
         #expect(again.port == port)
     }
 
-    @Test func servesIPv6LoopbackWhenTheMachineHasIt() throws {
+    static let hasIPv6Loopback = (try? LoopbackServer(port: 0)).map { server in
+        defer { server.close() }
+        return server.addresses.contains(.ipv6)
+    } ?? false
+
+    @Test(.enabled(if: hasIPv6Loopback, "this machine has no IPv6 loopback (::1)"))
+    func servesIPv6LoopbackWhenTheMachineHasIt() throws {
         let server = try LoopbackServer(port: 0)
-        guard server.addresses.contains(.ipv6) else { return }
         let port = server.port
         onClientThread { _ = request(port, "GET /cb HTTP/1.1\r\n\r\n", address: .ipv6) }
         guard case .held(let held) = server.next(until: clock.now + .seconds(5), handle: holdCallback) else {

@@ -4,7 +4,7 @@
 /// file with it, keeping keys and values as the file's own bytes. Nothing here makes an Array
 /// or a String unless a string has escapes (or a caller asks for one): on `fbauth token`'s
 /// path, the first Array and the first long String freed each cost the Swift runtime more
-/// one-time set-up than the rest of the command (README, "Speed").
+/// one-time set-up than the rest of the command (docs/speed.md).
 ///
 /// Valid only inside the `withUnsafeBytes` (or similar) call that lends it `bytes`.
 struct JSONCursor {

@@ -45,7 +45,7 @@ package struct FreshIDTokenBytes {
 /// `fbauth token`: it walks the file with `JSONCursor` and keeps the keys and values it needs
 /// as the file's own bytes. It builds no `StoreContents`, no Dictionary, no Codable value and no
 /// String, each of which costs the Swift runtime more one-time work than the rest of the
-/// command (README, "Speed").
+/// command (docs/speed.md).
 ///
 /// It answers only the plain case: a well-formed file of a known version, the project found,
 /// its current session found, able to refresh and with at least `minValid` seconds left, and

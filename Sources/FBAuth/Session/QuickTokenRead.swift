@@ -6,7 +6,7 @@ import Foundation
 
 /// A bare `fbauth token` answered from the environment and `sessions.json` alone, in bytes
 /// from end to end: no Swift String is made or freed, as each costs the runtime one-time work
-/// that would be most of the command's time (README, "Speed"). Each step follows its
+/// that would be most of the command's time (docs/speed.md). Each step follows its
 /// String-based counterpart on the full path, and tests hold the two to the same answers:
 /// `ProjectChoice.from(apiKey:variable:)`, `FileSessionStore.directory(option:variable:)`,
 /// `FileSessionStore.freshIDToken(project:minValid:now:)`.

@@ -1,6 +1,6 @@
 /// Environment variables as the bytes libc keeps, looked up by C name: what `fbauth token`'s
 /// quick path reads, since making Swift strings there costs more than the command's own work
-/// (README, "Speed"). `getenv` when live; a table in tests.
+/// (docs/speed.md). `getenv` when live; a table in tests.
 package struct RawEnvironment {
     private let lookup: (UnsafePointer<CChar>) -> UnsafeRawBufferPointer?
 

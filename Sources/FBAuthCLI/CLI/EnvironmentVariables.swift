@@ -1,7 +1,7 @@
 import FBAuth
 import LoopbackHTTP
 /// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
-/// and (by a test) the README.
+/// and (by a test) docs/commands.md.
 package enum EnvironmentVariables {
     /// What `FBAUTH_HTTP_TIMEOUT` may be, in seconds.
     static let httpTimeoutRange: ClosedRange<Double> = 0.1...3600

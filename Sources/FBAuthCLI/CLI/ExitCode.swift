@@ -23,7 +23,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
         case .success: "success"
         case .failure: "the server refused (invalid credential, already linked, user mismatch, disabled user, …) or another error"
         case .usage: "usage error: unknown command or option, missing or malformed value"
-        case .signInAgain: "not signed in, or the session expired or was revoked: sign in again"
+        case .signInAgain: "nobody is signed in (no session, no project known yet, or the session expired, was revoked or signed out by the server): sign in again"
         case .flowIncomplete: "the browser flow did not complete: consent denied, timed out, cancelled"
         case .accountExists: "an account already exists with a different credential: the pending credential was saved; sign in to that account, then `fbauth link --pending`"
         case .network: "network error: Firebase could not be reached or did not answer in time"

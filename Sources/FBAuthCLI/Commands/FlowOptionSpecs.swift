@@ -1,6 +1,6 @@
 import FBAuth
 import LoopbackHTTP
-/// The flow options shared by signin, link and reauth (README, "Flow options").
+/// The flow options shared by signin, link and reauth (docs/commands.md, "Flow options").
 enum FlowOptionSpecs {
     /// The browser flow's options, for usage lines.
     static let usage = "[--scope S]... [--param KEY=VALUE]... [--email E] [--loopback [--redirect-host H] | --auth-domain D] [--port N] [--no-browser] [--timeout SECONDS] [--json]"

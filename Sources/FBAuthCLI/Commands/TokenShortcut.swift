@@ -9,7 +9,7 @@ import FBAuth
 /// session before the command-line machinery starts, by `QuickTokenRead`: in bytes from the
 /// environment to stdout. The command table, the first Dictionary, Codable, even the first long
 /// String freed, each cost the Swift runtime one-time work that would otherwise be most of the
-/// command's time (README, "Speed").
+/// command's time (docs/speed.md).
 ///
 /// When it cannot answer — other arguments, a token to refresh, no session, anything unusual
 /// in the settings or the file — it returns nil and `CommandLineTool` runs the command in full,

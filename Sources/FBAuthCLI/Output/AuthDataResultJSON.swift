@@ -7,7 +7,7 @@ import FBAuth
 import LoopbackHTTP
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
-/// `AuthDataResult` (README, "Output"). Every documented key is always present; absent values
+/// `AuthDataResult` (docs/commands.md, "Output"). Every documented key is always present; absent values
 /// are `null`.
 struct AuthDataResultJSON: Encodable {
     var user: UserJSON

@@ -84,7 +84,7 @@ package struct StandardConsole: Console {
 
 /// The first failure to write stdout (its errno), shared by copies of the console. A number
 /// rather than its message: freeing a String field when the console goes would cost `fbauth
-/// token` the runtime's one-time type lookup (README, "Speed").
+/// token` the runtime's one-time type lookup (docs/speed.md).
 private final class OutputFailure: @unchecked Sendable {
     private let lock = Lock()
     private var code: Int32?
