@@ -419,22 +419,21 @@ struct GoogleAuthEmulator {
 
     /// The newest link the emulator "mailed" to `email` (`GET /emulator/v1/projects/P/oobCodes`).
     func latestLink(to email: String, type: String) throws -> String {
-        var link: String?
-        _ = eventually(within: 10) {
-            let listed = (try? call("GET", "/emulator/v1/projects/\(projectId)/oobCodes"))?["oobCodes"] as? [[String: Any]]
-            link = listed?.last { $0["email"] as? String == email && $0["requestType"] as? String == type }?["oobLink"] as? String
-            return link != nil
-        }
-        return try #require(link)
+        try latest("oobCodes", value: "oobLink") { $0["email"] as? String == email && $0["requestType"] as? String == type }
     }
 
     func latestCode(for number: String) throws -> String {
-        var code: String?
+        try latest("verificationCodes", value: "code") { $0["phoneNumber"] as? String == number }
+    }
+
+    /// `value` of the newest entry of `/emulator/v1/projects/P/LIST` that `matches`, once there is one.
+    private func latest(_ list: String, value: String, matches: @escaping ([String: Any]) -> Bool) throws -> String {
+        var found: String?
         _ = eventually(within: 10) {
-            let listed = (try? call("GET", "/emulator/v1/projects/\(projectId)/verificationCodes"))?["verificationCodes"] as? [[String: Any]]
-            code = listed?.last { $0["phoneNumber"] as? String == number }?["code"] as? String
-            return code != nil
+            let listed = (try? call("GET", "/emulator/v1/projects/\(projectId)/\(list)"))?[list] as? [[String: Any]]
+            found = listed?.last(where: matches)?[value] as? String
+            return found != nil
         }
-        return try #require(code)
+        return try #require(found)
     }
 }

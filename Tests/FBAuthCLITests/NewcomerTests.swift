@@ -128,36 +128,15 @@ import Testing
 
     // MARK: 7. Completion
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/zsh") || FileManager.default.isExecutableFile(atPath: "/bin/zsh"),
-                   "zsh is not installed"))
+    @Test(.enabled(if: ZshCompletion.zsh != nil, "zsh is not installed"))
     func zshCompletesAliasesAndHelpTopics() throws {
-        let zsh = try #require(["/usr/bin/zsh", "/bin/zsh"].first(where: FileManager.default.isExecutableFile))
         let harness = try Harness()
-        let functions = harness.directory + "/zsh-functions", bin = harness.directory + "/bin"
-        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        let bin = harness.directory + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: bin + "/fbauth", withDestinationPath: Binaries.url("fbauth").path)
-        try harness.run(["completion", "zsh"]).stdout.write(toFile: functions + "/_fbauth", atomically: true, encoding: .utf8)
-        func complete(_ typed: String, until expected: String) throws -> String {
-            let driver = """
-                zmodload zsh/zpty
-                zpty z zsh -f -i
-                zpty -w z "PS1='READY> '; fpath=(\(functions) \\$fpath); PATH=\(bin):\\$PATH; autoload -U compinit; compinit -u -D; print 'ST''ART'"
-                zpty -r z line '*START*'
-                zpty -r z line '*READY> *'
-                zpty -w -n z $'\(typed)\\t'
-                zpty -r z out '*\(expected)*'
-                print -r -- "$out"
-                zpty -w z $'\\x03'
-                zpty -d z
-                """
-            return try Subprocess.run(URL(fileURLWithPath: zsh), ["-f", "-c", driver],
-                                      environment: harness.environment.merging(["PATH": bin + ":/usr/bin:/bin", "TERM": "xterm"]) { $1 },
-                                      stdin: nil, directory: harness.directory, timeout: 30).stdout
-        }
-        let aliases = try complete("fbauth log", until: "logout")
+        let aliases = try ZshCompletion.complete("fbauth log", until: "logout", harness: harness, bin: bin)
         #expect(aliases.contains("login") && aliases.contains("logout"), "\(aliases)")
-        #expect(try complete("fbauth help exit", until: "exit-codes").contains("exit-codes"))
+        #expect(try ZshCompletion.complete("fbauth help exit", until: "exit-codes", harness: harness, bin: bin).contains("exit-codes"))
     }
 
     @Test func powerShellCompletionCoversEveryCommandAliasOptionAndTopic() throws {

@@ -16,14 +16,7 @@ extension Backend {
 
     /// A user as Identity Toolkit describes it (`GoogleCloudIdentitytoolkitV1UserInfo`).
     func userInfo(_ account: Account) -> [String: Any] {
-        var providers: [[String: Any]] = account.links.map { link in
-            var info: [String: Any] = ["providerId": link.providerId, "rawId": link.rawId, "federatedId": link.federatedId]
-            info["email"] = link.email
-            info["displayName"] = link.displayName
-            info["photoUrl"] = link.photoUrl
-            info["screenName"] = link.screenName
-            return info
-        }
+        var providers: [[String: Any]] = account.links.map(\.info)
         if account.password != nil, let email = account.email {
             providers.insert(["providerId": "password", "rawId": email, "federatedId": email, "email": email], at: 0)
         }

@@ -40,4 +40,14 @@ struct ProviderLink: Equatable {
     var displayName: String?
     var photoUrl: String?
     var screenName: String?
+
+    /// Its entry of `providerUserInfo[]`.
+    var info: [String: Any] {
+        var info: [String: Any] = ["providerId": providerId, "rawId": rawId, "federatedId": federatedId]
+        info["email"] = email
+        info["displayName"] = displayName
+        info["photoUrl"] = photoUrl
+        info["screenName"] = screenName
+        return info
+    }
 }

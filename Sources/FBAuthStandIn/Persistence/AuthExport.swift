@@ -68,14 +68,7 @@ public enum AuthExport {
             "localId": account.localId, "emailVerified": account.emailVerified,
             "createdAt": Backend.milliseconds(account.createdAt), "lastLoginAt": Backend.milliseconds(account.lastLoginAt),
             "validSince": String(Int64(account.validSince.timeIntervalSince1970)),
-            "providerUserInfo": account.links.map { link -> [String: Any] in
-                var info: [String: Any] = ["providerId": link.providerId, "rawId": link.rawId, "federatedId": link.federatedId]
-                info["email"] = link.email
-                info["displayName"] = link.displayName
-                info["photoUrl"] = link.photoUrl
-                info["screenName"] = link.screenName
-                return info
-            },
+            "providerUserInfo": account.links.map(\.info),
         ]
         user["email"] = account.email
         user["displayName"] = account.displayName
