@@ -32,7 +32,7 @@ let logPath = environment["FBAUTH_CHROMIUM_LOG"]
 
 func log(_ line: String) {
     guard let logPath else { return }
-    if !FileManager.default.fileExists(atPath: logPath) { FileManager.default.createFile(atPath: logPath, contents: nil) }
+    if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
     guard let handle = FileHandle(forWritingAtPath: logPath) else { return }
     handle.seekToEndOfFile()
     handle.write(Data((line + "\n").utf8))
