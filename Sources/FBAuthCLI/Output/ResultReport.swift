@@ -16,7 +16,7 @@ struct ResultReport {
         if printsJSON {
             context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
         }
-        context.console.say(summary + (printsJSON ? "" : " (--json prints the whole result, tokens included)"))
+        context.console.say(summary + (printsJSON ? "" : " --json prints the whole result, tokens included."))
     }
 
     /// `signed in as ada@example.com with yahoo.com on project my-project (emulator …); the
