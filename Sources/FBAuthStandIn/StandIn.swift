@@ -66,12 +66,11 @@ public final class StandIn: @unchecked Sendable {
         try lock.withLock { try body(backend) }
     }
 
-    /// For `AuthExport`: the state, and running under the lock with a typed error.
-    var backendForPersistence: Backend { backend }
-    func lockedForPersistence(_ body: () throws(AuthExport.Problem) -> Void) throws(AuthExport.Problem) {
+    /// Runs `body` on the state under the lock, for `AuthExport`, keeping its error's type.
+    func withBackendForExport(_ body: (Backend) throws(AuthExport.Problem) -> Void) throws(AuthExport.Problem) {
         var failure: AuthExport.Problem?
         lock.withLock {
-            do throws(AuthExport.Problem) { try body() } catch { failure = error }
+            do throws(AuthExport.Problem) { try body(backend) } catch { failure = error }
         }
         if let failure { throw failure }
     }

@@ -82,11 +82,6 @@ package struct AccountManagement {
     }
 
     private func renew(_ session: Session, with answer: UpdateAccountResponse) throws(FBAuthError) -> Session {
-        var tokens: IssuedTokens?
-        if let idToken = answer.idToken, let refreshToken = answer.refreshToken {
-            tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: answer.expiresIn)
-        }
-        let account = try client.lookup(idToken: tokens?.idToken ?? session.idToken)
-        return try renewal.save(session, tokens: tokens, account: account)
+        try renewal.renew(session, idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: answer.expiresIn, client: client)
     }
 }

@@ -59,20 +59,15 @@ package struct SecondFactorEnrollment {
         try renew(session, with: client.withdrawSecondFactor(idToken: session.idToken, enrollmentId: enrollmentId, tenantId: tenantId))
     }
 
-    /// Takes the answer's tokens, when it has them (a withdrawal may answer none when the server
-    /// revoked the session: the next lookup then reports it), and the user as it is now.
     private func renew(_ session: Session, with answer: MfaTokensResponse) throws(FBAuthError) -> Session {
-        var tokens: IssuedTokens?
-        if let idToken = answer.idToken, let refreshToken = answer.refreshToken {
-            tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: nil)
-        }
-        let account = try client.lookup(idToken: tokens?.idToken ?? session.idToken)
-        return try save(session, tokens: tokens, account: account)
+        try renewal.renew(session, idToken: answer.idToken, refreshToken: answer.refreshToken, expiresIn: nil, client: client)
     }
+
+    private var renewal: SessionRenewal { SessionRenewal(store: store, project: project, clock: clock) }
 
     @discardableResult
     private func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo) throws(FBAuthError) -> Session {
-        try SessionRenewal(store: store, project: project, clock: clock).save(session, tokens: tokens, account: account)
+        try renewal.save(session, tokens: tokens, account: account)
     }
 }
 

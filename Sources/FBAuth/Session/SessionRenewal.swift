@@ -11,6 +11,16 @@ struct SessionRenewal {
     let project: ProjectKey
     let clock: WallClock
 
+    /// Takes an answer's tokens, when it has both (an answer may carry none when the server
+    /// revoked the session: the lookup then reports it), and the user as `accounts:lookup` now
+    /// reports it.
+    func renew(_ session: Session, idToken: String?, refreshToken: String?, expiresIn: Int?, client: FirebaseAuthClient) throws(FBAuthError) -> Session {
+        var tokens: IssuedTokens?
+        if let idToken, let refreshToken { tokens = IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: expiresIn) }
+        let account = try client.lookup(idToken: tokens?.idToken ?? session.idToken)
+        return try save(session, tokens: tokens, account: account)
+    }
+
     @discardableResult
     func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo) throws(FBAuthError) -> Session {
         let now = clock.now()

@@ -49,10 +49,7 @@ enum CredentialOptions {
         /// Reads the files and checks the combination.
         func credential(_ console: Console) throws(FBAuthError) -> ProviderTokenCredential {
             func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {
-                guard let file else { return nil }
-                let text = try SecretInput.text(from: file, option: option, console: console)
-                guard !text.isEmpty else { throw .usage("\(option) \(file) holds no token") }
-                return text
+                try file.map { (file: String) throws(FBAuthError) in try SecretInput.token(from: file, option: option, console: console) }
             }
             return try ProviderTokenCredential(
                 providerId: providerId, idToken: read(idTokenFile, "--id-token-file"), accessToken: read(accessTokenFile, "--access-token-file"),

@@ -99,17 +99,11 @@ enum EmailCommand: RunnableCommand {
     private static func apply(_ source: PasswordCommand.CodeSource, context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        let code: String
-        switch source {
-        case .codeFile(let file): code = try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)
-        case .link(let file):
-            let link = try SecretInput.emailLink(from: file, option: "--link", console: context.console)
-            guard [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition].contains(link.operation) else {
-                throw .usage("that is \(link.operation.sentence); email apply takes verification and email-change links"
-                    + (link.operation == .passwordReset ? " (`fbauth password reset --link -` takes this one)" : "")
-                    + (link.operation == .signIn ? " (`fbauth signin --provider emailLink --email E --link -` takes this one)" : ""))
-            }
-            code = link.code
+        let code = try PasswordCommand.actionCode(source, context: context,
+                                                  accepting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition]) { operation in
+            "that is \(operation.sentence); email apply takes verification and email-change links"
+                + (operation == .passwordReset ? " (`fbauth password reset --link -` takes this one)" : "")
+                + (operation == .signIn ? " (`fbauth signin --provider emailLink --email E --link -` takes this one)" : "")
         }
         let management = AccountManagement(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
         let answer = try management.apply(code: code)

@@ -81,7 +81,9 @@ enum PasswordCommand: RunnableCommand {
             try management.sendPasswordReset(email: email)
             context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link. Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
-            let code = try actionCode(source, context: context)
+            let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in
+                "that is \(operation.sentence), not \(EmailActionLink.Operation.passwordReset.sentence)"
+            }
             let password = try SecretInput.newPassword(for: nil, console: context.console, afterOtherInput: true)
             let email = try management.resetPassword(code: code, newPassword: password)
             context.console.say("The password\(email.map { " of \($0)" } ?? "") was reset; its other sessions were signed out. Sign in with it: fbauth signin --provider password --email \(email ?? "EMAIL")")
@@ -102,13 +104,16 @@ enum PasswordCommand: RunnableCommand {
     }
 
     /// The code of a mailed link (checked to be a password reset's when the link says).
-    static func actionCode(_ source: CodeSource, context: CommandContext, expecting operation: EmailActionLink.Operation = .passwordReset) throws(FBAuthError) -> String {
+    /// The code of a mailed link, or of `--code-file`; a link of another kind is refused with
+    /// `refusal`'s words (a bare code says nothing of its kind: the server checks it).
+    static func actionCode(_ source: CodeSource, context: CommandContext, accepting operations: Set<EmailActionLink.Operation>,
+                           refusal: (EmailActionLink.Operation) -> String) throws(FBAuthError) -> String {
         switch source {
         case .codeFile(let file):
             return try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)
         case .link(let file):
             let link = try SecretInput.emailLink(from: file, option: "--link", console: context.console)
-            guard link.operation == operation else { throw .usage("that is \(link.operation.sentence), not \(operation.sentence)") }
+            guard operations.contains(link.operation) else { throw .usage(refusal(link.operation)) }
             return link.code
         }
     }

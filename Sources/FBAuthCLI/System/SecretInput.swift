@@ -27,8 +27,13 @@ enum SecretInput {
 
     /// A custom token from a file, or from stdin for `-`.
     static func customToken(from source: String, console: Console) throws(FBAuthError) -> String {
-        let token = try text(from: source, option: "--token-file", console: console)
-        guard !token.isEmpty else { throw .usage("--token-file '\(source)' holds no token") }
+        try token(from: source, option: "--token-file", console: console)
+    }
+
+    /// A token from the file given to `option` (`-`: stdin), trimmed and not empty.
+    static func token(from source: String, option: String, console: Console) throws(FBAuthError) -> String {
+        let token = try text(from: source, option: option, console: console)
+        guard !token.isEmpty else { throw .usage("\(option) '\(source)' holds no token") }
         return token
     }
 

@@ -244,14 +244,8 @@ extension Backend {
     /// The token is `captchaResponse` in sign-in and sign-up, `captchaResp` in `sendOobCode`.
     func checkPasswordRecaptcha(_ body: JSONBody, action: String) throws(APIError) {
         guard configuration.passwordRecaptchaEnforced else { return }
-        let token = try body.string(action == "getOobCode" ? "captchaResp" : "captchaResponse")
-        let clientType = try body.string("clientType"), version = try body.string("recaptchaVersion")
-        guard let token, !token.isEmpty else { throw .badRequest("MISSING_RECAPTCHA_TOKEN") }
-        guard clientType != nil else { throw .badRequest("MISSING_CLIENT_TYPE") }
-        guard version == "RECAPTCHA_ENTERPRISE" else { throw .badRequest("MISSING_RECAPTCHA_VERSION") }
-        let prefix = "\(Self.enterpriseTokenPrefix).\(configuration.recaptchaSiteKey)."
-        guard token.hasPrefix(prefix) else { throw .badRequest("INVALID_RECAPTCHA_TOKEN") }
-        guard token.dropFirst(prefix.count) == action else { throw .badRequest("INVALID_RECAPTCHA_ACTION") }
+        try checkEnterpriseToken(try body.string(action == "getOobCode" ? "captchaResp" : "captchaResponse"),
+                                 clientType: try body.string("clientType"), version: try body.string("recaptchaVersion"), action: action)
     }
 }
 

@@ -235,16 +235,22 @@ extension Backend {
         guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { return }
         let siteKey = configuration.recaptchaSiteKey
         if configuration.phoneRecaptcha != .off {
-            guard let token = try info?.string("captchaResponse"), !token.isEmpty else { throw .badRequest("MISSING_RECAPTCHA_TOKEN") }
-            guard try info?.string("clientType") != nil else { throw .badRequest("MISSING_CLIENT_TYPE") }
-            guard try info?.string("recaptchaVersion") == "RECAPTCHA_ENTERPRISE" else { throw .badRequest("MISSING_RECAPTCHA_VERSION") }
-            let prefix = "\(Self.enterpriseTokenPrefix).\(siteKey)."
-            guard token.hasPrefix(prefix) else { throw .badRequest("INVALID_RECAPTCHA_TOKEN") }
-            guard token.dropFirst(prefix.count) == action else { throw .badRequest("INVALID_RECAPTCHA_ACTION") }
+            try checkEnterpriseToken(try info?.string("captchaResponse"), clientType: try info?.string("clientType"),
+                                     version: try info?.string("recaptchaVersion"), action: action)
             return
         }
         guard let token = try info?.string("recaptchaToken"), !token.isEmpty else { throw .badRequest("MISSING_RECAPTCHA_TOKEN") }
         guard token == "\(Self.v2TokenPrefix).\(siteKey)" else { throw .badRequest("CAPTCHA_CHECK_FAILED") }
+    }
+
+    /// A reCAPTCHA Enterprise token with its fields, as production checks them (in this order).
+    func checkEnterpriseToken(_ token: String?, clientType: String?, version: String?, action: String) throws(APIError) {
+        guard let token, !token.isEmpty else { throw .badRequest("MISSING_RECAPTCHA_TOKEN") }
+        guard clientType != nil else { throw .badRequest("MISSING_CLIENT_TYPE") }
+        guard version == "RECAPTCHA_ENTERPRISE" else { throw .badRequest("MISSING_RECAPTCHA_VERSION") }
+        let prefix = "\(Self.enterpriseTokenPrefix).\(configuration.recaptchaSiteKey)."
+        guard token.hasPrefix(prefix) else { throw .badRequest("INVALID_RECAPTCHA_TOKEN") }
+        guard token.dropFirst(prefix.count) == action else { throw .badRequest("INVALID_RECAPTCHA_ACTION") }
     }
 
     static let enterpriseTokenPrefix = "fbauth-stand-in-recaptcha-enterprise"

@@ -238,13 +238,11 @@ public enum AuthExport {
 extension StandIn {
     /// Writes the users and settings as Google's Auth emulator exports them.
     public func exportAuth(to directory: String, version: String) throws(AuthExport.Problem) {
-        let backend = self.backendForPersistence
-        try lockedForPersistence { () throws(AuthExport.Problem) in try AuthExport.write(backend, to: directory, version: version) }
+        try withBackendForExport { (backend) throws(AuthExport.Problem) in try AuthExport.write(backend, to: directory, version: version) }
     }
 
     /// Adds the users of an export (either emulator's) and takes its settings.
     public func importAuth(from directory: String) throws(AuthExport.Problem) {
-        let backend = self.backendForPersistence
-        try lockedForPersistence { () throws(AuthExport.Problem) in try AuthExport.read(directory, into: backend) }
+        try withBackendForExport { (backend) throws(AuthExport.Problem) in try AuthExport.read(directory, into: backend) }
     }
 }
