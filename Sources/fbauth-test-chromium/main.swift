@@ -15,6 +15,8 @@ import Darwin
 //                              Google's iframe library's addresses, which tests cannot reach
 //   FBAUTH_CHROMIUM_CONSENT    allow (default), deny, or close (close the sign-in window)
 //   FBAUTH_CHROMIUM_EMAIL      email typed at the provider (default: what the page pre-fills)
+//   FBAUTH_CHROMIUM_NAME       display name typed in an Auth emulator's widget (default: Widget User)
+//   FBAUTH_CHROMIUM_SCREEN_NAME  screen name typed there (default: none)
 //   FBAUTH_CHROMIUM_POPUPS     allow (default) or block (Chromium's popup blocker on)
 //   FBAUTH_CHROMIUM_CLICK      1: click the page's "Continue" button when it shows
 //   FBAUTH_CHROMIUM_LOG        file for what happened: consoles, popups, the page's last text
@@ -181,9 +183,18 @@ func actInPopup(_ devTools: DevTools, session: String, target: String) -> Bool {
     let email = environment["FBAUTH_CHROMIUM_EMAIL"].map { String(data: try! JSONSerialization.data(withJSONObject: [$0]), encoding: .utf8)! } ?? "null"
     let script: String
     if state["picker"] as? Bool == true {
+        // As a person uses the Auth emulator's widget: the account already listed for that
+        // email, else a new one with a display name (spaces and all, as people type them).
+        let name = jsonString(environment["FBAUTH_CHROMIUM_NAME"] ?? "Widget User")
+        let screenName = jsonString(environment["FBAUTH_CHROMIUM_SCREEN_NAME"] ?? "")
         script = """
             (() => { const email = (\(email) || [])[0] || 'widget@example.com';
+              const known = [...document.querySelectorAll('.js-reuse-account')].find(el => {
+                try { return JSON.parse(decodeURIComponent(el.dataset.idToken)).email === email; } catch (e) { return false; } });
+              if (known) { known.click(); return; }
               document.getElementById('email-input').value = email;
+              const set = (id, value) => { const input = document.getElementById(id); if (input && value) input.value = value; };
+              set('display-name-input', \(name)); set('screen-name-input', \(screenName));
               document.getElementById('main-form').requestSubmit(); })()
             """
     } else {
@@ -195,6 +206,11 @@ func actInPopup(_ devTools: DevTools, session: String, target: String) -> Bool {
     }
     _ = devTools.evaluate(script, session: session, userGesture: true)
     return true
+}
+
+/// `text` as a JavaScript string literal.
+func jsonString(_ text: String) -> String {
+    String(data: try! JSONSerialization.data(withJSONObject: [text]), encoding: .utf8)!.dropFirst().dropLast().description
 }
 
 func answerLocally(_ devTools: DevTools, _ event: [String: Any], session: String?) {

@@ -9,11 +9,7 @@ import Testing
 @Suite(.enabled(if: Chromium.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "chromium is not installed"))
 struct HostedFlowTests {
     private func hosted(_ harness: Harness, _ arguments: [String], browser: [String: String] = [:], sdk: String? = nil) throws -> (RunResult, String) {
-        let log = harness.directory + "/chromium-\(UUID().uuidString).log"
-        var environment = sdk.map { Chromium.environment(log: log, sdkDirectory: $0) } ?? Chromium.environment(log: log)
-        environment.merge(browser) { $1 }
-        let result = try harness.run(arguments + ["--port", "0", "--timeout", "40"], environment: environment, timeout: 90)
-        return (result, Chromium.finalLog(log))
+        try Chromium.hosted(harness, arguments, browser: browser, sdk: sdk)
     }
 
     private func exchanges(_ harness: Harness) -> [RecordedRequest] { harness.standIn.requests(to: "accounts:signInWithIdp") }
@@ -119,6 +115,42 @@ struct HostedFlowTests {
         #expect(harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "no 501 fallback in the hosted flow")
         let body = try #require(harness.bodies(of: "accounts:signInWithIdp").first)
         #expect((body["requestUri"] as? String)?.contains("/emulator/auth/handler?providerId=google.com&id_token=") == true)
+    }
+
+    /// Issue 27, item 0: an Auth emulator answers `oauthIdToken` with the widget's fake token,
+    /// strict JSON claims whose names hold spaces. Sign-in (Yahoo, X), reauthentication (the
+    /// widget's listed account) and linking all work with it, with the SDK test double and, when
+    /// given, the real SDK build.
+    @Test(arguments: [false, true])
+    func theEmulatorsJSONClaimsAsOAuthIdTokenAreKept(realSDK: Bool) throws {
+        guard !realSDK || Chromium.realSDK != nil else { return }
+        var configuration = StandInConfiguration()
+        configuration.behaveLikeOfficialEmulator = true
+        let harness = try Harness(configuration: configuration)
+        let sdk = realSDK ? Chromium.realSDK : nil
+        let alice = ["FBAUTH_CHROMIUM_EMAIL": "alice@example.com", "FBAUTH_CHROMIUM_NAME": "Hosted Alice", "FBAUTH_CHROMIUM_SCREEN_NAME": "alice_h"]
+
+        let (signin, signinBrowser) = try hosted(harness, ["signin", "--provider", "yahoo.com"], browser: alice, sdk: sdk)
+        #expect(signin.status == 0, "\(signin)\n\(signinBrowser)")
+        #expect(signin.json.string("user", "displayName") == "Hosted Alice")
+        let idToken = try #require(signin.json.string("credential", "idToken"))
+        let claims = try #require(try JSONSerialization.jsonObject(with: Data(idToken.utf8)) as? [String: Any], "JSON claims, as the widget made them")
+        #expect(claims["name"] as? String == "Hosted Alice" && claims["screen_name"] as? String == "alice_h")
+        let uid = try #require(signin.json.string("user", "uid"))
+
+        let (reauth, reauthBrowser) = try hosted(harness, ["reauth", "--provider", "yahoo.com"], browser: alice, sdk: sdk)
+        #expect(reauth.status == 0, "\(reauth)\n\(reauthBrowser)")
+        #expect(reauth.json.string("user", "uid") == uid)
+
+        let (link, linkBrowser) = try hosted(harness, ["link", "--provider", "twitter.com"], browser: alice, sdk: sdk)
+        #expect(link.status == 0, "\(link)\n\(linkBrowser)")
+        #expect(harness.standIn.users.first { $0.uid == uid }?.providerIds.sorted() == ["twitter.com", "yahoo.com"])
+
+        let bob = ["FBAUTH_CHROMIUM_EMAIL": "bob@example.com", "FBAUTH_CHROMIUM_NAME": "Bob B", "FBAUTH_CHROMIUM_SCREEN_NAME": "bob_b"]
+        let (x, xBrowser) = try hosted(harness, ["signin", "--provider", "twitter.com"], browser: bob, sdk: sdk)
+        #expect(x.status == 0, "\(x)\n\(xBrowser)")
+        #expect(x.json.string("user", "displayName") == "Bob B")
+        #expect(x.json.string("user", "uid") != uid)
     }
 
     @Test(.enabled(if: Chromium.realSDK != nil, "FBAUTH_TEST_FIREBASE_JS is not set: no build of the real Firebase JS SDK to drive the page with"))

@@ -388,6 +388,53 @@ struct GoogleAuthEmulatorTests {
     }
 }
 
+/// The hosted flow against Google's own Auth emulator: the real Firebase JS SDK in headless
+/// Chromium, the emulator's widget in the popup (its fake tokens are JSON claims), fbauth's
+/// exchange. Issue 27, item 0: this is the path a stand-in alone did not catch.
+@Suite(.enabled(if: GoogleAuthEmulator.host != nil && Chromium.isInstalled && Chromium.realSDK != nil,
+                "needs FBAUTH_TEST_AUTH_EMULATOR (Google's Auth emulator), chromium and FBAUTH_TEST_FIREBASE_JS (the real SDK): Scripts/test-google-emulator.sh"))
+struct GoogleAuthEmulatorHostedTests {
+    @Test func signInReauthAndLinkThroughTheEmulatorsWidget() throws {
+        let emulator = try GoogleAuthEmulator()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        let sdk = try #require(Chromium.realSDK)
+        let tag = UUID().uuidString.prefix(8).lowercased()
+        let alice = ["FBAUTH_CHROMIUM_EMAIL": "alice-\(tag)@example.com", "FBAUTH_CHROMIUM_NAME": "Hosted Alice", "FBAUTH_CHROMIUM_SCREEN_NAME": "alice_\(tag)"]
+
+        let (signin, signinBrowser) = try Chromium.hosted(harness, ["signin", "--provider", "yahoo.com"], browser: alice, sdk: sdk)
+        #expect(signin.status == 0, "\(signin)\n\(signinBrowser)")
+        #expect(signin.json.string("user", "displayName") == "Hosted Alice")
+        #expect(signin.json.string("credential", "idToken")?.contains("\"name\":\"Hosted Alice\"") == true, "the widget's JSON claims")
+        let uid = try #require(signin.json.string("user", "uid"))
+
+        let (reauth, reauthBrowser) = try Chromium.hosted(harness, ["reauth", "--provider", "yahoo.com"], browser: alice, sdk: sdk)
+        #expect(reauth.status == 0, "\(reauth)\n\(reauthBrowser)")
+        #expect(reauth.json.string("user", "uid") == uid)
+
+        let (link, linkBrowser) = try Chromium.hosted(harness, ["link", "--provider", "twitter.com"], browser: alice, sdk: sdk)
+        #expect(link.status == 0, "\(link)\n\(linkBrowser)")
+        #expect(link.json.string("user", "uid") == uid)
+
+        let bob = ["FBAUTH_CHROMIUM_EMAIL": "bob-\(tag)@example.com", "FBAUTH_CHROMIUM_NAME": "Bob B", "FBAUTH_CHROMIUM_SCREEN_NAME": "bob_\(tag)"]
+        let (x, xBrowser) = try Chromium.hosted(harness, ["signin", "--provider", "twitter.com"], browser: bob, sdk: sdk)
+        #expect(x.status == 0, "\(x)\n\(xBrowser)")
+        #expect(x.json.string("user", "displayName") == "Bob B")
+    }
+
+    /// The emulator's own error texts reach the user in one line: a fake token that is not
+    /// strict JSON is exit 1, in the emulator's words.
+    @Test func theEmulatorsRefusalOfAFakeTokenIsOneLine() throws {
+        let emulator = try GoogleAuthEmulator()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        let result = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: "{not-json")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("Auth Emulator failed to parse fake id_token as strict JSON"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+}
+
 /// Google's Auth emulator, through its REST API: a user with a verified email (the Admin API,
 /// as `Bearer owner`), and the SMS codes it "sent".
 struct GoogleAuthEmulator {

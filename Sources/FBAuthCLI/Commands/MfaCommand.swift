@@ -59,8 +59,8 @@ enum MfaCommand: RunnableCommand {
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let what = arguments.positionals.count > 1 ? arguments.positionals[1] : nil
         let name = try arguments.nonEmpty("name").map { (name: String) throws(FBAuthError) -> String in
-            guard name.count <= 64, !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-                throw .usage("--name must be at most 64 characters without control characters")
+            guard name.count <= 64, !name.unicodeScalars.contains(where: { TextChecks.isControl($0) || TextChecks.isBidiControl($0) }) else {
+                throw .usage("--name must be at most 64 characters without control or bidirectional formatting characters")
             }
             return name
         }

@@ -67,8 +67,8 @@ enum ProfileValues {
         guard let name = arguments.value("display-name") else { return nil }
         if name.isEmpty, allowEmpty { return name }
         guard !name.trimmed().isEmpty, name.count <= 256,
-            !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
-        else { throw .usage("--display-name must be 1 to 256 characters without control characters") }
+            !name.unicodeScalars.contains(where: { TextChecks.isControl($0) || TextChecks.isBidiControl($0) })
+        else { throw .usage("--display-name must be 1 to 256 characters without control or bidirectional formatting characters") }
         return name
     }
 

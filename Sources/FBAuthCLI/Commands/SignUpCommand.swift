@@ -60,7 +60,7 @@ enum EmailOption {
     static func validate(_ email: String, option: String) throws(FBAuthError) -> String {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, email.count <= 254,
-            !email.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) })
+            !email.unicodeScalars.contains(where: { $0.value == 0x20 || TextChecks.isControl($0) || TextChecks.isBidiControl($0) })
         else { throw .usage("--\(option) '\(TerminalText.safe(String(email.prefix(80))))' is not an email address") }
         return email
     }

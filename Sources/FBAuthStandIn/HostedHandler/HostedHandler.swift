@@ -46,7 +46,11 @@ extension Backend {
         }
         let handlerRequest = HandlerRequest(apiKey: apiKey, appName: appName, authType: query["authType"] ?? "", eventId: query["eventId"])
         if configuration.behaveLikeOfficialEmulator {
-            return HandlerPage.accountPicker(providerId: providerId, handler: handlerRequest, tenantId: query["tid"] ?? query["tenantId"])
+            let tenantId = query["tid"] ?? query["tenantId"]
+            // As Google's widget: the provider accounts already known, to sign in as again.
+            let known = accounts.values.filter { $0.tenantId == tenantId }.flatMap(\.links).filter { $0.providerId == providerId }
+                .sorted { $0.rawId < $1.rawId }
+            return HandlerPage.accountPicker(providerId: providerId, handler: handlerRequest, tenantId: tenantId, known: known)
         }
         var customParameters: [String: String] = [:]
         if let text = query["customParameters"] {
@@ -155,30 +159,57 @@ enum HandlerPage {
 
     /// The official emulator's account picker, reduced to what a test or a user needs: an
     /// email, and the fake claims it becomes.
-    static func accountPicker(providerId: String, handler: HandlerRequest, tenantId: String?) -> HTTPResponse {
-        html(200, """
+    static func accountPicker(providerId: String, handler: HandlerRequest, tenantId: String?, known: [ProviderLink]) -> HTTPResponse {
+        // firebase-tools src/emulator/auth/handlers.ts: each known account carries its claims,
+        // URL-encoded, in data-id-token.
+        let reuse = known.map { (link: ProviderLink) -> String in
+            var claims: [String: Any] = ["sub": link.rawId, "iss": "", "aud": "", "exp": 0, "iat": 0, "email_verified": true]
+            claims["name"] = link.displayName
+            claims["screen_name"] = link.screenName
+            claims["email"] = link.email
+            claims["picture"] = link.photoUrl
+            let token = FormEncoding.percentEncode(String(decoding: JSONText.data(claims), as: UTF8.self))
+            return "<li class=\"js-reuse-account\" data-id-token=\"\(token)\">\(ProviderPage.escape(link.displayName ?? "(No display name)")) "
+                + "<span id=\"reuse-email\">\(ProviderPage.escape(link.email ?? ""))</span></li>"
+        }.joined(separator: "\n")
+        return html(200, """
             <!doctype html>
             <meta charset="utf-8"><title>Auth Emulator IDP Login Widget</title>
             <h1>Sign-in with \(ProviderPage.escape(providerId)) <small>(fbauth stand-in, emulator mode)</small></h1>
             <p id="status"></p>
-            <button class="js-new-account" id="add-account-button">Add new account</button>
-            <form id="main-form"><label>Email <input id="email-input" type="email"></label>
+            <ul id="accounts-list">\(reuse)
+            <li class="js-new-account" id="add-account-button">Add new account</li></ul>
+            <form id="main-form"><label>Email <input id="email-input" type="text"></label>
+            <label>Display name <input id="display-name-input" type="text"></label>
+            <label>Screen name <input id="screen-name-input" type="text"></label>
+            <label>Profile photo URL <input id="profile-photo-input" type="text"></label>
             <button id="sign-in" type="submit">Sign in with \(ProviderPage.escape(providerId))</button></form>
             <script>
             var apiKey = \(scriptJSON(handler.apiKey)), appName = \(scriptJSON(handler.appName));
             var providerId = \(scriptJSON(providerId)), authType = \(scriptJSON(handler.authType));
             var eventId = \(scriptJSON(handler.eventId ?? "")), tenantId = \(scriptJSON(tenantId ?? ""));
             \(relayScript.replacing("sendAuthEvent(authEvent);", with: ""))
-            document.getElementById('main-form').addEventListener('submit', function (e) {
-              e.preventDefault();
-              var email = document.getElementById('email-input').value;
-              var sub = '';
-              for (var i = 0; i < 40; i++) sub += Math.floor(Math.random() * 10);
-              var claims = JSON.stringify({sub: sub, email: email, email_verified: true});
-              var url = location.href.split('?')[0] + '?providerId=' + encodeURIComponent(providerId) +
-                '&id_token=' + encodeURIComponent(claims);
+            document.querySelectorAll('.js-reuse-account').forEach(function (el) {
+              el.addEventListener('click', function (e) {
+                e.preventDefault();
+                finish(el.dataset.idToken);
+              });
+            });
+            function finish(urlEncodedClaims) {
+              var url = location.href.split('?')[0] + '?providerId=' + encodeURIComponent(providerId) + '&id_token=' + urlEncodedClaims;
               sendAuthEvent({type: authType, eventId: eventId || null, urlResponse: url,
                 sessionId: 'ValueNotUsedByAuthEmulator', postBody: '', tenantId: tenantId || null, error: null});
+            }
+            document.getElementById('main-form').addEventListener('submit', function (e) {
+              e.preventDefault();
+              var value = function (id) { return document.getElementById(id).value || undefined; };
+              var sub = '';
+              for (var i = 0; i < 40; i++) sub += Math.floor(Math.random() * 10);
+              // The claims of Google's widget (createFakeClaims), spaces in names included.
+              var claims = JSON.stringify({sub: sub, iss: '', aud: '', exp: 0, iat: 0,
+                name: value('display-name-input'), screen_name: value('screen-name-input'),
+                email: value('email-input'), email_verified: true, picture: value('profile-photo-input')});
+              finish(encodeURIComponent(claims));
             });
             </script>
 

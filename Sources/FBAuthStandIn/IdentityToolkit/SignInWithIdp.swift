@@ -114,6 +114,10 @@ extension Backend {
 
     /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`.
     func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
+        // firebase-tools src/emulator/auth/operations.ts, parseClaims: its two refusals.
+        if claimsText.hasPrefix("{"), JSONText.parse(Data(claimsText.utf8)) as? [String: Any] == nil {
+            throw .badRequest("INVALID_IDP_RESPONSE : Unable to parse id_token: \(claimsText) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
+        }
         let claims = claimsText.hasPrefix("{")
             ? JSONText.parse(Data(claimsText.utf8)) as? [String: Any]
             : UnsignedJWT.claims(of: claimsText)

@@ -30,6 +30,16 @@ enum Chromium {
         return text
     }
 
+    /// Runs `fbauth ARGUMENTS` with its page in headless Chromium (the SDK test double, or the
+    /// build in `sdk`); returns the result and the browser's log.
+    static func hosted(_ harness: Harness, _ arguments: [String], browser: [String: String] = [:], sdk: String? = nil) throws -> (RunResult, String) {
+        let log = harness.directory + "/chromium-\(UUID().uuidString).log"
+        var variables = sdk.map { environment(log: log, sdkDirectory: $0) } ?? environment(log: log)
+        variables.merge(browser) { $1 }
+        let result = try harness.run(arguments + ["--port", "0", "--timeout", "40"], environment: variables, timeout: 90)
+        return (result, finalLog(log))
+    }
+
     /// The environment that makes `fbauth` open its page in headless Chromium, which loads the
     /// SDK from `sdkDirectory` (default: the test double).
     static func environment(log: String, sdkDirectory: String = fixtures + "/firebasejs") -> [String: String] {

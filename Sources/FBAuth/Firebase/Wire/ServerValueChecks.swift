@@ -111,8 +111,26 @@ extension KeyedDecodingContainer {
         guard let value = try? decodeIfPresent(JSONValue.self, forKey: key), value != .null else { return nil }
         guard case .string(let text) = value else { throw ServerValueProblem(field: key.stringValue, detail: "is not a string") }
         if text.isEmpty { return nil }
-        guard text.count <= 128, !text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+        guard text.count <= 128, !text.unicodeScalars.contains(where: TextChecks.isControl) else {
             throw ServerValueProblem(field: key.stringValue, detail: "is not a user id (more than 128 characters, or control characters)")
+        }
+        return text
+    }
+
+    /// A provider's token that fbauth never prints raw nor sends in a header: it only appears
+    /// inside fbauth's JSON output and the form-encoded `postBody` of a later `signInWithIdp`.
+    /// Any text without control characters, at most `ServerValueBounds.tokenLength` long: Google's
+    /// Auth emulator answers `oauthIdToken` with the fake token its widget made, strict JSON
+    /// claims such as `{"sub":"…","name":"Hosted Alice"}` (firebase-tools
+    /// `src/emulator/auth/widget_ui.ts`, `createFakeClaims`). Nil when absent, `null` or empty.
+    func opaqueToken(_ key: Key) throws -> String? {
+        guard let value = try? decodeIfPresent(JSONValue.self, forKey: key), value != .null else { return nil }
+        guard case .string(let text) = value else {
+            throw ServerValueProblem(field: key.stringValue, detail: "is not a string")
+        }
+        if text.isEmpty { return nil }
+        guard text.utf8.count <= ServerValueBounds.tokenLength, !text.unicodeScalars.contains(where: TextChecks.isControl) else {
+            throw ServerValueProblem(field: key.stringValue, detail: "is not a token (it holds control characters, or is longer than \(ServerValueBounds.tokenLength / 1024) KiB)")
         }
         return text
     }

@@ -75,11 +75,13 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         photoUrl = c.string(.photoUrl)
         screenName = c.string(.screenName)
         rawUserInfo = c.embeddedJSON(.rawUserInfo)
+        // `fbauth token --provider` prints the access token raw: visible ASCII only. The ID token
+        // is only ever shown inside JSON (Google's emulator sends JSON claims there).
         oauthAccessToken = try c.token(.oauthAccessToken, .visible)
-        oauthIdToken = try c.token(.oauthIdToken, .visible)
+        oauthIdToken = try c.opaqueToken(.oauthIdToken)
         oauthTokenSecret = try c.token(.oauthTokenSecret, .visible)
         oauthExpireIn = try c.integer(.oauthExpireIn, in: ServerValueBounds.providerTokenLifetime)
-        oauthRefreshToken = try c.token(.oauthRefreshToken, .visible)
+        oauthRefreshToken = try c.opaqueToken(.oauthRefreshToken)
         isNewUser = c.bool(.isNewUser)
         // JS treats the mere presence of the key as "account exists"
         // (firebase-js-sdk packages/auth/src/api/index.ts, _performFetchWithErrorHandling).

@@ -1,0 +1,20 @@
+/// Which characters of text from elsewhere (a server, a file, an option) fbauth refuses to
+/// keep or show as they are.
+package enum TextChecks {
+    /// C0 controls, DEL and C1 controls: escape sequences and line breaks among them.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// Unicode's bidirectional formatting characters (Unicode Standard Annex #9, §2): LRE, RLE,
+    /// PDF, LRO, RLO (U+202A–202E), the isolates LRI, RLI, FSI, PDI (U+2066–2069), the marks
+    /// LRM, RLM (U+200E, U+200F) and ALM (U+061C). On a terminal they reorder what follows, so
+    /// `ada@example.com` can be made to read as someone else's address (CVE-2021-42574,
+    /// "Trojan Source").
+    package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
+        default: false
+        }
+    }
+}
