@@ -152,7 +152,8 @@ public final class StandIn: @unchecked Sendable {
     /// Creates an email/password user (as the console or Admin SDK would) and returns its uid.
     @discardableResult
     public func createPasswordUser(email: String, password: String, tenantId: String? = nil) -> String {
-        withBackend { backend in
+        precondition(tenantId.map(TenantID.isValid) ?? true, "not a tenant id")
+        return withBackend { backend in
             var account = backend.createAccount(tenantId: tenantId)
             account.email = email.lowercased()
             account.password = password

@@ -48,6 +48,14 @@ struct BundledStandIn: LocalStandIn {
 
         func stop() { standIn.stop() }
 
+        func prepareExport(to directory: String) throws(FBAuthError) {
+            do throws(AuthExport.Problem) {
+                try AuthExport.prepare(directory)
+            } catch {
+                throw .store("cannot export there: \(error.description)")
+            }
+        }
+
         func export(to directory: String) throws(FBAuthError) {
             do throws(AuthExport.Problem) {
                 try standIn.exportAuth(to: directory, version: "fbauth \(CommandLineTool.version)")

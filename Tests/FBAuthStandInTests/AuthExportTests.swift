@@ -98,7 +98,7 @@ import Testing
         } throws: { error in
             (error as? AuthExport.Problem)?.description.contains(message) == true
         }
-        let missing = folder + "/nothing-here"
-        #expect(throws: AuthExport.Problem.self) { try standIn.importAuth(from: missing) }
+        let notAFolder = folder + "/auth_export/accounts.json"
+        #expect(throws: AuthExport.Problem.self) { try standIn.importAuth(from: notAFolder) }
     }
 }

@@ -66,6 +66,14 @@ enum EmulatorCommand: RunnableCommand {
         // Catch Ctrl-C before anything is served, so that no change is lost before an export.
         let interrupt = options.exportDirectory == nil ? nil : context.dependencies.interrupts.begin()
         let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime, importing: options.importDirectory)
+        if let exportDirectory = options.exportDirectory {
+            do throws(FBAuthError) {
+                try running.prepareExport(to: exportDirectory)
+            } catch {
+                running.stop()
+                throw error
+            }
+        }
         context.console.writeOutput(running.hostAndPort + "\n")
         if let imported = options.importDirectory { context.console.say("Imported the users and settings of \(imported).") }
         context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))

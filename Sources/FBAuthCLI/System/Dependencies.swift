@@ -56,6 +56,9 @@ extension LocalStandIn {
 package protocol RunningStandIn: Sendable {
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
     var hostAndPort: String { get }
+    /// Opens (creating it) the directory an export will go to, and refuses one that another
+    /// user could tamper with, before anything is served.
+    func prepareExport(to directory: String) throws(FBAuthError)
     /// A browser that fbauth drives itself, consenting as `email`.
     func headlessBrowser(email: String) -> BrowserLauncher
     /// The code an authenticator app shows now for a TOTP secret (base32): the demo's own app.

@@ -44,6 +44,9 @@ extension Backend {
         if let valid = configuration.validAPIKeys, !valid.contains(apiKey) {
             return HandlerPage.error("API key not valid. Please pass a valid API key.")
         }
+        if let tenant = query["tid"] ?? query["tenantId"], !TenantID.isValid(tenant) {
+            return HandlerPage.error("The tenant id must be \(TenantID.form).")
+        }
         let handlerRequest = HandlerRequest(apiKey: apiKey, appName: appName, authType: query["authType"] ?? "", eventId: query["eventId"])
         if configuration.behaveLikeOfficialEmulator {
             let tenantId = query["tid"] ?? query["tenantId"]

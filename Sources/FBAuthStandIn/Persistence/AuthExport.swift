@@ -29,13 +29,15 @@ public enum AuthExport {
 
     // MARK: - Export
 
+    /// Opens (creating it, 0700) the directory an export will be written to, and refuses one
+    /// that another user owns or may write in, or whose `auth_export` is not a folder of ours.
+    public static func prepare(_ directory: String) throws(Problem) {
+        _ = try PrivateDirectory.open(directory, role: "export").folder("auth_export", create: true)
+    }
+
     static func write(_ backend: Backend, to directory: String, version: String) throws(Problem) {
-        let auth = directory + "/auth_export"
-        do {
-            try FileManager.default.createDirectory(atPath: auth, withIntermediateDirectories: true)
-        } catch {
-            throw Problem(description: "cannot create \(auth): \(error)")
-        }
+        let top = try PrivateDirectory.open(directory, role: "export")
+        guard let auth = try top.folder("auth_export", create: true) else { return }
         var byTenant: [String?: [[String: Any]]] = [nil: []]
         var totp: [[String: Any]] = []
         for account in backend.accounts.values.sorted(by: { $0.localId < $1.localId }) {
@@ -51,15 +53,16 @@ public enum AuthExport {
             }
         }
         for (tenant, users) in byTenant {
+            // Tenant ids were checked when they came in; a file name is built from none that was not.
+            guard tenant.map(TenantID.isValid) ?? true else { throw Problem(description: "tenant id '\(tenant ?? "")' is not a tenant id") }
             let name = tenant.map { "accounts-\($0).json" } ?? "accounts.json"
-            try save(["kind": "identitytoolkit#DownloadAccountResponse", "users": users], to: auth + "/" + name)
+            try auth.write(name, JSONText.data(["kind": "identitytoolkit#DownloadAccountResponse", "users": users]))
         }
-        try save(["signIn": ["allowDuplicateEmails": !backend.configuration.oneAccountPerEmail],
-                  "emailPrivacyConfig": ["enableImprovedEmailPrivacy": backend.configuration.emailEnumerationProtection]],
-                 to: auth + "/config.json")
-        try save(["factors": totp], to: auth + "/" + totpFile)
+        try auth.write("config.json", JSONText.data(["signIn": ["allowDuplicateEmails": !backend.configuration.oneAccountPerEmail],
+                                                      "emailPrivacyConfig": ["enableImprovedEmailPrivacy": backend.configuration.emailEnumerationProtection]]))
+        try auth.write(totpFile, JSONText.data(["factors": totp]))
         // Written last, as firebase-tools does: a directory with it is a whole export.
-        try save(["version": version, "auth": ["version": version, "path": "auth_export"]], to: directory + "/" + metadataFile)
+        try top.write(metadataFile, JSONText.data(["version": version, "auth": ["version": version, "path": "auth_export"]]))
     }
 
     /// An account as Google's emulator stores (and exports) it.
@@ -88,63 +91,52 @@ public enum AuthExport {
         return user
     }
 
-    private static func save(_ object: [String: Any], to path: String) throws(Problem) {
-        do {
-            try JSONText.data(object).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw Problem(description: "cannot write \(path): \(error)")
-        }
-    }
-
     // MARK: - Import
 
     /// Reads an export of either emulator: the accounts, the two project settings, TOTP factors.
     static func read(_ directory: String, into backend: Backend) throws(Problem) {
+        // A directory that does not exist yet is a first start, as an empty one is: it is made.
+        let top = try PrivateDirectory.open(directory, role: "import")
         var authPath = "auth_export"
-        if let metadata = try load(directory + "/" + metadataFile, required: false) {
+        if let metadata = try load(metadataFile, in: top, required: false) {
             guard let path = (metadata["auth"] as? [String: Any])?["path"] as? String else {
                 throw Problem(description: "\(directory)/\(metadataFile) names no auth export (auth.path); it holds no Auth emulator data")
             }
-            guard !path.contains(".."), !path.hasPrefix("/"), path.count <= 200 else {
-                throw Problem(description: "\(directory)/\(metadataFile): auth.path '\(path)' must be a folder inside \(directory)")
+            guard !path.contains("/"), path != "..", path != ".", !path.isEmpty, path.count <= 200 else {
+                throw Problem(description: "\(directory)/\(metadataFile): auth.path '\(path)' must be the name of a folder inside \(directory)")
             }
             authPath = path
         }
-        let auth = directory + "/" + authPath
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-            throw Problem(description: "\(directory) is not a directory that can be read")
+        if try top.names().isEmpty { return }
+        guard let auth = try top.folder(authPath, create: false) else {
+            throw Problem(description: "cannot read \(directory)/\(authPath): no Auth emulator export there (firebase emulators:export, or fbauth emulator --export-on-exit)")
         }
-        // An empty directory is a first start: nothing to import yet.
-        if entries.isEmpty { return }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: auth) else {
-            throw Problem(description: "cannot read \(auth): no Auth emulator export there (firebase emulators:export, or fbauth emulator --export-on-exit)")
-        }
-        if let config = try load(auth + "/config.json", required: false) {
+        if let config = try load("config.json", in: auth, required: false) {
             if let duplicates = (config["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool { backend.configuration.oneAccountPerEmail = !duplicates }
             if let hidden = (config["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool {
                 backend.configuration.emailEnumerationProtection = hidden
             }
         }
         // As firebase-tools: every file whose name holds "accounts"; the tenant from its name.
-        for name in names.sorted() where name.contains("accounts") && name.hasSuffix(".json") {
+        for name in try auth.names().sorted() where name.contains("accounts") && name.hasSuffix(".json") {
             let tenant = String(name.dropFirst("accounts".count).dropLast(".json".count).drop { $0 == "-" })
-            guard let file = try load(auth + "/" + name, required: true) else { continue }
+            guard let file = try load(name, in: auth, required: true) else { continue }
             guard let users = file["users"] as? [Any] ?? (file["users"] == nil ? [] : nil) else {
-                throw Problem(description: "\(auth)/\(name): \"users\" is not a list")
+                throw Problem(description: "\(auth.path)/\(name): \"users\" is not a list")
             }
             for (index, user) in users.enumerated() {
-                let where_ = "\(auth)/\(name), users[\(index)]"
+                let where_ = "\(auth.path)/\(name), users[\(index)]"
                 guard let user = user as? [String: Any] else { throw Problem(description: "\(where_) is not an object") }
                 var account = try Self.account(user, at: where_)
-                if !tenant.isEmpty { account.tenantId = try text(tenant, "tenant in the file name", at: where_, limit: 128) }
+                if !tenant.isEmpty { account.tenantId = try tenantId(tenant, "tenant in the file name", at: where_) }
                 backend.accounts[account.localId] = account
             }
         }
-        if let factors = try load(auth + "/" + totpFile, required: false)?["factors"] as? [Any] {
+        if let factors = try load(totpFile, in: auth, required: false)?["factors"] as? [Any] {
             for case let factor as [String: Any] in factors {
                 guard let localId = factor["localId"] as? String, let secret = factor["sharedSecretKey"] as? String, Base32.decode(secret) != nil,
                     let id = factor["mfaEnrollmentId"] as? String, backend.accounts[localId] != nil
-                else { throw Problem(description: "\(auth)/\(totpFile): a factor without localId, mfaEnrollmentId or a base32 sharedSecretKey") }
+                else { throw Problem(description: "\(auth.path)/\(totpFile): a factor without localId, mfaEnrollmentId or a base32 sharedSecretKey") }
                 let enrolledAt = (factor["enrolledAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? backend.now()
                 backend.accounts[localId]?.mfaEnrollments.append(MfaEnrollment(
                     id: id, displayName: factor["displayName"] as? String, enrolledAt: enrolledAt, kind: .totp(secret: secret)))
@@ -164,7 +156,7 @@ public enum AuthExport {
         account.emailVerified = user["emailVerified"] as? Bool ?? false
         account.displayName = try (user["displayName"] as? String).map { (name: String) throws(Problem) in try text(name, "displayName", at: location, limit: 256) }
         account.photoUrl = try (user["photoUrl"] as? String).map { (url: String) throws(Problem) in try text(url, "photoUrl", at: location, limit: 2048) }
-        account.tenantId = try (user["tenantId"] as? String).map { (tenant: String) throws(Problem) in try text(tenant, "tenantId", at: location, limit: 128) }
+        account.tenantId = try (user["tenantId"] as? String).map { (tenant: String) throws(Problem) in try tenantId(tenant, "tenantId", at: location) }
         account.disabled = user["disabled"] as? Bool ?? false
         account.emailLinkSignIn = user["emailLinkSignin"] as? Bool ?? false
         if let hash = user["passwordHash"] as? String {
@@ -195,15 +187,19 @@ public enum AuthExport {
         return account
     }
 
-    private static func load(_ path: String, required: Bool) throws(Problem) -> [String: Any]? {
-        guard FileManager.default.fileExists(atPath: path) else {
-            if required { throw Problem(description: "\(path) is missing") }
+    private static func load(_ name: String, in folder: PrivateDirectory, required: Bool) throws(Problem) -> [String: Any]? {
+        guard let data = try folder.read(name, limit: maximumFileBytes) else {
+            if required { throw Problem(description: "\(folder.path)/\(name) is missing") }
             return nil
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw Problem(description: "cannot read \(path)") }
-        guard data.count <= maximumFileBytes else { throw Problem(description: "\(path) is larger than 16 MiB") }
-        guard let object = JSONText.parse(data) as? [String: Any] else { throw Problem(description: "\(path) is not a JSON object") }
+        guard let object = JSONText.parse(data) as? [String: Any] else { throw Problem(description: "\(folder.path)/\(name) is not a JSON object") }
         return object
+    }
+
+    /// A tenant id of Identity Platform's form (`TenantID`).
+    private static func tenantId(_ value: String, _ field: String, at location: String) throws(Problem) -> String {
+        guard TenantID.isValid(value) else { throw Problem(description: "\(location): \(field) '\(String(value.prefix(80)))' is not a tenant id (\(TenantID.form))") }
+        return value
     }
 
     /// Text of at most `limit` characters without control characters.

@@ -22,6 +22,11 @@ struct JSONBody {
             }
             fields[camel] = value
         }
+        // Production refuses a malformed tenant id on every method; an unchecked one would end
+        // up in the name of an export file.
+        if let tenant = fields["tenantId"] as? String, !tenant.isEmpty, !TenantID.isValid(tenant) {
+            throw .badRequest("INVALID_TENANT_ID : The tenant id must be \(TenantID.form).")
+        }
         self.fields = fields
     }
 
