@@ -25,11 +25,26 @@ import Testing
         for arguments in [["token"], ["signout"], ["whoami"]] {
             let result = try harness.run(arguments)
             #expect(result.status == 7, "\(arguments): \(result)")
-            #expect(result.stderr.contains("can be written by other users (mode 777)") && result.stderr.contains("chmod 700 '\(harness.configDirectory)'"), "\(result)")
+            #expect(result.stderr.contains("can be written by other users (mode 0777)") && result.stderr.contains("chmod 700 '\(harness.configDirectory)'"), "\(result)")
         }
         #expect(bytes(harness.sessionsPath) == before)
         chmod(harness.configDirectory, 0o700)
         #expect(try harness.run(["token"]).status == 0)
+    }
+
+    /// Issue 27, item 4: a shared folder (`FBAUTH_CONFIG_DIR=/tmp`) is never to be made private:
+    /// the advice is another directory, and the mode is given in full.
+    @Test func aStickySharedFolderIsNotAdvisedChmod() throws {
+        let harness = try Harness()
+        let shared = harness.directory + "/tmp-like"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        chmod(shared, 0o1777)
+        for directory in [shared, "/tmp"] {
+            let result = try harness.run(["status"], environment: ["FBAUTH_CONFIG_DIR": directory])
+            #expect(result.status == 7, "\(result)")
+            #expect(result.stderr.contains("(mode 1777)") || result.stderr.contains("is owned by another user"), "\(result.stderr)")
+            #expect(result.stderr.contains("use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)") && !result.stderr.contains("chmod"), "\(result.stderr)")
+        }
     }
 
     @Test(.enabled(if: geteuid() == 0, "needs root to give the directory to another user"))

@@ -29,10 +29,10 @@ package struct FileSessionStore: SessionStore {
 
     /// Refuses a directory that another user owns or may write in.
     func requireTrustedDirectory() throws(FBAuthError) {
-        guard let reason = Platform.untrustedDirectoryReason(directory) else { return }
-        let fix = reason.hasPrefix("is owned")
-            ? "use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)" : "run: chmod 700 '\(directory)'"
-        throw .store("the config directory \(directory) \(reason), so another user could replace or read your sessions; \(fix)")
+        guard let untrusted = Platform.untrustedDirectory(directory) else { return }
+        let fix = untrusted.chmodFixes
+            ? "run: chmod 700 '\(directory)'" : "use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)"
+        throw .store("the config directory \(directory) \(untrusted.reason), so another user could replace or read your sessions; \(fix)")
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
