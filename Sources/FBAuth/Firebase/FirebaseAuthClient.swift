@@ -238,7 +238,7 @@ package struct FirebaseAuthClient: Sendable {
             throw .badResponse(host: host, reason: "HTTP \(response.status) redirect to \(location), which fbauth does not follow")
         }
         guard (200..<300).contains(response.status) else {
-            throw Self.failure(from: response, host: host, action: action)
+            throw Self.failure(from: response, host: host, action: action, sent: SentSecrets(request))
         }
         guard !response.body.isEmpty else { throw .badResponse(host: host, reason: "empty body (HTTP \(response.status))") }
         guard response.headers["content-type"]?.lowercased().contains("json") == true else {
@@ -257,10 +257,13 @@ package struct FirebaseAuthClient: Sendable {
         }
     }
 
-    static func failure(from response: HTTPClientResponse, host: String, action: String) -> FBAuthError {
+    /// The error a non-2xx answer means. Its message never repeats a secret of the request
+    /// (`sent`), whatever the server echoed.
+    static func failure(from response: HTTPClientResponse, host: String, action: String, sent: SentSecrets = .none) -> FBAuthError {
         if let envelope = try? JSONDecoder().decode(ErrorEnvelope.self, from: response.body) {
             let reasons = (envelope.error.errors ?? []).compactMap(\.reason) + (envelope.error.details ?? []).compactMap(\.reason)
-            return .server(ServerError(httpStatus: response.status, message: envelope.error.message, reasons: reasons, host: host), action: action)
+            return .server(ServerError(httpStatus: response.status, message: sent.removed(from: envelope.error.message), reasons: reasons, host: host),
+                           action: action)
         }
         if response.status >= 500 || response.status == 429 {
             return .server(ServerError(httpStatus: response.status, message: "HTTP \(response.status)", host: host), action: action)

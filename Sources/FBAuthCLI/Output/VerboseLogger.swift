@@ -17,7 +17,8 @@ struct VerboseLogger: HTTPExchangeLogger {
         let milliseconds = Int(duration * 1000)
         if let response {
             lines.append("fbauth: < \(response.status) in \(milliseconds) ms")
-            lines.append("fbauth:   " + Redaction.body(response.body, contentType: response.headers["content-type"]))
+            // What the answer quotes of the request's secrets goes too (a server may echo them).
+            lines.append("fbauth:   " + SentSecrets(request).removed(from: Redaction.body(response.body, contentType: response.headers["content-type"])))
         } else {
             lines.append("fbauth: < no answer after \(milliseconds) ms: \(failure ?? "unknown failure")")
         }

@@ -47,6 +47,9 @@ public struct Fault: Sendable {
         case amend([(field: String, json: String)])
         /// Close the connection without answering.
         case dropConnection
+        /// Answer with a Google error envelope whose message starts with `code` and quotes the
+        /// whole request, query and body, as a careless front end does.
+        case echo(status: Int, code: String)
     }
 
     /// Applies to requests whose path ends with this (e.g. `accounts:lookup`, `/v1/token`).

@@ -27,6 +27,10 @@ extension Backend {
                 return .respond(Self.amend(respond(to: request), fields))
             case .dropConnection:
                 return .drop
+            case .echo(let status, let code):
+                // A front end that quotes what it was sent, query and body, in its error.
+                let sent = request.originForm + " " + String(decoding: request.body, as: UTF8.self)
+                return .respond(APIError(httpStatus: status, message: "\(code) : the request was not understood; you sent \(sent)").response)
             }
         }
         return .respond(respond(to: request))
