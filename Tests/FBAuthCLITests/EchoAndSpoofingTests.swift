@@ -1,6 +1,7 @@
 import FBAuthStandIn
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 27, items 3, 5 and 6: what a hostile or careless server sends back reaches the terminal
 /// without the secrets fbauth sent it, and without characters that reorder what the user reads;
@@ -63,5 +64,54 @@ import Testing
             #expect(!text.unicodeScalars.contains { [0x202E, 0x2066, 0x2069, 0x200F].contains($0.value) }, "\(name): \(text)")
             #expect(text.contains("<U+202E>moc.elpmaxe@eve"), "\(name): \(text)")
         }
+    }
+
+    // MARK: 6. Secrets in files others can read
+
+    @Test func aTokenFileOthersCanReadIsPointedOutAndStillUsed() throws {
+        let harness = try Harness()
+        let google = harness.standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com")
+        let path = harness.directory + "/google-token"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(google.idToken.utf8), attributes: [.posixPermissions: 0o644])
+        let shared = try harness.run(["signin", "--provider", "google.com", "--id-token-file", path])
+        #expect(shared.status == 0, "\(shared)")
+        #expect(shared.stderr.contains("warning: --id-token-file \(path) can be read by other users (mode 0644)") && shared.stderr.contains("chmod 600"),
+                "\(shared.stderr)")
+
+        chmod(path, 0o600)
+        let private_ = try harness.run(["signin", "--provider", "google.com", "--id-token-file", path])
+        #expect(private_.status == 0 && !private_.stderr.contains("warning"), "\(private_)")
+        let piped = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: google.idToken)
+        #expect(piped.status == 0 && !piped.stderr.contains("warning"), "\(piped)")
+
+        let codes = harness.directory + "/codes"
+        _ = FileManager.default.createFile(atPath: codes, contents: Data("123456\n".utf8), attributes: [.posixPermissions: 0o640])
+        let code = try harness.run(["password", "reset", "--code-file", codes], stdin: "new password\n")
+        #expect(code.stderr.contains("warning: --code-file \(codes) can be read by other users (mode 0640)"), "\(code.stderr)")
+    }
+
+    @Test func aFileTooLargeNamesTheLimitInItsUnit() throws {
+        let harness = try Harness()
+        let path = harness.directory + "/huge-token"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: UInt8(ascii: "a"), count: 100_000), attributes: [.posixPermissions: 0o600])
+        let result = try harness.run(["signin", "--provider", "google.com", "--id-token-file", path])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("is larger than 64 KiB") && !result.stderr.contains("0 MiB"), "\(result.stderr)")
+    }
+
+    // MARK: 7. Launch pages of a killed fbauth
+
+    @Test func launchPagesOfDeadProcessesGoAtAnyCommandThatReadsTheStore() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        // A process that has ended: its page stays until someone removes it.
+        let ended = try ChildProcess("/bin/true", [], environment: [:])
+        #expect(ended.wait(timeout: 10))
+        let dead = harness.configDirectory + "/signin-\(ended.pid)-deadbeef.html"
+        let alive = harness.configDirectory + "/signin-\(getpid())-cafe.html"
+        for page in [dead, alive] { _ = FileManager.default.createFile(atPath: page, contents: Data("<meta>".utf8), attributes: [.posixPermissions: 0o600]) }
+        #expect(try harness.run(["status"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: dead), "the dead process's page is gone")
+        #expect(FileManager.default.fileExists(atPath: alive), "a running process's page stays")
     }
 }

@@ -51,6 +51,9 @@ package struct FileSessionStore: SessionStore {
 
     package func load() throws(FBAuthError) -> StoreContents {
         try requireTrustedDirectory()
+        // The launch pages of an fbauth that was killed (SIGKILL) mid-sign-in: each names the
+        // sign-in's one-time address, and nothing else would remove them.
+        Platform.removeFilesOfDeadProcesses(in: directory, prefix: LaunchPage.namePrefix)
         let data: Data
         do {
             guard let read = try Platform.readFile(filePath) else { return StoreContents() }

@@ -183,6 +183,11 @@ package enum Platform {
         /// Larger than fbauth reads (`maximumFileBytes`).
         case tooLarge(path: String, limit: Int)
 
+        /// `64 KiB`, `16 MiB`: a limit in the unit it is a whole number of.
+        static func size(_ bytes: Int) -> String {
+            bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+        }
+
         package var description: String {
             switch self {
             case .failed(let operation, let path, let code) where code == ELOOP:
@@ -190,7 +195,7 @@ package enum Platform {
             case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
             case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
             case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so fbauth does not read it"
-            case .tooLarge(let path, let limit): "\(path) is larger than \(limit >> 20) MiB, more than fbauth reads"
+            case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than fbauth reads"
             }
         }
     }
@@ -244,7 +249,7 @@ package enum Platform {
         var reason: String {
             switch self {
             case .ownedByAnotherUser(let uid): "is owned by another user (uid \(uid))"
-            case .writableByOthers(let mode): "can be written by other users (mode \(Self.octal(mode)))"
+            case .writableByOthers(let mode): "can be written by other users (mode \(Platform.octal(mode)))"
             }
         }
 
@@ -255,12 +260,12 @@ package enum Platform {
             if case .writableByOthers(let mode) = self { return mode & 0o1000 == 0 }
             return false
         }
+    }
 
-        /// `0755`, `1777`: every bit of a mode, as `ls -l` and `chmod` read it.
-        static func octal(_ mode: mode_t) -> String {
-            let digits = String(mode, radix: 8)
-            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-        }
+    /// `0755`, `1777`: every bit of a mode, as `chmod` reads it.
+    package static func octal(_ mode: mode_t) -> String {
+        let digits = String(mode, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// The same for a C path, without a message.
@@ -306,6 +311,15 @@ package enum Platform {
                 buffer = larger
             }
         }
+    }
+
+    /// The permission bits of the regular file at `path` (links followed) when group or
+    /// others may read it; nil for a file only its owner reads, a pipe or FIFO (process
+    /// substitution), or no file.
+    package static func modeReadableByOthers(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o044 != 0 else { return nil }
+        return info.st_mode & 0o7777
     }
 
     /// A small input the user names (`--token-file`, `--mfa-code-file`): any file they can read,

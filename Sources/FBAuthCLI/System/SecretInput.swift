@@ -48,6 +48,10 @@ enum SecretInput {
             } catch {
                 throw .usage("cannot read \(option): \(error.description)")
             }
+            // A token, secret or code in a file others can read is theirs too; a pipe is fine.
+            if let mode = Platform.modeReadableByOthers(source) {
+                console.say("fbauth: warning: \(option) \(source) can be read by other users (mode \(Platform.octal(mode))); keep secrets in a file only you can read (chmod 600 '\(source)'), or pipe them in with \(option) -.")
+            }
         }
         return String(decoding: data, as: UTF8.self).trimmed()
     }
