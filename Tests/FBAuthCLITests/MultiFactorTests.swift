@@ -140,9 +140,75 @@ import Testing
         #expect(FileManager.default.contents(atPath: harness.sessionsPath) == before, "the store is as it was")
         #expect(!harness.standIn.requests.map(\.body).joined().contains("123457"), "one try")
 
-        // A code on stdin after the password cannot be told from it: fbauth says what to do.
+        // Stdin gives the password on its first line and the code on the next; without a code
+        // line fbauth says what to do.
         let stdinOnly = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "correct horse\n")
         #expect(stdinOnly.status == 2 && stdinOnly.stderr.contains("--mfa-code-file"), "\(stdinOnly)")
+    }
+
+    // MARK: Issue 27, item 8: no SMS sent in vain
+
+    /// A google.com user with a phone second factor, signed out; SMS without reCAPTCHA.
+    private static func phoneUser(_ harness: Harness) throws -> (token: String, number: String) {
+        harness.environment["BROWSER"] = "/bin/false"
+        let google = harness.standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com")
+        let first = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: google.idToken)
+        #expect(first.status == 0, "\(first)")
+        let uid = try #require(first.json.string("user", "uid"))
+        harness.standIn.enrollPhone(uid: uid, phoneNumber: "+15555550123", displayName: "mobile")
+        #expect(try harness.run(["signout"]).status == 0)
+        return (google.idToken, "+15555550123")
+    }
+
+    private static func smsNoReCAPTCHA() -> StandInConfiguration {
+        var configuration = StandInConfiguration()
+        configuration.checksRecaptcha = false
+        return configuration
+    }
+
+    /// stdin that gives `first` (if any) now and one more line once the test knows the code.
+    private static func pipedStdin(_ harness: Harness, first: String?, feed: CodeFeed) -> String {
+        "{ \(first.map { "printf '%s\\n' '\($0)';" } ?? "") head -n 1 '\(feed.path)'; } | '\(Binaries.url("fbauth").path)' \"$@\""
+    }
+
+    @Test func aProviderTokenFromAFileLeavesStdinForTheSMSCode() throws {
+        let harness = try Harness(configuration: Self.smsNoReCAPTCHA())
+        let (token, number) = try Self.phoneUser(harness)
+        let tokenFile = harness.directory + "/google-token"
+        _ = FileManager.default.createFile(atPath: tokenFile, contents: Data(token.utf8), attributes: [.posixPermissions: 0o600])
+        let feed = try CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--provider", "google.com", "--id-token-file", tokenFile], harness: harness,
+                                           shell: Self.pipedStdin(harness, first: nil, feed: feed))
+        #expect(signin.waitForStderr(containing: "A code was sent by SMS"), "\(signin.stderr)")
+        #expect(feed.send(try #require(harness.standIn.latestCode(sentTo: number))))
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stderr.contains("stdin held"), "\(result.stderr)")
+        #expect(harness.standIn.requests(to: "mfaSignIn:start").count == 1)
+    }
+
+    @Test func aTokenOnStdinStopsBeforeAnySMSIsSent() throws {
+        let harness = try Harness(configuration: Self.smsNoReCAPTCHA())
+        let (token, _) = try Self.phoneUser(harness)
+        let result = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: token)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains("give the code with --mfa-code-file FILE") && result.stderr.contains("nothing was sent"), "\(result.stderr)")
+        #expect(harness.standIn.requests(to: "mfaSignIn:start").isEmpty, "no SMS was asked for")
+    }
+
+    @Test func aPasswordAndThenTheCodeOnStdinReauthenticate() throws {
+        let harness = try Harness(configuration: Self.smsNoReCAPTCHA())
+        harness.environment["BROWSER"] = "/bin/false"
+        let uid = try Self.passwordUser(harness)
+        harness.standIn.enrollPhone(uid: uid, phoneNumber: "+15555550124", displayName: "mobile")
+        let feed = try CodeFeed(harness)
+        let reauth = try BackgroundProcess(["reauth", "--provider", "password"], harness: harness,
+                                           shell: Self.pipedStdin(harness, first: "correct horse", feed: feed))
+        #expect(reauth.waitForStderr(containing: "A code was sent by SMS"), "\(reauth.stderr)")
+        #expect(feed.send(try #require(harness.standIn.latestCode(sentTo: "+15555550124"))))
+        let result = reauth.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("user", "uid") == uid)
     }
 
     @Test func severalFactorsNeedOneNamedInScripts() throws {

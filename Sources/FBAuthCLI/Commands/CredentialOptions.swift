@@ -46,6 +46,9 @@ enum CredentialOptions {
             if let reason = ProviderTokenCredential.refusal(self.providerId) { throw .usage(reason) }
         }
 
+        /// Whether a token is read from stdin (`-`), all of it: no second-factor code can follow.
+        var readsStandardInput: Bool { [idTokenFile, accessTokenFile, secretFile].contains("-") }
+
         /// Reads the files and checks the combination.
         func credential(_ console: Console) throws(FBAuthError) -> ProviderTokenCredential {
             func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {

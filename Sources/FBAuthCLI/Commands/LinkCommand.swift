@@ -127,7 +127,10 @@ enum LinkCommand: RunnableCommand {
         let refresher = context.tokenRefresher(for: project.key)
         let session = try refresher.session(context.selector, minValid: 60)
         var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: !context.console.isInputTerminal)
+        // A token from `-` takes all of stdin; a password (or a link) only its first line.
+        var tokenFromStdin = false
+        if case .providerToken(let sources) = options.method { tokenFromStdin = sources.readsStandardInput }
+        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: tokenFromStdin)
         let providerId: String
         let result: BrowserSignInFlow.Result
         do throws(FBAuthError) {

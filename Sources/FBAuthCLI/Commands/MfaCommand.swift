@@ -125,9 +125,10 @@ enum MfaCommand: RunnableCommand {
                 context.console.say("Enrolled the authenticator app\(name.map { " \"\($0)\"" } ?? "") for \(renewed.displayLabel); sign-ins now ask for its code.")
             case .enrollPhone(let number, let name, let openBrowser):
                 let verifier = RecaptchaPhoneVerifier(flow: try context.browserFlow(for: project), openBrowser: openBrowser)
+                let source = try codes.codeSource()  // before the SMS is sent
                 let sessionInfo = try enrollment.sendCode(to: number, for: session, verifier: verifier)
                 context.console.say("A code was sent by SMS to \(number).")
-                let renewed = try codes.withAttempts(try codes.codeSource(), prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
+                let renewed = try codes.withAttempts(source, prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
                     try enrollment.finishPhone(sessionInfo: sessionInfo, code: code, name: name, for: session)
                 }
                 context.console.say("Enrolled \(number)\(name.map { " (\"\($0)\")" } ?? "") for \(renewed.displayLabel); sign-ins now ask for a code sent to it.")

@@ -56,7 +56,7 @@ enum ReauthCommand: RunnableCommand {
         case .providerToken(let sources):
             let session = try store.load().session(context.selector, in: project.key)
             var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: true)
+            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: sources.readsStandardInput)
             let credential = try sources.credential(context.console)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in
                 try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
@@ -69,8 +69,8 @@ enum ReauthCommand: RunnableCommand {
             }
             let password = try SecretInput.password(for: email, console: context.console)
             var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project,
-                                                                          stdinTaken: !context.console.isInputTerminal)
+            // The password is stdin's first line; a code may follow on the next.
+            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project)
             credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
             try finish(record, as: session, project: project, store: store, context: context, json: options.json)

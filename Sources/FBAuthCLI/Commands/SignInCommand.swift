@@ -120,9 +120,9 @@ enum SignInCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        let passwordFromStdin = !context.console.isInputTerminal
         var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: passwordFromStdin)
+        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project,
+                                                                      stdinTaken: options.method.readsAllOfStandardInput)
         let record: SignInRecord
         switch options.method {
         case .identityProvider(let mode):
@@ -200,6 +200,16 @@ extension ParsedArguments {
 }
 
 extension SignInCommand.Method {
+    /// Whether this way of signing in reads all of stdin (a token from `-`), so that a second
+    /// factor's code cannot come from there. A password takes only the first line.
+    var readsAllOfStandardInput: Bool {
+        switch self {
+        case .providerToken(let sources): sources.readsStandardInput
+        case .customToken(let source): source == "-"
+        case .identityProvider, .password, .emailLink, .anonymous: false
+        }
+    }
+
     /// The options that sign in this way again (files named by placeholders).
     var repeatArguments: [String] {
         switch self {

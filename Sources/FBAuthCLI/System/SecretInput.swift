@@ -9,7 +9,8 @@ import LoopbackHTTP
 /// Reads secrets the user supplies: never from argv or the environment, where other
 /// processes and shell history can see them.
 enum SecretInput {
-    /// A password from the terminal without echo, or from stdin when stdin is not a terminal.
+    /// A password from the terminal without echo, or the first line of stdin when stdin is not a
+    /// terminal: the next line is left for a second factor's code (`printf 'pw\n123456\n' |`).
     static func password(for email: String, console: Console) throws(FBAuthError) -> String {
         if console.isInputTerminal {
             guard let line = console.readSecret(prompt: "Password for \(email): "), !line.isEmpty else {
@@ -17,8 +18,8 @@ enum SecretInput {
             }
             return line
         }
-        let text = String(decoding: console.readAllInput(), as: UTF8.self)
-        let password = text.hasSuffix("\r\n") ? String(text.dropLast()) : text.hasSuffix("\n") ? String(text.dropLast()) : text
+        let line = console.readLine() ?? ""
+        let password = line.hasSuffix("\r") ? String(line.dropLast()) : line
         guard !password.isEmpty else {
             throw .usage("no password on stdin: pipe it in (e.g. from a password manager) or run in a terminal to be prompted")
         }

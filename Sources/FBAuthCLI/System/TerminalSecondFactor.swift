@@ -43,7 +43,8 @@ struct SecondFactorOptions: Equatable {
 struct TerminalSecondFactor: SecondFactorResolver {
     let console: Console
     let options: SecondFactorOptions
-    /// Whether stdin already gave something (a password): the code cannot come from it too.
+    /// Whether stdin was read to its end (a token from `-`): the code cannot come from it too.
+    /// A password takes only the first line, and the code is the next.
     var stdinTaken = false
 
     static let attemptsOnATerminal = 3
@@ -115,12 +116,20 @@ struct TerminalSecondFactor: SecondFactorResolver {
 
     // MARK: - The code
 
+    /// Where the code will come from, decided before anything is sent: an SMS is never asked
+    /// for when no code can be read (it costs the project money and quota, and trips abuse
+    /// limits), and stdin that a token already took gives none.
     func codeSource() throws(FBAuthError) -> SecondFactorCodeSource {
+        let source: SecondFactorCodeSource
         switch options.codeFile {
-        case "-"?: return .standardInput
-        case let path?: return .file(path)
-        case nil: return console.isInputTerminal ? .terminal : .standardInput
+        case "-"?: source = .standardInput
+        case let path?: source = .file(path)
+        case nil: source = console.isInputTerminal ? .terminal : .standardInput
         }
+        if source == .standardInput, stdinTaken {
+            throw .usage("this account needs a second factor, and stdin held the token: give the code with --mfa-code-file FILE (nothing was sent)")
+        }
+        return source
     }
 
     /// Reads a code and tries it; on a terminal a wrong code is said and asked again (three
@@ -145,9 +154,6 @@ struct TerminalSecondFactor: SecondFactorResolver {
         case .terminal:
             text = console.readSecret(prompt: prompt)
         case .standardInput:
-            guard !stdinTaken else {
-                throw .usage("this account needs a second factor, and stdin held the password: give the code with --mfa-code-file FILE")
-            }
             text = console.readLine()
         case .file(let path):
             text = try SecretInput.text(from: path, option: "--mfa-code-file", console: console)
