@@ -180,6 +180,29 @@ import Testing
         #expect(harness.standIn.users.first?.emailLinkSignIn == true && harness.savedSessions.count == 1)
     }
 
+    /// Issue 27, item 9: another user who read the continue URL (an emulator lists every
+    /// pending link) mails a link of their own to it; the listener refuses it and waits on.
+    @Test func aLinkMailedToAnotherAddressDoesNotEndTheWait() throws {
+        let harness = try harness()
+        let signin = try BackgroundProcess(["signin", "--provider", "emailLink", "--email", "ada@example.com", "--timeout", "60"], harness: harness)
+        #expect(signin.waitForStderr(containing: "A sign-in link was sent to ada@example.com"), "\(signin.stderr)")
+        let continueUrl = try #require(harness.bodies(of: "accounts:sendOobCode").last?["continueUrl"] as? String)
+
+        let attack = try harness.postToStandIn("/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=any", [
+            "requestType": "EMAIL_SIGNIN", "email": "eve@example.com", "continueUrl": continueUrl, "canHandleCodeInApp": true])
+        #expect(attack.status == 200, "\(attack)")
+        let evesLink = try #require(harness.standIn.latestOobLink(sentTo: "eve@example.com", requestType: "EMAIL_SIGNIN"))
+        #expect(try harness.runFakeBrowser(evesLink).status == 0)
+        #expect(signin.waitForStderr(containing: "a sign-in link sent to another address reached this sign-in and was refused"), "\(signin.stderr)")
+
+        let link = try #require(harness.standIn.latestOobLink(sentTo: "ada@example.com", requestType: "EMAIL_SIGNIN"))
+        #expect(try harness.runFakeBrowser(link).status == 0)
+        let result = signin.finish()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.json.string("user", "email") == "ada@example.com")
+        #expect(harness.standIn.users.map(\.email) == ["ada@example.com"], "no account for eve")
+    }
+
     @Test func aPastedEmailLinkSignsInAndLinksWithoutTheListener() throws {
         let harness = try harness()
         #expect(try harness.run(["signin", "--provider", "anonymous"]).status == 0)

@@ -35,20 +35,35 @@ package struct EmailLinkFlow: Sendable {
         let continueUrl = "http://localhost:\(receiver.port)\(Self.path)?state=\(state)"
         try send(email: email, continueUrl: continueUrl)
         flow.observer.notice("A sign-in link was sent to \(email). Open it on this machine and the sign-in completes here; on another device, copy the link (or the address it ends on) and paste it here.")
-        let callback = try wait(receiver: receiver, state: state, timeout: timeout)
-        do throws(FBAuthError) {
-            guard case .authorized(let parameters) = callback.verdict else { throw FBAuthError.flowIncomplete("the link did not arrive") }
-            let link: EmailActionLink
-            switch EmailActionLink.from(parameters) {
-            case .success(let parsed): link = parsed
-            case .failure(let problem): throw FBAuthError.usage("that is not a sign-in link: \(problem.reason)")
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while true {
+            let callback = try wait(receiver: receiver, state: state, timeout: max(.zero, clock.now.duration(to: deadline)))
+            do throws(FBAuthError) {
+                guard case .authorized(let parameters) = callback.verdict else { throw FBAuthError.flowIncomplete("the link did not arrive") }
+                let link: EmailActionLink
+                switch EmailActionLink.from(parameters) {
+                case .success(let parsed): link = parsed
+                case .failure(let problem): throw FBAuthError.usage("that is not a sign-in link: \(problem.reason)")
+                }
+                if link.operation != .signIn, callback.held != nil {
+                    callback.respond(ResultPage.rejected(status: 403, reason: "this is \(link.operation.sentence), not a sign-in link"))
+                    flow.observer.notice("fbauth: \(link.operation.sentence) reached this sign-in and was refused; still waiting for the sign-in link sent to \(email).")
+                    continue
+                }
+                let record = try credentials.emailLink(email: email, link: link, linkingTo: purpose.linkToken)
+                callback.respond(ResultPage.success(signedInAs: record.displayLabel))
+                return record
+            } catch where error.isLinkForAnotherAddress && callback.held != nil {
+                // The continue URL, state included, is no secret from whoever sees the mail or an
+                // emulator's listing of links: someone may send a link of their own to it. Such a
+                // link is refused like a wrong state, and the wait goes on for the user's own.
+                callback.respond(ResultPage.rejected(status: 403, reason: "this link was sent to another address than \(email)"))
+                flow.observer.notice("fbauth: a sign-in link sent to another address reached this sign-in and was refused; still waiting for the link sent to \(email).")
+            } catch {
+                callback.respond(ResultPage.failure(error.pageSentence))
+                throw error
             }
-            let record = try credentials.emailLink(email: email, link: link, linkingTo: purpose.linkToken)
-            callback.respond(ResultPage.success(signedInAs: record.displayLabel))
-            return record
-        } catch {
-            callback.respond(ResultPage.failure(error.pageSentence))
-            throw error
         }
     }
 
@@ -97,5 +112,14 @@ package struct EmailLinkFlow: Sendable {
         wait.pastePrompt = "Paste the link from the email (or the address it ended on):"
         wait.awaited = "the email link"
         return try wait.wait(timeout: timeout)
+    }
+}
+
+extension FBAuthError {
+    /// Firebase's answer to a link mailed to another address than the one signing in
+    /// (`INVALID_EMAIL : The email provided does not match the sign-in email address.`).
+    var isLinkForAnotherAddress: Bool {
+        guard case .server(let error, _) = self else { return false }
+        return error.code == "INVALID_EMAIL"
     }
 }
