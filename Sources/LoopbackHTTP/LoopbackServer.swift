@@ -46,10 +46,17 @@ public final class LoopbackServer {
         /// As many as `poll` and the descriptor limit allow, keeping room for everything else.
         public static var defaultMaxConnections: Int { max(32, min(4096, Socket.descriptorLimit() - 64)) }
 
-        public init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = defaultMaxConnections) {
+        /// Decides, for each accepted connection and before a byte of it is read, whether it is
+        /// served; a refused one is closed at once (fbauth's listener: only the user's own
+        /// processes, `PeerOwner`). Nil: every connection is served.
+        public var admits: (@Sendable (_ fd: Int32) -> Bool)?
+
+        public init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = defaultMaxConnections,
+                    admits: (@Sendable (_ fd: Int32) -> Bool)? = nil) {
             self.limits = limits
             self.requestTimeout = requestTimeout
             self.maxConnections = maxConnections
+            self.admits = admits
         }
     }
 
@@ -103,6 +110,9 @@ public final class LoopbackServer {
 
     /// Number of connections open right now (for tests and diagnostics).
     public var openConnectionCount: Int { connections.count }
+
+    /// Connections closed unread because `Options.admits` refused them.
+    public private(set) var refusedConnections = 0
 
     /// Runs the loop until something the caller must see happens. `handle` is called on this
     /// thread for each complete request.
@@ -174,6 +184,11 @@ public final class LoopbackServer {
 
     private func acceptAll(from listener: Int32) {
         while let fd = Socket.accept(listener) {
+            if let admits = options.admits, !admits(fd) {
+                Socket.close(fd)
+                refusedConnections += 1
+                continue
+            }
             if connections.count >= options.maxConnections {
                 // Browsers open spare connections they may never use, and a local program may
                 // dribble bytes to hold places: make room by closing the one that has gone

@@ -16,7 +16,7 @@ import Testing
     /// The port of the listener, read from the redirect_uri in the printed URL.
     /// The listener's port: of the one-time start address, or of the authorization URL's redirect_uri.
     private func listenerPort(in url: String) -> UInt16? {
-        if url.hasPrefix("file://") { return startAddress(url).flatMap { URLComponents(string: $0)?.port }.map(UInt16.init) }
+        if url.hasPrefix("file://") || url.contains("/start?n=") { return startAddress(url).flatMap { URLComponents(string: $0)?.port }.map(UInt16.init) }
         let redirect = URLComponents(string: url)?.queryItems?.first { $0.name == "redirect_uri" }?.value
         return redirect.flatMap { URLComponents(string: $0)?.port }.map(UInt16.init)
     }

@@ -42,9 +42,9 @@ struct HostedFlowTests {
         #expect((body["requestUri"] as? String)?.contains("/emulator/auth/handler?code=") == true)
         #expect(body["sessionId"] as? String != nil)
         #expect(browser.contains("page signed-in: Signed in as ada@example.com"), "\(browser)")
-        // The launched browser was given a page only this user can read; its one-time address
-        // appears nowhere else.
-        #expect(result.stderr.contains("file://") && !result.stderr.contains("/start?n="), "\(result.stderr)")
+        // The listener takes this user's connections only, so the browser was given the
+        // one-time address itself (issue 27, item 10).
+        #expect(result.stderr.contains("/start?n=") && !result.stderr.contains("file://"), "\(result.stderr)")
     }
 
     @Test func linkAndReauthUseTheHostedFlowToo() throws {

@@ -14,8 +14,11 @@ struct LocalUserRaceTests {
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: Flow.allCases)
-    func anotherUserWhoReadsTheBrowsersArgumentsCannotSignInFirst(flow: Flow) throws {
+    /// Both protections: the listener refusing other users' connections (the default on Linux,
+    /// issue 27 item 10: the browser is given the address itself) and the launch page (macOS,
+    /// and here `FBAUTH_CONNECTION_CHECK=off`).
+    @Test(arguments: Flow.allCases, ["on", "off"])
+    func anotherUserWhoReadsTheBrowsersArgumentsCannotSignInFirst(flow: Flow, connectionCheck: String) throws {
         let attacker = try OtherUser.ensure()
         let harness = try Harness()
         let shared = try attacker.sharedCopy(of: Binaries.url("fbauth-fake-browser").path)
@@ -43,7 +46,8 @@ struct LocalUserRaceTests {
             FBAUTH_FAKE_BROWSER_EMAIL=ada@example.com FBAUTH_FAKE_BROWSER_RESULT='\(victimResult ?? "")' exec '\(shared.binary)' "$1"
             """
         _ = FileManager.default.createFile(atPath: browser, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
-        let running = try BackgroundProcess(arguments + ["--port", "0", "--timeout", "30"], harness: harness, environment: ["BROWSER": browser])
+        let running = try BackgroundProcess(arguments + ["--port", "0", "--timeout", "30"], harness: harness,
+                                            environment: ["BROWSER": browser, "FBAUTH_CONNECTION_CHECK": connectionCheck])
         #expect(eventually(within: 20) { Self.processArguments().contains { $0.first == "/bin/sh" && $0.dropFirst().first == browser } })
 
         // The other user: whatever the browser's command line holds, used before the browser.
@@ -52,6 +56,7 @@ struct LocalUserRaceTests {
             "FBAUTH_FAKE_BROWSER_RESULT": attackerResult ?? "", "BROWSER_SCRIPT": browser,
         ])
         #expect(attack.stdout.contains("found "), "the attacker sees the browser's argument: \(attack)")
+        #expect(attack.stdout.contains(connectionCheck == "on" ? "found http://localhost:" : "found file://"), "\(attack)")
         #expect(attack.status != 0, "the attack must not get through: \(attack)")
 
         // Now the user's browser goes ahead, and the sign-in ends as the user.

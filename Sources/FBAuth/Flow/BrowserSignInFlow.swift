@@ -36,6 +36,8 @@ package struct BrowserSignInFlow: Sendable {
     package var secondFactor: SecondFactorHandling?
     /// What to tell a user whose browser is elsewhere (SSH, containers, CI).
     package var headless = HeadlessAdvice(environment: [:])
+    /// Who may connect to the flow's listeners.
+    package var listenerGuard = ListenerGuard.ownConnectionsOnly
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                 tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
@@ -79,7 +81,7 @@ package struct BrowserSignInFlow: Sendable {
     /// The loopback redirect: the provider sends the browser straight to the listener.
     func runLoopback(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         // Listen first: the redirect URI, port included, goes into createAuthUri.
-        let receiver = try RedirectReceiver(port: options.port, host: options.redirectHost)
+        let receiver = try RedirectReceiver(port: options.port, host: options.redirectHost, guard: listenerGuard)
         defer { receiver.close() }
         guard let authorization = try authorize(options, redirectURI: receiver.redirectURI) else {
             receiver.close()
@@ -96,7 +98,7 @@ package struct BrowserSignInFlow: Sendable {
             ? StartGate(nonce: secrets.make(bytes: 16), cookie: secrets.make(bytes: 32),
                         authority: "\(options.redirectHost.rawValue):\(receiver.port)")
             : nil
-        let (launched, page) = present(authorization.authURI, gate: &gate, options: options)
+        let (launched, page) = present(authorization.authURI, gate: &gate, options: options, receiver: receiver)
         defer { page?.remove() }
         var waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
@@ -185,14 +187,15 @@ package struct BrowserSignInFlow: Sendable {
     /// Opens the browser on the gate's one-time address, through a `LaunchPage`; where no
     /// browser can be opened, shows the authorization URL instead, for a browser anywhere (the
     /// gate is then dropped: a pasted or forwarded redirect carries no cookie).
-    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions) -> (LaunchedBrowser?, LaunchPage?) {
+    private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions,
+                         receiver: RedirectReceiver) -> (LaunchedBrowser?, LaunchPage?) {
         if let start = gate?.startURL {
             do {
-                let (launched, page) = try launch(start)
+                let (launched, page) = try launch(start, receiver: receiver)
                 if let announcement = browser.announcement {
                     observer.notice("\(announcement) with \(options.providerId)")
                 } else {
-                    observer.notice(Self.launchNotice("Sign in with \(options.providerId) in your browser.", page: page))
+                    observer.notice(Self.launchNotice("Sign in with \(options.providerId) in your browser.", page: page, startURL: start))
                 }
                 return (launched, page)
             } catch {
@@ -205,10 +208,17 @@ package struct BrowserSignInFlow: Sendable {
         return (nil, nil)
     }
 
-    /// Opens the browser on `startURL` by way of a `LaunchPage`, which the caller removes when
-    /// the flow ends: the browser's command line names a file, not the one-time address.
-    func launch(_ startURL: String) throws(BrowserLaunchError) -> (LaunchedBrowser?, LaunchPage) {
+    /// Opens the browser on `startURL`. Where `receiver` refuses other users' connections, the
+    /// browser is given the address itself: whoever reads it from the browser's command line
+    /// cannot use it. Elsewhere it is given a `LaunchPage`, which the caller removes when the flow
+    /// ends: the command line then names a file, not the one-time address.
+    func launch(_ startURL: String, receiver: RedirectReceiver) throws(BrowserLaunchError) -> (LaunchedBrowser?, LaunchPage?) {
+        if receiver.refusesOtherUsers {
+            observer.signIn(.detail("fbauth: the listener on port \(receiver.port) closes every connection that is not from one of your own programs (the kernel's table of sockets, /proc/net/tcp), so the browser is given the sign-in's address itself."))
+            return (try browser.open(startURL), nil)
+        }
         let page = try LaunchPage.create(in: launchDirectory, startURL: startURL, unique: secrets.make(bytes: 8))
+        observer.signIn(.detail("fbauth: who connects to the listener on port \(receiver.port) cannot be checked here\(listenerGuard == .off ? " (FBAUTH_CONNECTION_CHECK=off)" : ""), so the browser is given a page only you can read, \(page.path), which leads to the sign-in's address."))
         do {
             return (try browser.open(page.url), page)
         } catch {
@@ -217,10 +227,12 @@ package struct BrowserSignInFlow: Sendable {
         }
     }
 
-    /// What the user is told once the browser was launched on `page`: the page's address (a
-    /// path, no secret), and what to do when the browser cannot open it.
-    static func launchNotice(_ lead: String, page: LaunchPage) -> String {
-        "\(lead) If it does not open, visit:\n\n  \(page.url)\n\n"
+    /// What the user is told once the browser was launched: the address it was given (a
+    /// page's path, or the start address, which only this user's programs can use), and what to
+    /// do when the browser cannot open it.
+    static func launchNotice(_ lead: String, page: LaunchPage?, startURL: String) -> String {
+        guard let page else { return "\(lead) If it does not open, visit:\n\n  \(startURL)\n" }
+        return "\(lead) If it does not open, visit:\n\n  \(page.url)\n\n"
             + "A browser that cannot open that file (a snap or Flatpak browser cannot read hidden folders): press Ctrl-C "
             + "and run the command again with --no-browser, which prints the address to open.\n"
     }

@@ -29,7 +29,7 @@ package struct EmailLinkFlow: Sendable {
 
     /// Sends the link to `email`, waits for it and signs in (or links, for `.link`).
     package func run(email: String, port: UInt16, timeout: Duration, purpose: FlowPurpose) throws(FBAuthError) -> SignInRecord {
-        let receiver = try RedirectReceiver(port: port, host: .localhost)
+        let receiver = try RedirectReceiver(port: port, host: .localhost, guard: flow.listenerGuard)
         defer { receiver.close() }
         let state = flow.secrets.make(bytes: 16)
         let continueUrl = "http://localhost:\(receiver.port)\(Self.path)?state=\(state)"

@@ -14,6 +14,9 @@ public enum SignInEvent: Sendable, Equatable {
     /// A live "waiting" line, replaced by the next one; nil clears it. Sent only while no
     /// input is being read, so that it never draws over what the user types.
     case waiting(String?)
+    /// How the flow works, for someone who asked to see it (`fbauth --verbose`): which
+    /// protection is in force, and the like. Nothing the user must act on.
+    case detail(String)
 }
 
 /// A line-oriented input the flow can wait on together with its listener.

@@ -13,11 +13,16 @@ package final class RedirectReceiver {
 
     package let port: UInt16
     package let redirectURI: String
+    /// Whether connections of other users are closed unread (`ListenerGuard`): the browser may
+    /// then be given the start address itself.
+    package let refusesOtherUsers: Bool
     private let server: LoopbackServer
 
-    package init(port: UInt16, host: RedirectHost) throws(FBAuthError) {
+    package init(port: UInt16, host: RedirectHost, guard listenerGuard: ListenerGuard = .ownConnectionsOnly) throws(FBAuthError) {
+        let admits = listenerGuard.admits
+        refusesOtherUsers = admits != nil
         do {
-            server = try LoopbackServer(port: port, primary: host.primaryAddress)
+            server = try LoopbackServer(port: port, primary: host.primaryAddress, options: LoopbackServer.Options(admits: admits))
         } catch {
             switch error {
             case .portInUse(let port):

@@ -100,7 +100,7 @@ package struct CommandContext: Sendable {
     func browserFlow(for project: ProjectContext) throws(FBAuthError) -> BrowserSignInFlow {
         let style = TerminalStyle(console: console, environment: environment)
         var flow = BrowserSignInFlow(
-            client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style),
+            client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
             clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts)
         flow.showsWaitingLine = style.isRich
         if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty {
@@ -119,6 +119,15 @@ package struct CommandContext: Sendable {
         flow.headless = HeadlessAdvice(environment: environment)
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
+        switch environment["FBAUTH_CONNECTION_CHECK"] ?? "" {
+        case "":
+            // Under WSL the Windows browser reaches the listener through WSL's localhost relay,
+            // a program that is not the user's: the launch page protects the address there.
+            flow.listenerGuard = BrowserCommand.isWSL(environment: environment, fileExists: Platform.fileExists) ? .off : .ownConnectionsOnly
+        case "on": flow.listenerGuard = .ownConnectionsOnly
+        case "off": flow.listenerGuard = .off
+        case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
+        }
         return flow
     }
 

@@ -5,12 +5,15 @@ import FBAuth
 struct ConsoleSignInObserver: SignInObserver {
     let console: Console
     let style: TerminalStyle
+    /// `--verbose`: details are shown too.
+    var verbose = false
 
     func signIn(_ event: SignInEvent) {
         switch event {
         case .notice(let text): console.say(text)
         case .waiting(let line?): if style.isRich { console.writeError(TerminalStyle.clearLine + line) }
         case .waiting(nil): if style.isRich { console.writeError(TerminalStyle.clearLine) }
+        case .detail(let text): if verbose { console.say(text) }
         }
     }
 

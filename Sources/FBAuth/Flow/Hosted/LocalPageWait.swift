@@ -25,12 +25,12 @@ struct LocalPageWait<Result> {
     /// that carried it, which the caller answers (`LocalPageAnswer.outcome`) once it has acted.
     func run(page: HTTPResponse, port: UInt16, openBrowser: Bool, timeout: Duration,
              decodeResult: @escaping ([UInt8]) -> Result?) throws(FBAuthError) -> (Result, HeldRequest) {
-        let receiver = try RedirectReceiver(port: port, host: .localhost)
+        let receiver = try RedirectReceiver(port: port, host: .localhost, guard: flow.listenerGuard)
         defer { receiver.close() }
         let routes = Box(LocalPageRoutes(
             nonce: flow.secrets.make(bytes: 16), cookie: flow.secrets.make(bytes: 32), port: receiver.port, page: page, decodeResult: decodeResult))
         let startURL = routes.value.startURL
-        let (launched, launchPage) = present(startURL, openBrowser: openBrowser, port: receiver.port)
+        let (launched, launchPage) = present(startURL, openBrowser: openBrowser, receiver: receiver)
         defer { launchPage?.remove() }
         let wait = BrowserWait<(Result, HeldRequest)>(
             observer: observer, interrupts: flow.interrupts, hintAfter: flow.hintAfter,
@@ -76,7 +76,8 @@ struct LocalPageWait<Result> {
 
     /// Opens the browser on the start address through a `LaunchPage`; with `--no-browser`, or
     /// where no browser can be opened, shows the start address for the user to open.
-    private func present(_ url: String, openBrowser: Bool, port: UInt16) -> (LaunchedBrowser?, LaunchPage?) {
+    private func present(_ url: String, openBrowser: Bool, receiver: RedirectReceiver) -> (LaunchedBrowser?, LaunchPage?) {
+        let port = receiver.port
         // Over SSH without a display the browser is elsewhere: say what works before waiting.
         if openBrowser, flow.headless.isRemote {
             observer.notice("\(task): open this address in a browser that reaches this machine:\n\n  \(url)\n")
@@ -85,8 +86,8 @@ struct LocalPageWait<Result> {
         }
         if openBrowser {
             do {
-                let (launched, page) = try flow.launch(url)
-                observer.notice(BrowserSignInFlow.launchNotice("\(task) in your browser\(launchedDetail).", page: page))
+                let (launched, page) = try flow.launch(url, receiver: receiver)
+                observer.notice(BrowserSignInFlow.launchNotice("\(task) in your browser\(launchedDetail).", page: page, startURL: url))
                 return (launched, page)
             } catch {
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
