@@ -22,7 +22,7 @@ struct BundledStandIn: LocalStandIn {
         do {
             standIn = try StandIn(configuration: configuration, port: port)
         } catch .portInUse(let port) {
-            throw .failed(.invalidArgument, "port \(port) is already in use; choose another with --port (0 picks a free port)")
+            throw .failed(.listenerUnavailable, "port \(port) is already in use on this machine; choose another port (0 picks a free one)")
         } catch {
             throw .failed(.internalError, "cannot start the stand-in: \(error)")
         }
@@ -75,14 +75,26 @@ struct BundledStandIn: LocalStandIn {
 
         func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
             let browser = self.browser
+            let launched = BuiltInBrowser()
             BackgroundThread.start {
                 do throws(HeadlessBrowser.Failure) {
                     _ = try browser.visit(url)
                 } catch {
-                    StandardConsole().say("fbauth demo: the built-in browser failed: \(error.message)")
+                    launched.fail("the built-in browser failed: \(error.message)")
                 }
             }
-            return nil
+            return launched
         }
+    }
+
+    /// The built-in browser's run, watched by the wait: when it fails nobody else will come, so
+    /// the sign-in stops at once with its reason.
+    final class BuiltInBrowser: LaunchedBrowser, @unchecked Sendable {
+        private let lock = Lock()
+        private var reason: String?
+
+        func fail(_ reason: String) { lock.withLock { self.reason = reason } }
+        func failure() -> String? { lock.withLock { reason } }
+        var failureEndsTheWait: Bool { true }
     }
 }

@@ -34,7 +34,7 @@ final class RecordingConsole: Console, @unchecked Sendable {
     var inputDescriptor: Int32 { inputPipe?.read ?? -1 }
     func readAllInput() -> Data { lock.withLock { defer { piped = "" }; return Data(piped.utf8) } }
     var outputFailure: String? { nil }
-    func readSecret(prompt: String) -> String? { nil }
+    func readSecret(prompt: String) throws(FBAuthError) -> String? { nil }
 
     func readLine() -> String? {
         guard let fd = inputPipe?.read else {

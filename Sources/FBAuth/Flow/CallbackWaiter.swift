@@ -113,6 +113,9 @@ struct BrowserWait<Delivery> {
 
     /// What the terminal asks for, when it reads a pasted address.
     var pastePrompt = "Paste the address your browser ended on:"
+    /// Keep the live status line while the terminal is read (the email link's wait, whose
+    /// notice already says to paste): a paste comes whole, with its newline.
+    var showsStatusWhileReading = false
     /// What the wait is for, in the status line and the timeout's message.
     var awaited = "the browser"
 
@@ -124,8 +127,10 @@ struct BrowserWait<Delivery> {
         var readsTerminal = paste != nil && (observer.pasteInput?.isTerminal ?? false)
         let interrupt = interrupts.begin()
         // While the user may type, nothing is redrawn over the line they type on.
-        let status = StatusLine(observer: observer, isShown: showsStatusLine && !readsTerminal)
-        if readsTerminal { observer.notice(pastePrompt) }
+        let status = StatusLine(observer: observer, isShown: showsStatusLine && (!readsTerminal || showsStatusWhileReading))
+        // While a browser fbauth opened does the work, nobody is asked to paste anything; the
+        // prompt comes with the hint, or when the browser fails.
+        if readsTerminal, launched == nil, !showsStatusWhileReading { observer.notice(pastePrompt) }
         defer {
             interrupt?.end()
             status.clear()
@@ -154,8 +159,7 @@ struct BrowserWait<Delivery> {
                 return delivery
             case .readable(let fd) where fd == interrupt?.descriptor:
                 status.clear()
-                observer.notice("cancelled")
-                throw .flowIncomplete("sign-in cancelled")
+                throw .flowIncomplete("cancelled; nothing was saved")
             case .readable:
                 guard let line = observer.pasteInput?.readLine() else {
                     readsTerminal = false  // the terminal closed; keep waiting for the listener
@@ -177,9 +181,11 @@ struct BrowserWait<Delivery> {
                     throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; run the command again (or raise --timeout)")
                 }
                 if let failure = launched?.failure() {
+                    if launched?.failureEndsTheWait == true { throw .flowIncomplete(failure) }
                     status.clear()
                     observer.notice("fbauth: the browser could not be opened (\(failure)).")
                     observer.notice(instructions(address, readsTerminal))
+                    if readsTerminal { observer.notice(pastePrompt) }
                     launched = nil
                 }
                 if let due = hintDue, clock.now >= due {

@@ -31,7 +31,9 @@ extension CredentialSignIn {
             throw .usage("that is \(link.operation.sentence), not a sign-in link")
         }
         let response = try client.signInWithEmailLink(email: email, code: link.code, idToken: idToken, tenantId: tenantId)
-        return try record(response, method: "emailLink", action: idToken == nil ? "email-link sign-in" : "linking the email")
+        // The SDKs take additionalUserInfo.providerId from the token (firebase.sign_in_provider),
+        // which is `password` for an email link too.
+        return try record(response, method: "password", action: idToken == nil ? "email-link sign-in" : "linking the email")
     }
 
     /// Runs `call`; a password the project refuses comes back with its policy in words.

@@ -79,7 +79,7 @@ package struct EmailActionLink: Sendable, Equatable {
 
         package var reason: String {
             switch self {
-            case .notALink: "it is not a link from a Firebase email (it needs mode, oobCode and apiKey in its query)"
+            case .notALink: "it is not a link from a Firebase email (one has mode, oobCode and apiKey in its query)"
             case .unknownMode: "its mode is not one Firebase sends"
             case .malformedCode: "its code is malformed"
             }

@@ -111,6 +111,7 @@ package struct EmailLinkFlow: Sendable {
             })
         wait.pastePrompt = "Paste the link from the email (or the address it ended on):"
         wait.awaited = "the email link"
+        wait.showsStatusWhileReading = true
         return try wait.wait(timeout: timeout)
     }
 }

@@ -28,7 +28,7 @@ package struct LaunchPage: Sendable {
         do throws(Platform.FileProblem) {
             if let directory {
                 try Platform.makeDirectory(directory)
-                (folder, ownDirectory) = (directory, nil)
+                (folder, ownDirectory) = (Platform.absolutePath(directory), nil)
             } else {
                 let made = try Platform.makeTemporaryDirectory(prefix: "fbauth-")
                 (folder, ownDirectory) = (made, made)

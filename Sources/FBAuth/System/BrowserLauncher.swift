@@ -31,6 +31,14 @@ public protocol LaunchedBrowser: Sendable {
     /// A description of the failure once the program has ended unsuccessfully; nil while it
     /// runs or after it succeeded.
     func failure() -> String?
+
+    /// Whether its failure ends the wait (a browser fbauth drives itself: nobody else will come);
+    /// otherwise the user is shown the address and the wait goes on.
+    var failureEndsTheWait: Bool { get }
+}
+
+extension LaunchedBrowser {
+    public var failureEndsTheWait: Bool { false }
 }
 
 /// How this machine opens a URL (pure: decided from the environment and which programs exist).

@@ -161,6 +161,39 @@ package enum Platform {
         }
     }
 
+    /// What a prompt got: a line, the end of input, or Ctrl-C.
+    package enum PromptAnswer: Equatable {
+        case line(String)
+        case endOfInput
+        case interrupted
+    }
+
+    /// Reads one line from the terminal on stdin with echo off, restoring the terminal whatever
+    /// happens: Ctrl-C (or SIGTERM) ends the read instead of the process, so the terminal is
+    /// never left silent.
+    package static func readLineWithoutEcho() -> PromptAnswer {
+        guard let interrupts = SignalInterrupts() else { return withTerminalEchoDisabled { Swift.readLine(strippingNewline: true) }.map { .line($0) } ?? .endOfInput }
+        defer { interrupts.end() }
+        return withTerminalEchoDisabled {
+            var bytes: [UInt8] = []
+            while true {
+                var entries = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: interrupts.descriptor, events: Int16(POLLIN), revents: 0)]
+                if poll(&entries, 2, -1) < 0 {
+                    if errno == EINTR { continue }
+                    return .endOfInput
+                }
+                if entries[1].revents != 0 { return .interrupted }
+                var byte: UInt8 = 0
+                let count = read(0, &byte, 1)
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }
+                if count <= 0 { return bytes.isEmpty ? .endOfInput : .line(String(decoding: bytes, as: UTF8.self)) }
+                if byte == UInt8(ascii: "\n") { return .line(String(decoding: bytes, as: UTF8.self)) }
+                bytes.append(byte)
+                if bytes.count > 64 * 1024 { return .line(String(decoding: bytes, as: UTF8.self)) }
+            }
+        }
+    }
+
     /// Runs `body` with terminal echo off on stdin (for password prompts), restoring it after.
     package static func withTerminalEchoDisabled<T>(_ body: () -> T) -> T {
         var original = termios()
@@ -396,6 +429,25 @@ package enum Platform {
     package static func removeFile(_ path: String) { unlink(path) }
 
     package static var processID: Int32 { getpid() }
+
+    /// `path` from the working directory when it is relative (`./fbauth-demo` →
+    /// `/home/ada/fbauth-demo`): a path that is handed on — to a browser as a `file://` URL, to
+    /// a saved setting, to a message the user copies — must not depend on where it is read.
+    package static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/"), !path.isEmpty else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var parts = directory.split(separator: "/").map(String.init)
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(String(part))
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
 
     package static func removeDirectory(_ path: String) { rmdir(path) }
 

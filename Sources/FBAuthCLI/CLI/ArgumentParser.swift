@@ -20,6 +20,7 @@ package struct ArgumentParser: Sendable {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if command == nil, !onlyPositionals, argument == "-V" || argument == "version" { return .version }
             if onlyPositionals || argument == "-" || !argument.hasPrefix("-") {
                 if command == nil {
                     command = try lookUpCommand(argument)
@@ -75,6 +76,9 @@ package struct ArgumentParser: Sendable {
         }
         if let missing = command.positionals.dropFirst(parsed.positionals.count).first(where: { !$0.optional }) {
             throw .usage("missing \(missing.name)" + scopeSuffix(command) + " (usage: fbauth \(command.name) \(command.usage[0]))")
+        }
+        if let provider = parsed.value("provider"), command.option(named: "provider") != nil {
+            parsed.values["provider"] = [try ProviderWords.normalize(provider, allowUnknown: parsed.flags.contains("allow-unknown-provider"))]
         }
         return .run(command: command.name, arguments: parsed)
     }

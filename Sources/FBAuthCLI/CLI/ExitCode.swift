@@ -61,7 +61,7 @@ extension FBAuthError {
     /// The library's message with the command-line option that fixes it, where there is one.
     var commandLineMessage: String {
         switch code {
-        case .listenerUnavailable where message.hasPrefix("port"): message + " (--port; --port 0 picks a free one)"
+        case .listenerUnavailable where message.hasPrefix("port"): message + " (--port)"
         case .listenerUnavailable: message + " (--redirect-host)"
         default: message
         }

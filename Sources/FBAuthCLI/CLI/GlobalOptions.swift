@@ -34,6 +34,7 @@ package struct GlobalOptions: Sendable, Equatable {
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
+        OptionSpec("allow-unknown-provider", help: "Accept a --provider id that Firebase does not offer under that name (fbauth refuses a typo such as yahoo.co otherwise); oidc.NAME and saml.NAME need no such option."),
     ]
 
     package init(apiKey: String? = nil, tenantId: String? = nil, configDirectory: String? = nil, user: String? = nil) {
@@ -47,10 +48,12 @@ package struct GlobalOptions: Sendable, Equatable {
         apiKey = try arguments.nonEmpty("api-key")
         if let apiKey, let problem = APIKey.problem(apiKey, named: "--api-key") { throw problem }
         tenantId = try arguments.headerValue("tenant-id")
-        configDirectory = try arguments.nonEmpty("config-dir")
+        // Paths are made absolute once, here: a page handed to a browser as file://, or a
+        // command printed for the user to copy, must not depend on the working directory.
+        configDirectory = try arguments.nonEmpty("config-dir").map(Platform.absolutePath)
         user = try arguments.nonEmpty("user")
         verbose = arguments.flag("verbose")
-        appConfig = try arguments.nonEmpty("app-config")
+        appConfig = try arguments.nonEmpty("app-config").map(Platform.absolutePath)
         appId = try arguments.headerValue("app-id")
         iosBundleId = try arguments.headerValue("ios-bundle-id")
         androidPackage = try arguments.headerValue("android-package")

@@ -148,7 +148,7 @@ package struct CommandContext: Sendable {
     }
 
     func sessionStore() -> FileSessionStore {
-        FileSessionStore(directory: FileSessionStore.directory(option: globals.configDirectory, environment: environment),
+        FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: globals.configDirectory, environment: environment)),
                          waiting: { [console] in console.say($0) })
     }
 

@@ -184,6 +184,6 @@ struct StderrOnlyConsole: Console {
     var isOutputTerminal: Bool { false }
     func readAllInput() -> Data { base.readAllInput() }
     func readLine() -> String? { base.readLine() }
-    func readSecret(prompt: String) -> String? { base.readSecret(prompt: prompt) }
+    func readSecret(prompt: String) throws(FBAuthError) -> String? { try base.readSecret(prompt: prompt) }
     var outputFailure: String? { base.outputFailure }
 }

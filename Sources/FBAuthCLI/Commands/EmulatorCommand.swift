@@ -49,8 +49,8 @@ enum EmulatorCommand: RunnableCommand {
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let lifetime = try arguments.wholeSeconds("token-lifetime", in: 1...86_400) ?? 3600
-        let importDirectory = try arguments.nonEmpty("import")
-        var exportDirectory = try arguments.nonEmpty("export-on-exit")
+        let importDirectory = try arguments.nonEmpty("import").map(Platform.absolutePath)
+        var exportDirectory = try arguments.nonEmpty("export-on-exit").map(Platform.absolutePath)
         if arguments.flag("export-on-exit") {
             guard let importDirectory else { throw .usage("--export-on-exit needs a directory, or --import DIR to export to") }
             exportDirectory = importDirectory

@@ -25,8 +25,10 @@ package protocol Console: Sendable {
     func readAllInput() -> Data
     /// One line of stdin without the newline; nil at end of input.
     func readLine() -> String?
-    /// Reads a line from the terminal without echoing it; nil when there is no terminal.
-    func readSecret(prompt: String) -> String?
+    /// Reads a line from the terminal without echoing it; nil when there is no terminal (or
+    /// the input ended). Ctrl-C at the prompt is `.flowIncomplete` (exit 4), the terminal
+    /// restored.
+    func readSecret(prompt: String) throws(FBAuthError) -> String?
     /// Why writing to stdout failed (a full disk, a closed pipe), once it has; the command then
     /// fails, whatever it did.
     var outputFailure: String? { get }
@@ -73,12 +75,16 @@ package struct StandardConsole: Console {
     package func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
     package func readLine() -> String? { Swift.readLine(strippingNewline: true) }
 
-    package func readSecret(prompt: String) -> String? {
+    package func readSecret(prompt: String) throws(FBAuthError) -> String? {
         guard isInputTerminal else { return nil }
         writeError(prompt)
-        let line = Platform.withTerminalEchoDisabled { Swift.readLine(strippingNewline: true) }
+        let answer = Platform.readLineWithoutEcho()
         writeError("\n")
-        return line
+        switch answer {
+        case .line(let line): return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        case .endOfInput: return nil
+        case .interrupted: throw .flowIncomplete("cancelled; nothing was changed")
+        }
     }
 }
 

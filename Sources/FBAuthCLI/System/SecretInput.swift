@@ -13,7 +13,7 @@ enum SecretInput {
     /// terminal: the next line is left for a second factor's code (`printf 'pw\n123456\n' |`).
     static func password(for email: String, console: Console) throws(FBAuthError) -> String {
         if console.isInputTerminal {
-            guard let line = console.readSecret(prompt: "Password for \(email): "), !line.isEmpty else {
+            guard let line = try console.readSecret(prompt: "Password for \(email): "), !line.isEmpty else {
                 throw .usage("no password entered")
             }
             return line
@@ -65,11 +65,14 @@ extension SecretInput {
     static func newPassword(for email: String?, console: Console, afterOtherInput: Bool = false) throws(FBAuthError) -> String {
         let whose = email.map { " for \($0)" } ?? ""
         if console.isInputTerminal {
-            guard let first = console.readSecret(prompt: "New password\(whose): "), !first.isEmpty else { throw .usage("no password entered") }
-            guard let second = console.readSecret(prompt: "Repeat it: "), second == first else {
-                throw .usage("the two passwords do not match; nothing was changed")
+            // As passwd does: a mistyped repetition asks again, three times in all.
+            for attempt in 1...3 {
+                guard let first = try console.readSecret(prompt: "New password\(whose): "), !first.isEmpty else { throw .usage("no password entered") }
+                let second = try console.readSecret(prompt: "Repeat it: ")
+                if second == first { return first }
+                if attempt < 3 { console.say("The two passwords do not match; type them again.") }
             }
-            return first
+            throw .usage("the two passwords did not match three times; nothing was changed")
         }
         guard afterOtherInput else { return try password(for: email ?? "", console: console) }
         guard let line = console.readLine(), !line.isEmpty else {
@@ -86,7 +89,7 @@ extension SecretInput {
         let text: String
         if source == "-" {
             if console.isInputTerminal {
-                text = console.readSecret(prompt: "Paste the link from the email: ") ?? ""
+                text = try console.readSecret(prompt: "Paste the link from the email: ") ?? ""
             } else {
                 text = console.readLine() ?? ""
             }
@@ -96,7 +99,7 @@ extension SecretInput {
         guard !text.trimmed().isEmpty else { throw .usage("no link was given (\(option) \(source))") }
         switch EmailActionLink.parse(text) {
         case .success(let link): return link
-        case .failure(let problem): throw .usage("\(option): that is not a link from a Firebase email: \(problem.reason)")
+        case .failure(let problem): throw .usage("\(option): \(problem == .notALink ? "" : "that is not a link Firebase can use: ")\(problem.reason)")
         }
     }
 
@@ -104,7 +107,7 @@ extension SecretInput {
     static func actionCode(from source: String, option: String, console: Console) throws(FBAuthError) -> String {
         try refuseInline(source, option: option)
         let text = source == "-" && console.isInputTerminal
-            ? console.readSecret(prompt: "The code from the email (oobCode): ") ?? ""
+            ? try console.readSecret(prompt: "The code from the email (oobCode): ") ?? ""
             : source == "-" ? console.readLine() ?? "" : try SecretInput.text(from: source, option: option, console: console)
         let code = text.trimmed()
         guard !code.isEmpty else { throw .usage("no code was given (\(option) \(source))") }

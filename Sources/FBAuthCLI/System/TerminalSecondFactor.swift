@@ -152,7 +152,7 @@ struct TerminalSecondFactor: SecondFactorResolver {
         let text: String?
         switch source {
         case .terminal:
-            text = console.readSecret(prompt: prompt)
+            text = try console.readSecret(prompt: prompt)
         case .standardInput:
             text = console.readLine()
         case .file(let path):

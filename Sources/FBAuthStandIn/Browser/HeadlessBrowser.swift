@@ -189,11 +189,11 @@ public struct HeadlessBrowser: Sendable {
     /// The text of a `file://` page, as a browser reads it: with this user's permissions.
     static func localPage(_ url: String) throws(Failure) -> String {
         guard let path = URLComponents(string: url)?.path, !path.isEmpty else { throw Failure(message: "not a file URL: \(url)") }
-        do {
-            return String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-        } catch {
-            throw Failure(message: "cannot read \(path): \(error)")
+        guard FileManager.default.fileExists(atPath: path) else { throw Failure(message: "cannot read \(path): there is no such file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(message: "cannot read \(path): it cannot be opened (permission denied, or not a file)")
         }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Where a `<meta http-equiv="refresh" content="0;url=…">` sends the browser.
