@@ -177,6 +177,7 @@ import Testing
         let result = signin.finish()
         #expect(result.status == 0, "\(result)")
         #expect(result.json.string("user", "email") == "ada@example.com" && result.json[path: "user", "emailVerified"] as? Bool == true)
+        #expect(result.json.string("additionalUserInfo", "providerId") == "password", "as the SDK reads it from the token (issue 29, item 13)")
         #expect(harness.browserSaw("Signed in"), "the browser was told: \(harness.browserPages)")
         #expect(harness.standIn.users.first?.emailLinkSignIn == true && harness.savedSessions.count == 1)
     }
@@ -226,7 +227,7 @@ import Testing
         let harness = try harness()
         let signin = try BackgroundProcess(["signin", "--provider", "emailLink", "--email", "ada@example.com", "--timeout", "60"],
                                            harness: harness, withTerminal: true)
-        #expect(signin.waitForStderr(containing: "Paste the link from the email"), "\(signin.stderr)")
+        #expect(signin.waitForStderr(containing: "paste it here"), "\(signin.stderr)")
         let terminal = try #require(signin.terminal)
         terminal.type("https://example.com/not-it")
         #expect(signin.waitForStderr(containing: "not a link from a Firebase email"), "\(signin.stderr)")

@@ -22,12 +22,12 @@ import Testing
     }
 
     @Test func globalOptionsWorkBeforeAndAfterTheCommand() throws {
-        #expect(try run(["--api-key", "k", "signin", "--provider", "a.b"]).value("api-key") == "k")
-        #expect(try run(["signin", "--provider", "a.b", "--api-key=k"]).value("api-key") == "k")
+        #expect(try run(["--api-key", "k", "signin", "--provider", "oidc.b"]).value("api-key") == "k")
+        #expect(try run(["signin", "--provider", "oidc.b", "--api-key=k"]).value("api-key") == "k")
     }
 
     @Test func aDashIsAValueAndDoubleDashEndsOptions() throws {
-        #expect(try run(["signin", "--provider", "a.b", "--email", "-"]).value("email") == "-")
+        #expect(try run(["signin", "--provider", "oidc.b", "--email", "-"]).value("email") == "-")
         #expect(try run(["help", "--", "--provider"]).positionals == ["--provider"])
     }
 
@@ -82,17 +82,17 @@ import Testing
         #expect(flow.openBrowser)
         #expect(flow.customParameterObject == ["tenant": "t1", "login_hint": "a@b.c"])
         #expect(flow.oauthScope == #"{"microsoft.com":"mail.read"}"#)
-        #expect(try options(["--provider", "x.y", "--timeout", "1.5"]).timeout == .milliseconds(1500))
+        #expect(try options(["--provider", "oidc.y", "--timeout", "1.5"]).timeout == .milliseconds(1500))
     }
 
     @Test func anExplicitLoginHintWinsOverEmail() throws {
-        let flow = try options(["--provider", "x.y", "--param", "login_hint=h@x.y", "--email", "a@b.c"])
+        let flow = try options(["--provider", "oidc.y", "--param", "login_hint=h@x.y", "--email", "a@b.c"])
         #expect(flow.customParameterObject?["login_hint"] == "h@x.y")
     }
 
     @Test(arguments: ["client_id", "REDIRECT_URI", "response_type", "scope", "state", "response_mode"])
     func reservedParametersAreRefused(name: String) {
-        #expect(throws: FBAuthError.self) { try options(["--provider", "x.y", "--param", "\(name)=v"]) }
+        #expect(throws: FBAuthError.self) { try options(["--provider", "oidc.y", "--param", "\(name)=v"]) }
     }
 
     @Test(arguments: ["yahoo.com", "oidc.my-provider", "saml.corp_idp", "microsoft.com"])

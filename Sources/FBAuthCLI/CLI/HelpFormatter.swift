@@ -13,7 +13,8 @@ enum HelpFormatter {
             Commands:
 
             """
-        text += table(commands.map { ($0.name, $0.summary) })
+        // Aliases beside their command (`signin, login`): people type what other tools taught them.
+        text += table(commands.map { (([$0.name] + $0.aliases).joined(separator: ", "), $0.summary) })
         text += "\nGlobal options:\n"
         text += global
         text += "\nRun 'fbauth COMMAND --help' for a command's options, 'fbauth help exit-codes' and\n'fbauth help environment' for those tables.\n"
@@ -23,7 +24,7 @@ enum HelpFormatter {
     /// The options every command takes (`fbauth help global`).
     static var global: String {
         table(GlobalOptions.specs.map { ($0.synopsis, $0.help) }
-            + [("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("--version", "Print the version.")])
+            + [("-h, --help", "Show help (also: fbauth COMMAND --help)."), ("-V, --version", "Print the version (also: fbauth version).")])
     }
 
     static func command(_ spec: CommandSpec) -> String {
