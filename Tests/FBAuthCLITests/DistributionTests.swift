@@ -12,7 +12,7 @@ import Testing
         try harness.run(["--help"]).stdout.split(separator: "\n").drop { !$0.hasPrefix("Commands:") }.dropFirst()
             .prefix { !$0.isEmpty }
             .filter { $0.hasPrefix("  ") && $0.dropFirst(2).first?.isLowercase == true }
-            .map { String($0.dropFirst(2).split(separator: " ")[0]) }
+            .map { String($0.dropFirst(2).split(separator: " ")[0]).trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
     }
 
     /// Whether `text` has `word` as a whole word (not as part of a longer option).
@@ -181,7 +181,7 @@ import Testing
 
         // The hosted flow takes no pasted address, so its waiting line is drawn (see the paste
         // prompt test for the loopback flow on a terminal).
-        let waiting = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
+        let waiting = try BackgroundProcess(["signin", "--hosted", "--provider", "yahoo.com", "--port", "0", "--timeout", "2", "--no-browser"],
                                             harness: harness, environment: ["TERM": "xterm"], stderrOnTerminal: true)
         #expect(waiting.finish().status == 4)
         let screen = waiting.terminal?.screen() ?? ""

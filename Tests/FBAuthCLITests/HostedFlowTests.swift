@@ -74,6 +74,16 @@ struct HostedFlowTests {
         #expect(browser.contains("page failed: Sign-in failed") && browser.contains("An account already exists for owner@example.com"), "\(browser)")
     }
 
+    /// Issue 29, item 6: a page that cannot load the SDK is a network problem (exit 6), with
+    /// the ways around it.
+    @Test func aPageThatCannotLoadTheSDKIsExit6() throws {
+        let harness = try Harness()
+        let (result, browser) = try hosted(harness, ["signin", "--hosted", "--provider", "yahoo.com"],
+                                           browser: ["FBAUTH_FIREBASE_JS_URL": "http://127.0.0.1:9/firebasejs"])
+        #expect(result.status == 6, "\(result)\n\(browser)")
+        #expect(result.stderr.contains("could not be loaded") && result.stderr.contains("--loopback"), "\(result.stderr)")
+    }
+
     @Test func aBlockedPopupShowsAButtonThatContinues() throws {
         let harness = try Harness()
         let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "b@example.com", "--auth-domain", "auth.example.com"],
@@ -183,7 +193,7 @@ struct HostedFlowTests {
 
     @Test func requestsWithoutThePagesCookieAreRefusedAndTheFlowKeepsWaiting() throws {
         let harness = try Harness()
-        let running = try BackgroundProcess(["signin", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser",
+        let running = try BackgroundProcess(["signin", "--hosted", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser",
                                              "--auth-domain", "auth.example.com", "--language", "fr"], harness: harness)
         #expect(running.waitForStderr(containing: "/start?n="))
         let start = try #require(running.printedURL)

@@ -63,6 +63,16 @@ import Testing
         #expect(harness.savedSessions.isEmpty)
     }
 
+    // MARK: 6. The default flow against an emulator
+
+    @Test func againstAnEmulatorTheLoopbackFlowIsTheDefault() throws {
+        let harness = try Harness()
+        let result = try harness.run(["signin", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.contains("fbauth uses the loopback redirect (--hosted"), "\(result.stderr)")
+        #expect(!harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "the loopback flow ran")
+    }
+
     // MARK: 9. No paste prompt while a browser does the work
 
     @Test func noPastePromptWhileTheBrowserWorks() throws {

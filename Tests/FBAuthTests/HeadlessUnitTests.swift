@@ -262,3 +262,15 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
         var entries: [String] { lock.withLock { items } }
     }
 }
+
+/// What the hosted flow's advice says about `--loopback`, per provider and server.
+@Suite struct LoopbackAdviceTests {
+    @Test func theAdviceFollowsWhatTheProviderAndTheServerAccept() {
+        var advice = HeadlessAdvice(environment: [:], isMacOS: false)
+        #expect(advice.forLocalPage(port: 8977, providerId: "yahoo.com").contains("--loopback does not work with yahoo.com"))
+        #expect(advice.forLocalPage(port: 8977, providerId: "google.com").contains("Or sign in with --loopback: google.com accepts a loopback redirect"))
+        advice.againstEmulator = true
+        let yahoo = advice.forLocalPage(port: 8977, providerId: "yahoo.com")
+        #expect(yahoo.contains("an Auth emulator accepts a loopback redirect for every provider") && !yahoo.contains("does not work"))
+    }
+}

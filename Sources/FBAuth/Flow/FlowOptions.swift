@@ -20,6 +20,9 @@ package struct FlowOptions: Sendable, Equatable {
     /// How the provider's redirect comes back: through Firebase's hosted auth handler (the
     /// default) or straight to the loopback listener (`--loopback`).
     package var redirect: RedirectRoute
+    /// Whether `--loopback` or `--hosted` chose `redirect`; otherwise the default may follow the
+    /// server (an Auth emulator: the loopback flow).
+    package var redirectWasChosen = true
     /// The hosted handler's domain (`--auth-domain`); nil: `PROJECT_ID.firebaseapp.com`.
     package var authDomain: String?
 

@@ -9,6 +9,8 @@ package struct HeadlessAdvice: Sendable, Equatable {
     var user: String?
     /// Whether a graphical session is here (`DISPLAY`, `WAYLAND_DISPLAY`; always on macOS).
     var hasDisplay: Bool
+    /// Whether the server is an Auth emulator, which takes a loopback redirect for every provider.
+    package var againstEmulator = false
 
     package init(environment: [String: String], isMacOS: Bool = Platform.isMacOS) {
         sshConnection = environment["SSH_CONNECTION"].flatMap { $0.isEmpty ? nil : $0 }
@@ -41,7 +43,9 @@ package struct HeadlessAdvice: Sendable, Equatable {
             text = "The page needs a browser that reaches port \(port) of this machine: forward the port (ssh -L \(port):localhost:\(port) THIS-HOST, or publish it from a container), then open the address there."
         }
         guard let providerId else { return text }
-        if Self.loopbackProviders.contains(providerId) {
+        if againstEmulator {
+            text += " Or sign in with --loopback: an Auth emulator accepts a loopback redirect for every provider, and you paste the address the browser ends on here."
+        } else if Self.loopbackProviders.contains(providerId) {
             text += " Or sign in with --loopback: \(providerId) accepts a loopback redirect, and you paste the address the browser ends on here."
         } else if !providerId.hasPrefix("oidc.") && !providerId.hasPrefix("saml.") {
             text += " (--loopback does not work with \(providerId), which takes no loopback redirect URI.)"

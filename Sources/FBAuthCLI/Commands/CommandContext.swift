@@ -117,6 +117,7 @@ package struct CommandContext: Sendable {
         }
         flow.projectId = project.projectId
         flow.headless = HeadlessAdvice(environment: environment)
+        flow.headless.againstEmulator = project.key.emulatorHost != nil
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
         switch environment["FBAUTH_CONNECTION_CHECK"] ?? "" {

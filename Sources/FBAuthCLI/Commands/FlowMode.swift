@@ -103,9 +103,18 @@ extension CommandContext {
             var twoStep = try twoStepFlow(for: project)
             twoStep.flow.secondFactor = try secondFactorHandling(secondFactor, project: project)
             return .claimed(twoStep, try twoStep.claim(try completionAddress(source), command: command))
-        case .run(let options):
+        case .run(var options):
             // A store that cannot be used fails now, before the user goes through the browser.
             try sessionStore().checkWritable()
+            // The hosted flow's page loads the Firebase JS SDK from the internet, which a test
+            // against an emulator often lacks; an emulator takes loopback redirects for every
+            // provider, so that is the default there (a local SDK copy keeps the hosted flow).
+            if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost,
+                (environment["FBAUTH_FIREBASE_JS_URL"] ?? "").isEmpty
+            {
+                options.redirect = .loopback
+                console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
+            }
             var flow = try browserFlow(for: project)
             flow.secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
             return .browser(flow, options)

@@ -23,6 +23,7 @@ enum FlowOptionSpecs {
                    help: "Custom OAuth parameter (repeatable), e.g. prompt=login, tenant=TENANT-ID, language=fr. client_id, redirect_uri, response_type, scope, state and response_mode are set by Firebase and refused."),
         OptionSpec("email", value: "EMAIL", help: "Account hint sent as login_hint; against the Auth emulator, the fake account's email."),
         OptionSpec("loopback", help: "Have the provider redirect straight to fbauth's listener instead of through Firebase's hosted handler (the default). Needs http://localhost:PORT/__/auth/handler registered with the provider; required by --print-url, --complete and pasted redirects."),
+        OptionSpec("hosted", help: "Sign in through Firebase's hosted handler (the default, except against an Auth emulator, where fbauth takes --loopback unless FBAUTH_FIREBASE_JS_URL names a copy of the Firebase JS SDK: the page loads it from the internet)."),
         OptionSpec("auth-domain", value: "DOMAIN", help: "Domain of Firebase's hosted auth handler (default PROJECT_ID.firebaseapp.com, or FBAUTH_AUTH_DOMAIN), for projects that serve auth from their own domain."),
         OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(FlowOptions.defaultPort); 0 picks a free port). With --loopback, register http://localhost:PORT/__/auth/handler with your provider."),
         OptionSpec("redirect-host", value: "HOST", suggestions: RedirectHost.allCases.map(\.rawValue),
@@ -53,6 +54,7 @@ extension FlowOptions {
             throw .usage("SAML providers take no OAuth scopes or parameters: leave out --scope and --param for \(providerId)")
         }
         let loopback = arguments.flag("loopback")
+        if loopback, arguments.flag("hosted") { throw .usage("--loopback and --hosted are two ways of getting the redirect: give one") }
         if !loopback, arguments.flag("print-url") {
             throw .usage("--print-url needs --loopback: only the loopback redirect ends on an address that can be passed to --complete")
         }
@@ -74,5 +76,6 @@ extension FlowOptions {
             openBrowser: !arguments.flag("no-browser"),
             timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
             redirect: loopback ? .loopback : .hostedHandler, authDomain: authDomain)
+        redirectWasChosen = loopback || arguments.flag("hosted")
     }
 }

@@ -71,7 +71,8 @@ struct HostedHandlerFlow {
         case "auth/operation-not-allowed":
             return .failed(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project (Firebase console → Authentication → Sign-in method) [\(code)]")
         case "fbauth/sdk-unavailable":
-            return .failed(.webInternalError, "\(message) Check the network, or set FBAUTH_FIREBASE_JS_URL to a copy of the SDK")
+            // The browser could not reach gstatic: a network problem, as any other (exit 6).
+            return .failed(.networkError, "\(message) Check the network, or set FBAUTH_FIREBASE_JS_URL to a copy of the SDK, or sign in with --loopback where the provider (or an Auth emulator) accepts it")
         default:
             return .failed(.webInternalError, "the browser page reported an error: \(message.isEmpty ? code : message) [\(code)]")
         }
