@@ -35,6 +35,41 @@ import Testing
         }
     }
 
+    // MARK: 2. Choosing among projects
+
+    @Test func sessionsOnTwoEmulatorsArePickedByTheCommandsFbauthPrints() throws {
+        let harness = try Harness()
+        let second = try StandIn()
+        second.start()
+        defer { second.stop() }
+        let first = harness.standIn.hostAndPort
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": second.hostAndPort]).status == 0)
+
+        // Another project named by its key has no such session: both are listed, with the
+        // command that picks each; running one of them works.
+        let other = try harness.run(["use", "ada@example.com"], environment: ["FIREBASE_API_KEY": "another-key", "FIREBASE_AUTH_EMULATOR_HOST": ""])
+        #expect(other.status == 3, "\(other)")
+        #expect(other.stderr.contains("no saved session for 'ada@example.com' on the project of API key …er-key") && other.stderr.contains("saved elsewhere"), "\(other.stderr)")
+        let commands = other.stderr.matches(of: /`(FIREBASE_AUTH_EMULATOR_HOST=[^`]*)`/).map { String($0.output.1) }
+        #expect(commands.count == 2 && commands.contains { $0.contains(first) } && commands.contains { $0.contains(second.hostAndPort) }, "\(other.stderr)")
+        let pick = try #require(commands.first { $0.contains(second.hostAndPort) }).split(separator: " ").map(String.init)
+        #expect(pick[1].hasSuffix("fbauth") && pick[2] == "--project" && pick[3] == "fbauth-stand-in" && pick[4] == "use", "\(pick)")
+        let variable = String(pick[0].dropFirst("FIREBASE_AUTH_EMULATOR_HOST=".count))
+        let picked = try harness.run(Array(pick[2...]), environment: ["FIREBASE_AUTH_EMULATOR_HOST": variable, "FIREBASE_API_KEY": ""])
+        #expect(picked.status == 0 && picked.stderr.contains("Now using ada@example.com"), "\(picked)")
+
+        // --project alone names one id on two emulators: fbauth lists both.
+        let both = try harness.run(["--project", "fbauth-stand-in", "status"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "", "FIREBASE_API_KEY": ""])
+        #expect(both.status == 2 && both.stderr.contains("saved on several servers") && both.stderr.contains(second.hostAndPort), "\(both)")
+        let one = try harness.run(["--project", "fbauth-stand-in", "status"], environment: ["FIREBASE_API_KEY": ""])
+        #expect(one.status == 0 && one.stdout.contains("ada@example.com"), "\(one)")
+
+        // Nobody signed in on a project: the message names it.
+        let token = try harness.run(["token"], environment: ["FIREBASE_API_KEY": "another-key"])
+        #expect(token.status == 3 && token.stderr.contains("not signed in to the project of API key …er-key (emulator \(first))"), "\(token)")
+    }
+
     // MARK: 4. stdin line by line
 
     @Test func signupTakesTheFirstLineAsThePassword() throws {

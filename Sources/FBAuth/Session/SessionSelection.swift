@@ -11,12 +11,13 @@ extension StoreContents {
     /// user (exit 3), or an email that names several sessions (exit 2).
     package func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
         let sessions = project(key)?.sessions ?? []
+        let named = key.displayName(projectId: project(key)?.projectId)
         switch selector {
         case .current:
             guard let session = currentSession(of: key) else {
                 throw .signInAgain(sessions.isEmpty
-                    ? "not signed in to this project; run `fbauth signin --provider ID`"
-                    : "no current session; choose one with `fbauth use UID-or-EMAIL` (see `fbauth accounts`)")
+                    ? "not signed in to \(named); run `fbauth signin --provider ID`"
+                    : "no current session on \(named); choose one with `fbauth use UID-or-EMAIL` (see `fbauth accounts`)")
             }
             return session
         case .exactly(let reference):
@@ -28,7 +29,7 @@ extension StoreContents {
             let byUID = sessions.filter { $0.uid == name }
             let matches = byUID.isEmpty ? sessions.filter { $0.email?.lowercased() == name.lowercased() } : byUID
             guard !matches.isEmpty else {
-                throw .signInAgain("no saved session for '\(name)' in this project (see `fbauth accounts`)")
+                throw .signInAgain("no saved session for '\(name)' on \(named) (see `fbauth accounts --all`)")
             }
             guard matches.count == 1 else {
                 let uids = matches.map { $0.uid + ($0.tenantId.map { " (tenant \($0))" } ?? "") }.joined(separator: ", ")

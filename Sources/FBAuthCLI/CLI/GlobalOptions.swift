@@ -7,6 +7,9 @@ package struct GlobalOptions: Sendable, Equatable {
     package var configDirectory: String?
     /// `--user UID-or-EMAIL`: act on this saved session instead of the current one.
     package var user: String?
+    /// `--project ID`: a project fbauth has sessions for, by its id (as gcloud and firebase
+    /// name projects).
+    package var project: String?
     /// `--verbose`: log each HTTP exchange, secrets redacted.
     package var verbose = false
     /// `--app-config FILE`: GoogleService-Info.plist or google-services.json.
@@ -33,6 +36,7 @@ package struct GlobalOptions: Sendable, Equatable {
         OptionSpec("language", value: "CODE", help: "Language of provider pages and Firebase emails (X-Firebase-Locale), e.g. fr; default from LC_ALL, LC_MESSAGES or LANG."),
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
+        OptionSpec("project", value: "ID", help: "Act on the saved sessions of this project, by its id (as gcloud and firebase do); with FIREBASE_AUTH_EMULATOR_HOST, on that emulator. A first sign-in still needs the project's API key."),
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
         OptionSpec("allow-unknown-provider", help: "Accept a --provider id that Firebase does not offer under that name (fbauth refuses a typo such as yahoo.co otherwise); oidc.NAME and saml.NAME need no such option."),
     ]
@@ -52,6 +56,10 @@ package struct GlobalOptions: Sendable, Equatable {
         // command printed for the user to copy, must not depend on the working directory.
         configDirectory = try arguments.nonEmpty("config-dir").map(Platform.absolutePath)
         user = try arguments.nonEmpty("user")
+        project = try arguments.nonEmpty("project")
+        if let project, !IDTokenClaims.isProjectID(project) {
+            throw .usage("--project '\(TerminalText.safe(String(project.prefix(60))))' is not a project id (6 to 30 lower-case letters, digits and hyphens)")
+        }
         verbose = arguments.flag("verbose")
         appConfig = try arguments.nonEmpty("app-config").map(Platform.absolutePath)
         appId = try arguments.headerValue("app-id")
@@ -61,6 +69,9 @@ package struct GlobalOptions: Sendable, Equatable {
         referer = try arguments.headerValue("referer")
         language = try arguments.nonEmpty("language")
         if apiKey != nil && appConfig != nil { throw .usage("give either --api-key or --app-config, not both") }
+        if project != nil && (apiKey != nil || appConfig != nil) {
+            throw .usage("give either --project or --api-key/--app-config, not both: --project picks a project fbauth has sessions for")
+        }
         if let androidCert, androidCert.count != 40 || !androidCert.allSatisfy(\.isHexDigit) {
             throw .usage("--android-cert '\(androidCert)' is not a SHA-1 (40 hex digits, colons allowed)")
         }

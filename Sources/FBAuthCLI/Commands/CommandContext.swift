@@ -34,7 +34,7 @@ package struct CommandContext: Sendable {
 
     /// Whether the command line or environment names a project (rather than the remembered one).
     var namesProject: Bool {
-        globals.appConfig != nil || globals.apiKey != nil || !(environment["FIREBASE_API_KEY"] ?? "").isEmpty
+        globals.appConfig != nil || globals.apiKey != nil || globals.project != nil || !(environment["FIREBASE_API_KEY"] ?? "").isEmpty
     }
 
     /// The project `--api-key` or `FIREBASE_API_KEY` names, else the remembered one (not for
@@ -48,6 +48,12 @@ package struct CommandContext: Sendable {
         if let path = globals.appConfig {
             let config = try AppConfigFile.read(path, appId: globals.appId)
             return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
+        }
+        if let projectId = globals.project {
+            let saved: StoreContents
+            if let contents { saved = contents } else { saved = try sessionStore().load() }
+            return (try saved.project(byId: projectId, onEmulator: try FirebaseEndpoints.emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"]),
+                                      startsSession: startsSession, fbauth: CommandName.forSuggestions(environment: environment)), projectId)
         }
         let emulatorHost: String?
         switch try projectChoice() {
@@ -201,6 +207,21 @@ extension ProjectChoice {
 }
 
 extension StoreContents {
+    /// The saved project whose id is `projectId` (on `emulatorHost` when one is given); several
+    /// (one id on two emulators) or none are explained with the commands that pick each.
+    func project(byId projectId: String, onEmulator emulatorHost: String?, startsSession: Bool, fbauth: String) throws(FBAuthError) -> ProjectKey {
+        let matching = projects.values.filter { $0.projectId == projectId && (emulatorHost == nil || $0.emulatorHost == emulatorHost) }
+            .map { ProjectKey(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) }.sorted { $0.storageKey < $1.storageKey }
+        if matching.count == 1 { return matching[0] }
+        if matching.isEmpty {
+            let where_ = emulatorHost.map { " on the emulator at \($0)" } ?? ""
+            let message = "fbauth has no sessions for project \(projectId)\(where_); "
+            if startsSession { throw .usage(message + "a first sign-in needs its Web API key (FIREBASE_API_KEY, --api-key or --app-config)") }
+            throw .signInAgain(message + "sign in first (`\(fbauth) signin --provider ID` with its API key); `\(fbauth) accounts --all` lists the projects fbauth knows")
+        }
+        throw .usage("project \(projectId) is saved on several servers; pick one: " + matching.map { "`" + ProjectPicker.command(for: $0, projectId: projectId, fbauth: fbauth) + " …`" }.joined(separator: "; or "))
+    }
+
     /// The project commands use when none is named: the last one signed in to; with an emulator
     /// host given, the last one on that emulator.
     func remembered(onEmulator emulatorHost: String?) -> ProjectKey? {

@@ -36,7 +36,15 @@ enum StatusCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let store = context.sessionStore()
         let contents = try store.load()
-        let key = try? context.projectKey(in: contents)
+        // Nobody signed in anywhere is a status to show; a project named wrongly is an error.
+        let key: ProjectKey?
+        do throws(FBAuthError) {
+            key = try context.projectKey(in: contents)
+        } catch where error.exitCode == .usage {
+            throw error
+        } catch {
+            key = nil
+        }
         let current = key.flatMap { contents.currentSession(of: $0) }
         let now = context.clock.now()
         let entries = contents.projects.values.sorted { $0.apiKey + ($0.emulatorHost ?? "") < $1.apiKey + ($1.emulatorHost ?? "") }

@@ -38,11 +38,20 @@ enum UseCommand: RunnableCommand {
                     throw error  // several sessions match: the user must name one
                 } catch {}
             }
-            let elsewhere = explicit ? [] : contents.projects.values.filter { $0.key != current }.compactMap { state in
+            let elsewhere = contents.projects.values.filter { $0.key != current }.sorted { $0.key.storageKey < $1.key.storageKey }.compactMap { state in
                 (try? contents.session(.user(name), in: state.key)).map { ($0, state.key) }
             }
+            let fbauth = CommandName.forSuggestions(environment: context.environment)
+            let picks = elsewhere.map { (session: Session, key: ProjectKey) in
+                "`\(ProjectPicker.command(for: key, projectId: contents.project(key)?.projectId, fbauth: fbauth)) use \(session.uid)` (\(session.displayLabel) on \(key.displayName(projectId: contents.project(key)?.projectId)))"
+            }
+            if explicit, !elsewhere.isEmpty {
+                // The project named (FIREBASE_API_KEY, --project…) has no such session; others do.
+                let here = current.map { $0.displayName(projectId: contents.project($0)?.projectId) } ?? "the project named"
+                throw .signInAgain("no saved session for '\(name)' on \(here); it is saved elsewhere: " + picks.joined(separator: "; or "))
+            }
             guard elsewhere.count <= 1 else {
-                throw .usage("'\(name)' names sessions in several projects; choose the project with --api-key or --app-config")
+                throw .usage("'\(name)' names sessions in several projects; pick one: " + picks.joined(separator: "; or "))
             }
             guard let (session, key) = elsewhere.first else {
                 throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, in: contents).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
