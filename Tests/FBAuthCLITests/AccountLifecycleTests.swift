@@ -156,6 +156,21 @@ import Testing
         #expect(whoami.status == 3, "the change signed the session out: \(whoami)")
     }
 
+    /// Issue 29, item 3: `email apply` of a change link reports success (exit 0), and the
+    /// advice to sign in again names the new address, which works.
+    @Test func applyingAnEmailChangeNamesTheNewAddress() throws {
+        let harness = try harness()
+        harness.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "correct horse\n").status == 0)
+        #expect(try harness.run(["email", "change", "--new-email", "pat2@example.com"]).status == 0)
+        let link = try #require(harness.standIn.latestOobLink(sentTo: "pat@example.com", requestType: "VERIFY_AND_CHANGE_EMAIL"))
+        let applied = try harness.run(["email", "apply", "--link", "-"], stdin: link + "\n")
+        #expect(applied.status == 0, "the change worked: \(applied)")
+        #expect(applied.stderr.contains("The address is now pat2@example.com"), "\(applied.stderr)")
+        #expect(applied.stderr.contains("--email pat2@example.com") && !applied.stderr.contains("--email pat@example.com"), "\(applied.stderr)")
+        #expect(try harness.run(["signin", "--provider", "password", "--email", "pat2@example.com"], stdin: "correct horse\n").status == 0)
+    }
+
     // MARK: Email links
 
     @Test func anEmailLinkOpenedInTheBrowserCompletesTheSignInAtTheListener() throws {

@@ -109,12 +109,14 @@ enum EmailCommand: RunnableCommand {
         let answer = try management.apply(code: code)
         let email = answer.newEmail ?? answer.email
         context.console.say(answer.newEmail != nil ? "The address is now \(answer.newEmail ?? "")." : "\(email ?? "The address") is verified.")
-        try refreshSavedSession(of: answer.localId, project: project, context: context)
+        try refreshSavedSession(of: answer.localId, newEmail: answer.newEmail, project: project, context: context)
     }
 
     /// Brings a saved session of the user up to date after a code was applied: the email
-    /// verified, or — after an email change, which revokes the user's tokens — signed out.
-    private static func refreshSavedSession(of uid: String?, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
+    /// verified, or the new address. Where the change revoked the user's tokens (production
+    /// does; Google's emulator does not), the session keeps the new address, so the advice to
+    /// sign in again names it, and the command still succeeds: the change worked.
+    private static func refreshSavedSession(of uid: String?, newEmail: String?, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         guard let uid, let session = try context.sessionStore().load().project(project.key)?.sessions.first(where: { $0.uid == uid }) else { return }
         let refresher = context.tokenRefresher(for: project.key)
         do throws(FBAuthError) {
@@ -126,8 +128,14 @@ enum EmailCommand: RunnableCommand {
                 contents.save(saved, in: project.key, makeCurrent: false)
             }
             context.console.say("Refreshed the saved session of \(fresh.displayLabel).")
-        } catch where error.rejectsSession {
-            context.console.say("Firebase signed \(session.displayLabel) out with this change; sign in again.")
+        } catch where error.rejectsSession || error.exitCode == .signInAgain {
+            let renamed = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+                guard var saved = try? contents.session(.exactly(session.reference), in: project.key) else { return session }
+                if let newEmail { saved.email = newEmail }
+                contents.save(saved, in: project.key, makeCurrent: false)
+                return saved
+            }
+            context.console.say("Firebase signed \(session.displayLabel) out with this change; sign in again with `\(renamed.signInCommand)`.")
         }
     }
 
