@@ -36,6 +36,12 @@ public final class StandIn: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Hands each mail and SMS "sent" to `deliver` (from the serving thread), as Google's Auth
+    /// emulator logs them: nothing leaves the machine, and a developer needs the links and codes.
+    public func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) {
+        withBackend { $0.outbox = deliver }
+    }
+
     /// Starts serving on a background thread.
     public func start() {
         lock.withLock { running = true }

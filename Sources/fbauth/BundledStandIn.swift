@@ -48,6 +48,8 @@ struct BundledStandIn: LocalStandIn {
 
         func stop() { standIn.stop() }
 
+        func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) { standIn.deliverMessages(to: deliver) }
+
         func prepareExport(to directory: String) throws(FBAuthError) {
             do throws(AuthExport.Problem) {
                 try AuthExport.prepare(directory)

@@ -108,6 +108,24 @@ import Testing
         #expect(!harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "the loopback flow ran")
     }
 
+    // MARK: 7. The emulator says where mail went
+
+    @Test func theEmulatorPrintsWhatItMailsAndFbauthNamesTheListing() throws {
+        let harness = try Harness()
+        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
+        #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
+        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+        #expect(try harness.run(["signup", "--email", "mail@example.com"], stdin: "secret-1\n", environment: environment).status == 0)
+        let sent = try harness.run(["verify-email"], environment: environment)
+        #expect(sent.status == 0, "\(sent)")
+        #expect(sent.stderr.contains("listed at http://\(host)/emulator/v1/projects/fbauth-stand-in/oobCodes"), "\(sent.stderr)")
+        #expect(emulator.waitForStderr(containing: "To verify the email address mail@example.com, follow this link: http://\(host)/emulator/action?mode=verifyEmail"),
+                "\(emulator.stderr)")
+        emulator.interrupt()
+        _ = emulator.finish()
+    }
+
     // MARK: 9. No paste prompt while a browser does the work
 
     @Test func noPastePromptWhileTheBrowserWorks() throws {

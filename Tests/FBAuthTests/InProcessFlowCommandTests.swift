@@ -36,6 +36,7 @@ import Testing
             func export(to directory: String) throws(FBAuthError) {
                 do throws(AuthExport.Problem) { try standIn.exportAuth(to: directory, version: "test") } catch { throw .store(error.description) }
             }
+            func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) { standIn.deliverMessages(to: deliver) }
             func prepareExport(to directory: String) throws(FBAuthError) {
                 do throws(AuthExport.Problem) { try AuthExport.prepare(directory) } catch { throw .store(error.description) }
             }

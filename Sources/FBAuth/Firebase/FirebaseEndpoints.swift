@@ -79,6 +79,14 @@ package struct FirebaseEndpoints: Sendable, Equatable {
 
     package var isEmulator: Bool { emulatorHost != nil }
 
+    /// Against an Auth emulator, where a "mailed" link really is: the emulator's listing of
+    /// them (`/emulator/v1/projects/PROJECT/oobCodes`, firebase-tools and fbauth's stand-in
+    /// alike); empty against Firebase.
+    package func mailNote(projectId: String?) -> String {
+        guard let emulatorHost else { return "" }
+        return " (an Auth emulator sends no mail: the link is listed at http://\(emulatorHost)/emulator/v1/projects/\(projectId ?? "PROJECT_ID")/oobCodes)"
+    }
+
     /// `…/v1/accounts:METHOD?key=KEY`
     package func accounts(_ method: String, apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)

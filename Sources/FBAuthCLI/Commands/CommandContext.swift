@@ -102,6 +102,13 @@ package struct CommandContext: Sendable {
         return ProjectContext(key: key, client: try client(for: key), tenantId: globals.tenantId, projectId: projectId)
     }
 
+    /// Where an Auth emulator keeps the links it "mailed" (empty against Firebase), for the
+    /// sentences that say a link was mailed.
+    func mailNote(for project: ProjectContext) -> String {
+        let projectId = project.projectId ?? (try? sessionStore().load().project(project.key)?.projectId) ?? nil
+        return project.client.endpoints.mailNote(projectId: projectId)
+    }
+
     /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
     func browserFlow(for project: ProjectContext) throws(FBAuthError) -> BrowserSignInFlow {
         let style = TerminalStyle(console: console, environment: environment)

@@ -25,7 +25,7 @@ enum VerifyEmailCommand: RunnableCommand {
             guard let email = session.email else { throw .usage("\(session.displayLabel) has no email address to verify") }
             if session.emailVerified { context.console.say("\(email) is verified already (as of the last sign-in or whoami); sending the link anyway.") }
             try management.sendVerification(for: session)
-            context.console.say("Firebase has mailed a verification link to \(email).")
+            context.console.say("Firebase has mailed a verification link to \(email)\(context.mailNote(for: try context.project())).")
         }
     }
 }
@@ -89,7 +89,7 @@ enum EmailCommand: RunnableCommand {
             try withSession(context) { (session, management) throws(FBAuthError) in
                 if session.email?.lowercased() == newEmail.lowercased() { throw .usage("\(newEmail) is the current address already") }
                 try management.sendEmailChange(to: newEmail, for: session)
-                context.console.say("Firebase has mailed a link to \(newEmail). The address of \(session.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
+                context.console.say("Firebase has mailed a link to \(newEmail)\(context.mailNote(for: try context.project())). The address of \(session.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
             }
         case .apply(let source):
             try apply(source, context: context)

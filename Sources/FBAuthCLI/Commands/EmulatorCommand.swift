@@ -24,7 +24,9 @@ enum EmulatorCommand: RunnableCommand {
             authentication (TOTP, and SMS codes listed at \
             /emulator/v1/projects/fbauth-stand-in/verificationCodes, without reCAPTCHA).
 
-            Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Point clients at it \
+            Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Every mail and SMS \
+            it would send is printed on stderr instead, link or code included, as Google's Auth \
+            emulator logs them. Point clients at it \
             with FIREBASE_AUTH_EMULATOR_HOST=HOST:PORT and any API key.
 
             --import and --export-on-exit keep users across restarts, as firebase emulators:start \
@@ -75,6 +77,9 @@ enum EmulatorCommand: RunnableCommand {
             }
         }
         context.console.writeOutput(running.hostAndPort + "\n")
+        // Mail and SMS go nowhere: each is printed, as Google's emulator logs them.
+        let console = context.console
+        running.deliverMessages { console.say("fbauth emulator: \($0)") }
         if let imported = options.importDirectory { context.console.say("Imported the users and settings of \(imported).") }
         context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
         guard let exportDirectory = options.exportDirectory, let interrupt else { Platform.waitUntilTerminated() }

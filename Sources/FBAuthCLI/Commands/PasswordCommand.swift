@@ -79,7 +79,7 @@ enum PasswordCommand: RunnableCommand {
         case .sendReset(let email, let openBrowser):
             management.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
             try management.sendPasswordReset(email: email)
-            context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link. Open it, or run `fbauth password reset --link -` and paste it.")
+            context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(context.mailNote(for: project)). Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
             let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in
                 "that is \(operation.sentence), not \(EmailActionLink.Operation.passwordReset.sentence)"

@@ -56,6 +56,8 @@ extension LocalStandIn {
 package protocol RunningStandIn: Sendable {
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
     var hostAndPort: String { get }
+    /// Hands each mail and SMS the stand-in "sends" to `deliver`.
+    func deliverMessages(to deliver: @escaping @Sendable (String) -> Void)
     /// Opens (creating it) the directory an export will go to, and refuses one that another
     /// user could tamper with, before anything is served.
     func prepareExport(to directory: String) throws(FBAuthError)

@@ -80,6 +80,14 @@ extension Backend {
             + (tenantId.map { [URLQueryItem(name: "tenantId", value: $0)] } ?? [])
         oobCodes[code] = OobRecord(code: code, email: email, newEmail: newEmail, requestType: requestType,
                                    link: link.string ?? "", expiresAt: now().addingTimeInterval(Self.oobLifetime))
+        // firebase-tools src/emulator/auth/operations.ts, sendOobCode: the mail, logged.
+        let purpose = switch requestType {
+        case "PASSWORD_RESET": "To reset the password for \(email)"
+        case "VERIFY_EMAIL": "To verify the email address \(email)"
+        case "EMAIL_SIGNIN": "To sign in as \(email)"
+        default: "To change the email address of \(email) to \(newEmail ?? "")"
+        }
+        outbox?("\(purpose), follow this link: \(link.string ?? "")")
         return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email]
     }
 

@@ -198,6 +198,7 @@ extension Backend {
         let sessionInfo = "AMsms" + RandomToken.make(bytes: 48)
         phoneVerifications[sessionInfo] = PhoneVerification(
             phoneNumber: number, code: code, sessionInfo: sessionInfo, expiresAt: now().addingTimeInterval(Self.mfaSessionLifetime))
+        outbox?("To verify the phone number \(number), use the code \(code).")
         return sessionInfo
     }
 

@@ -21,6 +21,9 @@ final class Backend {
     var totpEnrollments: [String: PendingTotpEnrollment] = [:]
     /// Codes "mailed" for password reset, verification, email change and email-link sign-in.
     var oobCodes: [String: OobRecord] = [:]
+    /// Told each mail and SMS the stand-in "sends", in the words Google's Auth emulator logs
+    /// them (`fbauth emulator` prints them); nil: told nobody.
+    var outbox: (@Sendable (String) -> Void)?
     /// Provider tokens the fake providers handed out (or tests minted), which a credential
     /// sign-in may present: access tokens and ID tokens, by token.
     var providerCredentials: [String: ProviderIdentity] = [:]
