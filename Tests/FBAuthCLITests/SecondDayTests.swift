@@ -126,6 +126,30 @@ import Testing
         _ = emulator.finish()
     }
 
+    // MARK: 13. Small truths
+
+    @Test func statusRightAfterAPasswordResetShowsTheSessionSignedOut() throws {
+        let harness = try Harness()
+        #expect(try harness.run(["signup", "--email", "reset@example.com"], stdin: "secret-1\n").status == 0)
+        #expect(try harness.run(["password", "reset", "--email", "reset@example.com"]).status == 0)
+        let link = try #require(harness.standIn.latestOobLink(sentTo: "reset@example.com", requestType: "PASSWORD_RESET"))
+        #expect(try harness.run(["password", "reset", "--link", "-"], stdin: link + "\nsecret-2\n").status == 0)
+        let status = try harness.run(["status"])
+        #expect(status.status == 3 && status.stdout.contains("signed out by the server"), "\(status)")
+    }
+
+    @Test func theEmulatorsFakeIDTokensWithSpacesAreAcceptedThereOnly() throws {
+        var configuration = StandInConfiguration()
+        configuration.acceptsFakeClaims = true
+        let harness = try Harness(configuration: configuration)
+        let claims = #"{"sub": "g-1", "name": "Gina G", "email": "gina@example.com"}"#
+        let emulator = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: claims)
+        #expect(emulator.status == 0 && emulator.json.string("user", "displayName") == "Gina G", "\(emulator)")
+        let production = try harness.run(["signin", "--provider", "google.com", "--id-token-file", "-"], stdin: claims,
+                                          environment: ["FIREBASE_AUTH_EMULATOR_HOST": ""])
+        #expect(production.status == 2 && production.stderr.contains("the ID token is not a token"), "\(production)")
+    }
+
     // MARK: 9. No paste prompt while a browser does the work
 
     @Test func noPastePromptWhileTheBrowserWorks() throws {

@@ -49,14 +49,14 @@ enum CredentialOptions {
         /// Whether a token is read from stdin (`-`), all of it: no second-factor code can follow.
         var readsStandardInput: Bool { [idTokenFile, accessTokenFile, secretFile].contains("-") }
 
-        /// Reads the files and checks the combination.
-        func credential(_ console: Console) throws(FBAuthError) -> ProviderTokenCredential {
+        /// Reads the files and checks the combination (`emulator`: fake JSON claims are tokens).
+        func credential(_ console: Console, emulator: Bool) throws(FBAuthError) -> ProviderTokenCredential {
             func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {
                 try file.map { (file: String) throws(FBAuthError) in try SecretInput.token(from: file, option: option, console: console) }
             }
             return try ProviderTokenCredential(
                 providerId: providerId, idToken: read(idTokenFile, "--id-token-file"), accessToken: read(accessTokenFile, "--access-token-file"),
-                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce)
+                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce, forEmulator: emulator)
         }
     }
 

@@ -152,7 +152,7 @@ enum LinkCommand: RunnableCommand {
                 if session.providerData.contains(where: { $0.providerId == providerId }) {
                     throw .failed(.providerAlreadyLinked, "\(providerId) is already linked to \(session.displayLabel); nothing to do")
                 }
-                result = try credentials.providerToken(sources.credential(context.console), purpose: .link(idToken: session.idToken))
+                result = try credentials.providerToken(sources.credential(context.console, emulator: project.client.endpoints.isEmulator), purpose: .link(idToken: session.idToken))
             case .pending, .provider:
                 return
             }

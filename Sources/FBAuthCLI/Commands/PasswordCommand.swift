@@ -87,6 +87,7 @@ enum PasswordCommand: RunnableCommand {
             let password = try SecretInput.newPassword(for: nil, console: context.console, afterOtherInput: true)
             let email = try management.resetPassword(code: code, newPassword: password)
             context.console.say("The password\(email.map { " of \($0)" } ?? "") was reset; its other sessions were signed out. Sign in with it: fbauth signin --provider password --email \(email ?? "EMAIL")")
+            if let email { checkSavedSessions(of: email, project: project, context: context) }
         case .change:
             let refresher = context.tokenRefresher(for: project.key)
             let session = try refresher.session(context.selector, minValid: 60)
@@ -100,6 +101,20 @@ enum PasswordCommand: RunnableCommand {
                 throw .failed(.requiresRecentLogin, "changing the password needs a recent sign-in; run `fbauth reauth --provider \(session.providerData.first?.providerId ?? "ID")` and try again [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
             }
             context.console.say("Changed the password of \(renewed.displayLabel); its other sessions were signed out, and this one has new tokens.")
+        }
+    }
+
+    /// A reset signs the user's sessions out on the server: the saved ones of that address are
+    /// asked once, so that `status` shows what is true now rather than the old token's time.
+    private static func checkSavedSessions(of email: String, project: ProjectContext, context: CommandContext) {
+        let refresher = context.tokenRefresher(for: project.key)
+        let sessions = (try? context.sessionStore().load().project(project.key)?.sessions) ?? nil
+        for session in sessions ?? [] where session.email?.lowercased() == email.lowercased() && session.canRefresh {
+            do throws(FBAuthError) {
+                _ = try refresher.session(.exactly(session.reference), minValid: 0, forceRefresh: true)
+            } catch where error.rejectsSession {
+                _ = try? refresher.reject(session, because: error)
+            } catch {}
         }
     }
 

@@ -57,7 +57,7 @@ enum ReauthCommand: RunnableCommand {
             let session = try store.load().session(context.selector, in: project.key)
             var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
             credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: sources.readsStandardInput)
-            let credential = try sources.credential(context.console)
+            let credential = try sources.credential(context.console, emulator: project.client.endpoints.isEmulator)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in
                 try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
             }

@@ -141,7 +141,7 @@ enum SignInCommand: RunnableCommand {
             record = try context.emailLinkRecord(options, purpose: .signIn, project: project, secondFactor: credentials.secondFactor)
         case .providerToken(let sources):
             try store.checkWritable()
-            let credential = try sources.credential(context.console)
+            let credential = try sources.credential(context.console, emulator: project.client.endpoints.isEmulator)
             try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store,
                        context: context, arguments: options.method.repeatArguments, json: options.json)
             return
