@@ -195,6 +195,39 @@ import Testing
         #expect(help.stdout.contains("signin, login") && help.stdout.contains("signout, logout"), "\(help.stdout)")
     }
 
+    @Test func everyShellCompletesMfaWithTheRightWords() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        _ = try MultiFactorTests.enrollTOTP(harness, name: "work-phone")
+        let words = try harness.run(["__complete", "factors"])
+        #expect(words.stdout.split(separator: "\n").contains("work-phone"), "\(words)")
+        let bin = harness.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin + "/fbauth", withDestinationPath: Binaries.url("fbauth").path)
+
+        if let bash = EverydayUseTests.bash {
+            try harness.run(["completion", "bash"]).stdout.write(toFile: harness.directory + "/completion.bash", atomically: true, encoding: .utf8)
+            let probe = """
+                source \(harness.directory)/completion.bash
+                COMP_WORDS=(fbauth mfa enroll ''); COMP_CWORD=3; _fbauth; echo "1: ${COMPREPLY[*]}"
+                COMP_WORDS=(fbauth mfa unenroll ''); COMP_CWORD=3; _fbauth; echo "2: ${COMPREPLY[*]}"
+                """
+            let completed = try Subprocess.run(URL(fileURLWithPath: bash), ["-c", probe],
+                                               environment: harness.environment.merging(["PATH": bin + ":/usr/bin:/bin"]) { $1 }, stdin: nil,
+                                               directory: harness.directory, timeout: 30).stdout
+            #expect(completed.contains("1: totp phone\n") && completed.contains("2: work-phone"), "\(completed)")
+        }
+        if ZshCompletion.zsh != nil {
+            #expect(try ZshCompletion.complete("fbauth mfa unenroll ", until: "work-phone", harness: harness, bin: bin).contains("work-phone"))
+            let enroll = try ZshCompletion.complete("fbauth mfa enroll ", until: "totp", harness: harness, bin: bin)
+            #expect(enroll.contains("phone") && !enroll.contains("unenroll"), "\(enroll)")
+        }
+        let fish = try harness.run(["completion", "fish"]).stdout
+        #expect(fish.contains("-n '__fish_seen_subcommand_from mfa; and not __fish_seen_subcommand_from list enroll unenroll' -a 'list enroll unenroll'"), "\(fish)")
+        #expect(fish.contains("__fish_seen_subcommand_from mfa; and __fish_seen_subcommand_from unenroll' -a '(fbauth __complete factors"))
+        #expect(try harness.run(["completion", "powershell"]).stdout.contains("$previous -eq 'unenroll'"))
+    }
+
     @Test func aMismatchedPasswordAtSignupIsAskedAgain() throws {
         let harness = try Harness()
         let signup = try BackgroundProcess(["signup", "--email", "typo@example.com"], harness: harness, withTerminal: true)

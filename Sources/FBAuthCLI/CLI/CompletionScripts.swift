@@ -68,21 +68,23 @@ enum CompletionScripts {
                     return
                 fi
                 case "$command:$previous" in
-            \(values)        *:--user|use:use) _fbauth_sessions "$current"; return ;;
+            \(values)        *:--user|use:use) _fbauth_words sessions "$current"; return ;;
+                    mfa:unenroll) _fbauth_words factors "$current"; return ;;
                 esac
                 case "$command" in
             \(cases)        *) options="" ;;
                 esac
                 COMPREPLY=($(compgen -W "$options" -- "$current"))
             }
-            # Saved sessions' emails and uids, compared as text: compgen -W would expand $(…) and
-            # `…` in them (an email may hold both), so they never pass through it.
-            _fbauth_sessions() {
+            # Saved sessions' emails and uids (or the current user's second factors), compared as
+            # text: compgen -W would expand $(…) and `…` in them (an email may hold both), so
+            # they never pass through it.
+            _fbauth_words() {
                 local word
                 COMPREPLY=()
                 while IFS= read -r word; do
-                    [[ "$word" == "$1"* ]] && COMPREPLY+=("$word")
-                done < <(fbauth __complete sessions 2>/dev/null)
+                    [[ "$word" == "$2"* ]] && COMPREPLY+=("$word")
+                done < <(fbauth __complete "$1" 2>/dev/null)
             }
             complete -o default -F _fbauth fbauth
 
@@ -104,7 +106,9 @@ enum CompletionScripts {
             if command.name == "use" { specs.append("'1:session:_fbauth_sessions'") }
             for (index, positional) in (command.name == "help" ? positionals(of: command, commands) : command.positionals).enumerated()
             where !positional.suggestions.isEmpty {
-                specs.append("'\(index + 1):\(positional.name.lowercased()):(\(positional.suggestions.joined(separator: " ")))'")
+                // mfa's second word depends on its first: kinds after enroll, factors after unenroll.
+                let values = command.name == "mfa" && index == 1 ? "_fbauth_mfa_what" : "(\(positional.suggestions.joined(separator: " ")))"
+                specs.append("'\(index + 1):\(positional.name.lowercased()):\(values)'")
             }
             cases += "        \(([command.name] + command.aliases).joined(separator: "|"))) _arguments \\\n            \(specs.joined(separator: " \\\n            ")) ;;\n"
         }
@@ -119,6 +123,14 @@ enum CompletionScripts {
                 local -a sessions
                 sessions=(${(f)"$(fbauth __complete sessions 2>/dev/null)"})
                 compadd -a sessions
+            }
+            # After `mfa enroll` the kinds of factor; after `mfa unenroll` the user's factors.
+            _fbauth_mfa_what() {
+                local -a factors
+                case ${words[2]} in
+                    enroll) compadd totp phone ;;
+                    unenroll) factors=(${(f)"$(fbauth __complete factors 2>/dev/null)"}); compadd -a factors ;;
+                esac
             }
             _fbauth() {
                 local -a commands
@@ -161,12 +173,17 @@ enum CompletionScripts {
             }
         }
         lines.append("complete -c fbauth -n '__fish_seen_subcommand_from use' -a '(fbauth __complete sessions 2>/dev/null)'")
+        lines.append("complete -c fbauth -n '__fish_seen_subcommand_from mfa; and __fish_seen_subcommand_from unenroll' -a '(fbauth __complete factors 2>/dev/null)'")
         for command in commands {
             let own = ([command.name] + command.aliases).joined(separator: " ")
-            for positional in positionals(of: command, commands) {
-                let condition = positional.after.map { "__fish_seen_subcommand_from \(own); and __fish_seen_subcommand_from \($0)" }
-                    ?? "__fish_seen_subcommand_from \(own)"
-                lines.append("complete -c fbauth -n '\(condition)' -a '\(positional.suggestions.joined(separator: " "))'")
+            let all = positionals(of: command, commands)
+            for positional in all {
+                // A word is offered only until one of its level is typed: `mfa enroll ` offers
+                // `totp phone`, not `list enroll unenroll` again.
+                let level = positional.suggestions.joined(separator: " ")
+                let condition = (positional.after.map { "__fish_seen_subcommand_from \(own); and __fish_seen_subcommand_from \($0)" }
+                    ?? "__fish_seen_subcommand_from \(own)") + (all.count > 1 ? "; and not __fish_seen_subcommand_from \(level)" : "")
+                lines.append("complete -c fbauth -n '\(condition)' -a '\(level)'")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -211,6 +228,9 @@ enum CompletionScripts {
                     $candidates = $commands + @('--help', '--version')
                 } elseif ($values.ContainsKey("${command}:${previous}")) {
                     $candidates = $values["${command}:${previous}"]
+                } elseif ($command -eq 'mfa' -and $previous -eq 'unenroll') {
+                    # The current user's second factors: enrollment ids and plain names.
+                    $candidates = @(fbauth __complete factors 2>$null)
                 } elseif ($previous -eq '--user' -or ($command -eq 'use' -and $previous -eq 'use')) {
                     # Saved sessions' emails and uids, plain words only (fbauth leaves out others).
                     $candidates = @(fbauth __complete sessions 2>$null)
@@ -271,8 +291,8 @@ enum CompletionCommand: RunnableCommand {
 /// as fast as `fbauth token`.
 enum CompleteCommand: RunnableCommand {
     static let spec = CommandSpec(
-        name: "__complete", summary: "Words for shell completion.", usage: ["sessions"],
-        positionals: [PositionalSpec("WHAT", help: "sessions")], hidden: true)
+        name: "__complete", summary: "Words for shell completion.", usage: ["sessions|factors"],
+        positionals: [PositionalSpec("WHAT", help: "sessions (saved emails and uids) or factors (the current user's second factors)")], hidden: true)
 
     struct Options: Equatable {
         /// What to list; only `sessions` lists anything (others print nothing, for older scripts).
@@ -284,6 +304,14 @@ enum CompleteCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        if options.what == "factors" {
+            // The current user's second factors as the store last saw them: names and ids.
+            let contents = (try? context.sessionStore().load()) ?? StoreContents()
+            guard let key = try? context.projectKey(in: contents), let session = try? contents.session(context.selector, in: key) else { return }
+            let words = (session.enrolledFactors ?? []).flatMap { [$0.displayName, $0.uid].compactMap { $0 } }.filter(isPlainWord)
+            context.console.writeOutput(words.map { $0 + "\n" }.joined())
+            return
+        }
         guard options.what == "sessions" else { return }
         let contents = (try? context.sessionStore().load()) ?? StoreContents()
         var seen = Set<String>()
