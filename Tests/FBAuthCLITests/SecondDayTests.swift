@@ -228,6 +228,22 @@ import Testing
         #expect(try harness.run(["completion", "powershell"]).stdout.contains("$previous -eq 'unenroll'"))
     }
 
+    // MARK: 8. The TOTP QR code
+
+    @Test func theSecretIsGroupedInFoursAndTheCodeFitsAScreen() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        let feed = try MultiFactorTests.CodeFeed(harness)
+        let enroll = try BackgroundProcess(["mfa", "enroll", "totp", "--qr", "invert", "--mfa-code-file", feed.path], harness: harness)
+        #expect(enroll.waitForStderr(containing: "type its secret"), "\(enroll.stderr)")
+        #expect(enroll.stderr.contains(/type its secret [A-Z2-7]{4}( [A-Z2-7]{1,4}){3,};/), "\(enroll.stderr)")
+        let drawn = enroll.stderr.split(separator: "\n").filter { line in !line.isEmpty && line.allSatisfy { "█▀▄ ".contains($0) } }
+        #expect((20...25).contains(drawn.count), "\(drawn.count) lines")
+        #expect(feed.send(try MultiFactorTests.code(fromURI: enroll.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+        #expect(enroll.finish().status == 0)
+        #expect(try harness.run(["mfa", "enroll", "totp", "--qr", "sepia"]).status == 2)
+    }
+
     @Test func aMismatchedPasswordAtSignupIsAskedAgain() throws {
         let harness = try Harness()
         let signup = try BackgroundProcess(["signup", "--email", "typo@example.com"], harness: harness, withTerminal: true)

@@ -38,7 +38,7 @@ import Testing
         "otpauth://totp/fbauth-stand-in:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=fbauth-stand-in&algorithm=SHA1&digits=6&period=30",
         "otpauth://totp/" + String(repeating: "long-project-name-", count: 8) + ":someone.with.a.long.name%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
         "A", String(repeating: "0123456789", count: 3), "~!@#$%^&*()_+{}|:<>?`-=[];,./ \"'",
-    ] + [100, 106, 122, 152, 180, 213, 251, 400, 666].map { String(repeating: "y", count: $0) }
+    ] + [17, 32, 53, 78, 100, 106, 122, 130, 152, 180, 190, 213, 230, 251, 270, 400, 666].map { String(repeating: "y", count: $0) }
 
     @Test(.enabled(if: zbarimg != nil, "zbarimg (Debian's zbar-tools) is not installed; .ci/run installs it"), arguments: samples)
     func aDecoderReadsBackWhatWasEncoded(text: String) throws {
@@ -66,6 +66,89 @@ import Testing
         // ISO/IEC 18004 annex I: "01234567" at 1-M has these ten error-correction codewords.
         let data: [UInt8] = [0x10, 0x20, 0x0C, 0x56, 0x61, 0x80, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11, 0xEC, 0x11]
         #expect(ReedSolomon.remainder(data, generator: ReedSolomon.generator(degree: 10)) == [0xA5, 0x24, 0xD4, 0xC1, 0xED, 0x36, 0xC7, 0x87, 0x2C, 0x55])
+    }
+
+    @Test func levelLMakesACodeAVersionSmallerWhereItCan() throws {
+        let uri = "otpauth://totp/fbauth-stand-in:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=fbauth-stand-in"
+        let code = try #require(QRCode(Array(uri.utf8)))
+        #expect(code.version == 6 && code.level == .low, "M would need version 7")
+        #expect(try #require(QRCode(Array("A".utf8))).level == .medium, "M where the version is the same")
+    }
+
+    /// A drawing as a camera sees it, on a terminal whose text is `foreground` on
+    /// `background` (true: light): each character cell two modules high.
+    private func seen(_ drawing: String, foreground: Bool, background: Bool) -> [[Bool]] {
+        var rows: [[Bool]] = []
+        for line in drawing.split(separator: "\n") {
+            var top: [Bool] = [], bottom: [Bool] = []
+            var colours = (foreground, background)
+            var rest = Substring(line)
+            while let character = rest.first {
+                if character == "\u{1B}", let end = rest.firstIndex(of: "m") {
+                    let codes = rest[rest.index(rest.startIndex, offsetBy: 2)..<end].split(separator: ";").compactMap { Int($0) }
+                    for code in codes {
+                        switch code {
+                        case 97: colours.0 = true
+                        case 30: colours.0 = false
+                        case 107: colours.1 = true
+                        case 40: colours.1 = false
+                        case 0: colours = (foreground, background)
+                        default: break
+                        }
+                    }
+                    rest = rest[rest.index(after: end)...]
+                    continue
+                }
+                switch character {
+                case "█": top.append(colours.0); bottom.append(colours.0)
+                case "▀": top.append(colours.0); bottom.append(colours.1)
+                case "▄": top.append(colours.1); bottom.append(colours.0)
+                default: top.append(colours.1); bottom.append(colours.1)
+                }
+                rest = rest.dropFirst()
+            }
+            rows += [top, bottom]
+        }
+        return rows
+    }
+
+    /// Issue 29, item 8: the drawing decodes on light and dark terminals (colours), or on the
+    /// theme it is meant for (plain, invert); the colour one fits 24 lines.
+    @Test(.enabled(if: zbarimg != nil, "zbarimg (Debian's zbar-tools) is not installed; .ci/run installs it"),
+          arguments: [(QRCode.Drawing.colours, true), (.colours, false), (.lightOnDark, false), (.darkOnLight, true)])
+    func theDrawingDecodesOnTheTerminalItIsFor(drawing: QRCode.Drawing, lightTheme: Bool) throws {
+        let uri = "otpauth://totp/fbauth-stand-in:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=fbauth-stand-in"
+        let code = try #require(QRCode(Array(uri.utf8)))
+        let text = code.halfBlocks(drawing)
+        if drawing == .colours { #expect(text.split(separator: "\n").count <= 24, "fits an 80×24 terminal") }
+        let light = seen(text, foreground: !lightTheme, background: lightTheme)
+        #expect(try decodedImage(light.map { $0.map { !$0 } }, surroundIsDark: !lightTheme) == uri, "\(drawing) on a \(lightTheme ? "light" : "dark") theme")
+    }
+
+    /// A grid of dark pixels (a module each), decoded by zbarimg, amid the terminal's
+    /// background (`surroundIsDark`): only the drawing's own quiet zone separates them.
+    private func decodedImage(_ dark: [[Bool]], surroundIsDark: Bool) throws -> String {
+        let scale = 4, border = 4, height = dark.count, width = dark.map(\.count).max() ?? 0
+        var pixels = ""
+        for y in 0..<(height + 2 * border) * scale {
+            for x in 0..<(width + 2 * border) * scale {
+                let (row, column) = (y / scale - border, x / scale - border)
+                let inside = (0..<height).contains(row) && (0..<dark[row].count).contains(column)
+                let isDark = inside ? dark[row][column] : surroundIsDark
+                pixels += isDark ? "1 " : "0 "
+            }
+            pixels += "\n"
+        }
+        let path = NSTemporaryDirectory() + "fbauth-qr-\(UUID().uuidString).pbm"
+        try "P1\n\((width + 2 * border) * scale) \((height + 2 * border) * scale)\n\(pixels)".write(toFile: path, atomically: true, encoding: .ascii)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let output = Pipe()
+        let process = try ChildProcess(try #require(Self.zbarimg), ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path], environment: [:],
+                                       stdout: output.fileHandleForWriting.fileDescriptor)
+        try output.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.wait()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
     }
 
     @Test func halfBlocksDrawTwoRowsALineWithAQuietZone() throws {

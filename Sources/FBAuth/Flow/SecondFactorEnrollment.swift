@@ -74,11 +74,15 @@ package struct SecondFactorEnrollment {
 extension TotpSecret {
     /// The `otpauth://` URI authenticator apps scan (Google Authenticator's key URI format, as
     /// the JS SDK's `TotpSecret.generateQrCodeUrl` builds it): `ISSUER:ACCOUNT` as the label.
+    /// `algorithm`, `digits` and `period` are left out where they are the format's defaults
+    /// (SHA1, 6, 30, which Firebase uses): every app assumes them, and the shorter URI makes a
+    /// QR code small enough for an 80×24 terminal.
     package func uri(account: String, issuer: String) -> String {
         let label = FormEncoding.percentEncode(issuer) + ":" + FormEncoding.percentEncode(account)
-        return "otpauth://totp/\(label)?" + FormEncoding.encode([
-            ("secret", sharedSecretKey), ("issuer", issuer), ("algorithm", hashingAlgorithm),
-            ("digits", String(verificationCodeLength)), ("period", String(periodSec)),
-        ])
+        var parameters = [("secret", sharedSecretKey), ("issuer", issuer)]
+        if hashingAlgorithm.uppercased() != "SHA1" { parameters.append(("algorithm", hashingAlgorithm)) }
+        if verificationCodeLength != 6 { parameters.append(("digits", String(verificationCodeLength))) }
+        if periodSec != 30 { parameters.append(("period", String(periodSec))) }
+        return "otpauth://totp/\(label)?" + FormEncoding.encode(parameters)
     }
 }

@@ -12,12 +12,14 @@ enum MfaCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "mfa",
         summary: "List, enrol and remove the current user's second factors (multi-factor authentication).",
-        usage: ["list [--json]", "enroll totp [--name N] [--no-qr]", "enroll phone --phone +15555550100 [--name N]", "unenroll ID|NAME"],
+        usage: ["list [--json]", "enroll totp [--name N] [--qr colour|plain|invert | --no-qr]", "enroll phone --phone +15555550100 [--name N]", "unenroll ID|NAME"],
         options: [
             OptionSpec("json", help: "With list: print a JSON array for scripts."),
             OptionSpec("name", value: "NAME", help: "With enroll: a name for the factor, shown when signing in (e.g. \"work phone\")."),
             OptionSpec("phone", value: "NUMBER", help: "With enroll phone: the number in E.164 form, e.g. +15555550100."),
             OptionSpec("no-qr", help: "With enroll totp: print the otpauth:// URI only, without drawing its QR code."),
+            OptionSpec("qr", value: "STYLE", suggestions: ["colour", "plain", "invert"],
+                       help: "With enroll totp: how to draw the QR code. colour (the default on a terminal with colours): black on white whatever the theme; plain: light blocks on the dark background; invert: dark blocks, for a light background."),
             OptionSpec("no-browser", help: "With enroll phone: show the reCAPTCHA page's address instead of opening a browser."),
             SecondFactorOptions.specs[1],
         ],
@@ -46,7 +48,8 @@ enum MfaCommand: RunnableCommand {
 
     enum Action: Equatable {
         case list(json: Bool)
-        case enrollTOTP(name: String?, drawQR: Bool)
+        /// `qr`: how to draw the code; nil: not at all (`--no-qr`), or as the terminal allows.
+        case enrollTOTP(name: String?, drawQR: Bool, qr: QRCode.Drawing? = nil)
         case enrollPhone(number: String, name: String?, openBrowser: Bool)
         case unenroll(String)
     }
@@ -70,8 +73,17 @@ enum MfaCommand: RunnableCommand {
             try only(arguments, ["json"], for: "mfa list", what: what)
             action = .list(json: arguments.flag("json"))
         case "enroll" where what == "totp":
-            try only(arguments, ["name", "no-qr", "mfa-code-file"], for: "mfa enroll totp", what: nil)
-            action = .enrollTOTP(name: name, drawQR: !arguments.flag("no-qr"))
+            try only(arguments, ["name", "no-qr", "qr", "mfa-code-file"], for: "mfa enroll totp", what: nil)
+            let drawing: QRCode.Drawing?
+            switch arguments.value("qr") {
+            case nil: drawing = nil
+            case "colour", "color": drawing = .colours
+            case "plain": drawing = .lightOnDark
+            case "invert": drawing = .darkOnLight
+            case let other?: throw .usage("--qr '\(TerminalText.safe(String(other.prefix(20))))' is not colour, plain or invert")
+            }
+            if drawing != nil, arguments.flag("no-qr") { throw .usage("--qr and --no-qr: give one") }
+            action = .enrollTOTP(name: name, drawQR: !arguments.flag("no-qr"), qr: drawing)
         case "enroll" where what == "phone":
             try only(arguments, ["name", "phone", "no-browser", "mfa-code-file"], for: "mfa enroll phone", what: nil)
             let number = try arguments.required("phone", hint: "NUMBER (E.164, e.g. +15555550100)").replacing(" ", with: "")
@@ -112,13 +124,18 @@ enum MfaCommand: RunnableCommand {
             switch options.action {
             case .list(let json):
                 list(try enrollment.factors(of: session), of: session, json: json, context: context)
-            case .enrollTOTP(let name, let drawQR):
+            case .enrollTOTP(let name, let drawQR, let style):
                 let secret = try enrollment.startTOTP(for: session)
                 let issuer = project.projectId ?? store.projectId(of: project.key) ?? "Firebase"
                 let uri = secret.uri(account: session.email ?? session.uid, issuer: issuer)
                 context.console.writeOutput(uri + "\n")
-                if drawQR, let qr = QRCode(Array(uri.utf8)) { context.console.writeError(qr.halfBlocks()) }
-                context.console.say("Scan the code (or the otpauth:// URI above) with your authenticator app, or type its secret \(secret.sharedSecretKey); then give the \(secret.verificationCodeLength)-digit code it shows.")
+                if drawQR, let qr = QRCode(Array(uri.utf8)) {
+                    // Colours set by escape codes decode on any theme; where none may be used
+                    // (not a terminal, NO_COLOR), light blocks on the usual dark background.
+                    let rich = TerminalStyle(console: context.console, environment: context.environment).isRich
+                    context.console.writeError(qr.halfBlocks(style ?? (rich ? .colours : .lightOnDark)))
+                }
+                context.console.say("Scan the code (or the otpauth:// URI above) with your authenticator app, or type its secret \(Self.grouped(secret.sharedSecretKey)); then give the \(secret.verificationCodeLength)-digit code it shows.")
                 let renewed = try codes.withAttempts(try codes.codeSource(), prompt: "Code from the app: ") { (code: String) throws(FBAuthError) in
                     try enrollment.finishTOTP(secret, code: code, name: name, for: session)
                 }
@@ -184,5 +201,15 @@ extension FBAuthError {
         default:
             return self
         }
+    }
+}
+
+extension MfaCommand {
+    /// A secret to type, in groups of four (`JBSW Y3DP EHPK 3PXP`), as authenticator apps show
+    /// them; they ignore the spaces.
+    static func grouped(_ secret: String) -> String {
+        stride(from: 0, to: secret.count, by: 4).map { start in
+            String(secret.dropFirst(start).prefix(4))
+        }.joined(separator: " ")
     }
 }

@@ -1,27 +1,49 @@
 /// A QR code (ISO/IEC 18004) of bytes, for the `otpauth://` URI of a TOTP enrolment, which an
-/// authenticator app scans off the terminal. Byte mode, error correction level M, versions 1 to
-/// 20 (up to 666 bytes: an otpauth URI takes about 150); no library, only the standard's tables.
+/// authenticator app scans off the terminal. Byte mode, error correction level M (versions 1 to
+/// 20, up to 666 bytes) or, where it makes the code a version smaller, L (versions 1 to 10):
+/// an otpauth URI takes 100 to 150 bytes, and a smaller code fits an 80×24 terminal. No
+/// library, only the standard's tables.
 struct QRCode {
     /// `true` for a dark module; `modules[row][column]`.
     let modules: [[Bool]]
     let version: Int
+    let level: Level
 
     var size: Int { modules.count }
 
-    /// Nil when `data` is longer than version 20 holds at level M.
+    /// Error correction: L restores 7% of the code, M 15%. A code on a screen is not scratched.
+    enum Level: Equatable {
+        case low, medium
+
+        /// The two bits of the format information (ISO/IEC 18004 table 12).
+        var formatBits: Int { self == .low ? 0b01 : 0b00 }
+        var blocks: [(ec: Int, groups: [(count: Int, data: Int)])] { self == .low ? QRCode.blocksL : QRCode.blocks }
+    }
+
+    /// The smallest code: the lowest version that holds `data`, at level M when that version
+    /// allows it, else L. Nil when `data` is longer than version 20 holds at level M.
     init?(_ data: [UInt8]) {
-        guard let version = (1...20).first(where: { Self.capacity(version: $0) >= data.count }) else { return nil }
+        let choices = (1...20).flatMap { version in [Level.medium, .low].map { (version, $0) } }
+            .filter { $0.1 == .medium || $0.0 <= QRCode.blocksL.count }
+        guard let (version, level) = choices.first(where: { Self.capacity(version: $0.0, level: $0.1) >= data.count }) else { return nil }
         self.version = version
-        let codewords = Self.interleaved(Self.dataCodewords(data, version: version), version: version)
-        var matrix = Matrix(version: version)
+        self.level = level
+        let codewords = Self.interleaved(Self.dataCodewords(data, version: version, level: level), version: version, level: level)
+        var matrix = Matrix(version: version, level: level)
         matrix.place(codewords)
         modules = matrix.bestMasked()
     }
 
-    // MARK: - The standard's tables (level M)
+    // MARK: - The standard's tables
 
-    /// Per version: error-correction codewords per block, then (blocks, data codewords) of
-    /// each group (ISO/IEC 18004 table 9).
+    /// Level L, versions 1 to 10 (ISO/IEC 18004 table 9).
+    static let blocksL: [(ec: Int, groups: [(count: Int, data: Int)])] = [
+        (7, [(1, 19)]), (10, [(1, 34)]), (15, [(1, 55)]), (20, [(1, 80)]), (26, [(1, 108)]),
+        (18, [(2, 68)]), (20, [(2, 78)]), (24, [(2, 97)]), (30, [(2, 116)]), (18, [(2, 68), (2, 69)]),
+    ]
+
+    /// Level M: per version, error-correction codewords per block, then (blocks, data
+    /// codewords) of each group (ISO/IEC 18004 table 9).
     static let blocks: [(ec: Int, groups: [(count: Int, data: Int)])] = [
         (10, [(1, 16)]), (16, [(1, 28)]), (26, [(1, 44)]), (18, [(2, 32)]), (24, [(2, 43)]),
         (16, [(4, 27)]), (18, [(4, 31)]), (22, [(2, 38), (2, 39)]), (22, [(3, 36), (2, 37)]), (26, [(4, 43), (1, 44)]),
@@ -36,19 +58,23 @@ struct QRCode {
         [6, 30, 56, 82], [6, 30, 58, 86], [6, 34, 62, 90],
     ]
 
-    static func dataCodewordCount(version: Int) -> Int { blocks[version - 1].groups.reduce(0) { $0 + $1.count * $1.data } }
+    static func dataCodewordCount(version: Int, level: Level = .medium) -> Int {
+        level.blocks[version - 1].groups.reduce(0) { $0 + $1.count * $1.data }
+    }
 
     /// Bytes that fit: mode (4 bits), count (8 bits to version 9, 16 from 10), the data.
-    static func capacity(version: Int) -> Int { (dataCodewordCount(version: version) * 8 - 4 - (version < 10 ? 8 : 16)) / 8 }
+    static func capacity(version: Int, level: Level = .medium) -> Int {
+        (dataCodewordCount(version: version, level: level) * 8 - 4 - (version < 10 ? 8 : 16)) / 8
+    }
 
     // MARK: - Codewords
 
-    static func dataCodewords(_ data: [UInt8], version: Int) -> [UInt8] {
+    static func dataCodewords(_ data: [UInt8], version: Int, level: Level = .medium) -> [UInt8] {
         var bits = BitBuffer()
         bits.append(0b0100, count: 4)
         bits.append(data.count, count: version < 10 ? 8 : 16)
         for byte in data { bits.append(Int(byte), count: 8) }
-        let capacity = dataCodewordCount(version: version) * 8
+        let capacity = dataCodewordCount(version: version, level: level) * 8
         bits.append(0, count: min(4, capacity - bits.count))
         while bits.count % 8 != 0 { bits.append(0, count: 1) }
         var codewords = bits.bytes
@@ -61,8 +87,8 @@ struct QRCode {
     }
 
     /// Data split into blocks, each with its Reed-Solomon codewords; then interleaved.
-    static func interleaved(_ data: [UInt8], version: Int) -> [UInt8] {
-        let layout = blocks[version - 1]
+    static func interleaved(_ data: [UInt8], version: Int, level: Level = .medium) -> [UInt8] {
+        let layout = level.blocks[version - 1]
         var dataBlocks: [[UInt8]] = []
         var offset = 0
         for group in layout.groups {
@@ -150,13 +176,15 @@ enum ReedSolomon {
 /// The module grid while it is built: function patterns first, then data, then the mask.
 private struct Matrix {
     let version: Int
+    let level: QRCode.Level
     let size: Int
     var dark: [[Bool]]
     /// Modules of function patterns (and reserved format/version areas): never data, never masked.
     var function: [[Bool]]
 
-    init(version: Int) {
+    init(version: Int, level: QRCode.Level) {
         self.version = version
+        self.level = level
         size = 17 + 4 * version
         dark = Array(repeating: Array(repeating: false, count: size), count: size)
         function = dark
@@ -271,9 +299,9 @@ private struct Matrix {
         }
     }
 
-    /// Level M (00) and the mask, BCH(15,5)-coded and masked with 101010000010010.
+    /// The level (L 01, M 00) and the mask, BCH(15,5)-coded and masked with 101010000010010.
     mutating func writeFormat(mask: Int) {
-        let data = (0b00 << 3) | mask
+        let data = (level.formatBits << 3) | mask
         var remainder = data << 10
         for shift in stride(from: 14, through: 10, by: -1) where (remainder >> shift) & 1 == 1 { remainder ^= 0x537 << (shift - 10) }
         let bits = ((data << 10) | remainder) ^ 0x5412
@@ -334,11 +362,24 @@ private struct Matrix {
 }
 
 extension QRCode {
-    /// The code drawn with Unicode half blocks, two module rows a line, with a quiet zone of
-    /// four modules. Light modules are drawn (`█`), dark ones left as the background: on the
-    /// light-on-dark terminals most people use, the code then shows dark on light, as a camera
-    /// expects (as `qrencode -t UTF8` does).
-    func halfBlocks(quietZone: Int = 4) -> String {
+    /// How the code is drawn on a terminal.
+    enum Drawing: Equatable {
+        /// Black and white set by escape codes, whatever the terminal's theme: decodes on light
+        /// and dark backgrounds alike, and the drawn white border is a quiet zone of its own, so
+        /// two modules suffice (the code then fits an 80×24 terminal up to version 6).
+        case colours
+        /// Light modules drawn (`█`), dark ones left as the background, for the light-on-dark
+        /// terminals most people use (as `qrencode -t UTF8`); four modules of quiet zone.
+        case lightOnDark
+        /// The other way round, for dark text on a light background (`--qr invert`).
+        case darkOnLight
+
+        var quietZone: Int { self == .colours ? 2 : 4 }
+    }
+
+    /// The code drawn with Unicode half blocks, two module rows a line.
+    func halfBlocks(_ drawing: Drawing = .lightOnDark) -> String {
+        let quietZone = drawing.quietZone
         let extent = size + 2 * quietZone
         func light(_ row: Int, _ column: Int) -> Bool {
             let (r, c) = (row - quietZone, column - quietZone)
@@ -349,10 +390,19 @@ extension QRCode {
         for row in stride(from: 0, to: extent, by: 2) {
             var line = ""
             for column in 0..<extent {
-                let top = light(row, column), bottom = row + 1 < extent ? light(row + 1, column) : false
-                line += top && bottom ? "█" : top ? "▀" : bottom ? "▄" : " "
+                // Below the last row: the background (dark, but light for the other two).
+                let top = light(row, column), bottom = row + 1 < extent ? light(row + 1, column) : drawing != .lightOnDark
+                switch drawing {
+                case .colours:
+                    // ▀: its upper half in the foreground colour, the lower in the background's.
+                    line += "\u{1B}[\(top ? 97 : 30);\(bottom ? 107 : 40)m▀"
+                case .lightOnDark:
+                    line += top && bottom ? "█" : top ? "▀" : bottom ? "▄" : " "
+                case .darkOnLight:
+                    line += !top && !bottom ? "█" : !top ? "▀" : !bottom ? "▄" : " "
+                }
             }
-            lines.append(line)
+            lines.append(drawing == .colours ? line + "\u{1B}[0m" : line)
         }
         return lines.joined(separator: "\n") + "\n"
     }
