@@ -23,7 +23,8 @@ import Testing
         #expect(again.status == 0, "\(again)")
         #expect(again.stderr.contains("Using project fbauth-stand-in (emulator \(host)) from your last sign-in; pass --api-key or FIREBASE_API_KEY for another."), "\(again)")
 
-        let token = try harness.run(["token", "--json"])
+        // token --json keeps stderr empty unless asked (issue 29, item 10); --verbose names it.
+        let token = try harness.run(["token", "--json", "--verbose"])
         #expect(token.status == 0 && token.stderr.contains("ID token for project fbauth-stand-in (emulator \(host))."), "\(token)")
         #expect(try harness.run(["token"]).stderr.isEmpty, "the bare token stays quiet")
         #expect(try harness.run(["status"]).stdout.contains("on fbauth-stand-in (key …"), "status names it too")

@@ -259,3 +259,68 @@ import Testing
         #expect(signup.finish().status == 0)
     }
 }
+
+/// Issue 29, item 10: every JSON output is the shape docs/commands.md shows, and status and
+/// accounts describe a session with the same keys.
+@Suite struct JSONShapeTests {
+    /// `<!-- json-shape: NAME -->` then a ```json block, from docs/commands.md.
+    static func documentedShapes() throws -> [String: Any] {
+        let text = try String(contentsOf: DistributionTests.repository.appendingPathComponent("docs/commands.md"), encoding: .utf8)
+        var shapes: [String: Any] = [:]
+        for match in text.matches(of: /<!-- json-shape: ([a-z-]+) -->\n```json\n([\s\S]*?)\n```/) {
+            shapes[String(match.output.1)] = try JSONSerialization.jsonObject(with: Data(match.output.2.utf8))
+        }
+        return shapes
+    }
+
+    /// Every key path of a JSON value: `user.metadata.creationTime`, `[].uid` for array elements.
+    static func paths(_ value: Any, _ prefix: String = "") -> Set<String> {
+        if let object = value as? [String: Any] {
+            return object.reduce(into: Set<String>()) { paths, member in
+                let path = prefix.isEmpty ? member.key : prefix + "." + member.key
+                paths.insert(path)
+                // The provider's raw profile is the provider's own.
+                if path != "additionalUserInfo.profile" { paths.formUnion(Self.paths(member.value, path)) }
+            }
+        }
+        if let array = value as? [Any] { return array.reduce(into: Set<String>()) { $0.formUnion(Self.paths($1, prefix + "[]")) } }
+        return []
+    }
+
+    private func expectShape(_ name: String, of output: String, in shapes: [String: Any]) throws {
+        let documented = Self.paths(try #require(shapes[name], "no json-shape \(name) in docs/commands.md"))
+        let actual = Self.paths(try JSONSerialization.jsonObject(with: Data(output.utf8), options: .fragmentsAllowed))
+        #expect(actual.subtracting(documented).isEmpty, "\(name) prints keys the docs do not show: \(actual.subtracting(documented).sorted())")
+        #expect(documented.subtracting(actual).isEmpty, "\(name) lacks keys the docs show: \(documented.subtracting(actual).sorted())")
+    }
+
+    @Test func everyJSONOutputIsTheDocumentedShape() throws {
+        let shapes = try Self.documentedShapes()
+        #expect(Set(shapes.keys) == ["signin", "whoami", "token", "status", "accounts", "mfa-list", "providers"])
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        let uri = try MultiFactorTests.enrollTOTP(harness, name: "phone app")
+        #expect(try harness.run(["signout"]).status == 0)
+        // A sign-in completed by the second factor: secondFactor and user.multiFactor filled.
+        let feed = try MultiFactorTests.CodeFeed(harness)
+        let signin = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0",
+                                            "--timeout", "30", "--mfa-code-file", feed.path], harness: harness)
+        #expect(signin.waitForStderr(containing: "second factor"), "\(signin.stderr)")
+        #expect(feed.send(try MultiFactorTests.code(fromURI: uri)))
+        let signedIn = signin.finish()
+        #expect(signedIn.status == 0, "\(signedIn)")
+        try expectShape("signin", of: signedIn.stdout, in: shapes)
+
+        let token = try harness.run(["token", "--json"])
+        #expect(token.stderr.isEmpty, "nothing on stderr unless asked: \(token.stderr)")
+        try expectShape("token", of: token.stdout, in: shapes)
+        try expectShape("mfa-list", of: try harness.run(["mfa", "list", "--json"]).stdout, in: shapes)
+        try expectShape("status", of: try harness.run(["status", "--json"]).stdout, in: shapes)
+        try expectShape("accounts", of: try harness.run(["accounts", "--json"]).stdout, in: shapes)
+        try expectShape("providers", of: try harness.run(["providers", "--email", "ada@example.com"]).stdout, in: shapes)
+
+        let other = try Harness()
+        #expect(try other.run(["signup", "--email", "plain@example.com"], stdin: "secret-1\n").status == 0)
+        try expectShape("whoami", of: try other.run(["whoami"]).stdout, in: shapes)
+    }
+}

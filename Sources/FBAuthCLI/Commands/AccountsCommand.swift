@@ -51,7 +51,7 @@ enum AccountsCommand: RunnableCommand {
         let listed = projects.flatMap { project in project.sessions.map { (project, $0) } }
         if options.json {
             context.console.writeOutput(JSONOutput.render(listed.map { project, session in
-                AccountJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
+                SessionListingJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
                             project: project.key.label(projectId: project.projectId), now: now)
             }))
             return
@@ -82,8 +82,10 @@ enum AccountsCommand: RunnableCommand {
     }
 }
 
-/// One entry of `fbauth accounts --json`.
-struct AccountJSON: Encodable {
+/// One saved session as `status --json` and `accounts --json` both print it: the same keys, so a
+/// script can read either. The project both as its id (`projectId`, null when unknown) and as
+/// the words `status` shows (`project`).
+struct SessionListingJSON: Encodable {
     var session: Session
     var current: Bool
     var projectId: String?
@@ -92,7 +94,7 @@ struct AccountJSON: Encodable {
     var now: Date
 
     enum CodingKeys: String, CodingKey {
-        case uid, email, displayName, tenantId, projectId, project, providers, current, expirationTime, expired, needsSignIn
+        case uid, email, displayName, tenantId, projectId, project, providers, secondFactors, current, token, expirationTime, expired, needsSignIn
     }
 
     func encode(to encoder: Encoder) throws {
@@ -104,7 +106,10 @@ struct AccountJSON: Encodable {
         try c.encode(projectId, forKey: .projectId)
         try c.encode(project, forKey: .project)
         try c.encode(session.providerData.map(\.providerId), forKey: .providers)
+        try c.encode((session.enrolledFactors ?? []).map(\.factorId), forKey: .secondFactors)
         try c.encode(current, forKey: .current)
+        let token = !session.canRefresh ? "signedOutByServer" : session.expirationTime > now ? "valid" : "expired"
+        try c.encode(token, forKey: .token)
         try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)
         try c.encode(session.expirationTime <= now, forKey: .expired)
         try c.encode(!session.canRefresh, forKey: .needsSignIn)

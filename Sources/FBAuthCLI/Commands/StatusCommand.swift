@@ -50,7 +50,7 @@ enum StatusCommand: RunnableCommand {
         let entries = contents.projects.values.sorted { $0.apiKey + ($0.emulatorHost ?? "") < $1.apiKey + ($1.emulatorHost ?? "") }
             .flatMap { state in
                 state.sessions.map { session in
-                    StatusEntry(session: session, project: state.key.label(projectId: state.projectId),
+                    StatusEntry(session: session, project: state.key.label(projectId: state.projectId), projectId: state.projectId,
                                 current: state.key == key && session.reference == current?.reference, now: now)
                 }
             }
@@ -95,6 +95,7 @@ enum StatusCommand: RunnableCommand {
 struct StatusEntry: Encodable {
     var session: Session
     var project: String
+    var projectId: String?
     var current: Bool
     var now: Date
 
@@ -111,20 +112,9 @@ struct StatusEntry: Encodable {
         }.joined(separator: ", ")
     }
 
-    enum CodingKeys: String, CodingKey { case uid, email, tenantId, project, providers, current, token, expirationTime, secondFactors }
-
+    /// As `accounts --json` prints a session.
     func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session.uid, forKey: .uid)
-        try c.encode(session.email, forKey: .email)
-        try c.encode(session.tenantId, forKey: .tenantId)
-        try c.encode(project, forKey: .project)
-        try c.encode(session.providerData.map(\.providerId), forKey: .providers)
-        try c.encode((session.enrolledFactors ?? []).map(\.factorId), forKey: .secondFactors)
-        try c.encode(current, forKey: .current)
-        let token = !session.canRefresh ? "signedOutByServer" : session.expirationTime > now ? "valid" : "expired"
-        try c.encode(token, forKey: .token)
-        try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)
+        try SessionListingJSON(session: session, current: current, projectId: projectId, project: project, now: now).encode(to: encoder)
     }
 }
 

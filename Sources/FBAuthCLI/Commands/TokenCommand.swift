@@ -85,8 +85,10 @@ enum TokenCommand: RunnableCommand {
         if json { sayProject(key, context.sessionStore().projectId(of: key), context) }
     }
 
-    /// Which project the token is for, on stderr (`--json`, whose reader may hold several).
+    /// Which project the token is for, on stderr with `--verbose` only: a script reads
+    /// `projectId` in the JSON, and stderr stays empty unless asked (as a bare token's).
     private static func sayProject(_ key: ProjectKey, _ projectId: String?, _ context: CommandContext) {
+        guard context.globals.verbose else { return }
         context.console.say("ID token for \(key.displayName(projectId: projectId)).")
     }
 
