@@ -161,6 +161,15 @@ import Testing
         #expect(!result.stderr.contains("Paste the address"), "\(result.stderr)")
     }
 
+    @Test func theEmailLinkWaitShowsAProgressLine() throws {
+        let harness = try Harness()
+        let waiting = try BackgroundProcess(["signin", "--provider", "emailLink", "--email", "slow@example.com", "--timeout", "2"],
+                                            harness: harness, environment: ["TERM": "xterm"], withTerminal: true, stderrOnTerminal: true)
+        #expect(waiting.finish().status == 4)
+        let screen = waiting.terminal?.screen() ?? ""
+        #expect(screen.contains("Waiting for the email link… 1 s (Ctrl-C cancels)"), "\(screen.suffix(400))")
+    }
+
     // MARK: 11. Words a newcomer types
 
     @Test(arguments: [

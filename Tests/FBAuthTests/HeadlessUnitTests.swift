@@ -88,6 +88,25 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
         #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: true).contains("paste here the address"))
     }
 
+    /// Issue 29, item 1: a browser fbauth drives itself (the demo's) that fails ends the wait
+    /// at once with its reason, instead of leaving the user waiting for nobody.
+    @Test func aBuiltInBrowserThatFailsEndsTheWait() throws {
+        struct Failed: LaunchedBrowser {
+            func failure() -> String? { "the built-in browser failed: cannot read /x/signin.html: there is no such file" }
+            var failureEndsTheWait: Bool { true }
+        }
+        let console = RecordingConsole()
+        var (waiter, _) = try waiter(console: console, hintAfter: .seconds(30))
+        waiter.launched = Failed()
+        let started = ContinuousClock().now
+        #expect {
+            try waiter.wait(timeout: .seconds(30))
+        } throws: { error in
+            (error as? FBAuthError)?.message.contains("there is no such file") == true && (error as? FBAuthError)?.exitCode == .flowIncomplete
+        }
+        #expect(started.duration(to: ContinuousClock().now) < .seconds(5), "at once, not after the timeout")
+    }
+
     @Test func ctrlCCancels() throws {
         let console = RecordingConsole()
         let interrupts = TestInterrupts()
