@@ -109,12 +109,12 @@ import Testing
         let (emulator, host) = try serve(harness, ["--import", data, "--export-on-exit"])
         let port = try #require(UInt16(host.split(separator: ":").last ?? ""))
         for tenant in ["../../x", "a/b", String(repeating: "t", count: 64), "tenant\n1"] {
-            let answer = try post(port: port, "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
-                                  ["email": "t@example.com", "password": "secret1", "tenantId": tenant])
+            let answer = try harness.postToStandIn("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                                  ["email": "t@example.com", "password": "secret1", "tenantId": tenant], port: port)
             #expect(answer.status == 400 && answer.body.contains("INVALID_TENANT_ID"), "\(tenant): \(answer)")
         }
-        let good = try post(port: port, "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
-                            ["email": "t@example.com", "password": "secret1", "tenantId": "tenant-1"])
+        let good = try harness.postToStandIn("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                            ["email": "t@example.com", "password": "secret1", "tenantId": "tenant-1"], port: port)
         #expect(good.status == 200, "\(good)")
         emulator.interrupt()
         let stopped = emulator.finish()
@@ -131,14 +131,5 @@ import Testing
         try Data(#"{"users":[{"localId":"u1","tenantId":"../../etc"}]}"#.utf8).write(to: URL(fileURLWithPath: data + "/auth_export/accounts.json"))
         let result = try harness.run(["emulator", "--port", "0", "--import", data])
         #expect(result.status == 2 && result.stderr.contains("tenantId '../../etc' is not a tenant id"), "\(result)")
-    }
-
-    private func post(port: UInt16, _ path: String, _ body: [String: Any]) throws -> (status: Int, body: String) {
-        let data = try JSONSerialization.data(withJSONObject: body)
-        let connection = try LoopbackConnection(port: port)
-        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: \(data.count)\r\n\r\n"
-        _ = connection.send(Array(head.utf8) + Array(data))
-        let response = try #require(ReceivedResponse(parsing: connection.readToEnd()))
-        return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 }

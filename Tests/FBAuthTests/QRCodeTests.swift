@@ -8,29 +8,16 @@ import Testing
 @Suite struct QRCodeTests {
     static let zbarimg = ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first(where: FileManager.default.isExecutableFile)
 
-    /// The modules as a PBM image, 4 pixels a module with the quiet zone, decoded by zbarimg.
+    /// The modules with a quiet zone of four, decoded by zbarimg.
     private func decoded(_ code: QRCode) throws -> String {
-        let scale = 4, quiet = 4
-        let extent = (code.size + 2 * quiet) * scale
-        var pixels = ""
-        for y in 0..<extent {
-            for x in 0..<extent {
-                let (row, column) = (y / scale - quiet, x / scale - quiet)
-                let dark = (0..<code.size).contains(row) && (0..<code.size).contains(column) && code.modules[row][column]
-                pixels += dark ? "1 " : "0 "
+        let quiet = 4
+        let dark = (0..<code.size + 2 * quiet).map { y in
+            (0..<code.size + 2 * quiet).map { x in
+                let (row, column) = (y - quiet, x - quiet)
+                return (0..<code.size).contains(row) && (0..<code.size).contains(column) && code.modules[row][column]
             }
-            pixels += "\n"
         }
-        let path = NSTemporaryDirectory() + "fbauth-qr-\(UUID().uuidString).pbm"
-        try "P1\n\(extent) \(extent)\n\(pixels)".write(toFile: path, atomically: true, encoding: .ascii)
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let output = Pipe()
-        let process = try ChildProcess(try #require(Self.zbarimg), ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", path], environment: [:],
-                                       stdout: output.fileHandleForWriting.fileDescriptor)
-        try output.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.wait()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        return try decodedImage(dark, surroundIsDark: false)
     }
 
     /// otpauth URIs (ASCII, as their label and query are percent-encoded) and text of every version's size.

@@ -45,11 +45,13 @@ final class Harness: @unchecked Sendable {
 
     /// `fbauth signin --provider P --port 0 --timeout 30 …`
     @discardableResult
-    /// A request straight to the stand-in, as another program on the machine would make it.
-    func postToStandIn(_ path: String, _ body: [String: Any]) throws -> (status: Int, body: String) {
+    /// A request straight to the stand-in (or the server on `port`), as another program on the
+    /// machine would make it.
+    func postToStandIn(_ path: String, _ body: [String: Any], port: UInt16? = nil) throws -> (status: Int, body: String) {
         let data = try JSONSerialization.data(withJSONObject: body)
-        let connection = try LoopbackConnection(port: standIn.port)
-        let head = "POST \(path) HTTP/1.1\r\nHost: \(standIn.hostAndPort)\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: \(data.count)\r\n\r\n"
+        let port = port ?? standIn.port
+        let connection = try LoopbackConnection(port: port)
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: \(data.count)\r\n\r\n"
         _ = connection.send(Array(head.utf8) + Array(data))
         guard let response = ReceivedResponse(parsing: connection.readToEnd()) else { return (-1, "") }
         return (response.status, String(decoding: response.body, as: UTF8.self))
