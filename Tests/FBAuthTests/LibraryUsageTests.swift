@@ -35,6 +35,29 @@ import Testing
              timeout: .seconds(30), browser: HeadlessLauncher(email: email), observer: observer)
     }
 
+    /// Issue 28: the library's link and reauthentication go through the one renewal step the
+    /// commands use: a link keeps the time of the last sign-in, a reauthentication moves it.
+    @Test func linkKeepsTheLastSignInTimeAndReauthenticationMovesIt() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let clock = ShiftedClock()
+        let directory = try temporaryDirectory()
+        let auth = Auth(apiKey: "library-key", emulatorHost: standIn.hostAndPort, tenantID: nil, configDirectory: directory, redirect: .loopback,
+                        port: 0, timeout: .seconds(30), browser: HeadlessLauncher(email: "ada@example.com"), observer: SilentObserver(),
+                        transport: nil, clock: clock)
+        func lastSignIn() throws -> Date? { try FileSessionStore(directory: directory).load().projects.values.first?.sessions.first?.lastSignInTime }
+        let signedIn = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
+        let first = try #require(try lastSignIn())
+        clock.advance(by: 3600)
+        _ = try await signedIn.user.link(with: OAuthProvider(providerID: "yahoo.com"))
+        #expect(try lastSignIn() == first, "linking is not a sign-in")
+        clock.advance(by: 3600)
+        _ = try await signedIn.user.reauthenticate(with: OAuthProvider(providerID: "yahoo.com"))
+        let after = try #require(try lastSignIn())
+        #expect(after.timeIntervalSince(first) > 7000, "a reauthentication is")
+    }
+
     private func temporaryDirectory() throws -> String {
         let path = NSTemporaryDirectory() + "fbauth-library-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -42,9 +42,16 @@ public final class Auth: Sendable {
     ///   - browser: opens the sign-in page; nil: the system's browser (`$BROWSER`, xdg-open, open).
     ///   - observer: what the user is told while a sign-in waits for the browser.
     ///   - transport: HTTP; nil: the system's libcurl.
-    public init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
-                redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
-                browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
+    public convenience init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
+                            redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
+                            browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
+        self.init(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory, redirect: redirect,
+                  port: port, timeout: timeout, browser: browser, observer: observer, transport: transport, clock: SystemClock())
+    }
+
+    /// The same with the wall clock a test moves.
+    package init(apiKey: String, emulatorHost: String?, tenantID: String?, configDirectory: String?, redirect: RedirectRoute, port: UInt16,
+         timeout: Duration, browser: BrowserLauncher?, observer: SignInObserver, transport: HTTPTransport?, clock: WallClock) {
         let environment = Platform.environment()
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
@@ -56,7 +63,7 @@ public final class Auth: Sendable {
         self.browser = browser ?? SystemBrowserLauncher(environment: environment)
         self.observer = observer
         self.transport = transport ?? CurlTransport()
-        clock = SystemClock()
+        self.clock = clock
     }
 
     /// The user of this project's current session, if one is saved.
@@ -157,15 +164,8 @@ public final class Auth: Sendable {
             // Reauthentication never creates a user: an unknown account is somebody else.
             throw mismatch("an account that is not this user")
         }
-        guard record.account.localId == reference.uid else {
-            throw mismatch(record.account.email ?? record.account.localId ?? "another user")
-        }
-        let renewed = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-            let current = try contents.session(.exactly(reference), in: project)
-            let renewed = record.session(replacing: current)
-            contents.save(renewed, in: project, makeCurrent: false)
-            return renewed
-        }
+        let renewed = try SessionRenewal(store: store, project: project, clock: clock)
+            .merge(record, into: reference, purpose: purpose == .reauthenticate ? .reauthenticate : .link)
         return AuthDataResult(record, user: User(renewed, auth: self))
     }
 

@@ -6,10 +6,44 @@ import Foundation
 
 /// Saves what an account operation answered — new tokens, the user as `accounts:lookup` now
 /// reports it — into a session as it is now in the store: a sign-out meanwhile stays.
-struct SessionRenewal {
+package struct SessionRenewal {
     let store: SessionStore
     let project: ProjectKey
     let clock: WallClock
+
+    package init(store: SessionStore, project: ProjectKey, clock: WallClock) {
+        self.store = store
+        self.project = project
+        self.clock = clock
+    }
+
+    /// What renewed the session: it decides `lastSignInTime` (the SDKs' `metadata`), which a
+    /// reauthentication moves and a link does not (linking adds a provider; nobody signed in).
+    package enum Purpose: Sendable, Equatable {
+        case reauthenticate, link
+    }
+
+    /// The one step after a link or a reauthentication, wherever it is started (the library's
+    /// `User`, fbauth's commands): the same user, or nothing is saved; merged under the store's
+    /// lock into the session as it is now (a concurrent link keeps its provider token, a
+    /// sign-out meanwhile stays); the pending credential cleared when it was the one used.
+    package func merge(_ record: SignInRecord, into reference: SessionReference, purpose: Purpose,
+                       clearingPending: Bool = false) throws(FBAuthError) -> Session {
+        guard record.account.localId == reference.uid else {
+            let other = record.account.email ?? record.account.localId ?? "another user"
+            throw .failed(.userMismatch, "user mismatch: \(purpose == .link ? "linking answered for" : "you signed in as") \(TerminalText.safe(other)), not the user of uid \(reference.uid); the session was left unchanged")
+        }
+        return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
+            guard let current = try? contents.session(.exactly(reference), in: project) else {
+                throw .signInAgain("\(TerminalText.safe(record.account.email ?? reference.uid)) was signed out meanwhile; \(purpose == .link ? "the provider was linked on the server, but " : "")the session stays signed out (sign in again to use it)")
+            }
+            var renewed = record.session(replacing: current)
+            renewed.lastSignInTime = purpose == .reauthenticate ? clock.now() : current.lastSignInTime
+            contents.save(renewed, in: project, makeCurrent: false)
+            if clearingPending { contents.modifyProject(project) { $0.pendingCredential = nil } }
+            return renewed
+        }
+    }
 
     /// Takes an answer's tokens, when it has both (an answer may carry none when the server
     /// revoked the session: the lookup then reports it), and the user as `accounts:lookup` now

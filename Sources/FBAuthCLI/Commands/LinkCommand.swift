@@ -211,21 +211,8 @@ enum LinkCommand: RunnableCommand {
     /// Saves the user with the new provider and prints the result.
     private static func saveLinked(_ record: SignInRecord, over session: Session, project: ProjectContext, store: SessionStore,
                                    context: CommandContext, clearPending: Bool, json: Bool) throws(FBAuthError) {
-        guard record.account.localId == session.uid else {
-            throw .failed(.userMismatch, "linking answered for another user (\(record.account.localId ?? "?")); the session was left unchanged")
-        }
-        // Merged into the session as it is now, not as it was before the browser: a concurrent
-        // link keeps its provider token, and a signout meanwhile is not undone.
-        let linked = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-            guard let current = try? contents.session(.exactly(session.reference), in: project.key) else {
-                throw .signInAgain("\(session.displayLabel) was signed out while linking; \(record.method ?? "the provider") was linked on the server, but the session stays signed out (sign in again to use it)")
-            }
-            var linked = record.session(replacing: current)
-            linked.lastSignInTime = current.lastSignInTime
-            contents.save(linked, in: project.key, makeCurrent: false)
-            if clearPending { contents.modifyProject(project.key) { $0.pendingCredential = nil } }
-            return linked
-        }
+        let linked = try SessionRenewal(store: store, project: project.key, clock: context.clock)
+            .merge(record, into: session.reference, purpose: .link, clearingPending: clearPending)
         ResultReport(context: context, json: json).print(record, session: linked, summary: "Linked \(record.method ?? "the provider") to \(linked.displayLabel)"
             + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }

@@ -112,16 +112,8 @@ enum ReauthCommand: RunnableCommand {
         guard record.account.localId == session.uid else {
             throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
         }
-        // Merged into the session as it is now: a signout while the browser was open stays.
-        let renewed = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-            guard let current = try? contents.session(.exactly(session.reference), in: project.key) else {
-                throw .signInAgain("\(session.displayLabel) was signed out during the reauthentication and stays signed out; sign in again to use it")
-            }
-            var renewed = record.session(replacing: current)
-            renewed.lastSignInTime = context.clock.now()
-            contents.save(renewed, in: project.key, makeCurrent: false)
-            return renewed
-        }
+        let renewed = try SessionRenewal(store: store, project: project.key, clock: context.clock)
+            .merge(record, into: session.reference, purpose: .reauthenticate)
         ResultReport(context: context, json: json).print(record, session: renewed, summary: "Re-authenticated \(renewed.displayLabel)"
             + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }

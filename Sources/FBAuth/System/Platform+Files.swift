@@ -1,0 +1,143 @@
+// Reading files: the store, small inputs the user names, app configs (see Platform.swift).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+extension Platform {
+    // MARK: - Files
+
+    package enum FileProblem: Error {
+        case failed(operation: String, path: String, code: Int32)
+        /// Another process held the lock for longer than we wait.
+        case busy(path: String, seconds: Int)
+        /// A FIFO, device, socket or directory where a file was expected.
+        case notRegularFile(path: String)
+        /// Larger than fbauth reads (`maximumFileBytes`).
+        case tooLarge(path: String, limit: Int)
+
+        /// `64 KiB`, `16 MiB`: a limit in the unit it is a whole number of.
+        static func size(_ bytes: Int) -> String {
+            bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : bytes >= 1024 && bytes % 1024 == 0 ? "\(bytes >> 10) KiB" : "\(bytes) bytes"
+        }
+
+        package var description: String {
+            switch self {
+            case .failed(let operation, let path, let code) where code == ELOOP:
+                "\(operation) \(path): it is a symbolic link, which fbauth does not follow there"
+            case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
+            case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
+            case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so fbauth does not read it"
+            case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than fbauth reads"
+            }
+        }
+    }
+
+    /// The most fbauth reads of a file: the store of hundreds of sessions takes a few hundred
+    /// kilobytes; anything much larger is not fbauth's, and reading it whole would cost its
+    /// size in memory.
+    package static let maximumFileBytes = 16 << 20
+
+    /// Opens `path` to read, without blocking (a FIFO would otherwise hang the open and every
+    /// read) and, unless `followingLinks`, never through a symbolic link; refuses anything but
+    /// a regular file of at most `maximumFileBytes`. nil when there is no file.
+    static func openRegularFile(_ path: UnsafePointer<CChar>, followingLinks: Bool = false) -> Result<Int32, FileProblem>? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            return .failure(.failed(operation: "cannot read", path: String(cString: path), code: errno))
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            return .failure(.failed(operation: "cannot read", path: String(cString: path), code: code))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return .failure(.notRegularFile(path: String(cString: path)))
+        }
+        guard Int(info.st_size) <= maximumFileBytes else {
+            close(fd)
+            return .failure(.tooLarge(path: String(cString: path), limit: maximumFileBytes))
+        }
+        return .success(fd)
+    }
+
+    /// The whole file, never through a symbolic link; nil when there is no file.
+    package static func readFile(_ path: String) throws(FileProblem) -> Data? {
+        try readFileBytes(path).map { Data($0) }
+    }
+
+    /// Lends the whole file to `body` from memory of its own, without Array or Data (`fbauth
+    /// token`'s quick path, where a first Array costs more than the read); never through a
+    /// symbolic link. Nil when there is no file or it cannot be read.
+    package static func withFileBytes<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        path.withCString { withFileBytes($0, body) }
+    }
+
+    /// The same for a C path.
+    package static func withFileBytes<T>(_ path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
+        guard case .success(let fd)? = openRegularFile(path) else { return nil }
+        defer { close(fd) }
+        var capacity = 64 * 1024, count = 0
+        guard var buffer = malloc(capacity) else { return nil }
+        defer { free(buffer) }
+        while true {
+            let read = posixRead(fd, buffer + count, capacity - count)
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { return body(UnsafeRawBufferPointer(start: buffer, count: count)) }
+            count += read
+            if count > maximumFileBytes { return nil }  // it grew while being read
+            if count == capacity {
+                capacity *= 2
+                guard let larger = realloc(buffer, capacity) else { return nil }
+                buffer = larger
+            }
+        }
+    }
+
+    /// The permission bits of the regular file at `path` (links followed) when group or
+    /// others may read it; nil for a file only its owner reads, a pipe or FIFO (process
+    /// substitution), or no file.
+    package static func modeReadableByOthers(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mode & 0o044 != 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// A small input the user names (`--token-file`, `--mfa-code-file`): any file they can read,
+    /// a FIFO or process substitution (`<(…)`) included, at most `limit` bytes.
+    package static func readInput(_ path: String, limit: Int = 64 * 1024) throws(FileProblem) -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .failed(operation: "cannot read", path: path, code: errno) }
+        defer { close(fd) }
+        return Data(try readAllBytes(fd, name: path, limit: limit))
+    }
+
+    /// A file fbauth reads but does not own (an app config), symbolic links followed, with
+    /// the same limits: a regular file of at most `maximumFileBytes`. nil when there is none.
+    package static func readUserFile(_ path: String) throws(FileProblem) -> Data? {
+        try readFileBytes(path, followingLinks: true).map { Data($0) }
+    }
+
+    /// The same as bytes.
+    private static func readFileBytes(_ path: String, followingLinks: Bool = false) throws(FileProblem) -> [UInt8]? {
+        let opened = path.withCString { openRegularFile($0, followingLinks: followingLinks) }
+        guard let opened else { return nil }
+        let fd = try opened.get()
+        defer { close(fd) }
+        let bytes = try readAllBytes(fd, name: path, limit: maximumFileBytes)
+        return bytes
+    }
+}
