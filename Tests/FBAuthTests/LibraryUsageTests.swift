@@ -35,6 +35,63 @@ import Testing
              timeout: .seconds(30), browser: HeadlessLauncher(email: email), observer: observer)
     }
 
+    /// docs/library.md's examples without a browser, as written there.
+    @Test func emailAndPasswordAccountsAsTheSDKHasThem() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "pat@example.com", directory: try temporaryDirectory())
+
+        let created = try await auth.createUser(withEmail: "pat@example.com", password: "correct horse")
+        #expect(created.additionalUserInfo?.isNewUser == true && auth.currentUser?.uid == created.user.uid)
+        try await created.user.sendEmailVerification()
+        #expect(standIn.latestOobLink(sentTo: "pat@example.com", requestType: "VERIFY_EMAIL") != nil)
+        let pat = try await auth.signIn(withEmail: "pat@example.com", password: "correct horse").user
+        #expect(pat.uid == created.user.uid)
+        try await pat.updatePassword(to: "battery staple")
+        await #expect(throws: FBAuthError.self) { try await auth.signIn(withEmail: "pat@example.com", password: "correct horse") }
+        #expect(try await auth.signIn(withEmail: "pat@example.com", password: "battery staple").user.uid == pat.uid)
+
+        try await auth.sendPasswordReset(withEmail: "pat@example.com")
+        let link = try #require(standIn.latestOobLink(sentTo: "pat@example.com", requestType: "PASSWORD_RESET"))
+        let oobCode = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "oobCode" }?.value)
+        try await auth.confirmPasswordReset(withCode: oobCode, newPassword: "new one!")
+        #expect(try await auth.signIn(withEmail: "pat@example.com", password: "new one!").user.uid == pat.uid)
+        #expect(try await auth.fetchSignInMethods(forEmail: "pat@example.com") == ["password"])
+
+        let renamed = try await auth.currentUser!.updateProfile(displayName: "Pat")
+        #expect(renamed.displayName == "Pat")
+        #expect(try await renamed.reload().displayName == "Pat")
+    }
+
+    @Test func anonymousCustomTokenAndProviderTokenSignIns() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "g@example.com", directory: try temporaryDirectory())
+
+        let guest = try await auth.signInAnonymously().user
+        #expect(guest.isAnonymous)
+        try await guest.delete()
+        #expect(auth.currentUser == nil && !standIn.users.contains { $0.uid == guest.uid })
+
+        let service = try await auth.signIn(withCustomToken: standIn.customToken(uid: "service-1")).user
+        standIn.setCustomClaims(uid: "service-1", ["admin": true])
+        let claims = try await service.getIDTokenResult(forcingRefresh: true)
+        #expect(claims.signInProvider == "custom" && claims.claims["admin"] == "true" && claims.expirationDate > claims.issuedAtDate, "\(claims)")
+
+        let googleIDToken = standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com").idToken
+        let google = try await auth.signIn(with: OAuthProvider.credential(providerID: "google.com", idToken: googleIDToken)).user
+        #expect(google.email == "g@example.com" && google.providerData.map(\.providerID) == ["google.com"])
+        let github = try await google.link(with: OAuthProvider(providerID: "github.com"))
+        #expect(Set(github.user.providerData.map(\.providerID)) == ["github.com", "google.com"])
+        let withoutGitHub = try await github.user.unlink(fromProvider: "github.com")
+        #expect(withoutGitHub.providerData.map(\.providerID) == ["google.com"])
+        await #expect(throws: FBAuthError.self) {
+            try await auth.signIn(with: OAuthProvider.credential(providerID: "yahoo.com", accessToken: "elsewhere"))
+        }
+    }
+
     /// Issue 28: the library's link and reauthentication go through the one renewal step the
     /// commands use: a link keeps the time of the last sign-in, a reauthentication moves it.
     @Test func linkKeepsTheLastSignInTimeAndReauthenticationMovesIt() async throws {

@@ -30,11 +30,11 @@ public final class Auth: Sendable {
     public let port: UInt16
     /// How long a sign-in waits for the browser.
     public let timeout: Duration
-    private let store: FileSessionStore
+    let store: FileSessionStore
     private let browser: BrowserLauncher
     private let observer: SignInObserver
     private let transport: HTTPTransport
-    private let clock: WallClock
+    let clock: WallClock
 
     /// - Parameters:
     ///   - configDirectory: where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else
@@ -124,7 +124,7 @@ public final class Auth: Sendable {
                            redirect: redirect)
     }
 
-    private func signedIn(_ result: BrowserSignInFlow.Result, providerId: String) throws(FBAuthError) -> SignInRecord {
+    func signedIn(_ result: BrowserSignInFlow.Result, providerId: String) throws(FBAuthError) -> SignInRecord {
         switch result {
         case .signedIn(let record): return record
         case .accountExists(let response):

@@ -44,13 +44,17 @@ public struct OAuthCredential: Sendable {
     /// Firebase's handle on a credential it did not use (`needConfirmation`), which it takes
     /// back instead of the provider's tokens.
     let pendingToken: String?
+    /// The raw nonce whose SHA-256 the ID token carries (Apple, OpenID Connect).
+    let rawNonce: String?
 
-    package init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil) {
+    package init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil,
+                 rawNonce: String? = nil) {
         self.providerID = providerID
         self.accessToken = accessToken
         self.idToken = idToken
         self.secret = secret
         self.pendingToken = pendingToken
+        self.rawNonce = rawNonce
     }
 }
 

@@ -13,4 +13,13 @@ public struct OAuthProvider: Sendable, Equatable {
     public init(providerID: String) {
         self.providerID = providerID
     }
+
+    /// `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:)`: a provider token
+    /// held already (Google Sign-In, Sign in with Apple, a CI's OpenID Connect token), for
+    /// `Auth.signIn(with:)` without the browser. Yahoo and Microsoft tokens obtained elsewhere
+    /// are refused by Firebase, and by `signIn(with:)` before anything is sent.
+    public static func credential(providerID: String, idToken: String? = nil, rawNonce: String? = nil, accessToken: String? = nil,
+                                  secret: String? = nil) -> OAuthCredential {
+        OAuthCredential(providerID: providerID, accessToken: accessToken, idToken: idToken, secret: secret, rawNonce: rawNonce)
+    }
 }

@@ -14,8 +14,8 @@ public struct User: Sendable {
     public let tenantID: String?
     /// The providers linked to the user (`yahoo.com`, `microsoft.com`, …).
     public let providerData: [UserInfo]
-    private let auth: Auth
-    private let reference: SessionReference
+    let auth: Auth
+    let reference: SessionReference
 
     init(_ session: Session, auth: Auth) {
         uid = session.uid

@@ -1,0 +1,94 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Signing in without a browser and the account's email actions, as the Apple SDK's `Auth`
+/// names them (`FirebaseAuth/Sources/Swift/Auth/Auth.swift`). Each signs in, saves the session
+/// and makes it current, as `signIn(with: OAuthProvider)` does. A sign-in that needs a second
+/// factor throws `secondFactorRequired` here: the terminal's way of answering one
+/// (`MultiFactorResolver`) is not part of this API yet.
+extension Auth {
+    /// `signIn(withEmail:password:)`: an email and password account.
+    public func signIn(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
+        try await signInSaving { () throws(FBAuthError) in try self.credentials().password(email: email, password: password) }
+    }
+
+    /// `createUser(withEmail:password:)`: a new email and password account, signed in.
+    public func createUser(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
+        try await signInSaving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password) }
+    }
+
+    /// `signInAnonymously()`: a new anonymous user (linking a provider later keeps it).
+    public func signInAnonymously() async throws(FBAuthError) -> AuthDataResult {
+        try await signInSaving { () throws(FBAuthError) in try self.credentials().anonymous() }
+    }
+
+    /// `signIn(withCustomToken:)`: a token minted by the Admin SDK of the project.
+    public func signIn(withCustomToken token: String) async throws(FBAuthError) -> AuthDataResult {
+        try await signInSaving { () throws(FBAuthError) in try self.credentials().customToken(token) }
+    }
+
+    /// `signIn(with: AuthCredential)`: a provider token held already
+    /// (`OAuthProvider.credential(…)`), or the `updatedCredential` of an
+    /// `accountExistsWithDifferentCredential` error. An email that belongs to an account with
+    /// other methods throws that error again.
+    public func signIn(with credential: OAuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        try await signInSaving { () throws(FBAuthError) in
+            let result: BrowserSignInFlow.Result
+            if credential.pendingToken != nil {
+                result = try self.credentials().providerCredential(PendingCredential(credential: credential, email: nil, savedAt: self.clock.now()),
+                                                                   purpose: .signIn)
+            } else {
+                let token = try ProviderTokenCredential(providerId: credential.providerID, idToken: credential.idToken, accessToken: credential.accessToken,
+                                                        secret: credential.secret, rawNonce: credential.rawNonce,
+                                                        forEmulator: self.emulatorHost != nil)
+                result = try self.credentials().providerToken(token, purpose: .signIn)
+            }
+            return try self.signedIn(result, providerId: credential.providerID)
+        }
+    }
+
+    /// `fetchSignInMethods(forEmail:)`: the sign-in methods of an address (empty where the project
+    /// protects against email enumeration).
+    public func fetchSignInMethods(forEmail email: String) async throws(FBAuthError) -> [String] {
+        try await inBackground { () throws(FBAuthError) in
+            try self.client().signInMethods(email: email, tenantId: self.tenantID).signinMethods ?? []
+        }
+    }
+
+    /// `sendPasswordReset(withEmail:)`: Firebase mails a reset link (when the address has an
+    /// account; nothing says whether it has).
+    public func sendPasswordReset(withEmail email: String) async throws(FBAuthError) {
+        try await inBackground { () throws(FBAuthError) in try self.management().sendPasswordReset(email: email) }
+    }
+
+    /// `confirmPasswordReset(withCode:newPassword:)`: the code (`oobCode`) of the mailed link.
+    public func confirmPasswordReset(withCode code: String, newPassword: String) async throws(FBAuthError) {
+        try await inBackground { () throws(FBAuthError) in _ = try self.management().resetPassword(code: code, newPassword: newPassword) }
+    }
+
+    // MARK: - Shared
+
+    func credentials() -> CredentialSignIn {
+        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID)
+    }
+
+    func management() -> AccountManagement {
+        AccountManagement(client: client(), store: store, project: project, tenantId: tenantID, clock: clock)
+    }
+
+    /// Runs a sign-in in the background, then saves its session as the current one.
+    private func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthDataResult {
+        try await inBackground { () throws(FBAuthError) in
+            try self.store.checkWritable()
+            let record = try signIn()
+            let session = record.session()
+            try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
+                contents.save(session, in: self.project, makeCurrent: true)
+            }
+            return AuthDataResult(record, user: User(session, auth: self))
+        }
+    }
+}
