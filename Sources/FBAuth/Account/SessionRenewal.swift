@@ -35,7 +35,10 @@ package struct SessionRenewal {
         }
         return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
             guard let current = try? contents.session(.exactly(reference), in: project) else {
-                throw .signInAgain("\(TerminalText.safe(record.account.email ?? reference.uid)) was signed out meanwhile; \(purpose == .link ? "the provider was linked on the server, but " : "")the session stays signed out (sign in again to use it)")
+                let who = TerminalText.safe(record.account.email ?? reference.uid)
+                throw .signInAgain(purpose == .link
+                    ? "\(who) was signed out while linking; the provider was linked on the server, but the session stays signed out (sign in again to use it)"
+                    : "\(who) was signed out during the reauthentication and stays signed out; sign in again to use it")
             }
             var renewed = record.session(replacing: current)
             renewed.lastSignInTime = purpose == .reauthenticate ? clock.now() : current.lastSignInTime
