@@ -126,6 +126,19 @@ import Testing
         _ = emulator.finish()
     }
 
+    // MARK: Issue 28, item 3: settings read and checked once, before a command runs
+
+    @Test func aBadSettingIsRefusedBeforeAnyCommandRunsButHelpStillWorks() throws {
+        let harness = try Harness()
+        for (variable, value) in [("FBAUTH_HTTP_TIMEOUT", "soon"), ("FBAUTH_CONNECTION_CHECK", "maybe"), ("FBAUTH_AUTH_DOMAIN", "https://x/y")] {
+            let status = try harness.run(["status"], environment: [variable: value])
+            #expect(status.status == 2 && status.stderr.contains(variable), "\(variable): \(status)")
+            #expect(harness.standIn.requests.isEmpty)
+        }
+        let help = try harness.run(["help", "environment"], environment: ["FBAUTH_HTTP_TIMEOUT": "soon"])
+        #expect(help.status == 0 && help.stdout.contains("FBAUTH_HTTP_TIMEOUT"), "\(help)")
+    }
+
     // MARK: 13. Small truths
 
     @Test func statusRightAfterAPasswordResetShowsTheSessionSignedOut() throws {

@@ -61,7 +61,10 @@ package struct CommandLineTool: Sendable {
                 let command = Self.commands.first { $0.spec.name == name }!
                 let globals = try GlobalOptions(parsed)
                 let runCommand = try command.validate(parsed)
-                try runCommand(CommandContext(dependencies: dependencies, globals: globals))
+                let context = ["help", "completion", "__complete"].contains(name)
+                    ? CommandContext(dependencies: dependencies, globals: globals, settings: RunSettings())
+                    : try CommandContext(dependencies: dependencies, globals: globals)
+                try runCommand(context)
             }
             return Self.exitCode(afterOutputTo: console, variable: { dependencies.environment[$0] })
         } catch {

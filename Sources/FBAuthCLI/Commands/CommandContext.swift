@@ -6,16 +6,29 @@ import Foundation
 import FBAuth
 import LoopbackHTTP
 
-/// What a command runs with: the dependencies and the global options.
+/// What a command runs with — the dependencies, the global options and the settings they and
+/// the environment make (`RunSettings`, read once) — and the wiring from them to the library.
 package struct CommandContext: Sendable {
     package var dependencies: Dependencies
     package var globals: GlobalOptions
     /// Whether the running command can start from nothing (`RunnableCommand.startsSession`).
     var startsSession = false
+    /// Read and checked once, before the command runs.
+    let settings: RunSettings
 
-    package init(dependencies: Dependencies, globals: GlobalOptions) {
+    /// Reads the settings; a bad one is a usage error here, before anything runs.
+    package init(dependencies: Dependencies, globals: GlobalOptions) throws(FBAuthError) {
         self.dependencies = dependencies
         self.globals = globals
+        settings = try RunSettings(environment: dependencies.environment, globals: globals)
+    }
+
+    /// For the commands that read no setting (help, completion), which must work whatever the
+    /// environment holds: `fbauth help environment` is how a bad setting gets fixed.
+    init(dependencies: Dependencies, globals: GlobalOptions, settings: RunSettings) {
+        self.dependencies = dependencies
+        self.globals = globals
+        self.settings = settings
     }
 
     var console: Console { dependencies.console }
@@ -45,14 +58,13 @@ package struct CommandContext: Sendable {
 
     /// The project key and, when known, the project id.
     private func projectIdentity(in contents: StoreContents? = nil) throws(FBAuthError) -> (key: ProjectKey, projectId: String?) {
-        if let path = globals.appConfig {
-            let config = try AppConfigFile.read(path, appId: globals.appId)
-            return (try ProjectKey.resolve(apiKey: config.apiKey, environment: environment), config.projectId)
+        if let config = settings.appConfig {
+            return (ProjectKey(apiKey: config.apiKey, emulatorHost: settings.emulatorHost), config.projectId)
         }
         if let projectId = globals.project {
             let saved: StoreContents
             if let contents { saved = contents } else { saved = try sessionStore().load() }
-            return (try saved.project(byId: projectId, onEmulator: try FirebaseEndpoints.emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"]),
+            return (try saved.project(byId: projectId, onEmulator: settings.emulatorHost,
                                       startsSession: startsSession, fbauth: CommandName.forSuggestions(environment: environment)), projectId)
         }
         let emulatorHost: String?
@@ -79,14 +91,14 @@ package struct CommandContext: Sendable {
     func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
         FirebaseAuthClient(
             endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
-            transport: dependencies.transport, timeout: try httpTimeout(),
+            transport: dependencies.transport, timeout: settings.httpTimeout,
             logger: globals.verbose ? VerboseLogger(console: console) : nil, identity: try clientIdentity())
     }
 
     /// The headers that identify fbauth and satisfy API-key restrictions: options first, then
     /// what `--app-config` says, then the user's locale.
     func clientIdentity() throws(FBAuthError) -> ClientIdentity {
-        let config = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+        let config = settings.appConfig
         return ClientIdentity(
             iosBundleId: globals.iosBundleId ?? config?.iosBundleId,
             androidPackage: globals.androidPackage ?? config?.androidPackage,
@@ -116,32 +128,14 @@ package struct CommandContext: Sendable {
             client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
             clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts)
         flow.showsWaitingLine = style.isRich
-        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty {
-            guard HostedPage.isAllowedSDKBase(base) else {
-                throw .usage("FBAUTH_FIREBASE_JS_URL '\(TerminalText.safe(String(base.prefix(100))))' must be an https:// address (or http:// to localhost, 127.0.0.1 or [::1]) without query or fragment")
-            }
-            flow.firebaseJSBase = base
-        }
-        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty {
-            guard AuthDomain.isValid(domain) else {
-                throw .usage("FBAUTH_AUTH_DOMAIN '\(TerminalText.safe(String(domain.prefix(100))))' must be a host name such as my-project.firebaseapp.com (no scheme or path)")
-            }
-            flow.authDomain = domain
-        }
+        if let base = settings.firebaseJSBase { flow.firebaseJSBase = base }
+        flow.authDomain = settings.authDomain
         flow.projectId = project.projectId
         flow.headless = HeadlessAdvice(environment: environment)
         flow.headless.againstEmulator = project.key.emulatorHost != nil
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
-        switch environment["FBAUTH_CONNECTION_CHECK"] ?? "" {
-        case "":
-            // Under WSL the Windows browser reaches the listener through WSL's localhost relay,
-            // a program that is not the user's: the launch page protects the address there.
-            flow.listenerGuard = BrowserCommand.isWSL(environment: environment, fileExists: Platform.fileExists) ? .off : .ownConnectionsOnly
-        case "on": flow.listenerGuard = .ownConnectionsOnly
-        case "off": flow.listenerGuard = .off
-        case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
-        }
+        flow.listenerGuard = settings.listenerGuard
         return flow
     }
 
@@ -168,16 +162,6 @@ package struct CommandContext: Sendable {
 
     func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
         TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
-    }
-
-    /// `FBAUTH_HTTP_TIMEOUT` seconds per request (default 30).
-    private func httpTimeout() throws(FBAuthError) -> TimeInterval {
-        guard let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty else { return 30 }
-        let range = EnvironmentVariables.httpTimeoutRange
-        guard let seconds = NumberSetting.seconds(text, in: range) else {
-            throw .usage("FBAUTH_HTTP_TIMEOUT '\(TerminalText.safe(String(text.prefix(40))))' is not a number of seconds from \(NumberSetting.text(range.lowerBound)) to \(NumberSetting.text(range.upperBound))")
-        }
-        return seconds
     }
 }
 

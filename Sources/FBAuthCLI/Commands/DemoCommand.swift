@@ -92,7 +92,7 @@ enum DemoCommand: RunnableCommand {
         } else {
             console.say("The demo runs the loopback redirect flow: the fake provider sends your browser straight back to fbauth.")
         }
-        let demoContext = CommandContext(
+        let demoContext = try CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
         let signIn = SignInCommand.Options(method: .identityProvider(.run(FlowOptions(

@@ -109,9 +109,7 @@ extension CommandContext {
             // The hosted flow's page loads the Firebase JS SDK from the internet, which a test
             // against an emulator often lacks; an emulator takes loopback redirects for every
             // provider, so that is the default there (a local SDK copy keeps the hosted flow).
-            if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost,
-                (environment["FBAUTH_FIREBASE_JS_URL"] ?? "").isEmpty
-            {
+            if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost, settings.firebaseJSBase == nil {
                 options.redirect = .loopback
                 console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
             }

@@ -1,0 +1,59 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+
+/// What the environment and the global options set for one run, read and checked once, before
+/// the command runs (issue 28): a bad `FBAUTH_HTTP_TIMEOUT` is exit 2 at once, not halfway
+/// through a sign-in, and `--app-config` is read once. Commands take their settings from here.
+struct RunSettings: Sendable {
+    /// Seconds per request to Firebase (`FBAUTH_HTTP_TIMEOUT`, default 30).
+    var httpTimeout: TimeInterval = 30
+    /// Where the hosted flow's page loads the SDK (`FBAUTH_FIREBASE_JS_URL`); nil: gstatic.
+    var firebaseJSBase: String?
+    /// The hosted handler's domain (`FBAUTH_AUTH_DOMAIN`).
+    var authDomain: String?
+    /// Who may connect to a sign-in's listener (`FBAUTH_CONNECTION_CHECK`; off under WSL).
+    var listenerGuard = ListenerGuard.ownConnectionsOnly
+    /// `FIREBASE_AUTH_EMULATOR_HOST`, checked.
+    var emulatorHost: String?
+    /// `--app-config`, read.
+    var appConfig: AppConfigFile?
+
+    init() {}
+
+    init(environment: [String: String], globals: GlobalOptions) throws(FBAuthError) {
+        if let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty {
+            let range = EnvironmentVariables.httpTimeoutRange
+            guard let seconds = NumberSetting.seconds(text, in: range) else {
+                throw .usage("FBAUTH_HTTP_TIMEOUT '\(TerminalText.safe(String(text.prefix(40))))' is not a number of seconds from \(NumberSetting.text(range.lowerBound)) to \(NumberSetting.text(range.upperBound))")
+            }
+            httpTimeout = seconds
+        }
+        if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty {
+            guard HostedPage.isAllowedSDKBase(base) else {
+                throw .usage("FBAUTH_FIREBASE_JS_URL '\(TerminalText.safe(String(base.prefix(100))))' must be an https:// address (or http:// to localhost, 127.0.0.1 or [::1]) without query or fragment")
+            }
+            firebaseJSBase = base
+        }
+        if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty {
+            guard AuthDomain.isValid(domain) else {
+                throw .usage("FBAUTH_AUTH_DOMAIN '\(TerminalText.safe(String(domain.prefix(100))))' must be a host name such as my-project.firebaseapp.com (no scheme or path)")
+            }
+            authDomain = domain
+        }
+        switch environment["FBAUTH_CONNECTION_CHECK"] ?? "" {
+        case "":
+            // Under WSL the Windows browser reaches the listener through WSL's localhost relay,
+            // a program that is not the user's: the launch page protects the address there.
+            listenerGuard = BrowserCommand.isWSL(environment: environment, fileExists: Platform.fileExists) ? .off : .ownConnectionsOnly
+        case "on": listenerGuard = .ownConnectionsOnly
+        case "off": listenerGuard = .off
+        case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
+        }
+        emulatorHost = try FirebaseEndpoints.emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"])
+        appConfig = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+    }
+}
