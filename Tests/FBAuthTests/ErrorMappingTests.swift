@@ -118,7 +118,7 @@ import Testing
             #expect(server(code).message.contains("protects email/password with reCAPTCHA Enterprise"), "\(code)")
         }
         #expect(server("RECAPTCHA_NOT_ENABLED").message.contains("not enabled"))
-        #expect(server("INVALID_TENANT_ID").message.contains("--tenant-id"))
+        #expect(server("INVALID_TENANT_ID").commandLineMessage.contains("--tenant-id") && !server("INVALID_TENANT_ID").message.contains("--"))
         #expect(server("UNSUPPORTED_TENANT_OPERATION").message.contains("tenant"))
         #expect(server("TENANT_ID_MISMATCH").message.contains("tenant"))
         #expect(server("REJECTED_CREDENTIAL").message.contains("rejected"))
@@ -166,5 +166,20 @@ import Testing
         // Transient server errors are network errors (exit 6), whatever their code.
         let busy = FBAuthError.server(ServerError(httpStatus: 503, message: "UNAVAILABLE", host: "h"), action: "sign-in")
         #expect(busy.code == .networkError)
+    }
+}
+
+/// Issue 28, item 4: the library's words for a server's refusal name no command or option;
+/// the command line adds its own.
+@Suite struct CommandLineRemedyTests {
+    @Test func theLibrarySpeaksOfFirebaseAndTheCommandLineAddsItsCommands() {
+        for code in ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TENANT_ID_MISMATCH", "PROVIDER_ALREADY_LINKED", "MFA_ENROLLMENT_NOT_FOUND",
+                     "SECOND_FACTOR_LIMIT_EXCEEDED", "INVALID_TENANT_ID", "UNSUPPORTED_TENANT_OPERATION", "MISSING_RECAPTCHA_TOKEN"] {
+            let error = FBAuthError.server(ServerError(httpStatus: 400, message: code, host: "h"), action: "sign-in")
+            #expect(!error.message.contains("fbauth ") && !error.message.contains("--"), "\(code): \(error.message)")
+            #expect(error.commandLineMessage.hasSuffix(" [\(code)]") && error.commandLineMessage != error.message, "\(code): \(error.commandLineMessage)")
+        }
+        let stale = FBAuthError.server(ServerError(httpStatus: 400, message: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", host: "h"), action: "deleting the account")
+        #expect(stale.commandLineMessage.contains("reauthenticate first (`fbauth reauth --provider …`) [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]"), "\(stale.commandLineMessage)")
     }
 }

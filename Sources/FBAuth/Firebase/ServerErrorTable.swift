@@ -1,7 +1,9 @@
 /// Server error codes in plain words. Codes come from the
 /// Identity Toolkit and securetoken (the Firebase Auth REST API reference; firebase-js-sdk
 /// packages/auth/src/api/errors.ts); an unknown code is shown
-/// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`.
+/// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`. The words speak
+/// of Firebase and the account, never of a program's commands: a client adds its own way to
+/// act on each code (fbauth's command line: `CommandLineRemedies`).
 package enum ServerErrorTable {
     package struct Entry: Sendable {
         package let sentence: String
@@ -11,7 +13,7 @@ package enum ServerErrorTable {
 
     private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 
-    private static let recaptcha = "this project protects email/password with reCAPTCHA Enterprise and the request's reCAPTCHA token was missing or not accepted; run the command again in a terminal where a browser can open fbauth's reCAPTCHA page (or without --no-browser)"
+    private static let recaptcha = "this project protects email/password with reCAPTCHA Enterprise and the request's reCAPTCHA token was missing or not accepted; try again where a browser can open the reCAPTCHA page"
 
     private static func signInAgain(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 
@@ -22,9 +24,9 @@ package enum ServerErrorTable {
         "INVALID_ID_TOKEN": signInAgain("the saved ID token is no longer valid; sign in again"),
         "USER_NOT_FOUND": signInAgain("this user no longer exists; sign in again"),
         "USER_DISABLED": refused("this user account has been disabled by an administrator"),
-        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": refused("this operation needs a recent sign-in; run `fbauth reauth --provider …` first"),
+        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": refused("this operation needs a recent sign-in; reauthenticate first"),
         "PROJECT_NUMBER_MISMATCH": refused("the refresh token belongs to another Firebase project than this API key"),
-        "TENANT_ID_MISMATCH": refused("the tenant does not match the session's or the credential's tenant (--tenant-id)"),
+        "TENANT_ID_MISMATCH": refused("the tenant does not match the session's or the credential's tenant"),
         "INVALID_GRANT_TYPE": refused("the token request was malformed (grant type)"),
         "MISSING_REFRESH_TOKEN": refused("the token request had no refresh token"),
         // Identity-provider sign-in.
@@ -71,7 +73,7 @@ package enum ServerErrorTable {
         "INVALID_SENDER": refused("the project's email sender is not valid (Firebase console → Authentication → Templates)"),
         "INVALID_MESSAGE_PAYLOAD": refused("the project's email template is not valid (Firebase console → Authentication → Templates)"),
         "RESET_PASSWORD_EXCEED_LIMIT": refused("too many password-reset emails for this address; try again later"),
-        "PROVIDER_ALREADY_LINKED": refused("the user already has this sign-in method (a password? `fbauth password change` changes it)"),
+        "PROVIDER_ALREADY_LINKED": refused("the user already has this sign-in method (a password is changed, not linked again)"),
         "REJECTED_CREDENTIAL": refused("the credential was rejected as malformed or mismatching"),
         "BLOCKING_FUNCTION_ERROR_RESPONSE": refused("a blocking function of the project refused the sign-in"),
         // reCAPTCHA Enterprise enforcement for password sign-in (the JS SDK's recaptcha errors).
@@ -92,10 +94,10 @@ package enum ServerErrorTable {
         "CODE_EXPIRED": refused("the code has expired; start again"),
         "INVALID_MFA_PENDING_CREDENTIAL": refused("the second-factor sign-in has expired or was used; sign in again"),
         "MISSING_MFA_PENDING_CREDENTIAL": refused("the second-factor sign-in is missing; sign in again"),
-        "MFA_ENROLLMENT_NOT_FOUND": refused("there is no such second factor (`fbauth mfa list` shows them)"),
+        "MFA_ENROLLMENT_NOT_FOUND": refused("there is no such second factor"),
         "MISSING_MFA_ENROLLMENT_ID": refused("the second factor was not named"),
         "SECOND_FACTOR_EXISTS": refused("this second factor is enrolled already"),
-        "SECOND_FACTOR_LIMIT_EXCEEDED": refused("the account has as many second factors as allowed; remove one first (`fbauth mfa unenroll`)"),
+        "SECOND_FACTOR_LIMIT_EXCEEDED": refused("the account has as many second factors as allowed; remove one first"),
         "UNSUPPORTED_FIRST_FACTOR": refused("second factors cannot be added to an account signed in this way (anonymously, with a custom token or a phone number); sign in with email/password or a provider"),
         "UNVERIFIED_EMAIL": refused("second factors need a verified email; open the link in Firebase's verification email first"),
         "INVALID_PHONE_NUMBER": refused("the phone number is not valid; give it in E.164 form (+15555550100)"),
@@ -104,8 +106,8 @@ package enum ServerErrorTable {
         "INVALID_APP_CREDENTIAL": refused("the reCAPTCHA token was not accepted; try again"),
         "MISSING_APP_CREDENTIAL": refused("the request needs a reCAPTCHA token"),
         // Tenants.
-        "INVALID_TENANT_ID": refused("the tenant id is not valid for this project (--tenant-id)"),
-        "UNSUPPORTED_TENANT_OPERATION": refused("this operation is not supported for a tenant (leave out --tenant-id)"),
+        "INVALID_TENANT_ID": refused("the tenant id is not valid for this project"),
+        "UNSUPPORTED_TENANT_OPERATION": refused("this operation is not supported for a tenant"),
         // Project and quota.
         "TOO_MANY_ATTEMPTS_TRY_LATER": refused("too many attempts; try again later"),
         "QUOTA_EXCEEDED": refused("the project's quota is exceeded; try again later"),

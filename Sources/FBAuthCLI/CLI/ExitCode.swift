@@ -60,10 +60,33 @@ extension FBAuthError {
 
     /// The library's message with the command-line option that fixes it, where there is one.
     var commandLineMessage: String {
+        if case .server(let error, _) = self, let code = error.code, let remedy = CommandLineRemedies.forServerCode[code] {
+            // Before the code's tag, where the library's sentence ends.
+            let tag = " [\(code)]"
+            guard let range = message.firstRange(of: tag) else { return message + " (\(remedy))" }
+            return String(message[..<range.lowerBound]) + " (\(remedy))" + String(message[range.lowerBound...])
+        }
         switch code {
-        case .listenerUnavailable where message.hasPrefix("port"): message + " (--port)"
-        case .listenerUnavailable: message + " (--redirect-host)"
-        default: message
+        case .listenerUnavailable where message.hasPrefix("port"): return message + " (--port)"
+        case .listenerUnavailable: return message + " (--redirect-host)"
+        default: return message
         }
     }
+}
+
+/// What fbauth's command line adds to a server's refusal: the command or option that acts on
+/// it. The library's words (`ServerErrorTable`) name none.
+enum CommandLineRemedies {
+    static let recaptcha = "or without --no-browser"
+    static let forServerCode: [String: String] = [
+        "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": "`fbauth reauth --provider …`",
+        "TENANT_ID_MISMATCH": "--tenant-id",
+        "INVALID_TENANT_ID": "--tenant-id",
+        "UNSUPPORTED_TENANT_OPERATION": "leave out --tenant-id",
+        "PROVIDER_ALREADY_LINKED": "`fbauth password change` changes a password",
+        "MFA_ENROLLMENT_NOT_FOUND": "`fbauth mfa list` shows them",
+        "SECOND_FACTOR_LIMIT_EXCEEDED": "`fbauth mfa unenroll`",
+        "MISSING_RECAPTCHA_TOKEN": recaptcha, "INVALID_RECAPTCHA_TOKEN": recaptcha, "INVALID_RECAPTCHA_ACTION": recaptcha,
+        "INVALID_RECAPTCHA_VERSION": recaptcha, "MISSING_RECAPTCHA_VERSION": recaptcha, "MISSING_CLIENT_TYPE": recaptcha,
+    ]
 }
