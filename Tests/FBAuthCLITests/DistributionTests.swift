@@ -274,3 +274,22 @@ import Testing
         #expect(wrong.status == 2 && wrong.stderr.contains("is for app 1:123:ios:abc"))
     }
 }
+
+/// Issue 28, item 4: the library speaks of Firebase, not of the command line. Files that have
+/// been cleaned stay clean: no string there names an `fbauth` command or a `--flag`.
+@Suite struct LibraryWordsTests {
+    static let cleaned = ["Firebase/ServerErrorTable.swift", "Account/TokenRefresher.swift", "Flow/FlowOptions.swift", "Account/SessionRenewal.swift"]
+
+    @Test func cleanedLibraryFilesNameNoCommandOrOption() throws {
+        let library = DistributionTests.repository.appendingPathComponent("Sources/FBAuth")
+        for file in Self.cleaned {
+            let text = try String(contentsOf: library.appendingPathComponent(file), encoding: .utf8)
+            let strings = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }
+                .flatMap { $0.matches(of: /"([^"\\]|\\.)*"/).map { String($0.output.0) } }
+            let offending = strings.filter { $0.contains(/fbauth [a-z]|--[a-z]/) }
+            #expect(offending.isEmpty, "\(file): \(offending)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: library.appendingPathComponent("Firebase/AppConfigFile.swift").path),
+                "app config files are the command line's business")
+    }
+}

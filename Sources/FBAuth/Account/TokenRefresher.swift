@@ -18,6 +18,9 @@ package struct TokenRefresher {
     let clock: WallClock
     /// Built only when a request is really needed.
     let makeClient: () throws(FBAuthError) -> FirebaseAuthClient
+    /// How to tell the user to sign this session in again: a client's words (fbauth names
+    /// the command that does it); the library's are "sign in again".
+    package var signInAdvice: SignInAdvice = .plain
 
     package init(store: SessionStore, project: ProjectKey, clock: WallClock, makeClient: @escaping () throws(FBAuthError) -> FirebaseAuthClient) {
         self.store = store
@@ -29,9 +32,9 @@ package struct TokenRefresher {
     /// The saved session if its token has at least `minValid` seconds left; nil otherwise.
     /// A session whose tokens were dropped is an error (exit 3) here already.
     package static func cachedSession(in contents: StoreContents, _ selector: SessionSelector, project: ProjectKey,
-                              minValid: TimeInterval, now: Date) throws(FBAuthError) -> Session? {
+                              minValid: TimeInterval, now: Date, advice: SignInAdvice = .plain) throws(FBAuthError) -> Session? {
         let session = try contents.session(selector, in: project)
-        try requireTokens(session)
+        try requireTokens(session, advice: advice)
         // A saved token that is not a JWT (an older fbauth saved whatever the server sent) is
         // refreshed rather than printed into `Authorization: Bearer $(fbauth token)`.
         guard session.expirationTime.timeIntervalSince(now) >= minValid, TokenAlphabet.jwt.accepts(session.idToken) else { return nil }
@@ -41,14 +44,15 @@ package struct TokenRefresher {
     /// The selected session with an ID token valid for at least `minValid` seconds.
     package func session(_ selector: SessionSelector, minValid: TimeInterval, forceRefresh: Bool = false) throws(FBAuthError) -> Session {
         let contents = try store.load()
-        if !forceRefresh, let fresh = try Self.cachedSession(in: contents, selector, project: project, minValid: minValid, now: clock.now()) {
+        if !forceRefresh, let fresh = try Self.cachedSession(in: contents, selector, project: project, minValid: minValid, now: clock.now(),
+                                                             advice: signInAdvice) {
             return fresh
         }
         let seen = try contents.session(selector, in: project)
-        try Self.requireTokens(seen)
+        try Self.requireTokens(seen, advice: signInAdvice)
         return try store.withRefreshLock(of: seen.reference) { () throws(FBAuthError) -> Session in
             let current = try store.load().session(.exactly(seen.reference), in: project)
-            try Self.requireTokens(current)
+            try Self.requireTokens(current, advice: signInAdvice)
             if current.idToken != seen.idToken, current.expirationTime > clock.now() {
                 return current  // another process refreshed it while we waited for the lock
             }
@@ -57,11 +61,11 @@ package struct TokenRefresher {
                 answer = try makeClient().refresh(refreshToken: current.refreshToken)
             } catch where error.rejectsSession {
                 try forgetTokens(of: current)
-                throw Self.signInAgain(current, because: error)
+                throw Self.signInAgain(current, because: error, advice: signInAdvice)
             }
             return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
                 guard var latest = try? contents.session(.exactly(current.reference), in: project) else {
-                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; sign in again with `\(current.signInCommand)`")
+                    throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; \(signInAdvice.words(current))")
                 }
                 // A sign-in meanwhile brought its own tokens: keep those.
                 guard latest.refreshToken == current.refreshToken else { return latest }
@@ -93,16 +97,16 @@ package struct TokenRefresher {
             saved.forgetTokens()
             contents.save(saved, in: project, makeCurrent: false)
         }
-        throw Self.signInAgain(session, because: error)
+        throw Self.signInAgain(session, because: error, advice: signInAdvice)
     }
 
-    static func requireTokens(_ session: Session) throws(FBAuthError) {
+    static func requireTokens(_ session: Session, advice: SignInAdvice) throws(FBAuthError) {
         guard session.canRefresh else {
-            throw .signInAgain("the session of \(session.displayLabel) has expired or was revoked; sign in again with `\(session.signInCommand)`")
+            throw .signInAgain("the session of \(session.displayLabel) has expired or was revoked; \(advice.words(session))")
         }
     }
 
-    static func signInAgain(_ session: Session, because error: FBAuthError) -> FBAuthError {
+    static func signInAgain(_ session: Session, because error: FBAuthError, advice: SignInAdvice) -> FBAuthError {
         var reason = ""
         if case .server(let serverError, _) = error, let code = serverError.code {
             // A disabled account is a refusal (exit 1) wherever it is met, as in the exit-code
@@ -112,8 +116,18 @@ package struct TokenRefresher {
             }
             reason = " [\(code)]"
         }
-        return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); sign in again with `\(session.signInCommand)`")
+        return .signInAgain("the session of \(session.displayLabel) is no longer valid\(reason); \(advice.words(session))")
     }
+}
+
+/// How a message tells the user to sign a session in again. The library's words are plain;
+/// a client gives its own (fbauth: the command to paste, `CommandLineAdvice`).
+package struct SignInAdvice: Sendable {
+    package let words: @Sendable (Session) -> String
+
+    package init(_ words: @escaping @Sendable (Session) -> String) { self.words = words }
+
+    package static let plain = SignInAdvice { _ in "sign in again" }
 }
 
 extension FBAuthError {
@@ -129,28 +143,4 @@ extension FBAuthError {
 extension Session {
     /// How messages name the user: the email, else the uid.
     package var displayLabel: String { TerminalText.safe(email ?? uid) }
-
-    /// The command that signs this user in again, as a user can paste it: the provider the
-    /// session was made with, and the account's email as the hint.
-    package var signInCommand: String { command("signin") }
-
-    /// The same for `fbauth reauth`.
-    package var reauthCommand: String { command("reauth") }
-
-    private func command(_ name: String) -> String {
-        let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
-        // The options the sign-in was made with, as far as they can be pasted safely.
-        let saved = (signInArguments ?? []).allSatisfy(Self.isPasteable) ? signInArguments ?? [] : []
-        var command = "fbauth \(name) " + (saved.count >= 2 && saved[0] == "--provider" ? saved : ["--provider", provider]).joined(separator: " ")
-        let method = saved.count >= 2 ? saved[1] : provider
-        if let email, !["anonymous", "custom"].contains(method), !command.contains(" --email "), Self.isPasteable(email) {
-            command += " --email \(email)"
-        }
-        return command
-    }
-
-    /// A word a shell takes as it is: no spaces, quotes or shell syntax.
-    private static func isPasteable(_ word: String) -> Bool {
-        !word.isEmpty && word.count <= 200 && !word.contains(where: { $0.isWhitespace || !$0.isASCII || "'\"`$\\;&|<>(){}*?!#~".contains($0) })
-    }
 }

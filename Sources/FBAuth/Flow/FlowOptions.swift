@@ -121,22 +121,3 @@ package enum FlowPurpose: Sendable, Equatable {
         }
     }
 }
-
-extension FlowOptions {
-    /// The options that repeat this sign-in (`--provider ID --loopback --port 9000 …`), for the
-    /// command fbauth suggests when the session must be signed in again. The email is added
-    /// by the suggestion itself; what changes each time (timeout, browser) is left out.
-    package var repeatArguments: [String] {
-        var arguments = ["--provider", providerId]
-        if redirect == .loopback {
-            arguments.append("--loopback")
-            if redirectHost != (providerId == "twitter.com" ? .ipv4 : .localhost) { arguments += ["--redirect-host", redirectHost.rawValue] }
-            // A registered port matters; any free one (0) does not.
-            if port != Self.defaultPort, port != 0 { arguments += ["--port", String(port)] }
-        }
-        if let authDomain { arguments += ["--auth-domain", authDomain] }
-        for scope in scopes { arguments += ["--scope", scope] }
-        for parameter in customParameters { arguments += ["--param", "\(parameter.key)=\(parameter.value)"] }
-        return arguments
-    }
-}

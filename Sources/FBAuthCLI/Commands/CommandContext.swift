@@ -161,7 +161,9 @@ package struct CommandContext: Sendable {
     }
 
     func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
-        TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
+        var refresher = TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
+        refresher.signInAdvice = CommandLineAdvice.signIn
+        return refresher
     }
 }
 

@@ -147,7 +147,7 @@ enum TokenCommand: RunnableCommand {
             let contents = try context.sessionStore().load()
             let key = try context.projectKey(in: contents)
             guard let session = try TokenRefresher.cachedSession(
-                in: contents, context.selector, project: key, minValid: TimeInterval(minValid), now: context.clock.now())
+                in: contents, context.selector, project: key, minValid: TimeInterval(minValid), now: context.clock.now(), advice: CommandLineAdvice.signIn)
             else { return false }
             printToken(FreshIDToken(session), json: json, context.console)
             if json { sayProject(key, contents.project(key)?.projectId, context) }

@@ -1,0 +1,53 @@
+import FBAuth
+
+// What fbauth's command line tells a user to run: the library names no command (issue 28).
+
+extension Session {
+    /// The command that signs this user in again, as a user can paste it: the provider the
+    /// session was made with, and the account's email as the hint.
+    var signInCommand: String { command("signin") }
+
+    /// The same for `fbauth reauth`.
+    var reauthCommand: String { command("reauth") }
+
+    private func command(_ name: String) -> String {
+        let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
+        // The options the sign-in was made with, as far as they can be pasted safely.
+        let saved = (signInArguments ?? []).allSatisfy(Self.isPasteable) ? signInArguments ?? [] : []
+        var command = "fbauth \(name) " + (saved.count >= 2 && saved[0] == "--provider" ? saved : ["--provider", provider]).joined(separator: " ")
+        let method = saved.count >= 2 ? saved[1] : provider
+        if let email, !["anonymous", "custom"].contains(method), !command.contains(" --email "), Self.isPasteable(email) {
+            command += " --email \(email)"
+        }
+        return command
+    }
+
+    /// A word a shell takes as it is: no spaces, quotes or shell syntax.
+    private static func isPasteable(_ word: String) -> Bool {
+        !word.isEmpty && word.count <= 200 && !word.contains(where: { $0.isWhitespace || !$0.isASCII || "'\"`$\\;&|<>(){}*?!#~".contains($0) })
+    }
+}
+
+/// The words `TokenRefresher` uses when a session must be signed in again: the command to paste.
+enum CommandLineAdvice {
+    static let signIn = SignInAdvice { session in "sign in again with `\(session.signInCommand)`" }
+}
+
+extension FlowOptions {
+    /// The options that repeat this sign-in (`--provider ID --loopback --port 9000 …`), for the
+    /// command fbauth suggests when the session must be signed in again. The email is added
+    /// by the suggestion itself; what changes each time (timeout, browser) is left out.
+    var repeatArguments: [String] {
+        var arguments = ["--provider", providerId]
+        if redirect == .loopback {
+            arguments.append("--loopback")
+            if redirectHost != (providerId == "twitter.com" ? .ipv4 : .localhost) { arguments += ["--redirect-host", redirectHost.rawValue] }
+            // A registered port matters; any free one (0) does not.
+            if port != Self.defaultPort, port != 0 { arguments += ["--port", String(port)] }
+        }
+        if let authDomain { arguments += ["--auth-domain", authDomain] }
+        for scope in scopes { arguments += ["--scope", scope] }
+        for parameter in customParameters { arguments += ["--param", "\(parameter.key)=\(parameter.value)"] }
+        return arguments
+    }
+}
