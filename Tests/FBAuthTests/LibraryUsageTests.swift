@@ -64,6 +64,29 @@ import Testing
         #expect(try await renamed.reload().displayName == "Pat")
     }
 
+    @Test func emailLinksAndMailedCodes() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "lin@example.com", directory: try temporaryDirectory())
+
+        try await auth.sendSignInLink(toEmail: "lin@example.com", actionCodeSettings: ActionCodeSettings(url: "http://localhost/finish"))
+        let link = try #require(standIn.latestOobLink(sentTo: "lin@example.com", requestType: "EMAIL_SIGNIN"))
+        #expect(auth.isSignIn(withEmailLink: link) && !auth.isSignIn(withEmailLink: "https://example.com/?x=1"))
+        let user = try await auth.signIn(withEmail: "lin@example.com", link: link).user
+        #expect(user.email == "lin@example.com" && auth.currentUser?.uid == user.uid)
+
+        let unverified = try await auth.createUser(withEmail: "new@example.com", password: "correct horse").user
+        #expect(standIn.users.first { $0.uid == unverified.uid }?.emailVerified == false)
+        try await unverified.sendEmailVerification()
+        let verify = try #require(standIn.latestOobLink(sentTo: "new@example.com", requestType: "VERIFY_EMAIL"))
+        let code = try #require(URLComponents(string: verify)?.queryItems?.first { $0.name == "oobCode" }?.value)
+        let info = try await auth.checkActionCode(code)
+        #expect(info.requestType == "VERIFY_EMAIL" && info.email == "new@example.com")
+        try await auth.applyActionCode(code)
+        #expect(standIn.users.first { $0.uid == unverified.uid }?.emailVerified == true)
+    }
+
     @Test func anonymousCustomTokenAndProviderTokenSignIns() async throws {
         let standIn = try StandIn()
         standIn.start()

@@ -80,7 +80,7 @@ extension Auth {
     }
 
     /// Runs a sign-in in the background, then saves its session as the current one.
-    private func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthDataResult {
+    func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthDataResult {
         try await inBackground { () throws(FBAuthError) in
             try self.store.checkWritable()
             let record = try signIn()

@@ -31,12 +31,12 @@ extension FirebaseAuthClient {
     }
 
     /// What a mailed code is for (`checkActionCode`); nothing is changed.
-    package func checkActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> ActionCodeInfo {
+    package func checkActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
         try post("resetPassword", ResetPasswordRequest(oobCode: code, tenantId: tenantId), action: "checking the code", retry: .onceIfTransient)
     }
 
     /// Sets a new password with a `PASSWORD_RESET` code (`confirmPasswordReset`).
-    package func confirmPasswordReset(code: String, newPassword: String, tenantId: String?) throws(FBAuthError) -> ActionCodeInfo {
+    package func confirmPasswordReset(code: String, newPassword: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
         try post("resetPassword", ResetPasswordRequest(oobCode: code, newPassword: newPassword, tenantId: tenantId),
                  action: "resetting the password", retry: .never)
     }

@@ -71,7 +71,7 @@ struct ResetPasswordRequest: Encodable {
 }
 
 /// What an out-of-band code is for, and for whom.
-package struct ActionCodeInfo: Decodable, Sendable, Equatable {
+package struct CheckedActionCode: Decodable, Sendable, Equatable {
     package var requestType: String?
     package var email: String?
     package var newEmail: String?
