@@ -64,6 +64,22 @@ import Testing
         #expect(try await renamed.reload().displayName == "Pat")
     }
 
+    @Test func severalUsersAndTheCurrentOne() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "one@example.com", directory: try temporaryDirectory())
+        let ada = try await auth.createUser(withEmail: "ada@example.com", password: "correct horse").user
+        let grace = try await auth.createUser(withEmail: "grace@example.com", password: "correct horse").user
+        #expect(auth.currentUser?.uid == grace.uid)
+        #expect(Set(auth.savedUsers.map(\.uid)) == [ada.uid, grace.uid])
+        try auth.updateCurrentUser(ada)
+        #expect(auth.currentUser?.uid == ada.uid)
+        try auth.signOut()
+        #expect(auth.currentUser == nil && auth.savedUsers.map(\.uid) == [grace.uid])
+        #expect(throws: FBAuthError.self) { try auth.updateCurrentUser(ada) }
+    }
+
     @Test func emailLinksAndMailedCodes() async throws {
         let standIn = try StandIn()
         standIn.start()

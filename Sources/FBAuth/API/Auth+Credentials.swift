@@ -92,3 +92,20 @@ extension Auth {
         }
     }
 }
+
+/// Several users at once: the SDK keeps one current user and lets an app switch to another it
+/// holds (`updateCurrentUser(_:)`); fbauth's store keeps every user signed in to the project.
+extension Auth {
+    /// The users signed in to this project on this machine (the current one among them).
+    public var savedUsers: [User] {
+        ((try? store.load().project(project)?.sessions) ?? nil ?? []).map { User($0, auth: self) }
+    }
+
+    /// `updateCurrentUser(_:)`: makes `user` the current user of this project.
+    public func updateCurrentUser(_ user: User) throws(FBAuthError) {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            let session = try contents.session(.exactly(user.reference), in: project)
+            contents.makeCurrent(session.reference, in: project)
+        }
+    }
+}
