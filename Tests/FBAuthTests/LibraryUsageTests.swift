@@ -80,6 +80,45 @@ import Testing
         #expect(throws: FBAuthError.self) { try auth.updateCurrentUser(ada) }
     }
 
+    /// docs/library.md: a sign-in that needs a second factor, answered as the SDK's
+    /// `MultiFactorResolver` is: an authenticator app's code, or an SMS code.
+    @Test func aSecondFactorIsAnsweredThroughTheResolver() async throws {
+        var configuration = StandInConfiguration()
+        configuration.checksRecaptcha = false
+        let standIn = try StandIn(configuration: configuration)
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "mfa@example.com", directory: try temporaryDirectory())
+        let uid = standIn.createPasswordUser(email: "mfa@example.com", password: "correct horse")
+        standIn.verifyEmail(uid: uid)
+        let app = standIn.enrollTOTP(uid: uid, displayName: "phone app")
+        standIn.enrollPhone(uid: uid, phoneNumber: "+15555550100", displayName: "mobile")
+
+        func resolver() async throws -> MultiFactorResolver {
+            do {
+                _ = try await auth.signIn(withEmail: "mfa@example.com", password: "correct horse")
+            } catch {
+                guard case .secondFactorRequired(let resolver) = error else { throw error }
+                return resolver
+            }
+            throw FBAuthError.usage("the sign-in needed no second factor")
+        }
+        let first = try await resolver()
+        #expect(Set(first.hints.map(\.factorID)) == ["totp", "phone"] && auth.currentUser == nil)
+        let hint = try #require(first.hints.first { $0.factorID == "totp" })
+        let code = try #require(TOTP.code(secret: app.secret, at: Date()))
+        let result = try await first.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: code))
+        #expect(result.user.uid == uid && auth.currentUser?.uid == uid && result.additionalUserInfo?.providerID == "password")
+        #expect(try await result.user.getIDTokenResult().signInSecondFactor == "totp")
+
+        let second = try await resolver()
+        let phone = try #require(second.hints.first { $0.factorID == "phone" })
+        let verificationID = try await second.sendSMS(to: phone)
+        let sms = try #require(standIn.latestCode(sentTo: "+15555550100"))
+        let bySMS = try await second.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(for: phone, verificationID: verificationID, verificationCode: sms))
+        #expect(try await bySMS.user.getIDTokenResult().signInSecondFactor == "phone")
+    }
+
     @Test func emailLinksAndMailedCodes() async throws {
         let standIn = try StandIn()
         standIn.start()

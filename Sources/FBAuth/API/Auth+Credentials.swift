@@ -72,7 +72,13 @@ extension Auth {
     // MARK: - Shared
 
     func credentials() -> CredentialSignIn {
-        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID)
+        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID, secondFactor: secondFactorHandling)
+    }
+
+    /// A sign-in that needs a second factor throws `secondFactorRequired` with its resolver. No
+    /// reCAPTCHA step: see `MultiFactorResolver`.
+    var secondFactorHandling: SecondFactorHandling {
+        SecondFactorHandling(resolver: ThrowingSecondFactorResolver(auth: self), phoneVerifier: NoPhoneVerification())
     }
 
     func management() -> AccountManagement {

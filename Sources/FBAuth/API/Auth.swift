@@ -111,6 +111,7 @@ public final class Auth: Sendable {
     private func flow() -> BrowserSignInFlow {
         var flow = BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
         flow.launchDirectory = store.directory
+        flow.secondFactor = secondFactorHandling
         return flow
     }
 
@@ -147,7 +148,7 @@ public final class Auth: Sendable {
     func renew(_ reference: SessionReference, with credential: OAuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
         let pending = PendingCredential(credential: credential, email: nil, savedAt: clock.now())
         return try renew(reference, purpose: purpose, providerId: credential.providerID) { () throws(FBAuthError) in
-            try CredentialSignIn(client: self.client(), clock: self.clock, tenantId: self.tenantID).providerCredential(pending, purpose: purpose)
+            try self.credentials().providerCredential(pending, purpose: purpose)
         }
     }
 

@@ -20,6 +20,9 @@ public enum FBAuthError: Error, Sendable {
     case store(String)
     /// Anything else, with its code.
     case failed(AuthErrorCode, String)
+    /// The first factor was right and the account needs a second one: the SDK's error with its
+    /// `MultiFactorResolver`, which finishes the sign-in.
+    case secondFactorRequired(MultiFactorResolver)
 
     public var code: AuthErrorCode {
         switch self {
@@ -33,6 +36,7 @@ public enum FBAuthError: Error, Sendable {
         case .accountExists: .accountExistsWithDifferentCredential
         case .store: .keychainError
         case .failed(let code, _): code
+        case .secondFactorRequired: .secondFactorRequired
         }
     }
 
@@ -43,6 +47,8 @@ public enum FBAuthError: Error, Sendable {
             return text
         case .accountExists(let conflict):
             return conflict.message
+        case .secondFactorRequired:
+            return "this account needs a second factor (multi-factor authentication): finish with the error's resolver"
         case .network(let host, let reason):
             return "could not reach \(host): \(reason)"
         case .badResponse(let host, let reason):

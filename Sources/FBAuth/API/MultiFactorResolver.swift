@@ -1,0 +1,111 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A sign-in that needs a second factor, as the Apple SDK's `MultiFactorResolver`
+/// (`FirebaseAuth/Sources/Swift/MultiFactor/MultiFactorResolver.swift`): thrown inside
+/// `FBAuthError.secondFactorRequired` by any sign-in, reauthentication or link of `Auth`; the
+/// program picks one of `hints`, gets its code, and finishes with `resolveSignIn(with:)`. The
+/// pending credential stays in memory. Unlike the SDK, an SMS is asked for here
+/// (`sendSMS(to:)`): a program outside an app has no `PhoneAuthProvider` UI, and its request
+/// carries no reCAPTCHA token, which production projects that enforce reCAPTCHA refuse (the
+/// command line's `fbauth` runs that step in the browser).
+public struct MultiFactorResolver: Sendable {
+    /// The user's second factors to choose from (phone numbers masked).
+    public let hints: [MultiFactorInfo]
+    let auth: Auth
+    let enrollments: [MfaEnrollmentInfo]
+    let signIn: SecondFactorSignIn
+
+    /// Asks Firebase to send a code by SMS to the phone of `hint`; returns the verification id
+    /// for `PhoneMultiFactorGenerator.assertion(withVerificationID:verificationCode:)`.
+    public func sendSMS(to hint: MultiFactorInfo) async throws(FBAuthError) -> String {
+        let factor = try enrollment(hint.uid)
+        let signIn = signIn
+        return try await auth.inBackground { () throws(FBAuthError) in try signIn.sendCode(to: factor) }
+    }
+
+    /// `resolveSignIn(with:)`: finishes the sign-in with a factor's code, saves the session and
+    /// makes it current.
+    public func resolveSignIn(with assertion: MultiFactorAssertion) async throws(FBAuthError) -> AuthDataResult {
+        let factor = try enrollment(assertion.enrollmentID)
+        let (auth, signIn) = (auth, signIn)
+        return try await auth.signInSaving { () throws(FBAuthError) -> SignInRecord in
+            let result = switch assertion.kind {
+            case .totp(let code): try signIn.finish(totp: code, factor: factor)
+            case .phone(let verificationID, let code): try signIn.finish(smsCode: code, sessionInfo: verificationID, factor: factor)
+            }
+            // As the SDKs: the method is the token's sign_in_provider (anonymous and custom: none).
+            let method = IDTokenClaims.payload(of: result.tokens.idToken)?["firebase"]?["sign_in_provider"]?.stringValue
+                .flatMap { ["anonymous", "custom"].contains($0) ? nil : $0 }
+            return SignInRecord(tokens: result.tokens, idp: nil, account: try auth.client().lookup(idToken: result.tokens.idToken), method: method,
+                                isNewUser: false, tenantId: auth.tenantID, receivedAt: auth.clock.now(), secondFactor: result.factor)
+        }
+    }
+
+    private func enrollment(_ id: String) throws(FBAuthError) -> MfaEnrollmentInfo {
+        guard let factor = enrollments.first(where: { $0.mfaEnrollmentId == id }) else {
+            throw .usage("'\(TerminalText.safe(String(id.prefix(60))))' is none of this account's second factors")
+        }
+        return factor
+    }
+}
+
+/// One second factor of a user, as the SDK's `MultiFactorInfo` (and `PhoneMultiFactorInfo`).
+public struct MultiFactorInfo: Sendable, Equatable {
+    /// The enrollment id.
+    public let uid: String
+    /// `totp` or `phone`.
+    public let factorID: String
+    public let displayName: String?
+    public let enrollmentDate: Date?
+    /// Phone factors only, masked in a sign-in's hints (`+*******0100`).
+    public let phoneNumber: String?
+
+    init(_ info: MfaEnrollmentInfo) {
+        uid = info.mfaEnrollmentId
+        factorID = info.factorId
+        displayName = info.displayName
+        enrollmentDate = info.enrolledAt
+        phoneNumber = info.phoneInfo
+    }
+}
+
+/// A second factor's answer, made by `TOTPMultiFactorGenerator` or `PhoneMultiFactorGenerator`.
+public struct MultiFactorAssertion: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case totp(code: String)
+        case phone(verificationID: String, code: String)
+    }
+
+    let enrollmentID: String
+    let kind: Kind
+}
+
+/// The SDK's `TOTPMultiFactorGenerator`, for sign-in.
+public enum TOTPMultiFactorGenerator {
+    /// The code an authenticator app shows for the factor `enrollmentID`.
+    public static func assertionForSignIn(withEnrollmentID enrollmentID: String, oneTimePassword: String) -> MultiFactorAssertion {
+        MultiFactorAssertion(enrollmentID: enrollmentID, kind: .totp(code: oneTimePassword))
+    }
+}
+
+/// The SDK's `PhoneMultiFactorGenerator`, for sign-in.
+public enum PhoneMultiFactorGenerator {
+    /// The code of the SMS `MultiFactorResolver.sendSMS(to:)` asked for, for the factor `hint`.
+    public static func assertion(for hint: MultiFactorInfo, verificationID: String, verificationCode: String) -> MultiFactorAssertion {
+        MultiFactorAssertion(enrollmentID: hint.uid, kind: .phone(verificationID: verificationID, code: verificationCode))
+    }
+}
+
+/// What `Auth`'s sign-ins answer a second factor with: the resolver, thrown to the program.
+struct ThrowingSecondFactorResolver: SecondFactorResolver {
+    let auth: Auth
+
+    func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult {
+        throw .secondFactorRequired(MultiFactorResolver(
+            hints: challenge.factors.map(MultiFactorInfo.init), auth: auth, enrollments: challenge.factors, signIn: signIn))
+    }
+}
