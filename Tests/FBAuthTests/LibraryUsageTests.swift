@@ -119,6 +119,26 @@ import Testing
         #expect(try await bySMS.user.getIDTokenResult().signInSecondFactor == "phone")
     }
 
+    /// docs/library.md: an authenticator app enrolled and removed through `user.multiFactor`.
+    @Test func anAuthenticatorAppIsEnrolledAndRemoved() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "app@example.com", directory: try temporaryDirectory())
+        let uid = standIn.createPasswordUser(email: "app@example.com", password: "correct horse")
+        standIn.verifyEmail(uid: uid)
+        let user = try await auth.signIn(withEmail: "app@example.com", password: "correct horse").user
+
+        let secret = try await user.multiFactor.generateTOTPSecret()
+        #expect(secret.generateQRCodeURL(withAccountName: "app@example.com", issuer: "my-app").hasPrefix("otpauth://totp/my-app:app%40example.com?secret="))
+        let code = try #require(TOTP.code(secret: secret.sharedSecretKey, at: Date()))
+        try await user.multiFactor.enroll(secret, oneTimePassword: code, displayName: "phone app")
+        let enrolled = user.multiFactor.enrolledFactors
+        #expect(enrolled.map(\.factorID) == ["totp"] && enrolled.first?.displayName == "phone app")
+        try await user.multiFactor.unenroll(withFactorUID: try #require(enrolled.first?.uid))
+        #expect(user.multiFactor.enrolledFactors.isEmpty && standIn.secondFactors(uid: uid).isEmpty)
+    }
+
     @Test func emailLinksAndMailedCodes() async throws {
         let standIn = try StandIn()
         standIn.start()
