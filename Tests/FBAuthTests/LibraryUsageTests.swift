@@ -59,6 +59,8 @@ import Testing
         #expect(try await auth.signIn(withEmail: "pat@example.com", password: "new one!").user.uid == pat.uid)
         #expect(try await auth.fetchSignInMethods(forEmail: "pat@example.com") == ["password"])
 
+        try await auth.currentUser!.sendEmailVerification(beforeUpdatingEmail: "pat2@example.com")
+        #expect(standIn.latestOobLink(sentTo: "pat@example.com", requestType: "VERIFY_AND_CHANGE_EMAIL") != nil)
         let renamed = try await auth.currentUser!.updateProfile(displayName: "Pat")
         #expect(renamed.displayName == "Pat")
         #expect(try await renamed.reload().displayName == "Pat")

@@ -41,6 +41,15 @@ extension User {
         }
     }
 
+    /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
+    /// address changes when it is opened (and Firebase then signs the user's sessions out).
+    public func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
+        _ = try await withSession { (session, auth) throws(FBAuthError) -> Bool in
+            try auth.management().sendEmailChange(to: email, for: session)
+            return true
+        }
+    }
+
     /// `createProfileChangeRequest()` then `commitChanges()`, in one call: a value sets, an
     /// empty string removes, nil leaves as it is.
     public func updateProfile(displayName: String? = nil, photoURL: String? = nil) async throws(FBAuthError) -> User {
