@@ -75,15 +75,9 @@ public final class Auth: Sendable {
     /// When the provider's email belongs to an account with other sign-in methods, throws
     /// `accountExistsWithDifferentCredential`.
     public func signIn(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
-        try await inBackground { () throws(FBAuthError) in
-            try self.store.checkWritable()
-            let options = try self.options(for: provider)
-            let record = try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
-            let session = record.session()
-            try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
-                contents.save(session, in: self.project, makeCurrent: true)
-            }
-            return AuthDataResult(record, user: User(session, auth: self))
+        let options = try options(for: provider)
+        return try await signInSaving { () throws(FBAuthError) in
+            try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
         }
     }
 
