@@ -65,11 +65,16 @@ public struct MultiFactorInfo: Sendable, Equatable {
     public let phoneNumber: String?
 
     init(_ info: MfaEnrollmentInfo) {
-        uid = info.mfaEnrollmentId
-        factorID = info.factorId
-        displayName = info.displayName
-        enrollmentDate = info.enrolledAt
-        phoneNumber = info.phoneInfo
+        self.init(uid: info.mfaEnrollmentId, factorID: info.factorId, displayName: info.displayName, enrollmentDate: info.enrolledAt,
+                  phoneNumber: info.phoneInfo)
+    }
+
+    init(uid: String, factorID: String, displayName: String?, enrollmentDate: Date?, phoneNumber: String?) {
+        self.uid = uid
+        self.factorID = factorID
+        self.displayName = displayName
+        self.enrollmentDate = enrollmentDate
+        self.phoneNumber = phoneNumber
     }
 }
 

@@ -67,16 +67,6 @@ extension User {
     public var multiFactor: MultiFactor { MultiFactor(user: self) }
 }
 
-extension MultiFactorInfo {
-    init(uid: String, factorID: String, displayName: String?, enrollmentDate: Date?, phoneNumber: String?) {
-        self.uid = uid
-        self.factorID = factorID
-        self.displayName = displayName
-        self.enrollmentDate = enrollmentDate
-        self.phoneNumber = phoneNumber
-    }
-}
-
 extension Auth {
     func enrollment() -> SecondFactorEnrollment {
         SecondFactorEnrollment(client: client(), store: store, project: project, tenantId: tenantID, clock: clock)
