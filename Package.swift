@@ -15,19 +15,23 @@ let package = Package(
         // Sockets, a pure HTTP/1.1 request parser and a poll loop: the loopback listener's
         // machinery, shared by fbauth's redirect receiver and the local stand-in for Firebase.
         .target(name: "LoopbackHTTP"),
+        // What the library and the command line share that is not Firebase Auth: the POSIX host
+        // (files, terminal, processes, signals, environment), clocks, randomness, and the checks
+        // of text bound for a terminal. Not part of FBAuth's API.
+        .target(name: "FBAuthSupport", dependencies: ["LoopbackHTTP"]),
         // The library: sign-in flows, REST client, redirect listener, session store. Knows nothing
         // of the command line; reports progress to an observer. FoundationEssentials only on
         // Linux (no ICU), HTTP through the system's libcurl loaded on the first request.
-        .target(name: "FBAuth", dependencies: ["LoopbackHTTP", "CCurl"]),
+        .target(name: "FBAuth", dependencies: ["FBAuthSupport", "LoopbackHTTP", "CCurl"]),
         // The system's libcurl, loaded with dlopen on the first request (Linux's HTTP stack).
         .target(name: "CCurl"),
         // argc and argv for `CommandLine` on Linux without the runtime's read of /proc/self/maps
         // at every start (linked into `fbauth` only).
         .target(name: "CProcessArguments"),
         // The command line: arguments, commands, console, exit codes, help. Drives FBAuth.
-        .target(name: "FBAuthCLI", dependencies: ["FBAuth", "LoopbackHTTP"]),
+        .target(name: "FBAuthCLI", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
         // The HTTP transport on macOS (URLSession); built everywhere so Linux tests keep it honest.
-        .target(name: "FBAuthURLSession", dependencies: ["FBAuth"]),
+        .target(name: "FBAuthURLSession", dependencies: ["FBAuth", "FBAuthSupport"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
         // plus a headless browser. Independent of FBAuth on purpose: it must catch the
         // client's protocol mistakes, not share them.
@@ -35,7 +39,7 @@ let package = Package(
         // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
             name: "fbauth",
-            dependencies: ["FBAuthCLI", "FBAuth", "FBAuthStandIn", "CProcessArguments", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
+            dependencies: ["FBAuthCLI", "FBAuth", "FBAuthSupport", "FBAuthStandIn", "CProcessArguments", .target(name: "FBAuthURLSession", condition: .when(platforms: [.macOS]))]),
         // The start-up floor Scripts/bench.sh compares `fbauth token` with: a Swift program that
         // only prints, linked as fbauth is.
         .executableTarget(name: "fbauth-startup-floor", dependencies: ["CProcessArguments"], path: "Scripts/bench/startup-floor"),
@@ -46,12 +50,12 @@ let package = Package(
         .executableTarget(name: "fbauth-test-chromium"),
         // Properties the listener's input handling must keep for any bytes; checked by the
         // libFuzzer target (Scripts/fuzz.sh) and, on the seed corpus, by the tests.
-        .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "LoopbackHTTP"]),
+        .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
         // How tests wait for other processes and threads (never for time to pass).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing", "TestSupport"]),
-        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"]),
+        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",

@@ -3,6 +3,7 @@ import FBAuthCLI
 #if os(macOS)
 import FBAuthURLSession
 #endif
+import FBAuthSupport
 
 // The `fbauth` command: builds the live dependencies, runs the command line, exits with its
 // code. One executable: on Linux it links FoundationEssentials rather than Foundation (no ICU

@@ -293,3 +293,20 @@ import Testing
                 "app config files are the command line's business")
     }
 }
+
+/// Issue 28, item 2: the command line is a client of FBAuth's public API. The script builds
+/// FBAuthCLI against a copy of FBAuth whose `package` declarations are `internal`; what the
+/// command line still reaches behind that door must be on Scripts/public-api-debt.txt, and the
+/// list may only shrink.
+@Suite struct PublicAPICheckTests {
+    @Test(.timeLimit(.minutes(10))) func theCommandLineUsesNoInternalBeyondTheListedOnes() throws {
+        let script = DistributionTests.repository.appendingPathComponent("Scripts/check-public-api.sh")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fbauth-public-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let result = try Subprocess.run(script, [], environment: ProcessInfo.processInfo.environment, stdin: nil,
+                                        directory: scratch.path, timeout: 540)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("FBAuthCLI"), "\(result.stdout)")
+    }
+}

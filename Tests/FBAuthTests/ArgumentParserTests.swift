@@ -1,6 +1,7 @@
 @testable import FBAuth
 @testable import FBAuthCLI
 import Testing
+@testable import FBAuthSupport
 
 @Suite struct ArgumentParserTests {
     let parser = ArgumentParser(commands: CommandLineTool.commandSpecs)

@@ -2,6 +2,7 @@
 @testable import FBAuthCLI
 import Foundation
 import Testing
+@testable import FBAuthSupport
 
 @Suite struct FileSessionStoreTests {
     let directory = NSTemporaryDirectory() + "fbauth-store-" + UUID().uuidString + "/nested/fbauth"

@@ -4,6 +4,7 @@ import Foundation
 import LoopbackHTTP
 import TestSupport
 import Testing
+@testable import FBAuthSupport
 
 /// A console that records what fbauth says.
 final class RecordingConsole: Console, @unchecked Sendable {

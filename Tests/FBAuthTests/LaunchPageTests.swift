@@ -3,6 +3,7 @@ import FBAuthStandIn
 import Foundation
 import TestSupport
 import Testing
+@testable import FBAuthSupport
 
 /// The page a launched browser is given instead of the one-time start address.
 @Suite struct LaunchPageTests {

@@ -1,6 +1,7 @@
 @testable import FBAuth
 import Foundation
 import Testing
+@testable import FBAuthSupport
 
 /// What fbauth accepts from a server before saving, printing or sending it on.
 @Suite struct ServerValueChecksTests {

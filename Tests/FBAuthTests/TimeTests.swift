@@ -2,6 +2,7 @@
 @testable import FBAuthCLI
 import Foundation
 import Testing
+@testable import FBAuthSupport
 
 /// Timeouts, hints and retries on a test clock: nothing here sleeps.
 @Suite struct TimeTests {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Firebase Authentication for one project, as `Auth` in Firebase's Apple SDK, with sessions
 /// saved in a directory (fbauth's `sessions.json`, shared with the `fbauth` command).

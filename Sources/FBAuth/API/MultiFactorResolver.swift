@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// A sign-in that needs a second factor, as the Apple SDK's `MultiFactorResolver`
 /// (`FirebaseAuth/Sources/Swift/MultiFactor/MultiFactorResolver.swift`): thrown inside

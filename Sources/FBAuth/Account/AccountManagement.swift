@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// What a user does with an email/password account besides signing in (firebase-js-sdk
 /// `packages/auth/src/core/strategies/email_and_password.ts`, `core/strategies/email.ts`,
 /// `core/user/account_info.ts`): password resets and changes, email verification, a change of

@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// Sign-in without a browser: email and password, anonymous, a custom token minted by the
 /// app's server (the Firebase Auth REST API reference), or a provider credential Firebase
 /// handed back earlier. Each ends like an identity-provider sign-in: the

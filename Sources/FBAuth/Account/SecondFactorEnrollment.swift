@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Adds and removes a user's second factors (the SDKs' `multiFactor(user)`: `getSession`,
 /// `enroll`, `unenroll`; `TotpMultiFactorGenerator.generateSecret`), through Identity Toolkit v2

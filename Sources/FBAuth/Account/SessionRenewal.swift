@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Saves what an account operation answered — new tokens, the user as `accounts:lookup` now
 /// reports it — into a session as it is now in the store: a sign-out meanwhile stays.

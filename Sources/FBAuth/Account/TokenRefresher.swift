@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Keeps a saved session's Firebase ID token usable, for many processes at once.
 ///

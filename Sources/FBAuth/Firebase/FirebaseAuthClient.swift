@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
 /// transport failures become `.network`, error envelopes `.server`, anything that is not

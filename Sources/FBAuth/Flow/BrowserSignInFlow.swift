@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// The OAuth authorization-code flow run through Firebase. By default through Firebase's hosted
 /// handler (`HostedHandlerFlow`); with `--loopback`: listen on loopback → `createAuthUri` →

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Sign-in against the Firebase Auth emulator, which answers `createAuthUri` for identity
 /// providers with 501: the emulator instead accepts fake identity-provider claims as plain

@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// What works when the browser cannot run on this machine — over SSH, in a container, in CI —
 /// said before fbauth starts waiting, with the exact commands: the SSH port forward for the
 /// hosted flow's page (which needs JavaScript and this machine's port), `--loopback` and a

@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// Firebase provider ids: `yahoo.com`, `oidc.name`, `saml.name`, …
 package enum ProviderID {
     package static let wellKnown = ["yahoo.com", "microsoft.com", "twitter.com", "google.com", "github.com", "facebook.com", "apple.com"]

@@ -1,4 +1,5 @@
 import LoopbackHTTP
+import FBAuthSupport
 
 /// A provider token the caller already holds — from Google Sign-In, Sign in with Apple, a
 /// CI's OpenID Connect issuer — sent to `signInWithIdp` in `postBody` as

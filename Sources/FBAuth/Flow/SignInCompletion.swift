@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// The common end of every identity-provider sign-in: classify the `signInWithIdp` answer and,
 /// on success, fetch the whole user with `accounts:lookup`, as the SDKs do after each sign-in.
 package struct SignInCompletion {

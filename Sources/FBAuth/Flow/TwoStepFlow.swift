@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// The browser flow split over two commands, for scripts, agents and machines where nothing
 /// can wait: `--print-url` asks Firebase for the authorization URL and saves the pending flow;

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Waits for the provider's redirect at the loopback listener (`--loopback`), or for an
 /// address the user pastes, with everything `BrowserWait` does around it.

@@ -1,4 +1,5 @@
 import LoopbackHTTP
+import FBAuthSupport
 
 /// What a browser that fbauth launches is given instead of the start address: a page in a file
 /// only this user can read (mode 0600, in the private config directory) that sends the browser

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// `sessions.json` in the config directory (mode 0700), written atomically with mode 0600,
 /// locked with `flock` on `sessions.lock` beside it.

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// A bare `fbauth token` answered from the environment and `sessions.json` alone, in bytes
 /// from end to end: no Swift String is made or freed, as each costs the runtime one-time work

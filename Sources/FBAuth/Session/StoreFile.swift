@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// The versioned envelope of `sessions.json`. `version` says how the rest is laid out, so a
 /// later fbauth can read what an earlier one wrote, and an earlier one refuses (rather than

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Why no browser could be opened.
 public struct BrowserLaunchError: Error, Sendable, Equatable {

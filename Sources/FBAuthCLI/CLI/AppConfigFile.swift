@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
+import FBAuthSupport
 
 /// The API key and project id from the config files Firebase gives every app: an iOS
 /// `GoogleService-Info.plist` (`API_KEY`, `PROJECT_ID`, and `BUNDLE_ID`, `GOOGLE_APP_ID`) or an

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 /// Turns argv into an `Invocation`, or a usage error that names the problem and the nearest
 /// valid spelling. Accepts `--name value`, `--name=value`, repeatable options, `-h`, and `--`
 /// (everything after it is positional). Global options may come before or after the command.

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 /// Options every command accepts.
 package struct GlobalOptions: Sendable, Equatable {
     package var apiKey: String?

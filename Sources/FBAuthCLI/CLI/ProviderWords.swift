@@ -1,4 +1,5 @@
 import FBAuth
+import FBAuthSupport
 
 /// What people type for `--provider`, read as Firebase names providers: ids are lower case
 /// (`Yahoo.com` is `yahoo.com`), `email` and `phone` are explained rather than sent, and an id

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth accounts`: the saved sessions of the project.
 enum AccountsCommand: RunnableCommand {

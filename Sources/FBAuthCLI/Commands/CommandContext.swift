@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// What a command runs with — the dependencies, the global options and the settings they and
 /// the environment make (`RunSettings`, read once) — and the wiring from them to the library.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a
 /// Firebase project. Real listener, real REST calls, real JSON output, real session file.

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth verify-email`: Firebase mails the current user a verification link
 /// (`sendEmailVerification`).

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 /// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
 enum EmulatorCommand: RunnableCommand {
     static let defaultPort: UInt16 = 9099

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 /// `fbauth help [COMMAND|TOPIC]`
 enum HelpCommand: RunnableCommand {
     static let topics = ["global", "exit-codes", "environment", "man"]

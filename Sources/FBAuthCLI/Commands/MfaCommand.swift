@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth mfa list|enroll totp|enroll phone|unenroll`: the current user's second factors, as the
 /// SDKs' `multiFactor(user)` manages them.

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth password reset|change`: a forgotten password (`sendPasswordResetEmail`, then
 /// `confirmPasswordReset` with the mailed code) and a new one for the signed-in user

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
+import FBAuthSupport
 
 /// What the environment and the global options set for one run, read and checked once, before
 /// the command runs (issue 28): a bad `FBAUTH_HTTP_TIMEOUT` is exit 2 at once, not halfway

@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth signup --email E`: a new email/password account (`createUserWithEmailAndPassword`).
 enum SignUpCommand: RunnableCommand {

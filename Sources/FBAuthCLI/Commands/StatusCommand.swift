@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth status`: who is signed in, where, with what, and how their token stands — one screen,
 /// from the store alone (no request), like `gh auth status`.

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
+import FBAuthSupport
 
 /// `fbauth token` with nothing after it (what `$(fbauth token)` runs), answered from the saved
 /// session before the command-line machinery starts, by `QuickTokenRead`: in bytes from the

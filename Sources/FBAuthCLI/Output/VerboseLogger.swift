@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `--verbose`: each HTTP exchange on stderr — method, URL, status, time — with request and
 /// response bodies, every secret replaced by a marker (`Redaction`).

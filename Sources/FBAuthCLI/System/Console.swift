@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// The terminal: stdout carries data only (one JSON document or one bare token); everything
 /// for humans goes to stderr.

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Every effect fbauth has on the world enters through this value: the network, the terminal,
 /// the environment, the clock, the browser and the local stand-in. `main.swift` builds the

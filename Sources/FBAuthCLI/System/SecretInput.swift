@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Reads secrets the user supplies: never from argv or the environment, where other
 /// processes and shell history can see them.

@@ -3,6 +3,7 @@
 import FBAuthStandIn
 import Foundation
 import Testing
+import FBAuthSupport
 
 // The fixture of the in-process command tests: commands run in this process through
 // `Dependencies`, with a recording console, the stand-in over the real transport, a headless

@@ -1,5 +1,6 @@
 @testable import FBAuth
 import Foundation
+import FBAuthSupport
 
 extension RawEnvironment {
     /// A fixed environment, as `fbauth token`'s quick path reads the live one. Its values are

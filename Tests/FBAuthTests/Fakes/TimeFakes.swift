@@ -1,6 +1,7 @@
 @testable import FBAuth
 @testable import FBAuthCLI
 import Foundation
+import FBAuthSupport
 
 /// A monotonic clock that moves only when a test moves it.
 final class TestClock: MonotonicClock, @unchecked Sendable {

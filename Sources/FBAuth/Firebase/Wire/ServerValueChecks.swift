@@ -1,3 +1,4 @@
+import FBAuthSupport
 /// What a server may put in the fields fbauth saves, prints or sends on. A value outside these
 /// bounds refuses the whole answer (`ServerValueProblem`, reported as an unexpected answer, exit
 /// 1) before anything is saved:

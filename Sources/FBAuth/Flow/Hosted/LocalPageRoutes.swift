@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Decides, request by request, what the loopback listener does for a page fbauth serves on
 /// `http://localhost:PORT` (the hosted flow's page, the reCAPTCHA page). A pure value, so it

@@ -27,7 +27,7 @@ extension Platform {
         case ownedByAnotherUser(uid_t)
         case writableByOthers(mode: mode_t)
 
-        var reason: String {
+        package var reason: String {
             switch self {
             case .ownedByAnotherUser(let uid): "is owned by another user (uid \(uid))"
             case .writableByOthers(let mode): "can be written by other users (mode \(Platform.octal(mode)))"
