@@ -186,7 +186,7 @@ import Testing
         #expect(first.waitForStderr(containing: "/fake-idp/"))
         let second = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", port, "--no-browser"])
         #expect(second.status == 1)
-        #expect(second.stderr.contains("port \(port) is already in use on this machine, probably by another fbauth sign-in that is still waiting"))
+        #expect(second.stderr.contains("port \(port) is already in use on this machine, probably by another sign-in that is still waiting"))
         #expect(second.stderr.contains("with a loopback redirect the provider accepts only the redirect URI registered for that port"))
         #expect(second.stderr.components(separatedBy: "0 picks a free one").count == 2, "said once (issue 29, item 9): \(second.stderr)")
         // The emulator on a busy port: the same exit code, said once.

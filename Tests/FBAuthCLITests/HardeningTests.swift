@@ -283,7 +283,7 @@ import Testing
         harness.standIn.inject(Fault("accounts:lookup", .bytes(status: 302, headers: [("Location", "http://elsewhere.fbauth-test.invalid/steal")], body: [])))
         let redirect = try harness.run(["whoami"])
         #expect(redirect.status == 1, "\(redirect)")
-        #expect(redirect.stderr.contains("HTTP 302 redirect to http://elsewhere.fbauth-test.invalid/steal, which fbauth does not follow"))
+        #expect(redirect.stderr.contains("HTTP 302 redirect to http://elsewhere.fbauth-test.invalid/steal, which is not followed"))
     }
 
     // MARK: 11. What the browser gets

@@ -48,7 +48,7 @@ import Testing
         let url = try harness.run(["link", "--loopback", "--provider", "github.com", "--print-url", "--port", "9123"]).stdout.trimmingCharacters(in: .newlines)
         let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 9123).last?.url)
         let wrong = try harness.run(["signin", "--complete", address])
-        #expect(wrong.status == 2 && wrong.stderr.contains("belongs to a pending `fbauth link`"), "\(wrong)")
+        #expect(wrong.status == 2 && wrong.stderr.contains("belongs to a pending `link`, not to this one"), "\(wrong)")
         let linked = try harness.run(["link", "--complete", "-"], stdin: address + "\n")
         #expect(linked.status == 0, "\(linked)")
         #expect((linked.json[path: "user", "providerData"] as? [[String: Any]])?.count == 2)

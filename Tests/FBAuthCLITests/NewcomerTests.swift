@@ -55,7 +55,8 @@ import Testing
         let running = try BackgroundProcess(["signin", "--hosted", "--provider", "yahoo.com", "--no-browser", "--port", "0", "--timeout", "30"], harness: harness)
         #expect(running.waitForStderr(containing: "The page needs a browser that reaches port"), "\(running.stderr)")
         running.interrupt()
-        #expect(running.finish().status == 4)
+        let finished = running.finish()
+        #expect(finished.status == 4, "\(finished.stderr)")
     }
 
     // MARK: 3. Tokens in scrollback

@@ -105,7 +105,8 @@ import Testing
         let body = #"{"error":{"code":403,"message":"Requests from this client are blocked.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"\#(reason)","domain":"googleapis.com"}]}}"#
         let error = FirebaseAuthClient.failure(
             from: HTTPClientResponse(status: 403, headers: ["Content-Type": "application/json"], body: Data(body.utf8)), host: "h", action: "sign-in")
-        #expect(error.message.contains(fix), "\(error.message)")
+        #expect(error.commandLineMessage.contains(fix), "\(error.commandLineMessage)")
+        #expect(!error.message.contains("--"), "the library names no option: \(error.message)")
         #expect(error.exitCode == .failure)
         #expect(!error.message.contains("\n"))
     }

@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: [
         ("not json at all", "not valid JSON"),
         (#"{"projects": {}}"#, "no \"version\""),
-        (#"{"version": 99, "projects": {}}"#, "a newer fbauth wrote it (store format 99; this fbauth reads format 1). Either upgrade fbauth to use it, or move it aside"),
+        (#"{"version": 99, "projects": {}}"#, "a newer version wrote it (store format 99; this version reads format 1). Either upgrade to use it, or move it aside"),
         (#"{"version": 1, "projects": {"k": {"apiKey": "a", "sessions": 3}}}"#, "the value at projects.k.sessions should be a list. Either correct that value, or move the file aside"),
         (#"{"version": 1, "projects": {"k": {"apiKey": "a", "sessions": [{"uid": 5}]}}}"#, "the value at projects.k.sessions[0].uid should be text"),
         (#"{"version": 1, "projects": {"k": {"sessions": []}}}"#, "the field projects.k.apiKey is missing"),
@@ -106,7 +106,7 @@ import Testing
         } throws: { error in
             (error as? FBAuthError)?.exitCode == .store && (error as? FBAuthError)?.message.contains("stayed locked by another process") == true
         }
-        #expect(told.lines == ["another fbauth is using \(directory); waiting"])
+        #expect(told.lines == ["another process is using the sessions in \(directory); waiting"])
         #expect(try store.load().project(project)?.sessions.map(\.uid) == ["a"])
     }
 }

@@ -85,8 +85,9 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
     }
 
     @Test func withoutATerminalTheTwoStepFlowIsTheWayOut() {
-        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: false).contains("--loopback --print-url"))
-        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: true).contains("paste here the address"))
+        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: false, words: CommandLineAdvice.words).contains("--loopback --print-url"))
+        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: false, words: AdviceWords()).contains("a sign-in in two steps"))
+        #expect(CallbackWaiter.manualInstructions(url: nil, readsTerminal: true, words: AdviceWords()).contains("paste here the address"))
     }
 
     /// Issue 29, item 1: a browser fbauth drives itself (the demo's) that fails ends the wait
@@ -287,6 +288,8 @@ final class TestInterrupts: InterruptSource, InterruptWatch, @unchecked Sendable
 @Suite struct LoopbackAdviceTests {
     @Test func theAdviceFollowsWhatTheProviderAndTheServerAccept() {
         var advice = HeadlessAdvice(environment: [:], isMacOS: false)
+        #expect(advice.forLocalPage(port: 8977, providerId: "yahoo.com").contains("(the loopback redirect does not work with yahoo.com"))
+        advice.words = CommandLineAdvice.words
         #expect(advice.forLocalPage(port: 8977, providerId: "yahoo.com").contains("--loopback does not work with yahoo.com"))
         #expect(advice.forLocalPage(port: 8977, providerId: "google.com").contains("Or sign in with --loopback: google.com accepts a loopback redirect"))
         advice.againstEmulator = true

@@ -136,7 +136,7 @@ import Testing
 
         let linkAddress = try start(["link", "--provider", "github.com"])
         let wrongCommand = machine.run(["reauth", "--complete", "-"], stdin: linkAddress + "\n")
-        #expect(wrongCommand.status == ExitCode.usage.rawValue && wrongCommand.stderr.contains("pending `fbauth link`"), "\(wrongCommand)")
+        #expect(wrongCommand.status == ExitCode.usage.rawValue && wrongCommand.stderr.contains("pending `link`"), "\(wrongCommand)")
         let link = machine.run(["link", "--complete", linkAddress])
         #expect(link.status == 0, "\(link.stderr)")
         #expect(link.stderr.contains("visible to other users"), "an address in argv is warned about")

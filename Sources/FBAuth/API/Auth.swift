@@ -36,6 +36,8 @@ public final class Auth: Sendable {
     private let observer: SignInObserver
     private let transport: HTTPTransport
     let clock: WallClock
+    /// How the observer's advice names the other ways to sign in.
+    public let advice: AdviceWords
 
     /// - Parameters:
     ///   - configDirectory: where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else
@@ -43,16 +45,20 @@ public final class Auth: Sendable {
     ///   - browser: opens the sign-in page; nil: the system's browser (`$BROWSER`, xdg-open, open).
     ///   - observer: what the user is told while a sign-in waits for the browser.
     ///   - transport: HTTP; nil: the system's libcurl.
+    ///   - advice: how the observer's advice names the other ways to sign in (your program's
+    ///     options, where it has them).
     public convenience init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
                             redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
-                            browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil) {
+                            browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil,
+                            advice: AdviceWords = AdviceWords()) {
         self.init(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory, redirect: redirect,
-                  port: port, timeout: timeout, browser: browser, observer: observer, transport: transport, clock: SystemClock())
+                  port: port, timeout: timeout, browser: browser, observer: observer, transport: transport, clock: SystemClock(), advice: advice)
     }
 
     /// The same with the wall clock a test moves.
     package init(apiKey: String, emulatorHost: String?, tenantID: String?, configDirectory: String?, redirect: RedirectRoute, port: UInt16,
-         timeout: Duration, browser: BrowserLauncher?, observer: SignInObserver, transport: HTTPTransport?, clock: WallClock) {
+         timeout: Duration, browser: BrowserLauncher?, observer: SignInObserver, transport: HTTPTransport?, clock: WallClock,
+         advice: AdviceWords = AdviceWords()) {
         let environment = Platform.environment()
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
@@ -65,6 +71,7 @@ public final class Auth: Sendable {
         self.observer = observer
         self.transport = transport ?? CurlTransport()
         self.clock = clock
+        self.advice = advice
     }
 
     /// The user of this project's current session, if one is saved.
@@ -107,6 +114,7 @@ public final class Auth: Sendable {
         var flow = BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
         flow.launchDirectory = store.directory
         flow.secondFactor = secondFactorHandling
+        flow.headless.words = advice
         return flow
     }
 

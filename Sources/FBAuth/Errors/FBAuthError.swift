@@ -80,13 +80,13 @@ enum APIKeyRestriction {
     static func sentence(for error: ServerError) -> String? {
         let said = error.message.isEmpty ? "" : " (\(error.message))"
         if error.reasons.contains("API_KEY_IOS_APP_BLOCKED") {
-            return "the API key is restricted to an iOS app\(said): pass --ios-bundle-id BUNDLE_ID, or --app-config with the app's GoogleService-Info.plist"
+            return "the API key is restricted to an iOS app\(said): send the app's bundle id (X-Ios-Bundle-Identifier)"
         }
         if error.reasons.contains("API_KEY_ANDROID_APP_BLOCKED") {
-            return "the API key is restricted to an Android app\(said): pass --android-package NAME --android-cert SHA1, or --app-config with the app's google-services.json"
+            return "the API key is restricted to an Android app\(said): send the app's package name and signing certificate (X-Android-Package, X-Android-Cert)"
         }
         if error.reasons.contains("API_KEY_HTTP_REFERRER_BLOCKED") {
-            return "the API key is restricted to web sites\(said): pass --referer with an allowed address, usually https://PROJECT.firebaseapp.com/"
+            return "the API key is restricted to web sites\(said): send an allowed address as the Referer"
         }
         if error.reasons.contains("API_KEY_SERVICE_BLOCKED") {
             return "the API key may not call this API\(said): allow the Identity Toolkit API and the Token Service API in its API restrictions"

@@ -79,6 +79,6 @@ package enum APIKey {
 }
 
 /// The library's version, sent in `X-Client-Version` (and printed by `fbauth --version`).
-package enum FBAuthVersion {
-    package static let current = "0.1.0"
+public enum FBAuthVersion {
+    public static let current = "0.1.0"
 }

@@ -236,7 +236,7 @@ package struct FirebaseAuthClient: Sendable {
         if (300..<400).contains(response.status) {
             // Identity Toolkit never redirects; a redirect is a proxy or portal, not Firebase.
             let location = TerminalText.safe(response.headers["location"] ?? "nowhere")
-            throw .badResponse(host: host, reason: "HTTP \(response.status) redirect to \(location), which fbauth does not follow")
+            throw .badResponse(host: host, reason: "HTTP \(response.status) redirect to \(location), which is not followed")
         }
         guard (200..<300).contains(response.status) else {
             throw Self.failure(from: response, host: host, action: action, sent: SentSecrets(request))
@@ -284,7 +284,8 @@ extension FBAuthError {
     }
 }
 
-/// Receives every HTTP exchange (for `--verbose`); implementations must redact secrets.
-package protocol HTTPExchangeLogger: Sendable {
+/// Sees each exchange with Firebase after it ends (a `--verbose` log). Secrets are the
+/// logger's to redact: the request carries them as sent.
+public protocol HTTPExchangeLogger: Sendable {
     func log(_ request: HTTPClientRequest, response: HTTPClientResponse?, failure: String?, duration: TimeInterval)
 }

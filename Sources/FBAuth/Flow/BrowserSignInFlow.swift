@@ -86,7 +86,7 @@ package struct BrowserSignInFlow: Sendable {
         defer { receiver.close() }
         guard let authorization = try authorize(options, redirectURI: receiver.redirectURI) else {
             receiver.close()
-            return try EmulatorClaimsSignIn(client: client, observer: observer, clock: clock, tenantId: tenantId, secondFactor: secondFactor)
+            return try EmulatorClaimsSignIn(client: client, observer: observer, clock: clock, tenantId: tenantId, secondFactor: secondFactor, words: headless.words)
                 .run(options, purpose: purpose)
         }
         // After createAuthUri: Google's emulator (501 above) takes any redirect host.
@@ -104,7 +104,7 @@ package struct BrowserSignInFlow: Sendable {
         var waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
             observer: observer, interrupts: interrupts, hintAfter: hintAfter,
-            launched: launched, showsStatusLine: showsWaitingLine)
+            launched: launched, showsStatusLine: showsWaitingLine, words: headless.words)
         waiter.gate = gate
         waiter.launchPage = page
         let callback = try waiter.wait(timeout: options.timeout)
@@ -196,7 +196,7 @@ package struct BrowserSignInFlow: Sendable {
                 if let announcement = browser.announcement {
                     observer.notice("\(announcement) with \(options.providerId)")
                 } else {
-                    observer.notice(Self.launchNotice("Sign in with \(options.providerId) in your browser.", page: page, startURL: start))
+                    observer.notice(Self.launchNotice("Sign in with \(options.providerId) in your browser.", page: page, startURL: start, words: headless.words))
                 }
                 return (launched, page)
             } catch {
@@ -205,7 +205,7 @@ package struct BrowserSignInFlow: Sendable {
             }
         }
         observer.notice("Sign in with \(options.providerId): open this address in a browser:\n\n  \(authorizationURL)\n")
-        observer.notice(CallbackWaiter.manualInstructions(url: nil, readsTerminal: (observer.pasteInput?.isTerminal ?? false)))
+        observer.notice(CallbackWaiter.manualInstructions(url: nil, readsTerminal: (observer.pasteInput?.isTerminal ?? false), words: headless.words))
         return (nil, nil)
     }
 
@@ -231,11 +231,11 @@ package struct BrowserSignInFlow: Sendable {
     /// What the user is told once the browser was launched: the address it was given (a
     /// page's path, or the start address, which only this user's programs can use), and what to
     /// do when the browser cannot open it.
-    static func launchNotice(_ lead: String, page: LaunchPage?, startURL: String) -> String {
+    static func launchNotice(_ lead: String, page: LaunchPage?, startURL: String, words: AdviceWords) -> String {
         guard let page else { return "\(lead) If it does not open, visit:\n\n  \(startURL)\n" }
         return "\(lead) If it does not open, visit:\n\n  \(page.url)\n\n"
             + "A browser that cannot open that file (a snap or Flatpak browser cannot read hidden folders): press Ctrl-C "
-            + "and run the command again with --no-browser, which prints the address to open.\n"
+            + "and \(words.noBrowser).\n"
     }
 }
 

@@ -15,12 +15,13 @@ struct EmulatorClaimsSignIn {
     let clock: WallClock
     let tenantId: String?
     var secondFactor: SecondFactorHandling?
+    var words = AdviceWords()
 
     static let defaultEmail = "user@example.com"
 
     func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
         let email = options.email ?? Self.defaultEmail
-        observer.notice("The Auth emulator does not run \(options.providerId)'s browser flow; signing in with fake \(options.providerId) claims for \(email)" + (options.email == nil ? " (choose the account with --email)." : "."))
+        observer.notice("The Auth emulator does not run \(options.providerId)'s browser flow; signing in with fake \(options.providerId) claims for \(email)" + (options.email == nil ? " (choose the account with \(words.accountEmail))." : "."))
         let response = try client.signInWithIdp(SignInWithIdpRequest(
             requestUri: "http://localhost", postBody: Self.postBody(providerId: options.providerId, email: email),
             idToken: purpose.linkToken, tenantId: tenantId, autoCreate: purpose.autoCreate), action: purpose.action)

@@ -19,11 +19,13 @@ package struct ProviderTokenCredential: Sendable, Equatable {
     /// `forEmulator`: an Auth emulator takes fake ID tokens of strict JSON claims, spaces and all
     /// (`{"sub": "g-1", "name": "Gina G"}`, firebase-tools `operations.ts`, `parseClaims`);
     /// they are sent form-encoded in `postBody`, so only control characters are refused there.
+    /// `names`: how the caller's user gives each part, for the messages (the SDK's parameter
+    /// names by default; a command line names its options).
     package init(providerId: String, idToken: String?, accessToken: String?, secret: String?, rawNonce: String?,
-                 forEmulator: Bool = false) throws(FBAuthError) {
+                 forEmulator: Bool = false, names: PartNames = .sdk) throws(FBAuthError) {
         if let reason = Self.refusal(providerId) { throw .usage(reason) }
         guard idToken != nil || accessToken != nil else {
-            throw .usage("a provider credential needs --id-token-file or --access-token-file")
+            throw .usage("a provider credential needs \(names.idToken) or \(names.accessToken)")
         }
         for (name, value) in [("ID token", idToken), ("access token", accessToken), ("token secret", secret)] {
             if forEmulator, name == "ID token", let value, value.hasPrefix("{"), value.utf8.count <= 16 * 1024,
@@ -35,29 +37,45 @@ package struct ProviderTokenCredential: Sendable, Equatable {
             }
         }
         if let rawNonce, rawNonce.isEmpty || rawNonce.count > 512 || !TokenAlphabet.visible.accepts(rawNonce) {
-            throw .usage("--nonce must be 1 to 512 visible ASCII characters without spaces")
+            throw .usage("\(names.rawNonce) must be 1 to 512 visible ASCII characters without spaces")
         }
-        if rawNonce != nil, idToken == nil { throw .usage("--nonce goes with an ID token (--id-token-file): it is the raw value whose SHA-256 the token carries") }
+        if rawNonce != nil, idToken == nil {
+            throw .usage("\(names.rawNonce) goes with an ID token (\(names.idToken)): it is the raw value whose SHA-256 the token carries")
+        }
         switch providerId {
         case "twitter.com":
             guard accessToken != nil, secret != nil, idToken == nil else {
-                throw .usage("X (twitter.com) credentials are OAuth 1.0a: give --access-token-file and --token-secret-file")
+                throw .usage("X (twitter.com) credentials are OAuth 1.0a: give \(names.accessToken) and \(names.secret)")
             }
         case "github.com":
-            guard accessToken != nil, idToken == nil else { throw .usage("GitHub credentials are access tokens: give --access-token-file") }
+            guard accessToken != nil, idToken == nil else { throw .usage("GitHub credentials are access tokens: give \(names.accessToken)") }
         case "apple.com":
-            guard idToken != nil else { throw .usage("Apple credentials are ID tokens: give --id-token-file and the raw --nonce of the sign-in") }
+            guard idToken != nil else { throw .usage("Apple credentials are ID tokens: give \(names.idToken) and the raw \(names.rawNonce) of the sign-in") }
         default:
             if providerId.hasPrefix("oidc."), idToken == nil {
-                throw .usage("OpenID Connect providers (\(providerId)) take an ID token: give --id-token-file")
+                throw .usage("OpenID Connect providers (\(providerId)) take an ID token: give \(names.idToken)")
             }
         }
-        if secret != nil, providerId != "twitter.com" { throw .usage("--token-secret-file applies to twitter.com (OAuth 1.0a) only") }
+        if secret != nil, providerId != "twitter.com" { throw .usage("\(names.secret) applies to twitter.com (OAuth 1.0a) only") }
         self.providerId = providerId
         self.idToken = idToken
         self.accessToken = accessToken
         self.secret = secret
         self.rawNonce = rawNonce
+    }
+
+    /// How the messages name the parts of a credential.
+    package struct PartNames: Sendable {
+        package var idToken, accessToken, secret, rawNonce: String
+        package init(idToken: String, accessToken: String, secret: String, rawNonce: String) {
+            self.idToken = idToken
+            self.accessToken = accessToken
+            self.secret = secret
+            self.rawNonce = rawNonce
+        }
+
+        /// As `OAuthProvider.credential(withProviderID:idToken:rawNonce:accessToken:)` names them.
+        package static let sdk = PartNames(idToken: "idToken", accessToken: "accessToken", secret: "secret", rawNonce: "rawNonce")
     }
 
     /// Why tokens of `providerId` cannot be used, if they cannot.
@@ -67,11 +85,11 @@ package struct ProviderTokenCredential: Sendable, Equatable {
             // Firebase's guides for Microsoft and Yahoo sign-in: the server cannot verify the
             // audience of these providers' tokens, so it takes none.
             let name = ProviderNames.name(of: providerId)
-            return "Firebase does not accept \(name) tokens obtained elsewhere (it cannot verify their audience); sign in through the browser instead: fbauth signin --provider \(providerId)"
+            return "Firebase does not accept \(name) tokens obtained elsewhere (it cannot verify their audience); sign in through the browser instead"
         case "password", "emailLink", "phone", "anonymous", "custom":
             return "\(providerId) is not an identity provider whose tokens can be given"
         default:
-            return providerId.hasPrefix("saml.") ? "SAML providers hand out no tokens to pass on; sign in through the browser: fbauth signin --provider \(providerId)" : nil
+            return providerId.hasPrefix("saml.") ? "SAML providers hand out no tokens to pass on; sign in through the browser instead" : nil
         }
     }
 

@@ -26,11 +26,11 @@ package struct TwoStepFlow {
     /// Starts a flow for `command`; returns the authorization URL.
     package func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
         guard options.port != 0 else {
-            throw .usage("--print-url needs a fixed --port: the redirect URI registered with the provider names it")
+            throw .usage("a sign-in completed later needs a fixed port: the redirect URI registered with the provider names it")
         }
         let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
         guard let authorization = try flow.authorize(options, redirectURI: redirectURI) else {
-            throw .failed(.operationNotAllowed, "the Auth emulator does not run browser flows, so there is no URL to print; run the command without --print-url")
+            throw .failed(.operationNotAllowed, "the Auth emulator does not run browser flows, so there is no authorization URL to give; sign in in one step instead")
         }
         let pending = PendingFlow(
             command: command, providerId: options.providerId, authURI: authorization.authURI, sessionId: authorization.sessionId,
@@ -59,17 +59,17 @@ package struct TwoStepFlow {
                 case .none: false
                 }
             }) else {
-                throw .flowIncomplete("that address does not belong to a pending sign-in (unknown, or already completed); start again with --print-url")
+                throw .flowIncomplete("that address does not belong to a pending sign-in (unknown, or already completed); start the sign-in again")
             }
             guard match.command == command else {
-                throw .usage("that address belongs to a pending `fbauth \(match.command)`; finish it with `fbauth \(match.command) --complete`")
+                throw .usage("that address belongs to a pending `\(match.command)`, not to this one: complete it there")
             }
             let fresh = now.timeIntervalSince(match.startedAt) <= PendingFlow.lifetime
             var callback: ReceivedCallback?
             if fresh {
                 switch PastedRedirect.callback(from: address, redirectURI: match.redirectURI, matcher: match.authorization.matcher) {
                 case .success(let received): callback = received
-                case .failure(let problem): throw .usage("--complete: that is not the redirect of this sign-in (\(problem.reason))")
+                case .failure(let problem): throw .usage("that is not the redirect of this sign-in (\(problem.reason))")
                 }
             }
             contents.modifyProject(project) { state in
@@ -78,7 +78,7 @@ package struct TwoStepFlow {
             return (match, callback)
         }
         guard let callback else {
-            throw .flowIncomplete("that sign-in was started \(Int(now.timeIntervalSince(pending.startedAt) / 60)) minutes ago and has expired; start again with --print-url")
+            throw .flowIncomplete("that sign-in was started \(Int(now.timeIntervalSince(pending.startedAt) / 60)) minutes ago and has expired; start the sign-in again")
         }
         return ClaimedFlow(pending: pending, callback: callback)
     }

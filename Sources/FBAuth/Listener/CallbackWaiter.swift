@@ -18,6 +18,8 @@ struct CallbackWaiter {
     var launched: LaunchedBrowser?
     /// Show "Waiting for the browser… 12 s" on one line that updates every second.
     var showsStatusLine = false
+    /// How the instructions name the other ways to sign in.
+    var words = AdviceWords()
     /// When fbauth opened the browser itself: the one-time address it was given, whose cookie
     /// the redirect must carry.
     var gate: StartGate?
@@ -28,7 +30,7 @@ struct CallbackWaiter {
         let gate = GateBox(gate)
         let wait = BrowserWait<ReceivedCallback>(
             observer: observer, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
-            showsStatusLine: showsStatusLine, address: launchPage?.url ?? authorizationURL, instructions: Self.manualInstructions,
+            showsStatusLine: showsStatusLine, address: launchPage?.url ?? authorizationURL, instructions: { [words] in Self.manualInstructions(url: $0, readsTerminal: $1, words: words) },
             serve: { [receiver, matcher, observer, authorizationURL] (deadline, watching) throws(FBAuthError) -> ListenerEvent<ReceivedCallback> in
                 let screen = { (request: HTTPRequest) -> RedirectReceiver.Screening in
                     gate.screen(request, redirectPath: matcher.redirectPath, authorizationURL: authorizationURL)
@@ -47,12 +49,12 @@ struct CallbackWaiter {
     }
 
     /// What to do when the browser cannot reach this machine.
-    static func manualInstructions(url: String?, readsTerminal: Bool) -> String {
+    static func manualInstructions(url: String?, readsTerminal: Bool, words: AdviceWords) -> String {
         var text = url.map { "Open this address in a browser on any machine:\n\n  \($0)\n\n" } ?? ""
         text += "If that browser cannot reach this machine's loopback address (SSH, a container), forward the port (ssh -L) "
         text += readsTerminal
             ? "or paste here the address it ends on (the page that does not load)."
-            : "or use --loopback --print-url and then --complete with the address it ends on."
+            : "or use \(words.twoStep)."
         return text
     }
 }
@@ -179,7 +181,7 @@ struct BrowserWait<Delivery> {
                 }
             case .deadlineReached:
                 if clock.now >= deadline {
-                    throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; run the command again (or raise --timeout)")
+                    throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; try again, or wait longer")
                 }
                 if let failure = launched?.failure() {
                     if launched?.failureEndsTheWait == true { throw .flowIncomplete(failure) }

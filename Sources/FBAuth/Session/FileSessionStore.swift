@@ -32,7 +32,7 @@ package struct FileSessionStore: SessionStore {
     func requireTrustedDirectory() throws(FBAuthError) {
         guard let untrusted = Platform.untrustedDirectory(directory) else { return }
         let fix = untrusted.chmodFixes
-            ? "run: chmod 700 '\(directory)'" : "use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)"
+            ? "run: chmod 700 '\(directory)'" : "use a directory of your own"
         throw .store("the config directory \(directory) \(untrusted.reason), so another user could replace or read your sessions; \(fix)")
     }
 
@@ -65,7 +65,7 @@ package struct FileSessionStore: SessionStore {
         do {
             return try StoreFile.decode(data)
         } catch {
-            throw .store("cannot use \(filePath): \(error.description). Either \(error.remedy); fbauth left it as it was")
+            throw .store("cannot use \(filePath): \(error.description). Either \(error.remedy); the file was left as it was")
         }
     }
 
@@ -83,7 +83,7 @@ package struct FileSessionStore: SessionStore {
             try Platform.makeDirectory(directory)
             try requireTrustedDirectory()
             lock = try Platform.FileLock(path: lockPath, timeout: lockTimeout) { [waiting, directory] in
-                waiting("another fbauth is using \(directory); waiting")
+                waiting("another process is using the sessions in \(directory); waiting")
             }
         } catch let error as FBAuthError {
             throw error
@@ -100,7 +100,7 @@ package struct FileSessionStore: SessionStore {
         if contents != original {
             let data = StoreFile.encode(contents)
             guard data.count <= Platform.maximumFileBytes else {
-                throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than fbauth reads; remove sessions you no longer need (fbauth signout --all) and try again; the file was left as it was")
+                throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than is read back; remove sessions you no longer need and try again; the file was left as it was")
             }
             do {
                 try Platform.writeAtomically(data, to: filePath)

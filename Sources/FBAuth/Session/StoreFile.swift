@@ -39,7 +39,7 @@ struct StoreFile: Codable {
         } catch let error as DecodingError {
             throw .malformed(StoreFileProblem.Location(error))
         } catch {
-            throw .malformed(StoreFileProblem.Location(sentence: "it is not laid out as fbauth writes it"))
+            throw .malformed(StoreFileProblem.Location(sentence: "it is not laid out as a session store"))
         }
     }
 
@@ -76,7 +76,7 @@ enum StoreFileProblem: Error {
             case .dataCorrupted(let context):
                 self.init(sentence: "the value at \(Self.path(context.codingPath)) is wrong: \(TerminalText.safe(String(context.debugDescription.prefix(120))))")
             @unknown default:
-                self.init(sentence: "it is not laid out as fbauth writes it")
+                self.init(sentence: "it is not laid out as a session store")
             }
         }
 
@@ -106,7 +106,7 @@ enum StoreFileProblem: Error {
         case .notJSON: "it is not valid JSON"
         case .noVersion: "it has no \"version\" field"
         case .unsupportedVersion(let value): "its \"version\" is \(value), not a positive whole number"
-        case .newerVersion(let version): "a newer fbauth wrote it (store format \(version); this fbauth reads format \(StoreFile.currentVersion))"
+        case .newerVersion(let version): "a newer version wrote it (store format \(version); this version reads format \(StoreFile.currentVersion))"
         case .malformed(let location): location.sentence
         }
     }
@@ -114,7 +114,7 @@ enum StoreFileProblem: Error {
     /// The ways out, in words.
     var remedy: String {
         switch self {
-        case .newerVersion: "upgrade fbauth to use it, or move it aside to start afresh (you then sign in again)"
+        case .newerVersion: "upgrade to use it, or move it aside to start afresh (you then sign in again)"
         case .malformed: "correct that value, or move the file aside to start afresh (you then sign in again)"
         default: "repair it, or move it aside to start afresh (you then sign in again)"
         }

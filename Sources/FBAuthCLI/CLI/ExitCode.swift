@@ -66,10 +66,28 @@ extension FBAuthError {
             guard let range = message.firstRange(of: tag) else { return message + " (\(remedy))" }
             return String(message[..<range.lowerBound]) + " (\(remedy))" + String(message[range.lowerBound...])
         }
+        if case .server(let error, _) = self, let remedy = CommandLineRemedies.forKeyRestriction(error.reasons) {
+            return message + " (\(remedy))"
+        }
         switch code {
         case .listenerUnavailable where message.hasPrefix("port"): return message + " (--port)"
         case .listenerUnavailable: return message + " (--redirect-host)"
-        default: return message
+        default: return CommandLineRemedies.forLibrarySentence(message).map { message + " (\($0))" } ?? message
+        }
+    }
+}
+
+extension FBAuthError {
+    /// The same error with the command or option that acts on it, in parentheses: the library's
+    /// words name neither.
+    func hinting(_ hint: String) -> FBAuthError {
+        switch self {
+        case .usage(let text): .usage("\(text) (\(hint))")
+        case .signInAgain(let text): .signInAgain("\(text) (\(hint))")
+        case .flowIncomplete(let text): .flowIncomplete("\(text) (\(hint))")
+        case .store(let text): .store("\(text) (\(hint))")
+        case .failed(let code, let text): .failed(code, "\(text) (\(hint))")
+        case .server, .network, .badResponse, .accountExists, .secondFactorRequired: self
         }
     }
 }
@@ -78,6 +96,33 @@ extension FBAuthError {
 /// it. The library's words (`ServerErrorTable`) name none.
 enum CommandLineRemedies {
     static let recaptcha = "or without --no-browser"
+
+    /// The options that satisfy an API key's application restrictions (the reasons of Google's
+    /// error details, as `APIKeyRestriction` reads them).
+    static func forKeyRestriction(_ reasons: [String]) -> String? {
+        if reasons.contains("API_KEY_IOS_APP_BLOCKED") { return "--ios-bundle-id BUNDLE_ID, or --app-config with the app's GoogleService-Info.plist" }
+        if reasons.contains("API_KEY_ANDROID_APP_BLOCKED") {
+            return "--android-package NAME --android-cert SHA1, or --app-config with the app's google-services.json"
+        }
+        if reasons.contains("API_KEY_HTTP_REFERRER_BLOCKED") { return "--referer with an allowed address, usually https://PROJECT.firebaseapp.com/" }
+        return nil
+    }
+
+    /// The commands or options that act on the library's own sentences (it names none), by the
+    /// words each sentence starts or ends with.
+    static func forLibrarySentence(_ message: String) -> String? {
+        let remedies: [(matches: (String) -> Bool, remedy: String)] = [
+            ({ $0.hasPrefix("not signed in to") }, "run `fbauth signin --provider ID`"),
+            ({ $0.hasPrefix("no answer from") }, "--timeout SECONDS"),
+            ({ $0.hasSuffix("links are applied instead") }, "`fbauth email apply`"),
+            ({ $0.hasSuffix("; it resets a password") }, "`fbauth password reset --link -`"),
+            ({ $0.hasPrefix("no current session on") }, "`fbauth use UID-or-EMAIL`; `fbauth accounts` lists them"),
+            ({ $0.hasPrefix("no saved session for") }, "`fbauth accounts --all` lists them"),
+            ({ $0.hasSuffix("use a directory of your own") }, "--config-dir or FBAUTH_CONFIG_DIR"),
+            ({ $0.contains("remove sessions you no longer need") }, "`fbauth signout --all`"),
+        ]
+        return remedies.first { $0.matches(message) }?.remedy
+    }
     static let forServerCode: [String: String] = [
         "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": "`fbauth reauth --provider …`",
         "TENANT_ID_MISMATCH": "--tenant-id",

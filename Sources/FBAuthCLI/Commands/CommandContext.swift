@@ -134,6 +134,7 @@ package struct CommandContext: Sendable {
         flow.projectId = project.projectId
         flow.headless = HeadlessAdvice(environment: environment)
         flow.headless.againstEmulator = project.key.emulatorHost != nil
+        flow.headless.words = CommandLineAdvice.words
         flow.secrets = dependencies.secrets
         flow.launchDirectory = sessionStore().directory
         flow.listenerGuard = settings.listenerGuard
@@ -157,8 +158,8 @@ package struct CommandContext: Sendable {
     }
 
     func sessionStore() -> FileSessionStore {
-        FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: globals.configDirectory, environment: environment)),
-                         waiting: { [console] in console.say($0) })
+        let directory = Platform.absolutePath(FileSessionStore.directory(option: globals.configDirectory, environment: environment))
+        return FileSessionStore(directory: directory, waiting: { [console] _ in console.say("another fbauth is using \(directory); waiting") })
     }
 
     func tokenRefresher(for key: ProjectKey) -> TokenRefresher {

@@ -43,7 +43,9 @@ enum CredentialOptions {
                 throw .usage("give the token in a file or on stdin (-), not as an argument: other users of this machine can read arguments from the process list")
             }
             // Checked now, before anything is read: a usage error for a refused provider.
-            if let reason = ProviderTokenCredential.refusal(self.providerId) { throw .usage(reason) }
+            if let reason = ProviderTokenCredential.refusal(self.providerId) {
+                throw .usage(reason + (reason.hasSuffix("browser instead") ? ": fbauth signin --provider \(self.providerId)" : ""))
+            }
         }
 
         /// Whether a token is read from stdin (`-`), all of it: no second-factor code can follow.
@@ -56,8 +58,12 @@ enum CredentialOptions {
             }
             return try ProviderTokenCredential(
                 providerId: providerId, idToken: read(idTokenFile, "--id-token-file"), accessToken: read(accessTokenFile, "--access-token-file"),
-                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce, forEmulator: emulator)
+                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce, forEmulator: emulator, names: Self.optionNames)
         }
+
+        /// The options that give each part of the credential, for the library's messages.
+        static let optionNames = ProviderTokenCredential.PartNames(
+            idToken: "--id-token-file", accessToken: "--access-token-file", secret: "--token-secret-file", rawNonce: "--nonce")
     }
 
     /// `--provider emailLink --email E [--link FILE|-]`.

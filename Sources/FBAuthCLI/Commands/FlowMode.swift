@@ -102,7 +102,12 @@ extension CommandContext {
         case .complete(let source):
             var twoStep = try twoStepFlow(for: project)
             twoStep.flow.secondFactor = try secondFactorHandling(secondFactor, project: project)
-            return .claimed(twoStep, try twoStep.claim(try completionAddress(source), command: command))
+            let address = try completionAddress(source)
+            do throws(FBAuthError) {
+                return .claimed(twoStep, try twoStep.claim(address, command: command))
+            } catch {
+                throw error.hinting(error.code == .invalidArgument ? "--complete" : "`fbauth \(command) --print-url` starts one")
+            }
         case .run(var options):
             // A store that cannot be used fails now, before the user goes through the browser.
             try sessionStore().checkWritable()

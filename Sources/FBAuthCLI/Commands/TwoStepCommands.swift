@@ -33,7 +33,12 @@ extension CommandContext {
     /// `--print-url`: starts the flow, prints only its URL on stdout, and says on stderr how to
     /// finish it.
     func printAuthorizationURL(_ options: FlowOptions, command: String, user: SessionReference?, project: ProjectContext) throws(FBAuthError) {
-        let url = try twoStepFlow(for: project).start(options, command: command, user: user)
+        let url: String
+        do throws(FBAuthError) {
+            url = try twoStepFlow(for: project).start(options, command: command, user: user)
+        } catch {
+            throw error.hinting(error.code == .invalidArgument ? "--print-url needs --port N" : "run `fbauth \(command)` without --print-url")
+        }
         console.writeOutput(url + "\n")
         let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
         console.say("Open the URL in a browser. When it has been sent to \(redirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete -\nand paste the address (an argument would show it to other users in the process list).")

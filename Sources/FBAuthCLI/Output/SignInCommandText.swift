@@ -31,6 +31,19 @@ extension Session {
 /// The words `TokenRefresher` uses when a session must be signed in again: the command to paste.
 enum CommandLineAdvice {
     static let signIn = SignInAdvice { session in "sign in again with `\(session.signInCommand)`" }
+
+    /// The other ways to sign in, as the options that take them.
+    static let words: AdviceWords = {
+        var words = AdviceWords()
+        words.loopback = "--loopback"
+        words.twoStep = "--loopback --print-url and then --complete with the address it ends on"
+        words.noBrowser = "run the command again with --no-browser, which prints the address to open"
+        words.browserless = "--id-token-file, --provider custom or --provider password"
+        words.accountEmail = "--email"
+        words.sdkCopy = "FBAUTH_FIREBASE_JS_URL with a copy of the SDK"
+        words.authDomain = "--auth-domain"
+        return words
+    }()
 }
 
 extension FlowOptions {

@@ -25,7 +25,9 @@ struct HostedHandlerFlow {
         let name = ProviderNames.name(of: options.providerId)
         var wait = LocalPageWait<HostedIdpResponse>(
             flow: flow, task: "Sign in with \(name)", launchedDetail: " (through Firebase's sign-in page)",
-            pageFailure: { code, message in Self.pageFailure(code: code, message: message, providerId: options.providerId) })
+            pageFailure: { [words = flow.headless.words] code, message in
+                Self.pageFailure(code: code, message: message, providerId: options.providerId, words: words)
+            })
         wait.providerId = options.providerId
         wait.onStatus = { [observer] state in
             if state == "popup-blocked" {
@@ -56,13 +58,13 @@ struct HostedHandlerFlow {
         if let domain = options.authDomain ?? flow.authDomain { return domain }
         if let projectId = flow.projectId { return AuthDomain.default(projectId: projectId) }
         guard let projectId = config.projectId, !projectId.isEmpty else {
-            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the project configuration names no projectId; pass --auth-domain")
+            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the project configuration names no projectId; give \(flow.headless.words.authDomain)")
         }
         return AuthDomain.default(projectId: projectId)
     }
 
     /// An error the page reported (a Firebase JS SDK `auth/…` code), as fbauth reports it.
-    static func pageFailure(code: String, message: String, providerId: String) -> FBAuthError {
+    static func pageFailure(code: String, message: String, providerId: String, words: AdviceWords = AdviceWords()) -> FBAuthError {
         switch code {
         case "auth/popup-closed-by-user", "auth/cancelled-popup-request", "auth/user-cancelled":
             return .flowIncomplete("the sign-in window was closed before the sign-in finished; run the command again")
@@ -72,7 +74,7 @@ struct HostedHandlerFlow {
             return .failed(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project (Firebase console → Authentication → Sign-in method) [\(code)]")
         case "fbauth/sdk-unavailable":
             // The browser could not reach gstatic: a network problem, as any other (exit 6).
-            return .failed(.networkError, "\(message) Check the network, or set FBAUTH_FIREBASE_JS_URL to a copy of the SDK, or sign in with --loopback where the provider (or an Auth emulator) accepts it")
+            return .failed(.networkError, "\(message) Check the network, or use \(words.sdkCopy), or sign in with \(words.loopback) where the provider (or an Auth emulator) accepts it")
         default:
             return .failed(.webInternalError, "the browser page reported an error: \(message.isEmpty ? code : message) [\(code)]")
         }

@@ -60,7 +60,7 @@ struct LocalPageRoutes<Result> {
         switch (request.method, request.path) {
         case ("GET", "/"):
             guard gate.hasCookie(request) else {
-                return .respond(StartGate.refusal(403, "open the address fbauth printed in the terminal"))
+                return .respond(StartGate.refusal(403, "open the address printed in the terminal"))
             }
             return .respond(page)
         case ("POST", Self.resultPath), ("POST", Self.failurePath), ("POST", Self.statusPath):

@@ -15,7 +15,7 @@ struct LocalPageWait<Result> {
     /// Progress the page reports (`popup-blocked`).
     var onStatus: (String) -> Void = { _ in }
     /// The last sentence of the manual instructions: what to do where no browser can reach the page.
-    var lastResort = "Where no browser can reach this machine at all, use --loopback --print-url."
+    var lastResort: String?
     /// The provider signed in with, for advice on `--loopback`; nil for other pages.
     var providerId: String?
 
@@ -87,7 +87,7 @@ struct LocalPageWait<Result> {
         if openBrowser {
             do {
                 let (launched, page) = try flow.launch(url, receiver: receiver)
-                observer.notice(BrowserSignInFlow.launchNotice("\(task) in your browser\(launchedDetail).", page: page, startURL: url))
+                observer.notice(BrowserSignInFlow.launchNotice("\(task) in your browser\(launchedDetail).", page: page, startURL: url, words: flow.headless.words))
                 return (launched, page)
             } catch {
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
@@ -101,7 +101,7 @@ struct LocalPageWait<Result> {
     func manualInstructions(url: String?, port: UInt16) -> String {
         var text = url.map { "Open this address in a browser:\n\n  \($0)\n\n" } ?? ""
         text += flow.headless.forLocalPage(port: port, providerId: providerId) + " The address works once."
-        return providerId == nil ? text + " " + lastResort : text
+        return providerId == nil ? text + " " + (lastResort ?? "Where no browser can reach this machine at all, use \(flow.headless.words.twoStep).") : text
     }
 }
 

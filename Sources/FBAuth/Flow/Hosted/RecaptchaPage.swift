@@ -33,7 +33,7 @@ struct RecaptchaPage {
 
     /// What fbauth does with the token, while the page waits.
     private var handOverText: String {
-        action.hasPrefix("mfaSms") ? "fbauth is asking Firebase for the SMS." : "fbauth is sending the request to Firebase."
+        action.hasPrefix("mfaSms") ? "Asking Firebase for the SMS." : "Sending the request to Firebase."
     }
 
     /// Google's scripts (what `_recaptchaEnterpriseScriptUrl` and the v2 loader use).
@@ -57,7 +57,7 @@ struct RecaptchaPage {
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <style>body{font-family:system-ui,sans-serif;margin:4em auto;max-width:36em;padding:0 1em}</style></head>
             <body><h1 id="heading">Confirm \(request)</h1>
-            <p id="text">\(version == .enterprise ? "Checking that a person makes this request…" : "Tick the box; fbauth then sends the code by SMS.")</p>
+            <p id="text">\(version == .enterprise ? "Checking that a person makes this request…" : "Tick the box; the code is then sent by SMS.")</p>
             <div id="recaptcha"></div>
             <script type="application/json" id="fbauth-config">\(configJSON)</script>
             <script>\(Self.pageScript)</script>
@@ -167,7 +167,7 @@ struct RecaptchaBrowserStep: Sendable {
         wait.lastResort = lastResort
         let (token, held) = try wait.run(page: recaptchaPage.response, port: port, openBrowser: openBrowser, timeout: timeout,
                                          decodeResult: RecaptchaPage.decodeToken)
-        held.respond(LocalPageAnswer.outcome(ok: true, heading: "Confirmed", text: "fbauth is sending the request; " + ResultPage.closeTabSentence))
+        held.respond(LocalPageAnswer.outcome(ok: true, heading: "Confirmed", text: "The request is on its way to Firebase; " + ResultPage.closeTabSentence))
         return token
     }
 }
