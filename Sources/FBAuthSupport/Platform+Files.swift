@@ -31,11 +31,11 @@ extension Platform {
         package var description: String {
             switch self {
             case .failed(let operation, let path, let code) where code == ELOOP:
-                "\(operation) \(path): it is a symbolic link, which fbauth does not follow there"
+                "\(operation) \(path): it is a symbolic link, which is not followed there"
             case .failed(let operation, let path, let code): "\(operation) \(path): \(Platform.describe(errno: code))"
             case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
-            case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so fbauth does not read it"
-            case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than fbauth reads"
+            case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so it is not read"
+            case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than is read"
             }
         }
     }

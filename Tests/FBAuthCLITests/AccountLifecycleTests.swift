@@ -76,6 +76,13 @@ import Testing
 
         let inArguments = try harness.run(["password", "reset", "--link", link])
         #expect(inArguments.status == 2 && inArguments.stderr.contains("process list") && oneLine(inArguments), "\(inArguments)")
+        // A reset code (bare: its kind is known only to Firebase) given to the command that
+        // applies verification links: the library says what it is for, the command line which
+        // command takes it.
+        let resetCode = try #require(URLComponents(string: link)?.queryItems?.first { $0.name == "oobCode" }?.value)
+        let misapplied = try harness.run(["email", "apply", "--code-file", "-"], stdin: resetCode + "\n")
+        #expect(misapplied.status == 2 && misapplied.stderr.contains("it resets a password (`fbauth password reset --link -`)") && oneLine(misapplied),
+                "\(misapplied)")
 
         let reset = try harness.run(["password", "reset", "--link", "-"], stdin: link + "\nnew password\n")
         #expect(reset.status == 0, "\(reset)")

@@ -184,3 +184,35 @@ import Testing
         #expect(stale.commandLineMessage.contains("reauthenticate first (`fbauth reauth --provider …`) [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]"), "\(stale.commandLineMessage)")
     }
 }
+
+/// The command line adds its commands to the library's sentences, which name none; each remedy
+/// is checked against the sentence the library really says, so a rewording on either side fails.
+@Suite struct CommandLineRemediesTests {
+    let project = ProjectKey(apiKey: "key", emulatorHost: nil)
+
+    func selectionError(_ contents: StoreContents, _ selector: SessionSelector) -> FBAuthError? {
+        do { _ = try contents.session(selector, in: project); return nil } catch { return error }
+    }
+
+    @Test func choosingASessionNamesTheCommandsThatHelp() throws {
+        let nobody = try #require(selectionError(StoreContents(), .current))
+        #expect(nobody.commandLineMessage.hasSuffix("sign in first (run `fbauth signin --provider ID`)"), "\(nobody.commandLineMessage)")
+        #expect(!nobody.message.contains("fbauth"))
+
+        var contents = StoreContents()
+        let ada = Session(uid: "ada", email: "ada@example.com", idToken: "id", refreshToken: "refresh",
+                          expirationTime: Date(timeIntervalSince1970: 2_000_000_000), lastSignInTime: Date(timeIntervalSince1970: 1_900_000_000))
+        contents.save(ada, in: project, makeCurrent: false)
+        let noCurrent = try #require(selectionError(contents, .current))
+        #expect(noCurrent.commandLineMessage.hasSuffix("(`fbauth use UID-or-EMAIL`; `fbauth accounts` lists them)"), "\(noCurrent.commandLineMessage)")
+        let unknown = try #require(selectionError(contents, .user("bob@example.com")))
+        #expect(unknown.commandLineMessage.hasSuffix("(`fbauth accounts --all` lists them)"), "\(unknown.commandLineMessage)")
+    }
+
+    @Test func hintsGoOnlyWhereTheyApply() {
+        #expect(FBAuthError.usage("an unrelated sentence").commandLineMessage == "an unrelated sentence")
+        #expect(FBAuthError.usage("x").hinting("--flag").message == "x (--flag)")
+        let server = FBAuthError.server(ServerError(httpStatus: 400, message: "X", host: "h"), action: "a")
+        #expect(server.hinting("--flag").message == server.message)
+    }
+}

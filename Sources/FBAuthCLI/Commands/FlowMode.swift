@@ -105,8 +105,10 @@ extension CommandContext {
             let address = try completionAddress(source)
             do throws(FBAuthError) {
                 return .claimed(twoStep, try twoStep.claim(address, command: command))
-            } catch {
-                throw error.hinting(error.code == .invalidArgument ? "--complete" : "`fbauth \(command) --print-url` starts one")
+            } catch where error.code == .invalidArgument {
+                throw error.hinting("--complete")
+            } catch where error.code == .webContextCancelled {
+                throw error.hinting("`fbauth \(command) --print-url` starts one")
             }
         case .run(var options):
             // A store that cannot be used fails now, before the user goes through the browser.

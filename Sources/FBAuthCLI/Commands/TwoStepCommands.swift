@@ -36,8 +36,10 @@ extension CommandContext {
         let url: String
         do throws(FBAuthError) {
             url = try twoStepFlow(for: project).start(options, command: command, user: user)
-        } catch {
-            throw error.hinting(error.code == .invalidArgument ? "--print-url needs --port N" : "run `fbauth \(command)` without --print-url")
+        } catch where options.port == 0 && error.code == .invalidArgument {
+            throw error.hinting("--print-url needs --port N")
+        } catch where error.code == .operationNotAllowed {
+            throw error.hinting("run `fbauth \(command)` without --print-url")
         }
         console.writeOutput(url + "\n")
         let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
