@@ -227,12 +227,12 @@ package struct FirebaseAuthClient: Sendable {
         do {
             response = try transport.send(request)
         } catch {
-            logger?.log(request, response: nil, failure: error.message, duration: seconds())
+            logger?.log(LoggedExchange(request, response: nil, failure: error.message, duration: seconds()))
             if error.kind == .tooLarge { throw .badResponse(host: host, reason: error.message) }
             let reason = error.kind == .timedOut ? "no answer within \(Int(request.timeout)) s" : error.message
             throw .network(host: host, reason: reason)
         }
-        logger?.log(request, response: response, failure: nil, duration: seconds())
+        logger?.log(LoggedExchange(request, response: response, failure: nil, duration: seconds()))
         if (300..<400).contains(response.status) {
             // Identity Toolkit never redirects; a redirect is a proxy or portal, not Firebase.
             let location = TerminalText.safe(response.headers["location"] ?? "nowhere")
@@ -282,10 +282,4 @@ extension FBAuthError {
         default: false
         }
     }
-}
-
-/// Sees each exchange with Firebase after it ends (a `--verbose` log). Secrets are the
-/// logger's to redact: the request carries them as sent.
-public protocol HTTPExchangeLogger: Sendable {
-    func log(_ request: HTTPClientRequest, response: HTTPClientResponse?, failure: String?, duration: TimeInterval)
 }
