@@ -2,6 +2,7 @@
 @testable import FBAuthCLI
 import Foundation
 import Testing
+@testable import FBAuthSupport
 
 /// `fbauth token`'s quick read of `sessions.json` must never answer differently from the full
 /// path (load the store, choose the session, check its expiry): it answers the plain case the

@@ -2,6 +2,7 @@
 @testable import FBAuthCLI
 import Foundation
 import Testing
+@testable import FBAuthSupport
 
 /// Files that earlier fbauth versions wrote must keep reading. Each fixture is a file as that
 /// version wrote it; never edit one — add a new one when the format changes.

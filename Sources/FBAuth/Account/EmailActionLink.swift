@@ -1,4 +1,5 @@
 import LoopbackHTTP
+import FBAuthSupport
 
 /// A link Firebase mailed (password reset, verification, email change, email-link sign-in), as
 /// the SDKs' `ActionCodeURL.parseLink` reads it (firebase-js-sdk

@@ -55,16 +55,6 @@ package struct ClientIdentity: Sendable, Equatable {
     }
 }
 
-/// What may go into an HTTP header fbauth sends: printable ASCII. A line break would end the
-/// header and start another (`--referer $'x\r\nX-Evil: 1'`, a plist's `BUNDLE_ID` holding
-/// `&#13;&#10;`), so values from options and app-config files are checked with this before
-/// anything is sent, and the client checks every header once more.
-package enum HeaderValue {
-    package static func isSafe(_ value: String) -> Bool {
-        value.utf8.allSatisfy { (0x20...0x7E).contains($0) }
-    }
-}
-
 /// A Web API key: printable ASCII without spaces, as Google's keys are (`AIza…`, 39
 /// characters); an Auth emulator takes any such string. It goes into URLs, the store and
 /// messages.

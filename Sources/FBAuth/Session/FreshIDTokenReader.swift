@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Which project's current session a bare `fbauth token` asks for.
 package enum ProjectChoice: Sendable, Equatable {

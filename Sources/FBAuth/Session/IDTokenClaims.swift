@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// What fbauth reads from a Firebase ID token without verifying it (it came from Firebase over
 /// TLS, and the server verifies it on every use): the `aud` claim is the project id

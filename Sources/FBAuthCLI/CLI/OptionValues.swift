@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// Numbers from options and environment variables, checked against the range they may take
 /// (a number such as 1e308 would otherwise trap when turned into a whole number of

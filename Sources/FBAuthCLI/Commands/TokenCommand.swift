@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// `fbauth token`: the current user's Firebase ID token for scripts,
 /// `curl -H "Authorization: Bearer $(fbauth token)" …`.

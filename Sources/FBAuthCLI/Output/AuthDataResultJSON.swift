@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
 /// `AuthDataResult` (docs/commands.md, "Output"). Every documented key is always present; absent values

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Multi-factor authentication, Identity Toolkit v2 (`/v2/accounts/mfaSignIn:*`,
 /// `/v2/accounts/mfaEnrollment:*`; firebase-js-sdk `packages/auth/src/api/authentication/mfa.ts`

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import LoopbackHTTP
+import FBAuthSupport
 
 /// The page fbauth serves on `http://localhost:PORT` (an authorized domain, which the project's
 /// reCAPTCHA keys allow) to prove that a person makes a request (an SMS code, a password

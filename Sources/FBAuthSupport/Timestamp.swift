@@ -7,7 +7,7 @@ import Foundation
 /// RFC 3339 timestamps in UTC, second precision: `2026-11-22T03:04:05Z`, between 1970 and 2200
 /// (what fbauth saves; a server's value outside that is refused before it is saved).
 package enum Timestamp {
-    static let years = 1970...2200
+    package static let years = 1970...2200
 
     package static func string(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())
@@ -15,18 +15,18 @@ package enum Timestamp {
 
     /// Parses exactly the form `string` writes, without Foundation's calendar machinery (whose
     /// set-up costs more than the rest of `fbauth token`). Nil for anything else.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         secondsSince1970(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
     /// The same as whole seconds since 1970, read from the string's bytes in place.
-    static func secondsSince1970(_ text: String) -> Int? {
+    package static func secondsSince1970(_ text: String) -> Int? {
         var text = text
         return text.withUTF8 { secondsSince1970(UnsafeRawBufferPointer($0)) }
     }
 
     /// The same from the text's UTF-8 bytes.
-    static func secondsSince1970(_ bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func secondsSince1970(_ bytes: UnsafeRawBufferPointer) -> Int? {
         guard bytes.count == 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
             bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
         else { return nil }
@@ -50,13 +50,13 @@ package enum Timestamp {
     /// that form with a year outside 1970–2200, which an earlier fbauth saved from a server's
     /// odd answer (years -1142 and 506713 were seen) — 1970: a token that has expired, so it is
     /// refreshed on next use, rather than a file no command can read. Nil for anything else.
-    static func stored(_ text: String) -> Date? {
+    package static func stored(_ text: String) -> Date? {
         if let seconds = secondsSince1970(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
         return hasTimestampShape(text) ? Date(timeIntervalSince1970: 0) : nil
     }
 
     /// `[-]YYYY…-MM-DDTHH:MM:SS[.fff]Z` with a year of any length.
-    static func hasTimestampShape(_ text: String) -> Bool {
+    package static func hasTimestampShape(_ text: String) -> Bool {
         var rest = Substring(text)
         if rest.first == "-" || rest.first == "+" { rest = rest.dropFirst() }
         let year = rest.prefix { $0.isASCII && $0.isNumber }
