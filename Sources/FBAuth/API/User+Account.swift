@@ -11,7 +11,7 @@ extension User {
     /// `getIDTokenResult(forcingRefresh:)`: the token and what it says.
     public func getIDTokenResult(forcingRefresh: Bool = false) async throws(FBAuthError) -> AuthTokenResult {
         let token = try await idToken(forcingRefresh: forcingRefresh)
-        guard let result = AuthTokenResult(token: token) else {
+        guard let result = AuthTokenResult(idToken: token) else {
             throw .badResponse(host: "securetoken.googleapis.com", reason: "the ID token's claims cannot be read")
         }
         return result
@@ -89,8 +89,9 @@ extension User {
     }
 }
 
-/// The SDK's `AuthTokenResult`: an ID token and what it says (not verified: it came from
-/// Firebase; servers verify it on each use).
+/// The SDK's `AuthTokenResult` (firebase-js-sdk `packages/auth/src/core/user/id_token_result.ts`):
+/// an ID token and what it says (not verified: it came from Firebase; servers verify it on each
+/// use).
 public struct AuthTokenResult: Sendable, Equatable {
     public let token: String
     public let expirationDate: Date
@@ -104,18 +105,27 @@ public struct AuthTokenResult: Sendable, Equatable {
     /// (`"admin": "true"`, `"email": "\"ada@example.com\""`): the SDK's `[String: Any]`
     /// without `Any`, which is not `Sendable`.
     public let claims: [String: String]
+    /// The same claims as JSON values, for a program that prints or inspects them.
+    public let claimValues: [String: JSONValue]
+    /// The tenant the user belongs to (`firebase.tenant`), if any.
+    public let tenantID: String?
 
-    init?(token: String) {
-        guard let claims = IDTokenClaims.payload(of: token), case .integer(let expires)? = claims["exp"],
-            case .integer(let issued)? = claims["iat"], case .integer(let auth)? = claims["auth_time"]
+    /// Reads `idToken`; nil when it cannot be decoded or its times (`exp`, `iat`, `auth_time`)
+    /// are missing or outside 1970–2200.
+    public init?(idToken: String) {
+        guard let claims = IDTokenClaims.payload(of: idToken), let expires = IDTokenClaims.seconds(claims["exp"]),
+            let issued = IDTokenClaims.seconds(claims["iat"]), let auth = IDTokenClaims.seconds(claims["auth_time"])
         else { return nil }
-        self.token = token
-        expirationDate = Date(timeIntervalSince1970: TimeInterval(expires))
-        issuedAtDate = Date(timeIntervalSince1970: TimeInterval(issued))
-        authDate = Date(timeIntervalSince1970: TimeInterval(auth))
-        signInProvider = claims["firebase"]?["sign_in_provider"]?.stringValue
-        signInSecondFactor = claims["firebase"]?["sign_in_second_factor"]?.stringValue
+        token = idToken
+        expirationDate = expires
+        issuedAtDate = issued
+        authDate = auth
+        let firebase = claims["firebase"]
+        signInProvider = firebase?["sign_in_provider"]?.stringValue
+        signInSecondFactor = firebase?["sign_in_second_factor"]?.stringValue
+        tenantID = firebase?["tenant"]?.stringValue
         self.claims = claims.mapValues(\.compactText)
+        claimValues = claims
     }
 }
 

@@ -35,29 +35,8 @@ extension IDTokenClaims {
         return try? JSONDecoder().decode([String: JSONValue].self, from: data)
     }
 
-    /// What the SDKs' `getIdTokenResult` gives (firebase-js-sdk
-    /// `packages/auth/src/core/user/id_token_result.ts`): the times as RFC 3339, the sign-in
-    /// provider and second factor, the tenant, and every claim (custom claims included) as the
-    /// token carries them. Nil when the token cannot be decoded or lacks its times.
-    package static func result(of idToken: String) -> JSONValue? {
-        guard let claims = payload(of: idToken), let authTime = seconds(claims["auth_time"]), let issuedAt = seconds(claims["iat"]),
-            let expires = seconds(claims["exp"])
-        else { return nil }
-        let firebase = claims["firebase"]
-        func text(_ value: JSONValue?) -> JSONValue { value?.stringValue.map(JSONValue.string) ?? .null }
-        return .object([
-            "authTime": .string(Timestamp.string(authTime)),
-            "issuedAtTime": .string(Timestamp.string(issuedAt)),
-            "expirationTime": .string(Timestamp.string(expires)),
-            "signInProvider": text(firebase?["sign_in_provider"]),
-            "signInSecondFactor": text(firebase?["sign_in_second_factor"]),
-            "tenant": text(firebase?["tenant"]),
-            "claims": .object(claims),
-        ])
-    }
-
     /// Whole seconds since 1970 within the years fbauth accepts (1970–2200).
-    private static func seconds(_ value: JSONValue?) -> Date? {
+    static func seconds(_ value: JSONValue?) -> Date? {
         guard case .integer(let seconds)? = value, (0...7_258_118_400).contains(seconds) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

@@ -98,10 +98,24 @@ enum TokenCommand: RunnableCommand {
     static func printClaims(minValid: Int, forceRefresh: Bool, _ context: CommandContext) throws(FBAuthError) {
         let session = try context.tokenRefresher(for: context.projectKey())
             .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
-        guard let result = IDTokenClaims.result(of: session.idToken) else {
+        guard let result = AuthTokenResult(idToken: session.idToken) else {
             throw .failed(.invalidResponse, "the saved ID token of \(session.displayLabel) cannot be decoded (no auth_time, iat or exp); sign in again")
         }
-        context.console.writeOutput(JSONOutput.render(result))
+        context.console.writeOutput(JSONOutput.render(claimsJSON(result)))
+    }
+
+    /// What the SDKs' `getIdTokenResult` gives, as JSON: the times as RFC 3339, the sign-in
+    /// provider and second factor, the tenant, and every claim as the token carries it.
+    static func claimsJSON(_ result: AuthTokenResult) -> JSONValue {
+        .object([
+            "authTime": .string(Timestamp.string(result.authDate)),
+            "issuedAtTime": .string(Timestamp.string(result.issuedAtDate)),
+            "expirationTime": .string(Timestamp.string(result.expirationDate)),
+            "signInProvider": result.signInProvider.map(JSONValue.string) ?? .null,
+            "signInSecondFactor": result.signInSecondFactor.map(JSONValue.string) ?? .null,
+            "tenant": result.tenantID.map(JSONValue.string) ?? .null,
+            "claims": .object(result.claimValues),
+        ])
     }
 
     /// The bare token and a newline, or with `--json` what a script needs to cache it.
