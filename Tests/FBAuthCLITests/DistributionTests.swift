@@ -314,3 +314,41 @@ import Testing
         #expect(result.stdout.contains("FBAuthCLI"), "\(result.stdout)")
     }
 }
+
+/// Issue 28, item 5: the library's folders use only the folders below them (docs/architecture.md);
+/// `Errors/` is the exception every folder uses.
+@Suite struct LayerTests {
+    static let layers = ["API", "Flow", "Account", "Session", "Listener", "Firebase", "JSON", "System"]
+
+    @Test func everyArrowBetweenTheLibrarysFoldersPointsDown() throws {
+        let library = DistributionTests.repository.appendingPathComponent("Sources/FBAuth")
+        let files = try #require(FileManager.default.enumerator(atPath: library.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        let folders = Set(files.map { String($0.split(separator: "/")[0]) })
+        #expect(folders == Set(Self.layers + ["Errors"]), "a folder the layers do not place: \(folders)")
+        var code: [String: String] = [:]
+        var home: [String: String] = [:]
+        for file in files {
+            let text = try String(contentsOf: library.appendingPathComponent(file), encoding: .utf8)
+            // Code only: no string literals (multi-line ones included), then no comments.
+            let withoutBlocks = text.components(separatedBy: "\"\"\"").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+            code[file] = withoutBlocks.split(separator: "\n").map { line in
+                String(line.replacing(/"([^"\\]|\\.)*"/, with: "\"\"").split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+            }.joined(separator: "\n")
+            for match in code[file]!.matches(of: /(?m)^(?:public |package )?(?:final )?(?:struct|enum|protocol|class|actor) ([A-Z]\w+)/) {
+                home[String(match.output.1)] = String(file.split(separator: "/")[0])
+            }
+        }
+        var upward: [String] = []
+        for (file, text) in code {
+            let folder = String(file.split(separator: "/")[0])
+            guard let rank = Self.layers.firstIndex(of: folder) else { continue }
+            for (type, typeFolder) in home {
+                guard let typeRank = Self.layers.firstIndex(of: typeFolder), typeRank < rank else { continue }
+                if text.contains(try Regex("\\b\(type)\\b")) {
+                    upward.append("\(file) uses \(type) (\(typeFolder)/)")
+                }
+            }
+        }
+        #expect(upward.isEmpty, "\(upward.sorted())")
+    }
+}

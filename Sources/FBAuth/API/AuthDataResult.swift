@@ -70,3 +70,11 @@ extension AuthDataResult {
         }
     }
 }
+
+extension PendingCredential {
+    /// The credential saved as the store keeps it (the store knows nothing of the API's types).
+    package init(credential: OAuthCredential, email: String?, savedAt: Date) {
+        self.init(providerId: credential.providerID, pendingToken: credential.pendingToken, accessToken: credential.accessToken,
+                  idToken: credential.idToken, secret: credential.secret, email: email, savedAt: savedAt)
+    }
+}

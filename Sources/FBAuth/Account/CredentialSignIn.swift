@@ -22,12 +22,12 @@ package struct CredentialSignIn {
 
     /// Signs in, links or reauthenticates with a provider credential Firebase handed back
     /// earlier (`needConfirmation`), without the browser.
-    package func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    package func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
         try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
     }
 
     /// `signInWithIdp` for the purpose (link, reauthentication), then the whole user.
-    func signInWithIdp(_ credentialRequest: SignInWithIdpRequest, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    func signInWithIdp(_ credentialRequest: SignInWithIdpRequest, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
         var request = credentialRequest
         request.idToken = purpose.linkToken
         request.autoCreate = purpose.autoCreate

@@ -50,26 +50,9 @@ package struct BrowserSignInFlow: Sendable {
         self.interrupts = interrupts
     }
 
-    package enum Result: Sendable {
-        case signedIn(SignInRecord)
-        /// `needConfirmation`: the provider's email belongs to an account with other methods.
-        case accountExists(SignInWithIdpResponse)
-    }
+    package typealias Result = SignInResult
 
-    /// What `createAuthUri` returned for one redirect URI: where to send the user, and what
-    /// the redirect back must carry.
-    package struct Authorization: Sendable, Equatable {
-        package var authURI: String
-        package var sessionId: String
-        package var redirectURI: String
-
-        var matcher: CallbackMatcher {
-            CallbackMatcher(
-                redirectPath: URLComponents(string: redirectURI)?.percentEncodedPath ?? RedirectReceiver.callbackPath,
-                binding: CallbackMatcher.binding(forAuthorizationURL: authURI),
-                port: UInt16(URLComponents(string: redirectURI)?.port ?? 80))
-        }
-    }
+    package typealias Authorization = ProviderAuthorization
 
     /// Runs the whole flow in this process: listener, browser, wait, exchange.
     package func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {

@@ -18,16 +18,6 @@ package struct PendingCredential: Codable, Sendable, Equatable {
     package var email: String?
     package var savedAt: Date
 
-    package init(credential: OAuthCredential, email: String?, savedAt: Date) {
-        providerId = credential.providerID
-        pendingToken = credential.pendingToken
-        accessToken = credential.accessToken
-        idToken = credential.idToken
-        secret = credential.secret
-        self.email = email
-        self.savedAt = savedAt
-    }
-
     /// Pending tokens are short-lived; after an hour the server will most likely refuse it.
     package static let probableLifetime: TimeInterval = 3600
 

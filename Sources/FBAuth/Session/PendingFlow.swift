@@ -21,8 +21,8 @@ package struct PendingFlow: Codable, Sendable, Equatable {
     /// How long a started flow stays usable; providers expire their authorization requests.
     package static let lifetime: TimeInterval = 30 * 60
 
-    var authorization: BrowserSignInFlow.Authorization {
-        BrowserSignInFlow.Authorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)
+    var authorization: ProviderAuthorization {
+        ProviderAuthorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)
     }
 
     /// The value the redirect must carry back (`state` or `oauth_token`).

@@ -15,7 +15,7 @@ package struct SignInCompletion {
         self.secondFactor = secondFactor
     }
 
-    package func complete(_ response: SignInWithIdpResponse, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    package func complete(_ response: SignInWithIdpResponse, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
         let tokens: IssuedTokens, factor: MfaEnrollmentInfo?
         switch try IdpSignInOutcome.classify(response, host: client.endpoints.identityToolkitHost, action: purpose.action) {
         case .accountExists(let response):
