@@ -38,7 +38,7 @@ if [ "${1:-}" = "--list" ]; then
   exit 0
 fi
 
-expected=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$debt_file" | sort -u)
+expected=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$debt_file" | sort -u)
 if [ -z "$expected" ]; then
   if [ "$status" -ne 0 ]; then
     echo "FBAuthCLI does not build against FBAuth's public API alone:" >&2

@@ -111,11 +111,11 @@ public final class Auth: Sendable {
     }
 
     private func flow() -> BrowserSignInFlow {
-        var flow = BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID)
-        flow.launchDirectory = store.directory
-        flow.secondFactor = secondFactorHandling
-        flow.headless.words = advice
-        return flow
+        var headless = HeadlessAdvice(environment: [:])
+        headless.words = advice
+        return BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID,
+                                 settings: BrowserFlowSettings(launchDirectory: store.directory, headless: headless),
+                                 secondFactor: secondFactorHandling)
     }
 
     private func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {

@@ -20,35 +20,33 @@ package struct BrowserSignInFlow: Sendable {
     var interrupts: InterruptSource = NoInterrupts()
     /// When to show the URL again if nothing has arrived.
     var hintAfter: Duration = .seconds(30)
-    /// Whether to report a live "waiting" line (`SignInEvent.waiting`), where it can be redrawn.
-    package var showsWaitingLine = false
-    /// Where the hosted flow's page loads the Firebase JS SDK from (`FBAUTH_FIREBASE_JS_URL`).
-    package var firebaseJSBase: String = HostedPage.defaultSDKBase
-    /// The hosted handler's domain when configured (`FBAUTH_AUTH_DOMAIN`).
-    package var authDomain: String?
-    /// The project id, when the app config names it (it gives the default auth domain).
-    package var projectId: String?
-    /// The page's one-time values.
-    package var secrets: SecretTokens = SystemSecretTokens()
-    /// A private directory (the config directory) for the `LaunchPage` a launched browser is
-    /// given; nil: a new private temporary directory.
-    package var launchDirectory: String?
-    /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails.
+    /// How the flow presents itself and whom it lets in, fixed when it is made.
+    let settings: BrowserFlowSettings
+    /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails. Chosen per
+    /// command (a code from a file, the terminal), so it may be set after the flow is made.
     package var secondFactor: SecondFactorHandling?
-    /// What to tell a user whose browser is elsewhere (SSH, containers, CI).
-    package var headless = HeadlessAdvice(environment: [:])
-    /// Who may connect to the flow's listeners.
-    package var listenerGuard = ListenerGuard.ownConnectionsOnly
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
-                tenantId: String?, interrupts: InterruptSource = NoInterrupts()) {
+                 tenantId: String?, interrupts: InterruptSource = NoInterrupts(), settings: BrowserFlowSettings = BrowserFlowSettings(),
+                 secondFactor: SecondFactorHandling? = nil) {
         self.client = client
         self.browser = browser
         self.observer = observer
         self.clock = clock
         self.tenantId = tenantId
         self.interrupts = interrupts
+        self.settings = settings
+        self.secondFactor = secondFactor
     }
+
+    var showsWaitingLine: Bool { settings.showsWaitingLine }
+    var firebaseJSBase: String { settings.firebaseJSBase }
+    var authDomain: String? { settings.authDomain }
+    var projectId: String? { settings.projectId }
+    var secrets: SecretTokens { settings.secrets }
+    var launchDirectory: String? { settings.launchDirectory }
+    var headless: HeadlessAdvice { settings.headless }
+    var listenerGuard: ListenerGuard { settings.listenerGuard }
 
     package typealias Result = SignInResult
 

@@ -125,20 +125,15 @@ package struct CommandContext: Sendable {
     /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
     func browserFlow(for project: ProjectContext) throws(FBAuthError) -> BrowserSignInFlow {
         let style = TerminalStyle(console: console, environment: environment)
-        var flow = BrowserSignInFlow(
+        var headless = HeadlessAdvice(environment: environment)
+        headless.againstEmulator = project.key.emulatorHost != nil
+        headless.words = CommandLineAdvice.words
+        return BrowserSignInFlow(
             client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
-            clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts)
-        flow.showsWaitingLine = style.isRich
-        if let base = settings.firebaseJSBase { flow.firebaseJSBase = base }
-        flow.authDomain = settings.authDomain
-        flow.projectId = project.projectId
-        flow.headless = HeadlessAdvice(environment: environment)
-        flow.headless.againstEmulator = project.key.emulatorHost != nil
-        flow.headless.words = CommandLineAdvice.words
-        flow.secrets = dependencies.secrets
-        flow.launchDirectory = sessionStore().directory
-        flow.listenerGuard = settings.listenerGuard
-        return flow
+            clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts,
+            settings: BrowserFlowSettings(showsWaitingLine: style.isRich, firebaseJSBase: settings.firebaseJSBase, authDomain: settings.authDomain,
+                                          projectId: project.projectId, secrets: dependencies.secrets, launchDirectory: sessionStore().directory,
+                                          headless: headless, listenerGuard: settings.listenerGuard))
     }
 
     /// How this command completes a sign-in that needs a second factor: asked at the terminal
