@@ -21,11 +21,16 @@ extension Platform {
 
     /// Reads one line from the terminal on stdin with echo off, restoring the terminal whatever
     /// happens: Ctrl-C (or SIGTERM) ends the read instead of the process, so the terminal is
-    /// never left silent.
-    package static func readLineWithoutEcho() -> PromptAnswer {
-        guard let interrupts = SignalInterrupts() else { return withTerminalEchoDisabled { Swift.readLine(strippingNewline: true) }.map { .line($0) } ?? .endOfInput }
+    /// never left silent. `prompt` runs once echo is off, as getpass(3) does: switching echo off
+    /// flushes what was typed before, so a prompt shown earlier would let a quick typist's (or a
+    /// paste's) first characters be echoed and then lost.
+    package static func readLineWithoutEcho(prompt: () -> Void) -> PromptAnswer {
+        guard let interrupts = SignalInterrupts() else {
+            return withTerminalEchoDisabled { prompt(); return Swift.readLine(strippingNewline: true) }.map { .line($0) } ?? .endOfInput
+        }
         defer { interrupts.end() }
         return withTerminalEchoDisabled {
+            prompt()
             var bytes: [UInt8] = []
             while true {
                 var entries = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: interrupts.descriptor, events: Int16(POLLIN), revents: 0)]

@@ -78,8 +78,7 @@ package struct StandardConsole: Console {
 
     package func readSecret(prompt: String) throws(FBAuthError) -> String? {
         guard isInputTerminal else { return nil }
-        writeError(prompt)
-        let answer = Platform.readLineWithoutEcho()
+        let answer = Platform.readLineWithoutEcho { writeError(prompt) }
         writeError("\n")
         switch answer {
         case .line(let line): return line.hasSuffix("\r") ? String(line.dropLast()) : line
