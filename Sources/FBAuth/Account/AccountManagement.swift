@@ -11,14 +11,21 @@ package struct AccountManagement {
     let tenantId: String?
     let clock: WallClock
     /// reCAPTCHA Enterprise tokens, where the project protects email/password.
-    package var recaptchaTokens: RecaptchaTokenSource?
+    let recaptchaTokens: RecaptchaTokenSource?
 
-    package init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock) {
+    package init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock,
+                 recaptchaTokens: RecaptchaTokenSource? = nil) {
         self.client = client
         self.store = store
         self.project = project
         self.tenantId = tenantId
         self.clock = clock
+        self.recaptchaTokens = recaptchaTokens
+    }
+
+    /// The same with reCAPTCHA Enterprise tokens, for the requests that take them.
+    package func with(recaptchaTokens: RecaptchaTokenSource) -> AccountManagement {
+        AccountManagement(client: client, store: store, project: project, tenantId: tenantId, clock: clock, recaptchaTokens: recaptchaTokens)
     }
 
     private var recaptcha: PasswordRecaptcha { PasswordRecaptcha(client: client, tenantId: tenantId, source: recaptchaTokens) }

@@ -8,16 +8,23 @@ package struct CredentialSignIn {
     let clock: WallClock
     let tenantId: String?
     /// Who completes a sign-in that needs a second factor.
-    package var secondFactor: SecondFactorHandling?
+    package let secondFactor: SecondFactorHandling?
     /// Where reCAPTCHA Enterprise tokens come from when the project protects email/password;
     /// nil: such a sign-in fails with the server's error.
-    package var recaptchaTokens: RecaptchaTokenSource?
+    let recaptchaTokens: RecaptchaTokenSource?
 
-    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
+    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil,
+                 recaptchaTokens: RecaptchaTokenSource? = nil) {
         self.client = client
         self.clock = clock
         self.tenantId = tenantId
         self.secondFactor = secondFactor
+        self.recaptchaTokens = recaptchaTokens
+    }
+
+    /// The same sign-in with reCAPTCHA Enterprise tokens, for the password requests that take them.
+    package func with(recaptchaTokens: RecaptchaTokenSource) -> CredentialSignIn {
+        CredentialSignIn(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor, recaptchaTokens: recaptchaTokens)
     }
 
     /// Signs in, links or reauthenticates with a provider credential Firebase handed back

@@ -21,12 +21,14 @@ package struct TokenRefresher {
     let makeClient: () throws(FBAuthError) -> FirebaseAuthClient
     /// How to tell the user to sign this session in again: a client's words (fbauth names
     /// the command that does it); the library's are "sign in again".
-    package var signInAdvice: SignInAdvice = .plain
+    let signInAdvice: SignInAdvice
 
-    package init(store: SessionStore, project: ProjectKey, clock: WallClock, makeClient: @escaping () throws(FBAuthError) -> FirebaseAuthClient) {
+    package init(store: SessionStore, project: ProjectKey, clock: WallClock, signInAdvice: SignInAdvice = .plain,
+                 makeClient: @escaping () throws(FBAuthError) -> FirebaseAuthClient) {
         self.store = store
         self.project = project
         self.clock = clock
+        self.signInAdvice = signInAdvice
         self.makeClient = makeClient
     }
 

@@ -22,9 +22,8 @@ package struct BrowserSignInFlow: Sendable {
     var hintAfter: Duration = .seconds(30)
     /// How the flow presents itself and whom it lets in, fixed when it is made.
     let settings: BrowserFlowSettings
-    /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails. Chosen per
-    /// command (a code from a file, the terminal), so it may be set after the flow is made.
-    package var secondFactor: SecondFactorHandling?
+    /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails.
+    let secondFactor: SecondFactorHandling?
 
     package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                  tenantId: String?, interrupts: InterruptSource = NoInterrupts(), settings: BrowserFlowSettings = BrowserFlowSettings(),

@@ -81,9 +81,8 @@ package struct EmailLinkFlow: Sendable {
     }
 
     var credentials: CredentialSignIn {
-        var credentials = CredentialSignIn(client: flow.client, clock: flow.clock, tenantId: flow.tenantId, secondFactor: flow.secondFactor)
-        credentials.recaptchaTokens = recaptchaTokens
-        return credentials
+        CredentialSignIn(client: flow.client, clock: flow.clock, tenantId: flow.tenantId, secondFactor: flow.secondFactor,
+                         recaptchaTokens: recaptchaTokens)
     }
 
     /// The link's arrival at the listener, or a link pasted on the terminal.

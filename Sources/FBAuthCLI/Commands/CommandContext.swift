@@ -122,8 +122,9 @@ package struct CommandContext: Sendable {
         return project.client.endpoints.mailNote(projectId: projectId)
     }
 
-    /// The browser flow against the project, with this process's browser, terminal and Ctrl-C.
-    func browserFlow(for project: ProjectContext) throws(FBAuthError) -> BrowserSignInFlow {
+    /// The browser flow against the project, with this process's browser, terminal and Ctrl-C;
+    /// `secondFactor`: who completes a sign-in that needs one (nil: such a sign-in fails).
+    func browserFlow(for project: ProjectContext, secondFactor: SecondFactorHandling? = nil) throws(FBAuthError) -> BrowserSignInFlow {
         let style = TerminalStyle(console: console, environment: environment)
         var headless = HeadlessAdvice(environment: environment)
         headless.againstEmulator = project.key.emulatorHost != nil
@@ -133,7 +134,8 @@ package struct CommandContext: Sendable {
             clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts,
             settings: BrowserFlowSettings(showsWaitingLine: style.isRich, firebaseJSBase: settings.firebaseJSBase, authDomain: settings.authDomain,
                                           projectId: project.projectId, secrets: dependencies.secrets, launchDirectory: sessionStore().directory,
-                                          headless: headless, listenerGuard: settings.listenerGuard))
+                                          headless: headless, listenerGuard: settings.listenerGuard),
+            secondFactor: secondFactor)
     }
 
     /// How this command completes a sign-in that needs a second factor: asked at the terminal
@@ -158,9 +160,8 @@ package struct CommandContext: Sendable {
     }
 
     func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
-        var refresher = TokenRefresher(store: sessionStore(), project: key, clock: clock, makeClient: { () throws(FBAuthError) in try client(for: key) })
-        refresher.signInAdvice = CommandLineAdvice.signIn
-        return refresher
+        TokenRefresher(store: sessionStore(), project: key, clock: clock, signInAdvice: CommandLineAdvice.signIn,
+                       makeClient: { () throws(FBAuthError) in try client(for: key) })
     }
 }
 

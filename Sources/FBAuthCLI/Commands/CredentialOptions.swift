@@ -92,15 +92,14 @@ extension CommandContext {
     /// Signs in (or links) with an email link: the one given, or one sent and awaited.
     func emailLinkRecord(_ options: CredentialOptions.EmailLink, purpose: FlowPurpose, project: ProjectContext,
                          secondFactor: SecondFactorHandling?) throws(FBAuthError) -> SignInRecord {
-        var flow = try browserFlow(for: project)
-        flow.secondFactor = secondFactor
+        let flow = try browserFlow(for: project, secondFactor: secondFactor)
         let emailLink = EmailLinkFlow(flow: flow, recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
         guard let source = options.linkSource else {
             return try emailLink.run(email: options.email, port: options.port, timeout: options.timeout, purpose: purpose)
         }
         let link = try SecretInput.emailLink(from: source, option: "--link", console: console)
-        var credentials = CredentialSignIn(client: project.client, clock: clock, tenantId: project.tenantId, secondFactor: secondFactor)
-        credentials.recaptchaTokens = try recaptchaTokens(for: project, openBrowser: options.openBrowser)
+        let credentials = CredentialSignIn(client: project.client, clock: clock, tenantId: project.tenantId, secondFactor: secondFactor,
+                                           recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
         return try credentials.emailLink(email: options.email, link: link, linkingTo: purpose.linkToken)
     }
 }

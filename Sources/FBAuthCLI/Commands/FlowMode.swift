@@ -100,8 +100,7 @@ extension CommandContext {
             try printAuthorizationURL(options, command: command, user: user, project: project)
             return nil
         case .complete(let source):
-            var twoStep = try twoStepFlow(for: project)
-            twoStep.flow.secondFactor = try secondFactorHandling(secondFactor, project: project)
+            let twoStep = try twoStepFlow(for: project, secondFactor: try secondFactorHandling(secondFactor, project: project))
             let address = try completionAddress(source)
             do throws(FBAuthError) {
                 return .claimed(twoStep, try twoStep.claim(address, command: command))
@@ -120,9 +119,8 @@ extension CommandContext {
                 options.redirect = .loopback
                 console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
             }
-            var flow = try browserFlow(for: project)
-            flow.secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
-            return .browser(flow, options)
+            let secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
+            return .browser(try browserFlow(for: project, secondFactor: secondFactor), options)
         }
     }
 }

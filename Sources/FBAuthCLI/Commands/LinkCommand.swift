@@ -126,11 +126,12 @@ enum LinkCommand: RunnableCommand {
         let store = context.sessionStore()
         let refresher = context.tokenRefresher(for: project.key)
         let session = try refresher.session(context.selector, minValid: 60)
-        var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
         // A token from `-` takes all of stdin; a password (or a link) only its first line.
         var tokenFromStdin = false
         if case .providerToken(let sources) = options.method { tokenFromStdin = sources.readsStandardInput }
-        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: tokenFromStdin)
+        let credentials = CredentialSignIn(
+            client: project.client, clock: context.clock, tenantId: project.tenantId,
+            secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: tokenFromStdin))
         let providerId: String
         let result: BrowserSignInFlow.Result
         do throws(FBAuthError) {
@@ -141,8 +142,8 @@ enum LinkCommand: RunnableCommand {
                     throw .failed(.providerAlreadyLinked, "\(session.displayLabel) has a password already; `fbauth password change` changes it")
                 }
                 let password = try SecretInput.newPassword(for: email, console: context.console)
-                credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
-                result = .signedIn(try credentials.linkPassword(email: email, password: password, idToken: session.idToken))
+                let withRecaptcha = credentials.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
+                result = .signedIn(try withRecaptcha.linkPassword(email: email, password: password, idToken: session.idToken))
             case .emailLink(let emailLink):
                 providerId = "emailLink"
                 result = .signedIn(try context.emailLinkRecord(emailLink, purpose: .link(idToken: session.idToken), project: project,
@@ -189,8 +190,8 @@ enum LinkCommand: RunnableCommand {
         let session = try refresher.session(context.selector, minValid: 60)
         let record: SignInRecord
         do throws(FBAuthError) {
-            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-            credentials.secondFactor = try context.secondFactorHandling(secondFactor, project: project)
+            let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId,
+                                               secondFactor: try context.secondFactorHandling(secondFactor, project: project))
             guard case .signedIn(let linked) = try credentials.providerCredential(pending, purpose: .link(idToken: session.idToken))
             else { throw FBAuthError.failed(.accountExistsWithDifferentCredential, "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again") }
             record = linked

@@ -74,12 +74,12 @@ enum PasswordCommand: RunnableCommand {
         // A reset starts from nothing but the project (exit 2 without one); a change needs a user.
         if options != .change { context.startsSession = true }
         let project = try context.project()
-        var management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
+        let management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
                                            tenantId: project.tenantId, clock: context.clock)
         switch options {
         case .sendReset(let email, let openBrowser):
-            management.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
-            try management.sendPasswordReset(email: email)
+            let withRecaptcha = management.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
+            try withRecaptcha.sendPasswordReset(email: email)
             context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(context.mailNote(for: project)). Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
             let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in

@@ -55,8 +55,9 @@ enum ReauthCommand: RunnableCommand {
         switch options.method {
         case .providerToken(let sources):
             let session = try store.load().session(context.selector, in: project.key)
-            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: sources.readsStandardInput)
+            let credentials = CredentialSignIn(
+                client: project.client, clock: context.clock, tenantId: project.tenantId,
+                secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: sources.readsStandardInput))
             let credential = try sources.credential(context.console, emulator: project.client.endpoints.isEmulator)
             let record = try asTheSameUser(session) { () throws(FBAuthError) in
                 try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
@@ -68,10 +69,11 @@ enum ReauthCommand: RunnableCommand {
                 throw .usage("missing --email: this user has no email address on file")
             }
             let password = try SecretInput.password(for: email, console: context.console)
-            var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
             // The password is stdin's first line; a code may follow on the next.
-            credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project)
-            credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
+            let credentials = CredentialSignIn(
+                client: project.client, clock: context.clock, tenantId: project.tenantId,
+                secondFactor: try context.secondFactorHandling(options.secondFactor, project: project),
+                recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
             let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
             try finish(record, as: session, project: project, store: store, context: context, json: options.json)
         case .provider(let mode):

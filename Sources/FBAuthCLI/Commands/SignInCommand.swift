@@ -120,9 +120,9 @@ enum SignInCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let store = context.sessionStore()
-        var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-        credentials.secondFactor = try context.secondFactorHandling(options.secondFactor, project: project,
-                                                                      stdinTaken: options.method.readsAllOfStandardInput)
+        let credentials = CredentialSignIn(
+            client: project.client, clock: context.clock, tenantId: project.tenantId,
+            secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: options.method.readsAllOfStandardInput))
         let record: SignInRecord
         switch options.method {
         case .identityProvider(let mode):
@@ -134,8 +134,8 @@ enum SignInCommand: RunnableCommand {
         case .password(let email, let openBrowser):
             try store.checkWritable()
             let password = try SecretInput.password(for: email, console: context.console)
-            credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: openBrowser)
-            record = try credentials.password(email: email, password: password)
+            let withRecaptcha = credentials.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
+            record = try withRecaptcha.password(email: email, password: password)
         case .emailLink(let options):
             try store.checkWritable()
             record = try context.emailLinkRecord(options, purpose: .signIn, project: project, secondFactor: credentials.secondFactor)

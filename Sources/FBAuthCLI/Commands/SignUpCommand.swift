@@ -45,8 +45,8 @@ enum SignUpCommand: RunnableCommand {
         let store = context.sessionStore()
         try store.checkWritable()
         let password = try SecretInput.newPassword(for: options.email, console: context.console)
-        var credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId)
-        credentials.recaptchaTokens = try context.recaptchaTokens(for: project, openBrowser: options.openBrowser)
+        let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId,
+                                           recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: options.openBrowser))
         let record = try credentials.signUp(email: options.email, password: password, displayName: options.displayName)
         try SignInCommand.save(record, project: project, store: store, context: context, arguments: ["--provider", "password"], json: options.json)
     }

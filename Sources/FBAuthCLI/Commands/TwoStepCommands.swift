@@ -26,8 +26,8 @@ extension CommandContext {
         return line
     }
 
-    func twoStepFlow(for project: ProjectContext) throws(FBAuthError) -> TwoStepFlow {
-        TwoStepFlow(flow: try browserFlow(for: project), store: sessionStore(), project: project.key, clock: clock)
+    func twoStepFlow(for project: ProjectContext, secondFactor: SecondFactorHandling? = nil) throws(FBAuthError) -> TwoStepFlow {
+        TwoStepFlow(flow: try browserFlow(for: project, secondFactor: secondFactor), store: sessionStore(), project: project.key, clock: clock)
     }
 
     /// `--print-url`: starts the flow, prints only its URL on stdout, and says on stderr how to
