@@ -8,7 +8,7 @@ import Testing
         (["signin", "--provder", "yahoo.com"], "unknown option '--provder' for 'signin'; did you mean '--provider'?"),
         (["signin"], "missing --provider"),
         (["signin", "--provider"], "option --provider needs a value"),
-        (["signin", "--provider", "yahoo"], "did you mean 'yahoo.com'?"),
+        (["signin", "--provider", "yahoo"], "--provider 'yahoo' is not a provider id (like yahoo.com, microsoft.com, twitter.com, oidc.NAME); did you mean 'yahoo.com'?"),
         (["signin", "--provider", "yahoo.com", "--port", "70000"], "--port '70000' is not a port number"),
         (["signin", "--provider", "yahoo.com", "--timeout", "0"], "--timeout '0' is not a number of seconds from 0.001 to 604800"),
         (["signin", "--provider", "yahoo.com", "--param", "novalue"], "--param 'novalue' is not KEY=VALUE"),

@@ -216,3 +216,13 @@ import Testing
         #expect(server.hinting("--flag").message == server.message)
     }
 }
+
+/// A provider id's shape is the library's to check, in its own words; `--provider` is the
+/// command line's (CommandLineTests).
+@Suite struct ProviderIDTests {
+    @Test func theLibrarysRefusalNamesNoOption() throws {
+        let refusal = #expect(throws: FBAuthError.self) { try ProviderID.validate("yahoo") }
+        #expect(refusal?.message == "'yahoo' is not a provider id (like yahoo.com, microsoft.com, twitter.com, oidc.NAME); did you mean 'yahoo.com'?")
+        #expect(try ProviderID.validate("oidc.corp-sso") == "oidc.corp-sso")
+    }
+}

@@ -12,6 +12,16 @@ enum ProviderWords {
     /// The ways of signing in that are not identity providers.
     static let methods = ["password", "emailLink", "anonymous", "custom"]
 
+    /// `text` when it has the shape of a provider id, else the library's refusal as an error of
+    /// `--provider`.
+    static func validated(_ text: String) throws(FBAuthError) -> String {
+        do {
+            return try ProviderID.validate(text)
+        } catch {
+            throw .usage("--provider " + error.message)
+        }
+    }
+
     static func normalize(_ text: String, allowUnknown: Bool) throws(FBAuthError) -> String {
         let lower = text.lowercased()
         if let method = methods.first(where: { $0.lowercased() == lower }) { return method }
@@ -25,7 +35,7 @@ enum ProviderWords {
         }
         if known.contains(lower) { return lower }
         for prefix in ["oidc.", "saml."] where lower.hasPrefix(prefix) { return prefix + text.dropFirst(prefix.count) }
-        // Without a dot it is no provider id at all: ProviderID.validate says so, with a guess.
+        // Without a dot it is no provider id at all: `validated` says so, with a guess.
         guard lower.contains("."), !allowUnknown else { return allowUnknown ? lower : text }
         let guess = Suggestions.closest(to: lower, among: known)
         throw .usage("--provider '\(text)' is not a provider Firebase offers (\(known.joined(separator: ", ")), oidc.NAME, saml.NAME)"

@@ -31,7 +31,7 @@ enum CredentialOptions {
         var nonce: String?
 
         init(_ arguments: ParsedArguments, providerId: String) throws(FBAuthError) {
-            self.providerId = try ProviderID.validate(providerId)
+            self.providerId = try ProviderWords.validated(providerId)
             idTokenFile = try arguments.nonEmpty("id-token-file")
             accessTokenFile = try arguments.nonEmpty("access-token-file")
             secretFile = try arguments.nonEmpty("token-secret-file")

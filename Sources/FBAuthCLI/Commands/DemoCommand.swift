@@ -52,7 +52,7 @@ enum DemoCommand: RunnableCommand {
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(providerId: try ProviderID.validate(arguments.value("provider") ?? "yahoo.com"),
+        Options(providerId: try ProviderWords.validated(arguments.value("provider") ?? "yahoo.com"),
                 email: try arguments.nonEmpty("email") ?? "demo@example.com",
                 timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
                 noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"),

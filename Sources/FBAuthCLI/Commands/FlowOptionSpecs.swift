@@ -36,7 +36,7 @@ enum FlowOptionSpecs {
 extension FlowOptions {
     /// Reads and validates the flow options; every problem is a usage error.
     init(arguments: ParsedArguments) throws(FBAuthError) {
-        let providerId = try ProviderID.validate(try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)"))
+        let providerId = try ProviderWords.validated(try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)"))
         var scopes: [String] = []
         for scope in arguments.all("scope") {
             guard !scope.isEmpty, !scope.contains(where: \.isWhitespace) else {

@@ -69,7 +69,7 @@ enum TokenCommand: RunnableCommand {
         guard !arguments.flag("force-refresh") else {
             throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
         }
-        return .providerAccessToken(providerId: try ProviderID.validate(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid,
+        return .providerAccessToken(providerId: try ProviderWords.validated(providerId), minValid: arguments.value("min-valid") == nil ? 0 : minValid,
                                     json: arguments.flag("json"))
     }
 

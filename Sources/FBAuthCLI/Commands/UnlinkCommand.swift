@@ -14,7 +14,7 @@ enum UnlinkCommand: RunnableCommand {
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         let providerId = try arguments.required("provider", hint: "ID (see `fbauth whoami`)")
-        return Options(providerId: providerId == "password" ? providerId : try ProviderID.validate(providerId))
+        return Options(providerId: providerId == "password" ? providerId : try ProviderWords.validated(providerId))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
