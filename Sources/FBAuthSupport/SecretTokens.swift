@@ -1,16 +1,16 @@
 /// Unguessable values for one sign-in (the page's nonce and cookie). A seam, so that tests can
 /// fix them.
-package protocol SecretTokens: Sendable {
+public protocol SecretTokens: Sendable {
     /// `bytes` random bytes as lower-case hex.
     func make(bytes: Int) -> String
 }
 
 /// The system's cryptographically secure generator (`getrandom` on Linux,
 /// `arc4random_buf` on Apple platforms, through `SystemRandomNumberGenerator`).
-package struct SystemSecretTokens: SecretTokens {
-    package init() {}
+public struct SystemSecretTokens: SecretTokens {
+    public init() {}
 
-    package func make(bytes: Int) -> String {
+    public func make(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         text.reserveCapacity(bytes * 2)

@@ -200,9 +200,11 @@ import Testing
         defer { standIn.stop() }
         let clock = ShiftedClock()
         let directory = try temporaryDirectory()
-        let auth = Auth(apiKey: "library-key", emulatorHost: standIn.hostAndPort, tenantID: nil, configDirectory: directory, redirect: .loopback,
-                        port: 0, timeout: .seconds(30), browser: HeadlessLauncher(email: "ada@example.com"), observer: SilentObserver(),
-                        transport: nil, clock: clock)
+        var settings = AuthSettings(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory)
+        settings.redirect = .loopback
+        settings.timeout = .seconds(30)
+        let auth = Auth(settings: settings, browser: HeadlessLauncher(email: "ada@example.com"),
+                        host: AuthHost(clock: clock, interrupts: NoInterrupts(), secrets: SystemSecretTokens(), environment: [:]))
         func lastSignIn() throws -> Date? { try FileSessionStore(directory: directory).load().projects.values.first?.sessions.first?.lastSignInTime }
         let signedIn = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
         let first = try #require(try lastSignIn())

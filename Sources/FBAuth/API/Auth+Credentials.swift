@@ -107,6 +107,13 @@ extension Auth {
         ((try? store.load().project(project)?.sessions) ?? nil ?? []).map { User($0, auth: self) }
     }
 
+    /// The saved user `emailOrUID` names (a uid first, else an email, in any case), or the
+    /// current user when nil. Throws `signInAgain` when there is none, and `usage` when an
+    /// email names several users (of different tenants): name one by its uid.
+    public func savedUser(_ emailOrUID: String? = nil) throws(FBAuthError) -> User {
+        User(try store.load().session(emailOrUID.map(SessionSelector.user) ?? .current, in: project), auth: self)
+    }
+
     /// `updateCurrentUser(_:)`: makes `user` the current user of this project.
     public func updateCurrentUser(_ user: User) throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in

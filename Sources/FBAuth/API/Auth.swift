@@ -18,26 +18,28 @@ import FBAuthSupport
 /// let token = try await result.user.idToken()
 /// ```
 public final class Auth: Sendable {
+    /// What this `Auth` was configured with.
+    public let settings: AuthSettings
     /// The project's Web API key.
-    public let apiKey: String
-    /// `host:port` of an Auth emulator (or `fbauth emulator`), as `FIREBASE_AUTH_EMULATOR_HOST`.
-    public let emulatorHost: String?
+    public var apiKey: String { settings.apiKey }
+    /// `host:port` of an Auth emulator, when one is used.
+    public var emulatorHost: String? { settings.emulatorHost }
     /// The tenant users sign in to (Identity Platform multi-tenancy).
-    public let tenantID: String?
-    /// How the provider's redirect comes back: through Firebase's hosted handler (a browser that
-    /// runs JavaScript) or straight to a loopback listener (`.loopback`).
-    public let redirect: RedirectRoute
-    /// The loopback listener's port (0: any free port; `.loopback` needs the registered one).
-    public let port: UInt16
+    public var tenantID: String? { settings.tenantID }
+    /// How a browser sign-in's redirect comes back.
+    public var redirect: RedirectRoute { settings.redirect }
+    /// The loopback listener's port (0: any free port).
+    public var port: UInt16 { settings.port }
     /// How long a sign-in waits for the browser.
-    public let timeout: Duration
+    public var timeout: Duration { settings.timeout }
+    /// How the observer's advice names the other ways to sign in.
+    public var advice: AdviceWords { settings.advice }
     let store: FileSessionStore
+    let host: AuthHost
     private let browser: BrowserLauncher
     private let observer: SignInObserver
     private let transport: HTTPTransport
-    let clock: WallClock
-    /// How the observer's advice names the other ways to sign in.
-    public let advice: AdviceWords
+    var clock: WallClock { host.clock }
 
     /// - Parameters:
     ///   - configDirectory: where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else
@@ -51,27 +53,28 @@ public final class Auth: Sendable {
                             redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
                             browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil,
                             advice: AdviceWords = AdviceWords()) {
-        self.init(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory, redirect: redirect,
-                  port: port, timeout: timeout, browser: browser, observer: observer, transport: transport, clock: SystemClock(), advice: advice)
+        var settings = AuthSettings(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory)
+        settings.redirect = redirect
+        settings.port = port
+        settings.timeout = timeout
+        settings.advice = advice
+        self.init(settings: settings, browser: browser, observer: observer, transport: transport)
     }
 
-    /// The same with the wall clock a test moves.
-    package init(apiKey: String, emulatorHost: String?, tenantID: String?, configDirectory: String?, redirect: RedirectRoute, port: UInt16,
-         timeout: Duration, browser: BrowserLauncher?, observer: SignInObserver, transport: HTTPTransport?, clock: WallClock,
-         advice: AdviceWords = AdviceWords()) {
-        let environment = Platform.environment()
-        self.apiKey = apiKey
-        self.emulatorHost = emulatorHost
-        self.tenantID = tenantID
-        self.redirect = redirect
-        self.port = port
-        self.timeout = timeout
-        store = FileSessionStore(directory: FileSessionStore.directory(option: configDirectory, environment: environment))
-        self.browser = browser ?? SystemBrowserLauncher(environment: environment)
+    /// An `Auth` configured by `settings`.
+    /// - Parameters:
+    ///   - browser: opens the sign-in page; nil: the system's browser (`$BROWSER`, xdg-open, open).
+    ///   - observer: what the user is told while a sign-in waits for the browser.
+    ///   - transport: HTTP; nil: the system's libcurl.
+    ///   - host: the process's clock, Ctrl-C, randomness and environment; a test gives its own.
+    public init(settings: AuthSettings, browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(),
+                transport: HTTPTransport? = nil, host: AuthHost = AuthHost()) {
+        self.settings = settings
+        self.host = host
+        store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)))
+        self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
         self.transport = transport ?? CurlTransport()
-        self.clock = clock
-        self.advice = advice
     }
 
     /// The user of this project's current session, if one is saved.
@@ -103,18 +106,31 @@ public final class Auth: Sendable {
     var project: ProjectKey { ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost) }
 
     func client() -> FirebaseAuthClient {
-        FirebaseAuthClient(endpoints: emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: apiKey, transport: transport)
+        FirebaseAuthClient(endpoints: emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: apiKey, transport: transport,
+                           timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
     }
 
     func refresher() -> TokenRefresher {
-        TokenRefresher(store: store, project: project, clock: clock, makeClient: { () throws(FBAuthError) in self.client() })
+        TokenRefresher(store: store, project: project, clock: clock, signInAdvice: signInAdvice,
+                       makeClient: { () throws(FBAuthError) in self.client() })
+    }
+
+    /// The settings' words for a session that must be signed in again.
+    private var signInAdvice: SignInAdvice {
+        guard let words = settings.signInAgain else { return .plain }
+        return SignInAdvice { session in words(User(session, auth: self)) }
     }
 
     private func flow() -> BrowserSignInFlow {
-        var headless = HeadlessAdvice(environment: [:])
+        var headless = HeadlessAdvice(environment: host.environment)
+        headless.againstEmulator = emulatorHost != nil
         headless.words = advice
         return BrowserSignInFlow(client: client(), browser: browser, observer: observer, clock: clock, tenantId: tenantID,
-                                 settings: BrowserFlowSettings(launchDirectory: store.directory, headless: headless),
+                                 interrupts: host.interrupts,
+                                 settings: BrowserFlowSettings(showsWaitingLine: observer.showsWaitingLine, firebaseJSBase: settings.firebaseJSURL,
+                                                               authDomain: settings.authDomain, projectId: settings.projectID, secrets: host.secrets,
+                                                               launchDirectory: store.directory, headless: headless,
+                                                               listenerGuard: settings.listenerCheck),
                                  secondFactor: secondFactorHandling)
     }
 
@@ -173,11 +189,25 @@ public final class Auth: Sendable {
         return AuthDataResult(record, user: User(renewed, auth: self))
     }
 
+    /// For the commands that still run flows themselves (issue 28): a sign-in's record, saved as
+    /// `session`, as the API returns it.
+    package func result(of record: SignInRecord, savedAs session: Session) -> AuthDataResult {
+        AuthDataResult(record, user: User(session, auth: self))
+    }
+
     /// Runs blocking work (sockets, the browser wait) on its own thread.
     func inBackground<T: Sendable>(_ work: @escaping @Sendable () throws(FBAuthError) -> T) async throws(FBAuthError) -> T {
         let result: Result<T, FBAuthError> = await withCheckedContinuation { continuation in
-            BackgroundThread.start { continuation.resume(returning: Result { () throws(FBAuthError) -> T in try work() }) }
+            onBackground(work) { continuation.resume(returning: $0) }
         }
         return try result.get()
+    }
+
+    /// The same for the completion-handler variants: `completion` is called on that thread.
+    /// A caller that waits for it needs no Swift concurrency thread, so a program that blocks
+    /// (a command line) can use them from anywhere.
+    func onBackground<T: Sendable>(_ work: @escaping @Sendable () throws(FBAuthError) -> T,
+                                   _ completion: @escaping @Sendable (Result<T, FBAuthError>) -> Void) {
+        BackgroundThread.start { completion(Result { () throws(FBAuthError) -> T in try work() }) }
     }
 }

@@ -12,6 +12,12 @@ public struct AuthDataResult: Sendable {
     public let additionalUserInfo: AdditionalUserInfo?
     /// The provider's own OAuth tokens, for calling its API.
     public let credential: OAuthCredential?
+    /// The second factor that completed the sign-in, if one did (the SDKs leave it to the ID
+    /// token's `sign_in_second_factor`; a command line prints which one it was).
+    public let secondFactor: MultiFactorInfo?
+    /// Whether this sign-in created the Firebase user (also in `additionalUserInfo`, which only
+    /// a provider's sign-in has).
+    public let isNewUser: Bool
 }
 
 /// As the SDK's `AdditionalUserInfo`.
@@ -68,6 +74,8 @@ extension AuthDataResult {
         credential = record.providerCredential.map {
             OAuthCredential(providerID: $0.providerId, accessToken: $0.accessToken, idToken: $0.idToken, secret: $0.secret)
         }
+        secondFactor = record.secondFactor.map(MultiFactorInfo.init)
+        isNewUser = record.isNewUser
     }
 }
 

@@ -10,50 +10,96 @@ import Foundation
 extension User {
     /// `getIDTokenResult(forcingRefresh:)`: the token and what it says.
     public func getIDTokenResult(forcingRefresh: Bool = false) async throws(FBAuthError) -> AuthTokenResult {
-        let token = try await idToken(forcingRefresh: forcingRefresh)
-        guard let result = AuthTokenResult(idToken: token) else {
-            throw .badResponse(host: "securetoken.googleapis.com", reason: "the ID token's claims cannot be read")
-        }
-        return result
+        try await auth.inBackground(tokenResult(forcingRefresh: forcingRefresh))
+    }
+
+    /// `getIDTokenResult(forcingRefresh:completion:)`.
+    public func getIDTokenResult(forcingRefresh: Bool = false, completion: @escaping @Sendable (Result<AuthTokenResult, FBAuthError>) -> Void) {
+        auth.onBackground(tokenResult(forcingRefresh: forcingRefresh), completion)
     }
 
     /// `reload()`: the user as `accounts:lookup` reports it now, saved; the updated user.
-    public func reload() async throws(FBAuthError) -> User {
-        try await withSession { (session, auth) throws(FBAuthError) -> User in
-            let renewed = try auth.renewal().renew(session, idToken: nil, refreshToken: nil, expiresIn: nil, client: auth.client())
-            return User(renewed, auth: auth)
-        }
-    }
+    public func reload() async throws(FBAuthError) -> User { try await auth.inBackground(reloading) }
+
+    /// `reload(completion:)`.
+    public func reload(completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) { auth.onBackground(reloading, completion) }
 
     /// `updatePassword(to:)`: needs a recent sign-in (`reauthenticate`); Firebase signs the
     /// user's other sessions out and this one gets new tokens.
     public func updatePassword(to password: String) async throws(FBAuthError) {
-        _ = try await withSession { (session, auth) throws(FBAuthError) -> Session in
+        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Session in
             try auth.management().changePassword(to: password, for: session)
-        }
+        })
     }
 
     /// `sendEmailVerification()`: Firebase mails a verification link to the user's address.
     public func sendEmailVerification() async throws(FBAuthError) {
-        _ = try await withSession { (session, auth) throws(FBAuthError) -> Bool in
+        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Bool in
             try auth.management().sendVerification(for: session)
             return true
-        }
+        })
     }
 
     /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
     /// address changes when it is opened (and Firebase then signs the user's sessions out).
     public func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
-        _ = try await withSession { (session, auth) throws(FBAuthError) -> Bool in
+        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Bool in
             try auth.management().sendEmailChange(to: email, for: session)
             return true
-        }
+        })
     }
 
     /// `createProfileChangeRequest()` then `commitChanges()`, in one call: a value sets, an
-    /// empty string removes, nil leaves as it is.
+    /// empty string removes, nil leaves as it is. The updated user.
     public func updateProfile(displayName: String? = nil, photoURL: String? = nil) async throws(FBAuthError) -> User {
-        try await withSession { (session, auth) throws(FBAuthError) -> User in
+        try await auth.inBackground(profileUpdate(displayName: displayName, photoURL: photoURL))
+    }
+
+    /// `commitChanges(completion:)` of a profile change request.
+    public func updateProfile(displayName: String? = nil, photoURL: String? = nil,
+                              completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        auth.onBackground(profileUpdate(displayName: displayName, photoURL: photoURL), completion)
+    }
+
+    /// `unlink(fromProvider:)`: removes a provider from the user; the updated user.
+    public func unlink(fromProvider providerID: String) async throws(FBAuthError) -> User {
+        try await auth.inBackground(unlinking(providerID))
+    }
+
+    /// `unlink(fromProvider:completion:)`.
+    public func unlink(fromProvider providerID: String, completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        auth.onBackground(unlinking(providerID), completion)
+    }
+
+    /// `delete()`: deletes the account in Firebase (needs a recent sign-in: `requiresRecentLogin`
+    /// otherwise), then its session.
+    public func delete() async throws(FBAuthError) { try await auth.inBackground(deleting) }
+
+    /// `delete(completion:)`.
+    public func delete(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) { auth.onBackground(deleting, completion) }
+
+    // MARK: - The operations, each blocking; the variants above run them on their own thread
+
+    private func tokenResult(forcingRefresh: Bool) -> @Sendable () throws(FBAuthError) -> AuthTokenResult {
+        let (auth, reference) = (self.auth, self.reference)
+        return { () throws(FBAuthError) -> AuthTokenResult in
+            let token = try auth.refresher().session(.exactly(reference), minValid: 60, forceRefresh: forcingRefresh).idToken
+            guard let result = AuthTokenResult(idToken: token) else {
+                throw .badResponse(host: "securetoken.googleapis.com", reason: "the ID token's claims cannot be read")
+            }
+            return result
+        }
+    }
+
+    private var reloading: @Sendable () throws(FBAuthError) -> User {
+        withSession { (session, auth) throws(FBAuthError) -> User in
+            let renewed = try auth.renewal().renew(session, idToken: nil, refreshToken: nil, expiresIn: nil, client: auth.client())
+            return User(renewed, auth: auth)
+        }
+    }
+
+    private func profileUpdate(displayName: String?, photoURL: String?) -> @Sendable () throws(FBAuthError) -> User {
+        withSession { (session, auth) throws(FBAuthError) -> User in
             var deleting: [String] = []
             if displayName == "" { deleting.append("DISPLAY_NAME") }
             if photoURL == "" { deleting.append("PHOTO_URL") }
@@ -63,28 +109,32 @@ extension User {
         }
     }
 
-    /// `unlink(fromProvider:)`: removes a provider from the user; the updated user.
-    public func unlink(fromProvider providerID: String) async throws(FBAuthError) -> User {
-        try await withSession { (session, auth) throws(FBAuthError) -> User in
+    private func unlinking(_ providerID: String) -> @Sendable () throws(FBAuthError) -> User {
+        withSession { (session, auth) throws(FBAuthError) -> User in
             let account = try auth.client().deleteProviders([providerID], idToken: session.idToken)
-            return User(try auth.renewal().save(session, tokens: nil, account: account), auth: auth)
+            return User(try auth.renewal().save(session, tokens: nil, account: account, unlinked: providerID), auth: auth)
         }
     }
 
-    /// `delete()`: deletes the account in Firebase (needs a recent sign-in), then its session.
-    public func delete() async throws(FBAuthError) {
-        _ = try await withSession { (session, auth) throws(FBAuthError) -> Bool in
+    private var deleting: @Sendable () throws(FBAuthError) -> Void {
+        withSession { (session, auth) throws(FBAuthError) in
             try auth.client().deleteAccount(idToken: session.idToken)
             try auth.store.update { (contents: inout StoreContents) throws(FBAuthError) in contents.remove(session.reference, in: auth.project) }
-            return true
         }
     }
 
-    /// Runs `body` in the background with the user's session, fresh for a minute.
-    private func withSession<T: Sendable>(_ body: @escaping @Sendable (Session, Auth) throws(FBAuthError) -> T) async throws(FBAuthError) -> T {
+    /// `body` with the user's session, fresh for a minute. When Firebase refuses the session's
+    /// tokens for good, the session keeps no tokens and the error says to sign in again.
+    func withSession<T: Sendable>(_ body: @escaping @Sendable (Session, Auth) throws(FBAuthError) -> T) -> @Sendable () throws(FBAuthError) -> T {
         let (auth, reference) = (self.auth, self.reference)
-        return try await auth.inBackground { () throws(FBAuthError) -> T in
-            try body(try auth.refresher().session(.exactly(reference), minValid: 60), auth)
+        return { () throws(FBAuthError) -> T in
+            let refresher = auth.refresher()
+            let session = try refresher.session(.exactly(reference), minValid: 60)
+            do throws(FBAuthError) {
+                return try body(session, auth)
+            } catch where error.rejectsSession {
+                try refresher.reject(session, because: error)
+            }
         }
     }
 }

@@ -8,25 +8,46 @@ import Foundation
 public struct User: Sendable {
     public let uid: String
     public let email: String?
+    /// `isEmailVerified`: whether the user proved they read mail at `email`.
+    public let isEmailVerified: Bool
     public let displayName: String?
     public let photoURL: String?
+    public let phoneNumber: String?
     public let isAnonymous: Bool
     public let tenantID: String?
     /// The providers linked to the user (`yahoo.com`, `microsoft.com`, …).
     public let providerData: [UserInfo]
+    /// When the account was made and when this session last signed in.
+    public let metadata: UserMetadata
+    /// The token that renews the ID token; nil once Firebase refused it (the user must sign in
+    /// again).
+    public let refreshToken: String?
+    /// The ID token saved with the session and when it expires, as last received (the SDK keeps
+    /// it out of sight; a command line prints it). `idToken()` gives a fresh one.
+    public let savedIDToken: SavedIDToken?
+    /// How the program that signed this user in can repeat that sign-in, in its own words, as
+    /// it recorded them (`Auth.record(signInArguments:for:)`); the library only keeps them.
+    public let signInArguments: [String]?
+    /// The provider whose credential the latest sign-in, link or reauthentication brought.
+    public let lastCredentialProviderID: String?
     let auth: Auth
     let reference: SessionReference
 
     init(_ session: Session, auth: Auth) {
         uid = session.uid
         email = session.email
+        isEmailVerified = session.emailVerified
         displayName = session.displayName
         photoURL = session.photoURL
+        phoneNumber = session.phoneNumber
         isAnonymous = session.isAnonymous
         tenantID = session.tenantId
-        providerData = session.providerData.map {
-            UserInfo(providerID: $0.providerId, uid: $0.uid, email: $0.email, displayName: $0.displayName)
-        }
+        providerData = session.providerData.map(UserInfo.init)
+        metadata = UserMetadata(creationDate: session.creationTime, lastSignInDate: session.lastSignInTime)
+        refreshToken = session.refreshToken.isEmpty ? nil : session.refreshToken
+        savedIDToken = session.idToken.isEmpty ? nil : SavedIDToken(token: session.idToken, expirationDate: session.expirationTime)
+        signInArguments = session.signInArguments
+        lastCredentialProviderID = session.providerCredentials.last?.providerId
         self.auth = auth
         reference = session.reference
     }
@@ -74,4 +95,32 @@ public struct UserInfo: Sendable, Equatable {
     public let uid: String
     public let email: String?
     public let displayName: String?
+    public let photoURL: String?
+    public let phoneNumber: String?
+    /// Microsoft only: the account's object id (`oid`), which Microsoft Graph knows it by.
+    public let microsoftObjectID: String?
+
+    init(_ profile: ProviderProfile) {
+        providerID = profile.providerId
+        uid = profile.uid
+        email = profile.email
+        displayName = profile.displayName
+        photoURL = profile.photoURL
+        phoneNumber = profile.phoneNumber
+        microsoftObjectID = profile.microsoftObjectID
+    }
+}
+
+/// The SDK's `UserMetadata`.
+public struct UserMetadata: Sendable, Equatable {
+    /// When the account was made, where Firebase said.
+    public let creationDate: Date?
+    /// When this session last signed in (a sign-in or reauthentication; not a link).
+    public let lastSignInDate: Date
+}
+
+/// An ID token as saved, with its expiry.
+public struct SavedIDToken: Sendable, Equatable {
+    public let token: String
+    public let expirationDate: Date
 }

@@ -60,7 +60,8 @@ package struct SessionRenewal {
     }
 
     @discardableResult
-    func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo) throws(FBAuthError) -> Session {
+    /// `unlinked`: a provider just unlinked, whose saved OAuth credential goes too.
+    func save(_ session: Session, tokens: IssuedTokens?, account: AccountInfo, unlinked: String? = nil) throws(FBAuthError) -> Session {
         let now = clock.now()
         return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
             guard var current = try? contents.session(.exactly(session.reference), in: project) else {
@@ -72,6 +73,7 @@ package struct SessionRenewal {
                 current.expirationTime = now.addingTimeInterval(TimeInterval(tokens.expiresIn ?? 3600))
             }
             current.update(from: account)
+            if let unlinked { current.providerCredentials.removeAll { $0.providerId == unlinked } }
             contents.save(current, in: project, makeCurrent: false)
             return current
         }

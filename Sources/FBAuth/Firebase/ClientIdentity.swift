@@ -6,16 +6,16 @@
 /// - `X-Firebase-gmpid`: the app id, when the app config names one;
 /// - what an API key restricted to an app or to web sites requires: `X-Ios-Bundle-Identifier`,
 ///   `X-Android-Package` with `X-Android-Cert` (SHA-1), or a `Referer`.
-package struct ClientIdentity: Sendable, Equatable {
-    package var iosBundleId: String?
-    package var androidPackage: String?
+public struct ClientIdentity: Sendable, Equatable {
+    public var iosBundleId: String?
+    public var androidPackage: String?
     /// SHA-1 of the app's signing certificate, hex without separators.
-    package var androidCert: String?
-    package var referer: String?
-    package var language: String?
-    package var appId: String?
+    public var androidCert: String?
+    public var referer: String?
+    public var language: String?
+    public var appId: String?
 
-    package init(iosBundleId: String? = nil, androidPackage: String? = nil, androidCert: String? = nil, referer: String? = nil,
+    public init(iosBundleId: String? = nil, androidPackage: String? = nil, androidCert: String? = nil, referer: String? = nil,
                 language: String? = nil, appId: String? = nil) {
         self.iosBundleId = iosBundleId
         self.androidPackage = androidPackage

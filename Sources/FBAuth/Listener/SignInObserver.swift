@@ -6,6 +6,8 @@ public protocol SignInObserver: Sendable {
     /// Where the user can paste the browser's final address when the browser cannot reach this
     /// machine (a browser elsewhere, over ssh); nil when there is no such input.
     var pasteInput: PasteInput? { get }
+    /// Whether this observer redraws a live line (`SignInEvent.waiting`); false: none is sent.
+    var showsWaitingLine: Bool { get }
 }
 
 public enum SignInEvent: Sendable, Equatable {
@@ -37,5 +39,6 @@ public struct SilentObserver: SignInObserver {
 }
 
 extension SignInObserver {
+    public var showsWaitingLine: Bool { false }
     func notice(_ text: String) { signIn(.notice(text)) }
 }

@@ -39,6 +39,35 @@ package struct CommandContext: Sendable {
     /// The session the command acts on: `--user`, else the current one.
     var selector: SessionSelector { globals.user.map(SessionSelector.user) ?? .current }
 
+    /// The library configured for `project` with this run's settings and this process's
+    /// browser, terminal, clock and Ctrl-C: the door every command goes through (issue 28).
+    func auth(for project: ProjectContext, redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0,
+              timeout: Duration = .seconds(300)) throws(FBAuthError) -> Auth {
+        var authSettings = AuthSettings(apiKey: project.key.apiKey, emulatorHost: project.key.emulatorHost, tenantID: project.tenantId,
+                                        projectID: project.projectId, configDirectory: sessionStore().directory)
+        authSettings.redirect = redirect
+        authSettings.port = port
+        authSettings.timeout = timeout
+        authSettings.authDomain = settings.authDomain
+        authSettings.firebaseJSURL = settings.firebaseJSBase
+        authSettings.listenerCheck = settings.listenerGuard
+        authSettings.requestTimeout = settings.httpTimeout
+        authSettings.clientHeaders = try clientIdentity()
+        authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
+        authSettings.advice = CommandLineAdvice.words
+        authSettings.signInAgain = { user in "sign in again with `\(user.signInCommand)`" }
+        let style = TerminalStyle(console: console, environment: environment)
+        return Auth(settings: authSettings, browser: dependencies.browser,
+                    observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
+                    transport: dependencies.transport,
+                    host: AuthHost(clock: clock, interrupts: dependencies.interrupts, secrets: dependencies.secrets, environment: environment))
+    }
+
+    /// The user the command acts on (`--user`, else the current one), through the library.
+    func user() throws(FBAuthError) -> User {
+        try auth(for: project()).savedUser(globals.user)
+    }
+
     /// A client for the project's API.
     func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
         FirebaseAuthClient(

@@ -22,34 +22,22 @@ enum DeleteAccountCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
-        let saved = try store.load().session(context.selector, in: project.key)
+        let user = try context.user()
         if !options.confirmed {
             guard context.console.isInputTerminal else {
-                throw .usage("refusing to delete \(saved.displayLabel) without confirmation: pass --yes")
+                throw .usage("refusing to delete \(user.displayLabel) without confirmation: pass --yes")
             }
-            context.console.writeError("Delete the Firebase user \(saved.displayLabel) (uid \(saved.uid)) for good? Type yes to confirm: ")
+            context.console.writeError("Delete the Firebase user \(user.displayLabel) (uid \(user.uid)) for good? Type yes to confirm: ")
             guard context.console.readLine()?.lowercased() == "yes" else {
                 throw .failed(.declined, "not deleted: confirmation not given")
             }
         }
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(.exactly(saved.reference), minValid: 60)
         do throws(FBAuthError) {
-            try project.client.deleteAccount(idToken: session.idToken)
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
-        } catch {
-            if case .server(let serverError, _) = error, serverError.code == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN" {
-                let provider = session.providerData.first?.providerId ?? "password"
-                throw .failed(.requiresRecentLogin, "deleting \(session.displayLabel) needs a recent sign-in: run `fbauth reauth --provider \(provider)` first [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
-            }
-            throw error
+            try Waiting.result { user.delete(completion: $0) }
+        } catch where error.code == .requiresRecentLogin {
+            let provider = user.providerData.first?.providerID ?? "password"
+            throw .failed(.requiresRecentLogin, "deleting \(user.displayLabel) needs a recent sign-in: run `fbauth reauth --provider \(provider)` first [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
         }
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
-            contents.remove(session.reference, in: project.key)
-        }
-        context.console.say("Deleted the Firebase user \(session.displayLabel) (uid \(session.uid)) and removed its session.")
+        context.console.say("Deleted the Firebase user \(user.displayLabel) (uid \(user.uid)) and removed its session.")
     }
 }

@@ -214,7 +214,7 @@ enum LinkCommand: RunnableCommand {
                                    context: CommandContext, clearPending: Bool, json: Bool) throws(FBAuthError) {
         let linked = try SessionRenewal(store: store, project: project.key, clock: context.clock)
             .merge(record, into: session.reference, purpose: .link, clearingPending: clearPending)
-        ResultReport(context: context, json: json).print(record, session: linked, summary: "Linked \(record.method ?? "the provider") to \(linked.displayLabel)"
+        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: linked), summary: "Linked \(record.method ?? "the provider") to \(linked.displayLabel)"
             + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }
 }

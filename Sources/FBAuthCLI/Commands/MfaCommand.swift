@@ -115,6 +115,12 @@ enum MfaCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        if case .list(let json) = options.action {
+            let saved = try context.user()
+            let user = try Waiting.result { saved.reload(completion: $0) }
+            list(user.multiFactor.enrolledFactors, of: user, json: json, context: context)
+            return
+        }
         let project = try context.project()
         let store = context.sessionStore()
         let refresher = context.tokenRefresher(for: project.key)
@@ -123,8 +129,8 @@ enum MfaCommand: RunnableCommand {
         let codes = TerminalSecondFactor(console: context.console, options: SecondFactorOptions(codeFile: options.codeFile))
         do throws(FBAuthError) {
             switch options.action {
-            case .list(let json):
-                list(try enrollment.factors(of: session), of: session, json: json, context: context)
+            case .list:
+                return  // above
             case .enrollTOTP(let name, let drawQR, let style):
                 let secret = try enrollment.startTOTP(for: session)
                 let issuer = project.projectId ?? store.projectId(of: project.key) ?? "Firebase"
@@ -167,21 +173,21 @@ enum MfaCommand: RunnableCommand {
         }
     }
 
-    static func list(_ factors: [MfaEnrollmentInfo], of session: Session, json: Bool, context: CommandContext) {
+    static func list(_ factors: [MultiFactorInfo], of user: User, json: Bool, context: CommandContext) {
         if json {
-            context.console.writeOutput(JSONOutput.render(factors.map { EnrolledFactorJSON(factor: EnrolledFactor($0)) }))
+            context.console.writeOutput(JSONOutput.render(factors.map(EnrolledFactorJSON.init)))
             return
         }
         guard !factors.isEmpty else {
-            context.console.say("\(session.displayLabel) has no second factors; add one with `fbauth mfa enroll totp` (an authenticator app) or `fbauth mfa enroll phone --phone NUMBER`.")
+            context.console.say("\(user.displayLabel) has no second factors; add one with `fbauth mfa enroll totp` (an authenticator app) or `fbauth mfa enroll phone --phone NUMBER`.")
             return
         }
         let rows = factors.map { factor in
-            [factor.factorId, factor.displayName ?? "-", factor.phoneInfo ?? "", factor.enrolledAt.map(Timestamp.string) ?? "-", factor.mfaEnrollmentId]
+            [factor.factorID, factor.displayName ?? "-", factor.phoneNumber ?? "", factor.enrollmentDate.map(Timestamp.string) ?? "-", factor.uid]
                 .map(TerminalText.safe)
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        context.console.writeText("Second factors of \(session.displayLabel):\n" + rows.map { row in
+        context.console.writeText("Second factors of \(user.displayLabel):\n" + rows.map { row in
             "  " + row.enumerated().map { index, cell in index < 4 ? cell + String(repeating: " ", count: widths[index] - cell.count) : "id \(cell)" }
                 .joined(separator: "  ")
         }.joined(separator: "\n") + "\n")

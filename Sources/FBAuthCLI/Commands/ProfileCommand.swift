@@ -40,24 +40,11 @@ enum ProfileCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(context.selector, minValid: 60)
-        let management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
-                                           tenantId: project.tenantId, clock: context.clock)
+        let user = try context.user()
         // An empty value removes the attribute, as the SDKs' `updateProfile` with null does.
-        var deleting: [String] = []
-        if options.displayName == "" { deleting.append("DISPLAY_NAME") }
-        if options.photoURL == "" { deleting.append("PHOTO_URL") }
-        let renewed: Session
-        do throws(FBAuthError) {
-            renewed = try management.updateProfile(displayName: options.displayName.flatMap { $0.isEmpty ? nil : $0 },
-                                                   photoURL: options.photoURL.flatMap { $0.isEmpty ? nil : $0 }, deleting: deleting, for: session)
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
-        }
-        context.console.writeOutput(JSONOutput.render(UserJSON(session: renewed, includeTokens: false)))
-        context.console.say("Updated the profile of \(renewed.displayLabel).")
+        let updated = try Waiting.result { user.updateProfile(displayName: options.displayName, photoURL: options.photoURL, completion: $0) }
+        context.console.writeOutput(JSONOutput.render(UserJSON(user: updated, includeTokens: false)))
+        context.console.say("Updated the profile of \(updated.displayLabel).")
     }
 }
 

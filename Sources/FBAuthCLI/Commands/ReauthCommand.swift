@@ -116,7 +116,7 @@ enum ReauthCommand: RunnableCommand {
         }
         let renewed = try SessionRenewal(store: store, project: project.key, clock: context.clock)
             .merge(record, into: session.reference, purpose: .reauthenticate)
-        ResultReport(context: context, json: json).print(record, session: renewed, summary: "Re-authenticated \(renewed.displayLabel)"
+        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: renewed), summary: "Re-authenticated \(renewed.displayLabel)"
             + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
     }
 

@@ -184,7 +184,7 @@ enum SignInCommand: RunnableCommand {
             contents.save(session, in: project.key, makeCurrent: true)
             if let projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
         }
-        ResultReport(context: context, json: json).print(record, session: session, summary: "Signed in as \(session.displayLabel)"
+        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: session), summary: "Signed in as \(session.displayLabel)"
             + (record.method.map { " with \($0)" } ?? "") + ResultReport.projectAndStore(project.key, projectId: projectId, store: store.location))
     }
 }

@@ -36,25 +36,11 @@ enum WhoAmICommand: RunnableCommand {
             try TokenCommand.printClaims(minValid: 60, forceRefresh: false, context)
             return
         }
-        let key = try context.projectKey()
-        let store = context.sessionStore()
-        var session = try store.load().session(context.selector, in: key)
+        var user = try context.user()
         if !options.offline {
-            let refresher = context.tokenRefresher(for: key)
-            session = try refresher.session(.exactly(session.reference), minValid: 60)
-            let account: AccountInfo
-            do throws(FBAuthError) {
-                account = try context.client(for: key).lookup(idToken: session.idToken)
-            } catch where error.rejectsSession {
-                try refresher.reject(session, because: error)
-            }
-            session = try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-                var saved = try contents.session(.exactly(session.reference), in: key)
-                saved.update(from: account)
-                contents.save(saved, in: key, makeCurrent: false)
-                return saved
-            }
+            let saved = user
+            user = try Waiting.result { saved.reload(completion: $0) }
         }
-        context.console.writeOutput(JSONOutput.render(UserJSON(session: session, includeTokens: options.includeTokens)))
+        context.console.writeOutput(JSONOutput.render(UserJSON(user: user, includeTokens: options.includeTokens)))
     }
 }

@@ -17,13 +17,13 @@ struct AuthDataResultJSON: Encodable {
     /// The second factor that completed the sign-in (the ID token's `sign_in_second_factor`).
     var secondFactor: EnrolledFactorJSON?
 
-    init(record: SignInRecord, session: Session) {
-        user = UserJSON(session: session, includeTokens: true)
-        credential = record.providerCredential.map(CredentialJSON.init)
-        additionalUserInfo = AdditionalUserInfoJSON(
-            providerId: record.method, isNewUser: record.isNewUser,
-            username: AdditionalUserInfo.username(method: record.method, idp: record.idp), profile: record.idp?.rawUserInfo)
-        secondFactor = record.secondFactor.map { EnrolledFactorJSON(factor: EnrolledFactor($0)) }
+    init(_ result: AuthDataResult) {
+        user = UserJSON(user: result.user, includeTokens: true)
+        credential = result.credential.map(CredentialJSON.init)
+        let info = result.additionalUserInfo
+        additionalUserInfo = AdditionalUserInfoJSON(providerId: info?.providerID, isNewUser: result.isNewUser, username: info?.username,
+                                                    profile: info?.profile)
+        secondFactor = result.secondFactor.map(EnrolledFactorJSON.init)
     }
 
     enum CodingKeys: String, CodingKey { case user, credential, additionalUserInfo, secondFactor }
@@ -39,23 +39,23 @@ struct AuthDataResultJSON: Encodable {
 
 /// A second factor as the SDKs' `MultiFactorInfo` (`PhoneMultiFactorInfo` adds `phoneNumber`).
 struct EnrolledFactorJSON: Encodable {
-    var factor: EnrolledFactor
+    var factor: MultiFactorInfo
 
     enum CodingKeys: String, CodingKey { case uid, factorId, displayName, enrollmentTime, phoneNumber }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(factor.uid, forKey: .uid)
-        try c.encode(factor.factorId, forKey: .factorId)
+        try c.encode(factor.factorID, forKey: .factorId)
         try c.encode(factor.displayName, forKey: .displayName)
-        try c.encode(factor.enrollmentTime.map(Timestamp.string), forKey: .enrollmentTime)
+        try c.encode(factor.enrollmentDate.map(Timestamp.string), forKey: .enrollmentTime)
         try c.encode(factor.phoneNumber, forKey: .phoneNumber)
     }
 }
 
 /// The contract's `user` object (also printed alone by `whoami`).
 struct UserJSON: Encodable {
-    var session: Session
+    var user: User
     var includeTokens: Bool
 
     enum CodingKeys: String, CodingKey {
@@ -70,27 +70,28 @@ struct UserJSON: Encodable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session.uid, forKey: .uid)
-        try c.encode(session.email, forKey: .email)
-        try c.encode(session.emailVerified, forKey: .emailVerified)
-        try c.encode(session.displayName, forKey: .displayName)
-        try c.encode(session.photoURL, forKey: .photoURL)
-        try c.encode(session.phoneNumber, forKey: .phoneNumber)
-        try c.encode(session.isAnonymous, forKey: .isAnonymous)
-        try c.encode(session.tenantId, forKey: .tenantId)
-        try c.encode(session.providerData.map(ProviderDataJSON.init), forKey: .providerData)
-        try c.encode(MetadataJSON(session: session), forKey: .metadata)
-        try c.encode(MultiFactorJSON(enrolledFactors: (session.enrolledFactors ?? []).map(EnrolledFactorJSON.init)), forKey: .multiFactor)
+        try c.encode(user.uid, forKey: .uid)
+        try c.encode(user.email, forKey: .email)
+        try c.encode(user.isEmailVerified, forKey: .emailVerified)
+        try c.encode(user.displayName, forKey: .displayName)
+        try c.encode(user.photoURL, forKey: .photoURL)
+        try c.encode(user.phoneNumber, forKey: .phoneNumber)
+        try c.encode(user.isAnonymous, forKey: .isAnonymous)
+        try c.encode(user.tenantID, forKey: .tenantId)
+        try c.encode(user.providerData.map(ProviderDataJSON.init), forKey: .providerData)
+        try c.encode(MetadataJSON(metadata: user.metadata), forKey: .metadata)
+        try c.encode(MultiFactorJSON(enrolledFactors: user.multiFactor.enrolledFactors.map(EnrolledFactorJSON.init)), forKey: .multiFactor)
         if includeTokens {
-            try c.encode(session.idToken, forKey: .idToken)
-            try c.encode(session.refreshToken, forKey: .refreshToken)
-            try c.encode(Timestamp.string(session.expirationTime), forKey: .expirationTime)
+            // A session whose tokens Firebase refused keeps none: empty, with the epoch.
+            try c.encode(user.savedIDToken?.token ?? "", forKey: .idToken)
+            try c.encode(user.refreshToken ?? "", forKey: .refreshToken)
+            try c.encode(Timestamp.string(user.savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0)), forKey: .expirationTime)
         }
     }
 }
 
 struct ProviderDataJSON: Encodable {
-    var profile: ProviderProfile
+    var profile: UserInfo
 
     enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber, oid }
 
@@ -98,7 +99,7 @@ struct ProviderDataJSON: Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         // Microsoft only: the object id that matches Firebase's id for the account.
         try c.encodeIfPresent(profile.microsoftObjectID, forKey: .oid)
-        try c.encode(profile.providerId, forKey: .providerId)
+        try c.encode(profile.providerID, forKey: .providerId)
         try c.encode(profile.uid, forKey: .uid)
         try c.encode(profile.email, forKey: .email)
         try c.encode(profile.displayName, forKey: .displayName)
@@ -108,26 +109,26 @@ struct ProviderDataJSON: Encodable {
 }
 
 struct MetadataJSON: Encodable {
-    var session: Session
+    var metadata: UserMetadata
 
     enum CodingKeys: String, CodingKey { case creationTime, lastSignInTime }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session.creationTime.map(Timestamp.string), forKey: .creationTime)
-        try c.encode(Timestamp.string(session.lastSignInTime), forKey: .lastSignInTime)
+        try c.encode(metadata.creationDate.map(Timestamp.string), forKey: .creationTime)
+        try c.encode(Timestamp.string(metadata.lastSignInDate), forKey: .lastSignInTime)
     }
 }
 
 struct CredentialJSON: Encodable {
-    var credential: ProviderCredential
+    var credential: OAuthCredential
 
     enum CodingKeys: String, CodingKey { case providerId, signInMethod, accessToken, idToken, secret }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(credential.providerId, forKey: .providerId)
-        try c.encode(credential.providerId, forKey: .signInMethod)
+        try c.encode(credential.providerID, forKey: .providerId)
+        try c.encode(credential.providerID, forKey: .signInMethod)
         try c.encode(credential.accessToken, forKey: .accessToken)
         try c.encode(credential.idToken, forKey: .idToken)
         try c.encode(credential.secret, forKey: .secret)

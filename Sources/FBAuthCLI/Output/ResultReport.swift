@@ -11,10 +11,10 @@ struct ResultReport {
 
     var printsJSON: Bool { json || !context.console.isOutputTerminal }
 
-    /// Prints `record` (saved as `session`) and the summary line.
-    func print(_ record: SignInRecord, session: Session, summary: String) {
+    /// Prints `result` and the summary line.
+    func print(_ result: AuthDataResult, summary: String) {
         if printsJSON {
-            context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(record: record, session: session)))
+            context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(result)))
         }
         context.console.say(summary + (printsJSON ? "" : " --json prints the whole result, tokens included."))
     }

@@ -1,19 +1,44 @@
 import FBAuth
+import FBAuthSupport
 
 // What fbauth's command line tells a user to run: the library names no command (issue 28).
 
-extension Session {
+extension User {
+    /// How messages name the user: the email, else the uid.
+    var displayLabel: String { TerminalText.safe(email ?? uid) }
+
     /// The command that signs this user in again, as a user can paste it: the provider the
     /// session was made with, and the account's email as the hint.
-    var signInCommand: String { command("signin") }
+    var signInCommand: String { repeatCommand.command("signin") }
 
     /// The same for `fbauth reauth`.
-    var reauthCommand: String { command("reauth") }
+    var reauthCommand: String { repeatCommand.command("reauth") }
 
-    private func command(_ name: String) -> String {
-        let provider = providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID")
-        // The options the sign-in was made with, as far as they can be pasted safely.
-        let saved = (signInArguments ?? []).allSatisfy(Self.isPasteable) ? signInArguments ?? [] : []
+    private var repeatCommand: RepeatCommand {
+        RepeatCommand(provider: lastCredentialProviderID ?? providerData.first?.providerID ?? (isAnonymous ? "anonymous" : "ID"),
+                      arguments: signInArguments, email: email)
+    }
+}
+
+extension Session {
+    var signInCommand: String { repeatCommand.command("signin") }
+    var reauthCommand: String { repeatCommand.command("reauth") }
+
+    private var repeatCommand: RepeatCommand {
+        RepeatCommand(provider: providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID"),
+                      arguments: signInArguments, email: email)
+    }
+}
+
+/// A command that repeats a user's sign-in: the options it was made with, as far as they can
+/// be pasted safely, else its provider; the email as the account hint.
+private struct RepeatCommand {
+    let provider: String
+    let arguments: [String]?
+    let email: String?
+
+    func command(_ name: String) -> String {
+        let saved = (arguments ?? []).allSatisfy(Self.isPasteable) ? arguments ?? [] : []
         var command = "fbauth \(name) " + (saved.count >= 2 && saved[0] == "--provider" ? saved : ["--provider", provider]).joined(separator: " ")
         let method = saved.count >= 2 ? saved[1] : provider
         if let email, !["anonymous", "custom"].contains(method), !command.contains(" --email "), Self.isPasteable(email) {

@@ -5,6 +5,7 @@ import FBAuth
 struct ConsoleSignInObserver: SignInObserver {
     let console: Console
     let style: TerminalStyle
+    var showsWaitingLine: Bool { style.isRich }
     /// `--verbose`: details are shown too.
     var verbose = false
 

@@ -1,0 +1,25 @@
+import FBAuthSupport
+
+/// What an `Auth` takes from the process it runs in: the time of day, Ctrl-C while a sign-in
+/// waits, the randomness of a sign-in's one-time values, and the environment (where sessions
+/// are kept, whether the user is on SSH without a display). A test gives fixed ones.
+public struct AuthHost: Sendable {
+    public var clock: WallClock
+    public var interrupts: InterruptSource
+    public var secrets: SecretTokens
+    public var environment: [String: String]
+
+    /// The process's own: the system clock, the system's secure generator and its environment.
+    /// No Ctrl-C handling: a library does not take the process's signals unless asked
+    /// (`interrupts: SignalInterruptSource()` ends a waiting sign-in on SIGINT or SIGTERM).
+    public init() {
+        self.init(clock: SystemClock(), interrupts: NoInterrupts(), secrets: SystemSecretTokens(), environment: Platform.environment())
+    }
+
+    public init(clock: WallClock, interrupts: InterruptSource, secrets: SecretTokens, environment: [String: String]) {
+        self.clock = clock
+        self.interrupts = interrupts
+        self.secrets = secrets
+        self.environment = environment
+    }
+}

@@ -1,0 +1,59 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Everything an `Auth` is configured with, in one value: the project, how a browser sign-in
+/// comes back, and what every request carries. The Apple SDK spreads these over `FirebaseApp`'s
+/// options, `Auth.useEmulator(withHost:port:)`, `tenantID`, `languageCode` and the app's
+/// bundle; a program on Linux has no bundle, so they are given here, checked by the caller
+/// (fbauth reads them from its options and environment once, before a command runs).
+public struct AuthSettings: Sendable {
+    /// The project's Web API key.
+    public var apiKey: String
+    /// `host:port` of an Auth emulator (or `fbauth emulator`), as `FIREBASE_AUTH_EMULATOR_HOST`.
+    public var emulatorHost: String?
+    /// The tenant users sign in to (Identity Platform multi-tenancy).
+    public var tenantID: String?
+    /// The project id, when known: it gives the hosted handler's default domain
+    /// (`PROJECT.firebaseapp.com`).
+    public var projectID: String?
+    /// Where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`,
+    /// else `~/.config/fbauth`.
+    public var configDirectory: String?
+
+    /// How the provider's redirect comes back: through Firebase's hosted handler (a browser that
+    /// runs JavaScript) or straight to a loopback listener (`.loopback`).
+    public var redirect: RedirectRoute = .hostedHandler
+    /// The loopback listener's port (0: any free port; `.loopback` needs the registered one).
+    public var port: UInt16 = 0
+    /// How long a browser sign-in waits for the browser.
+    public var timeout: Duration = .seconds(300)
+    /// The hosted handler's domain, when it is not `PROJECT.firebaseapp.com` (a custom domain).
+    public var authDomain: String?
+    /// Where the hosted flow's page loads the Firebase JS SDK from; nil: Google's CDN.
+    public var firebaseJSURL: String?
+    /// Who may connect to a sign-in's listener.
+    public var listenerCheck: ListenerGuard = .ownConnectionsOnly
+
+    /// Seconds each request to Firebase may take.
+    public var requestTimeout: TimeInterval = 30
+    /// The headers that identify the app (locale, app id, the platform headers an API key's
+    /// restrictions ask for).
+    public var clientHeaders = ClientIdentity()
+    /// Sees each exchange with Firebase, secrets redacted; nil: none.
+    public var logger: HTTPExchangeLogger?
+    /// How advice names the other ways to sign in.
+    public var advice = AdviceWords()
+    /// What to tell a user whose session must be signed in again; nil: "sign in again".
+    public var signInAgain: (@Sendable (User) -> String)?
+
+    public init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, projectID: String? = nil, configDirectory: String? = nil) {
+        self.apiKey = apiKey
+        self.emulatorHost = emulatorHost
+        self.tenantID = tenantID
+        self.projectID = projectID
+        self.configDirectory = configDirectory
+    }
+}
