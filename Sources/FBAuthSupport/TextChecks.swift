@@ -1,6 +1,11 @@
 /// Which characters of text from elsewhere (a server, a file, an option) fbauth refuses to
 /// keep or show as they are.
 package enum TextChecks {
+    /// Visible ASCII without spaces, 1 to 16384 bytes: a code or token pasted from elsewhere.
+    package static func isVisibleASCII(_ text: String) -> Bool {
+        (1...16384).contains(text.utf8.count) && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+    }
+
     /// C0 controls, DEL and C1 controls: escape sequences and line breaks among them.
     package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)

@@ -72,13 +72,20 @@ extension Auth {
     // MARK: - Shared
 
     func credentials() -> CredentialSignIn {
-        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID, secondFactor: secondFactorHandling)
+        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID, secondFactor: secondFactorHandling,
+                         recaptchaTokens: settings.recaptchaInBrowser ? BrowserRecaptchaTokens(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : nil)
     }
 
-    /// A sign-in that needs a second factor throws `secondFactorRequired` with its resolver. No
-    /// reCAPTCHA step: see `MultiFactorResolver`.
+    /// The settings' prompt answers a second factor; without one, the operation throws
+    /// `secondFactorRequired` with its resolver.
     var secondFactorHandling: SecondFactorHandling {
-        SecondFactorHandling(resolver: ThrowingSecondFactorResolver(auth: self), phoneVerifier: NoPhoneVerification())
+        SecondFactorHandling(resolver: settings.secondFactorPrompt.map(PromptedSecondFactorResolver.init) ?? ThrowingSecondFactorResolver(auth: self),
+                             phoneVerifier: phoneVerifier)
+    }
+
+    /// reCAPTCHA before an SMS code: on a page in the browser, or none.
+    var phoneVerifier: PhoneVerifier {
+        settings.recaptchaInBrowser ? RecaptchaPhoneVerifier(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : NoPhoneVerification()
     }
 
     func management() -> AccountManagement {
@@ -91,8 +98,10 @@ extension Auth {
             try self.store.checkWritable()
             let record = try signIn()
             let session = record.session()
+            let projectID = self.settings.projectID ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
             try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
                 contents.save(session, in: self.project, makeCurrent: true)
+                if let projectID { contents.modifyProject(self.project) { $0.projectId = projectID } }
             }
             return AuthDataResult(record, user: User(session, auth: self))
         }

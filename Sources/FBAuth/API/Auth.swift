@@ -77,6 +77,11 @@ public final class Auth: Sendable {
         self.transport = transport ?? CurlTransport()
     }
 
+    /// The project id: the settings' own, else the one remembered from a sign-in's ID token.
+    public var projectID: String? {
+        settings.projectID ?? (try? store.load())?.project(project)?.projectId
+    }
+
     /// The user of this project's current session, if one is saved.
     public var currentUser: User? {
         (try? store.load().currentSession(of: project)).flatMap { $0 }.map { User($0, auth: self) }
@@ -121,7 +126,8 @@ public final class Auth: Sendable {
         return SignInAdvice { session in words(User(session, auth: self)) }
     }
 
-    private func flow() -> BrowserSignInFlow {
+    /// `secondFactor`: nil for the flow of a reCAPTCHA page, which never meets one.
+    func flow(secondFactor: SecondFactorHandling?) -> BrowserSignInFlow {
         var headless = HeadlessAdvice(environment: host.environment)
         headless.againstEmulator = emulatorHost != nil
         headless.words = advice
@@ -131,8 +137,10 @@ public final class Auth: Sendable {
                                                                authDomain: settings.authDomain, projectId: settings.projectID, secrets: host.secrets,
                                                                launchDirectory: store.directory, headless: headless,
                                                                listenerGuard: settings.listenerCheck),
-                                 secondFactor: secondFactorHandling)
+                                 secondFactor: secondFactor)
     }
+
+    private func flow() -> BrowserSignInFlow { flow(secondFactor: secondFactorHandling) }
 
     private func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {
         let providerId = try ProviderID.validate(provider.providerID)
@@ -140,8 +148,8 @@ public final class Auth: Sendable {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
         }
         let parameters = provider.customParameters.sorted { $0.key < $1.key }.map { KeyValue(key: $0.key, value: $0.value) }
-        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port, timeout: timeout,
-                           redirect: redirect)
+        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port,
+                           openBrowser: settings.opensBrowser, timeout: timeout, redirect: redirect)
     }
 
     func signedIn(_ result: BrowserSignInFlow.Result, providerId: String) throws(FBAuthError) -> SignInRecord {

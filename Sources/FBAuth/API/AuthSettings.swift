@@ -36,6 +36,15 @@ public struct AuthSettings: Sendable {
     public var firebaseJSURL: String?
     /// Who may connect to a sign-in's listener.
     public var listenerCheck: ListenerGuard = .ownConnectionsOnly
+    /// Whether a browser is launched; false: the address to open is shown to the observer.
+    public var opensBrowser = true
+    /// Who answers a second factor during the operation that meets it; nil: the operation
+    /// throws `secondFactorRequired`, as in the SDK.
+    public var secondFactorPrompt: MultiFactorPrompt?
+    /// Whether Firebase's reCAPTCHA (before an SMS code; password requests of projects that
+    /// enforce reCAPTCHA Enterprise) is answered on a page in the browser, as the SDKs answer it
+    /// in the app's web view. Off: no token is sent, which such projects refuse.
+    public var recaptchaInBrowser = false
 
     /// Seconds each request to Firebase may take.
     public var requestTimeout: TimeInterval = 30

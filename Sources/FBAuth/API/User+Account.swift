@@ -159,6 +159,8 @@ public struct AuthTokenResult: Sendable, Equatable {
     public let claimValues: [String: JSONValue]
     /// The tenant the user belongs to (`firebase.tenant`), if any.
     public let tenantID: String?
+    /// The project the token is for (its audience, `aud`), when it is a project id.
+    public let projectID: String?
 
     /// Reads `idToken`; nil when it cannot be decoded or its times (`exp`, `iat`, `auth_time`)
     /// are missing or outside 1970–2200.
@@ -174,6 +176,7 @@ public struct AuthTokenResult: Sendable, Equatable {
         signInProvider = firebase?["sign_in_provider"]?.stringValue
         signInSecondFactor = firebase?["sign_in_second_factor"]?.stringValue
         tenantID = firebase?["tenant"]?.stringValue
+        projectID = claims["aud"]?.stringValue.flatMap { IDTokenClaims.isProjectID($0) ? $0 : nil }
         self.claims = claims.mapValues(\.compactText)
         claimValues = claims
     }

@@ -22,30 +22,65 @@ public struct MultiFactor: Sendable {
 
     /// `TOTPMultiFactorGenerator.generateSecret(with: multiFactor.getSession())` in one step:
     /// Firebase's secret for an authenticator app, to show as `qrCodeURL` or type.
-    public func generateTOTPSecret() async throws(FBAuthError) -> TOTPSecret {
-        let user = user
-        return try await user.auth.inBackground { () throws(FBAuthError) -> TOTPSecret in
-            let session = try user.auth.refresher().session(.exactly(user.reference), minValid: 60)
-            return TOTPSecret(secret: try user.auth.enrollment().startTOTP(for: session))
-        }
+    public func generateTOTPSecret() async throws(FBAuthError) -> TOTPSecret { try await user.auth.inBackground(totpSecret) }
+
+    /// The same with a completion handler.
+    public func generateTOTPSecret(completion: @escaping @Sendable (Result<TOTPSecret, FBAuthError>) -> Void) {
+        user.auth.onBackground(totpSecret, completion)
     }
 
     /// `enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword:), displayName:)`.
+    /// A wrong code throws (`isWrongSecondFactorCode`); the secret may be tried again.
     public func enroll(_ secret: TOTPSecret, oneTimePassword: String, displayName: String?) async throws(FBAuthError) {
-        let user = user
-        _ = try await user.auth.inBackground { () throws(FBAuthError) -> Session in
-            let session = try user.auth.refresher().session(.exactly(user.reference), minValid: 60)
-            return try user.auth.enrollment().finishTOTP(secret.secret, code: oneTimePassword, name: displayName, for: session)
-        }
+        _ = try await user.auth.inBackground(enrolling(secret, oneTimePassword: oneTimePassword, displayName: displayName))
+    }
+
+    /// The same with a completion handler; the updated user.
+    public func enroll(_ secret: TOTPSecret, oneTimePassword: String, displayName: String?,
+                       completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        user.auth.onBackground(enrolling(secret, oneTimePassword: oneTimePassword, displayName: displayName), completion)
+    }
+
+    /// `PhoneAuthProvider.verifyPhoneNumber(_:multiFactorSession:)` for an enrolment: Firebase
+    /// sends a code by SMS to `phoneNumber` (E.164), after the reCAPTCHA step when
+    /// `AuthSettings.recaptchaInBrowser` is on; the verification id.
+    public func sendEnrollmentSMS(to phoneNumber: String, completion: @escaping @Sendable (Result<String, FBAuthError>) -> Void) {
+        user.auth.onBackground(user.withSession { (session, auth) throws(FBAuthError) -> String in
+            try auth.enrollment().sendCode(to: phoneNumber, for: session, verifier: auth.phoneVerifier)
+        }, completion)
+    }
+
+    /// `enroll(with: PhoneMultiFactorGenerator.assertion(with: credential), displayName:)`:
+    /// the code of the SMS `sendEnrollmentSMS` sent. The updated user.
+    public func enroll(phoneVerificationID verificationID: String, verificationCode: String, displayName: String?,
+                       completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        user.auth.onBackground(user.withSession { (session, auth) throws(FBAuthError) -> User in
+            User(try auth.enrollment().finishPhone(sessionInfo: verificationID, code: verificationCode, name: displayName, for: session), auth: auth)
+        }, completion)
     }
 
     /// `unenroll(withFactorUID:)`.
     public func unenroll(withFactorUID uid: String) async throws(FBAuthError) {
-        let user = user
-        _ = try await user.auth.inBackground { () throws(FBAuthError) -> Session in
-            let session = try user.auth.refresher().session(.exactly(user.reference), minValid: 60)
-            return try user.auth.enrollment().withdraw(uid, for: session)
+        _ = try await user.auth.inBackground(unenrolling(uid))
+    }
+
+    /// The same with a completion handler; the updated user.
+    public func unenroll(withFactorUID uid: String, completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        user.auth.onBackground(unenrolling(uid), completion)
+    }
+
+    private var totpSecret: @Sendable () throws(FBAuthError) -> TOTPSecret {
+        user.withSession { (session, auth) throws(FBAuthError) -> TOTPSecret in TOTPSecret(secret: try auth.enrollment().startTOTP(for: session)) }
+    }
+
+    private func enrolling(_ secret: TOTPSecret, oneTimePassword: String, displayName: String?) -> @Sendable () throws(FBAuthError) -> User {
+        user.withSession { (session, auth) throws(FBAuthError) -> User in
+            User(try auth.enrollment().finishTOTP(secret.secret, code: oneTimePassword, name: displayName, for: session), auth: auth)
         }
+    }
+
+    private func unenrolling(_ uid: String) -> @Sendable () throws(FBAuthError) -> User {
+        user.withSession { (session, auth) throws(FBAuthError) -> User in User(try auth.enrollment().withdraw(uid, for: session), auth: auth) }
     }
 }
 
@@ -55,6 +90,8 @@ public struct TOTPSecret: Sendable, Equatable {
 
     /// Base32, for typing into the app.
     public var sharedSecretKey: String { secret.sharedSecretKey }
+    /// How many digits the app shows (6 to 8).
+    public var codeLength: Int { secret.verificationCodeLength }
 
     /// `generateQRCodeURL(withAccountName:issuer:)`: the `otpauth://` URI to draw as a QR code.
     public func generateQRCodeURL(withAccountName account: String, issuer: String) -> String {

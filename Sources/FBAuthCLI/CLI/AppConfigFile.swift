@@ -109,8 +109,8 @@ package struct AppConfigFile {
     /// header lines), the project id into messages. `fields` names apiKey, projectId, appId,
     /// iosBundleId, androidPackage and androidCert as this kind of file does.
     private func checked(in name: String, fields: [String]) throws(FBAuthError) -> AppConfigFile {
-        if !APIKey.isValid(apiKey) { throw .usage("\(name): \(fields[0]) is not an API key (1 to 200 printable characters without spaces)") }
-        if !IDTokenClaims.isProjectID(projectId) {
+        if !SettingChecks.isAPIKey(apiKey) { throw .usage("\(name): \(fields[0]) is not an API key (1 to 200 printable characters without spaces)") }
+        if !SettingChecks.isProjectID(projectId) {
             throw .usage("\(name): \(fields[1]) is not a project id (lower-case letters, digits and hyphens)")
         }
         for (field, value) in zip(fields[2...], [appId, iosBundleId, androidPackage, androidCert]) {

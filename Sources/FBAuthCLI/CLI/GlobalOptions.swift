@@ -51,14 +51,14 @@ package struct GlobalOptions: Sendable, Equatable {
 
     init(_ arguments: ParsedArguments) throws(FBAuthError) {
         apiKey = try arguments.nonEmpty("api-key")
-        if let apiKey, let problem = APIKey.problem(apiKey, named: "--api-key") { throw problem }
+        if let apiKey, let problem = SettingChecks.apiKeyProblem(apiKey, named: "--api-key") { throw problem }
         tenantId = try arguments.headerValue("tenant-id")
         // Paths are made absolute once, here: a page handed to a browser as file://, or a
         // command printed for the user to copy, must not depend on the working directory.
         configDirectory = try arguments.nonEmpty("config-dir").map(Platform.absolutePath)
         user = try arguments.nonEmpty("user")
         project = try arguments.nonEmpty("project")
-        if let project, !IDTokenClaims.isProjectID(project) {
+        if let project, !SettingChecks.isProjectID(project) {
             throw .usage("--project '\(TerminalText.safe(String(project.prefix(60))))' is not a project id (6 to 30 lower-case letters, digits and hyphens)")
         }
         verbose = arguments.flag("verbose")

@@ -41,8 +41,9 @@ package struct CommandContext: Sendable {
 
     /// The library configured for `project` with this run's settings and this process's
     /// browser, terminal, clock and Ctrl-C: the door every command goes through (issue 28).
+    /// `opensBrowser` false: pages (reCAPTCHA, sign-in) are shown as addresses to open.
     func auth(for project: ProjectContext, redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0,
-              timeout: Duration = .seconds(300)) throws(FBAuthError) -> Auth {
+              timeout: Duration = .seconds(300), opensBrowser: Bool = true) throws(FBAuthError) -> Auth {
         var authSettings = AuthSettings(apiKey: project.key.apiKey, emulatorHost: project.key.emulatorHost, tenantID: project.tenantId,
                                         projectID: project.projectId, configDirectory: sessionStore().directory)
         authSettings.redirect = redirect
@@ -51,6 +52,9 @@ package struct CommandContext: Sendable {
         authSettings.authDomain = settings.authDomain
         authSettings.firebaseJSURL = settings.firebaseJSBase
         authSettings.listenerCheck = settings.listenerGuard
+        authSettings.opensBrowser = opensBrowser
+        // As the SDKs answer reCAPTCHA in the app's web view, fbauth answers it in the browser.
+        authSettings.recaptchaInBrowser = true
         authSettings.requestTimeout = settings.httpTimeout
         authSettings.clientHeaders = try clientIdentity()
         authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
@@ -118,7 +122,7 @@ package struct CommandContext: Sendable {
     func secondFactorHandling(_ options: SecondFactorOptions, project: ProjectContext, openBrowser: Bool = true,
                               stdinTaken: Bool = false) throws(FBAuthError) -> SecondFactorHandling {
         SecondFactorHandling(
-            resolver: dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
+            prompt: dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
             phoneVerifier: RecaptchaPhoneVerifier(flow: try browserFlow(for: project), openBrowser: openBrowser))
     }
 

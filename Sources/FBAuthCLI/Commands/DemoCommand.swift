@@ -150,7 +150,7 @@ enum DemoCommand: RunnableCommand {
 
 /// The demo's authenticator app: computes the TOTP code of the secret it was enrolled with, as
 /// an app on the user's phone would, and answers the second factor with it.
-struct BuiltInAuthenticator: SecondFactorResolver {
+struct BuiltInAuthenticator: MultiFactorPrompt {
     let secret: String
     let running: RunningStandIn
     let console: Console
@@ -163,12 +163,12 @@ struct BuiltInAuthenticator: SecondFactorResolver {
         return code
     }
 
-    func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult {
-        guard let factor = challenge.factors.first(where: { $0.factorId == "totp" }) else {
+    func answer(_ challenge: MultiFactorChallenge) throws(FBAuthError) -> MultiFactorAnswer {
+        guard let factor = challenge.hints.first(where: { $0.factorID == "totp" }) else {
             throw .failed(.internalError, "the account has no TOTP second factor for the built-in authenticator")
         }
         console.say("The stand-in asks for a second factor (\(TerminalSecondFactor.describe(factor))).")
-        return try signIn.finish(totp: code(), factor: factor)
+        return try challenge.finish(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code()))
     }
 }
 

@@ -60,7 +60,7 @@ extension FlowOptions {
         }
         let authDomain = try arguments.nonEmpty("auth-domain")
         if loopback, authDomain != nil { throw .usage("--auth-domain applies to the hosted handler, not to --loopback") }
-        if let authDomain, !AuthDomain.isValid(authDomain) {
+        if let authDomain, !SettingChecks.isAuthDomain(authDomain) {
             throw .usage("--auth-domain '\(authDomain)' must be a host name such as my-project.firebaseapp.com (no scheme or path)")
         }
         // X refuses `localhost` in redirect URIs and accepts 127.0.0.1 (its developer docs).

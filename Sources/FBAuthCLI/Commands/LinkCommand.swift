@@ -99,7 +99,7 @@ enum LinkCommand: RunnableCommand {
         if let flow = mode.startOptions {
             let saved = try store.load().session(context.selector, in: project.key)
             if saved.providerData.contains(where: { $0.providerId == flow.providerId }) {
-                throw .failed(.providerAlreadyLinked, "\(flow.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderNames.name(of: flow.providerId)) account)")
+                throw .failed(.providerAlreadyLinked, "\(flow.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account)")
             }
             startingUser = saved.reference
         }

@@ -115,26 +115,21 @@ enum MfaCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        if case .list(let json) = options.action {
-            let saved = try context.user()
-            let user = try Waiting.result { saved.reload(completion: $0) }
-            list(user.multiFactor.enrolledFactors, of: user, json: json, context: context)
-            return
-        }
+        var openBrowser = true
+        if case .enrollPhone(_, _, let opens) = options.action { openBrowser = opens }
         let project = try context.project()
-        let store = context.sessionStore()
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(context.selector, minValid: 120)
-        let enrollment = SecondFactorEnrollment(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
+        let auth = try context.auth(for: project, opensBrowser: openBrowser)
+        let saved = try auth.savedUser(context.globals.user)
         let codes = TerminalSecondFactor(console: context.console, options: SecondFactorOptions(codeFile: options.codeFile))
         do throws(FBAuthError) {
             switch options.action {
-            case .list:
-                return  // above
+            case .list(let json):
+                let user = try Waiting.result { saved.reload(completion: $0) }
+                list(user.multiFactor.enrolledFactors, of: user, json: json, context: context)
             case .enrollTOTP(let name, let drawQR, let style):
-                let secret = try enrollment.startTOTP(for: session)
-                let issuer = project.projectId ?? store.projectId(of: project.key) ?? "Firebase"
-                let uri = secret.uri(account: session.email ?? session.uid, issuer: issuer)
+                let secret = try Waiting.result { saved.multiFactor.generateTOTPSecret(completion: $0) }
+                let issuer = auth.projectID ?? "Firebase"
+                let uri = secret.generateQRCodeURL(withAccountName: saved.email ?? saved.uid, issuer: issuer)
                 context.console.writeOutput(uri + "\n")
                 if drawQR, let qr = QRCode(Array(uri.utf8)) {
                     // Colours set by escape codes decode on any theme; where none may be used
@@ -142,34 +137,32 @@ enum MfaCommand: RunnableCommand {
                     let rich = TerminalStyle(console: context.console, environment: context.environment).isRich
                     context.console.writeError(qr.halfBlocks(style ?? (rich ? .colours : .lightOnDark)))
                 }
-                context.console.say("Scan the code (or the otpauth:// URI above) with your authenticator app, or type its secret \(Self.grouped(secret.sharedSecretKey)); then give the \(secret.verificationCodeLength)-digit code it shows.")
+                context.console.say("Scan the code (or the otpauth:// URI above) with your authenticator app, or type its secret \(Self.grouped(secret.sharedSecretKey)); then give the \(secret.codeLength)-digit code it shows.")
                 let renewed = try codes.withAttempts(try codes.codeSource(), prompt: "Code from the app: ") { (code: String) throws(FBAuthError) in
-                    try enrollment.finishTOTP(secret, code: code, name: name, for: session)
+                    try Waiting.result { saved.multiFactor.enroll(secret, oneTimePassword: code, displayName: name, completion: $0) }
                 }
                 context.console.say("Enrolled the authenticator app\(name.map { " \"\($0)\"" } ?? "") for \(renewed.displayLabel); sign-ins now ask for its code.")
-            case .enrollPhone(let number, let name, let openBrowser):
-                let verifier = RecaptchaPhoneVerifier(flow: try context.browserFlow(for: project), openBrowser: openBrowser)
+            case .enrollPhone(let number, let name, _):
                 let source = try codes.codeSource()  // before the SMS is sent
-                let sessionInfo = try enrollment.sendCode(to: number, for: session, verifier: verifier)
+                let verificationID = try Waiting.result { saved.multiFactor.sendEnrollmentSMS(to: number, completion: $0) }
                 context.console.say("A code was sent by SMS to \(number).")
                 let renewed = try codes.withAttempts(source, prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
-                    try enrollment.finishPhone(sessionInfo: sessionInfo, code: code, name: name, for: session)
+                    try Waiting.result { saved.multiFactor.enroll(phoneVerificationID: verificationID, verificationCode: code, displayName: name, completion: $0) }
                 }
                 context.console.say("Enrolled \(number)\(name.map { " (\"\($0)\")" } ?? "") for \(renewed.displayLabel); sign-ins now ask for a code sent to it.")
             case .unenroll(let wanted):
-                let factors = try enrollment.factors(of: session)
+                let user = try Waiting.result { saved.reload(completion: $0) }
+                let factors = user.multiFactor.enrolledFactors
                 let matches = TerminalSecondFactor.matches(wanted, in: factors)
                 guard matches.count == 1 else {
-                    throw FBAuthError.usage("'\(TerminalText.safe(wanted))' names \(matches.isEmpty ? "none" : "several") of the second factors of \(session.displayLabel)"
+                    throw FBAuthError.usage("'\(TerminalText.safe(wanted))' names \(matches.isEmpty ? "none" : "several") of the second factors of \(user.displayLabel)"
                         + (factors.isEmpty ? " (it has none)" : ": \(TerminalSecondFactor.list(factors))"))
                 }
-                let renewed = try enrollment.withdraw(matches[0].mfaEnrollmentId, for: session)
+                let renewed = try Waiting.result { user.multiFactor.unenroll(withFactorUID: matches[0].uid, completion: $0) }
                 context.console.say("Removed \(TerminalSecondFactor.describe(matches[0])) from \(renewed.displayLabel).")
             }
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
         } catch {
-            throw error.explainingSecondFactors(of: session)
+            throw error.explainingSecondFactors(of: saved)
         }
     }
 
@@ -196,7 +189,7 @@ enum MfaCommand: RunnableCommand {
 
 extension FBAuthError {
     /// Server refusals of an enrolment, with what the user can do.
-    func explainingSecondFactors(of session: Session) -> FBAuthError {
+    func explainingSecondFactors(of session: User) -> FBAuthError {
         guard case .server(let error, _) = self, let code = error.code else { return self }
         switch code {
         case "UNVERIFIED_EMAIL":

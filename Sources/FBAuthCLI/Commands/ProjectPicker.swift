@@ -6,7 +6,7 @@ import FBAuth
 enum ProjectPicker {
     static func command(for key: ProjectKey, projectId: String?, fbauth: String) -> String {
         var words = key.emulatorHost.map { ["FIREBASE_AUTH_EMULATOR_HOST=\($0)"] } ?? []
-        if let projectId, IDTokenClaims.isProjectID(projectId) {
+        if let projectId, SettingChecks.isProjectID(projectId) {
             words.append(fbauth)
             words.append("--project \(projectId)")
         } else {

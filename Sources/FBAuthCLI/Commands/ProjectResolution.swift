@@ -80,11 +80,11 @@ extension ProjectChoice {
     /// `apiKey` (from `--api-key`), else `FIREBASE_API_KEY`, names the project; with neither, the
     /// remembered one. Either on the emulator of `FIREBASE_AUTH_EMULATOR_HOST`, when set.
     static func from(apiKey: String?, variable: (String) -> String?) throws(FBAuthError) -> ProjectChoice {
-        let emulatorHost = try FirebaseEndpoints.emulatorHost(setting: variable("FIREBASE_AUTH_EMULATOR_HOST"))
+        let emulatorHost = try SettingChecks.emulatorHost(variable("FIREBASE_AUTH_EMULATOR_HOST"))
         guard let apiKey = apiKey ?? variable("FIREBASE_API_KEY").flatMap({ $0.isEmpty ? nil : $0 }) else {
             return .remembered(emulatorHost: emulatorHost)
         }
-        if let problem = APIKey.problem(apiKey, named: apiKey == variable("FIREBASE_API_KEY") ? "FIREBASE_API_KEY" : "--api-key") { throw problem }
+        if let problem = SettingChecks.apiKeyProblem(apiKey, named: apiKey == variable("FIREBASE_API_KEY") ? "FIREBASE_API_KEY" : "--api-key") { throw problem }
         return .key(ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost))
     }
 }

@@ -34,13 +34,13 @@ struct RunSettings: Sendable {
             httpTimeout = seconds
         }
         if let base = environment["FBAUTH_FIREBASE_JS_URL"], !base.isEmpty {
-            guard HostedPage.isAllowedSDKBase(base) else {
+            guard SettingChecks.isFirebaseJSURL(base) else {
                 throw .usage("FBAUTH_FIREBASE_JS_URL '\(TerminalText.safe(String(base.prefix(100))))' must be an https:// address (or http:// to localhost, 127.0.0.1 or [::1]) without query or fragment")
             }
             firebaseJSBase = base
         }
         if let domain = environment["FBAUTH_AUTH_DOMAIN"], !domain.isEmpty {
-            guard AuthDomain.isValid(domain) else {
+            guard SettingChecks.isAuthDomain(domain) else {
                 throw .usage("FBAUTH_AUTH_DOMAIN '\(TerminalText.safe(String(domain.prefix(100))))' must be a host name such as my-project.firebaseapp.com (no scheme or path)")
             }
             authDomain = domain
@@ -49,12 +49,12 @@ struct RunSettings: Sendable {
         case "":
             // Under WSL the Windows browser reaches the listener through WSL's localhost relay,
             // a program that is not the user's: the launch page protects the address there.
-            listenerGuard = BrowserCommand.isWSL(environment: environment, fileExists: Platform.fileExists) ? .off : .ownConnectionsOnly
+            listenerGuard = ListenerGuard.suited(to: environment)
         case "on": listenerGuard = .ownConnectionsOnly
         case "off": listenerGuard = .off
         case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
         }
-        emulatorHost = try FirebaseEndpoints.emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"])
+        emulatorHost = try SettingChecks.emulatorHost(environment["FIREBASE_AUTH_EMULATOR_HOST"])
         appConfig = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
     }
 }

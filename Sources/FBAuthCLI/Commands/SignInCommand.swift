@@ -179,7 +179,7 @@ enum SignInCommand: RunnableCommand {
                      arguments: [String], json: Bool) throws(FBAuthError) {
         var session = record.session()
         session.signInArguments = arguments
-        let projectId = project.projectId ?? IDTokenClaims.projectId(of: record.tokens.idToken)
+        let projectId = project.projectId ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
             if let projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }

@@ -126,7 +126,7 @@ enum TokenCommand: RunnableCommand {
         }
         console.writeOutput(JSONOutput.render([
             "idToken": JSONValue.string(token.idToken), "expirationTime": .string(Timestamp.string(token.expirationTime)),
-            "uid": .string(token.uid), "projectId": IDTokenClaims.projectId(of: token.idToken).map(JSONValue.string) ?? .null,
+            "uid": .string(token.uid), "projectId": AuthTokenResult(idToken: token.idToken)?.projectID.map(JSONValue.string) ?? .null,
         ]))
     }
 

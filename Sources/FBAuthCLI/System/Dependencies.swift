@@ -24,7 +24,7 @@ package struct Dependencies: Sendable {
     package var secrets: SecretTokens
     /// Who answers a second factor; nil: the person at the terminal (`TerminalSecondFactor`).
     /// The demo's built-in authenticator app answers in its place.
-    package var secondFactors: SecondFactorResolver?
+    package var secondFactors: MultiFactorPrompt?
 
     package init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
                 browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),

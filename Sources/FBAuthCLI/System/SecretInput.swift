@@ -112,7 +112,7 @@ extension SecretInput {
             : source == "-" ? console.readLine() ?? "" : try SecretInput.text(from: source, option: option, console: console)
         let code = text.trimmed()
         guard !code.isEmpty else { throw .usage("no code was given (\(option) \(source))") }
-        guard code.count <= 512, TokenAlphabet.visible.accepts(code) else {
+        guard code.count <= 512, TextChecks.isVisibleASCII(code) else {
             throw .usage("\(option): the code must be visible ASCII without spaces (the oobCode parameter of the email's link)")
         }
         return code

@@ -41,7 +41,7 @@ struct SecondFactorOptions: Equatable {
 /// one, the one `--mfa-factor` names, or asks which; reads the code without echo (three tries on
 /// a terminal), or from `--mfa-code-file` or stdin for scripts (one try: a wrong code is exit 1).
 /// The pending credential never leaves memory.
-struct TerminalSecondFactor: SecondFactorResolver {
+struct TerminalSecondFactor: MultiFactorPrompt {
     let console: Console
     let options: SecondFactorOptions
     /// Whether stdin was read to its end (a token from `-`): the code cannot come from it too.
@@ -50,26 +50,26 @@ struct TerminalSecondFactor: SecondFactorResolver {
 
     static let attemptsOnATerminal = 3
 
-    func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult {
-        let factor = try choose(from: challenge.factors, action: challenge.action)
+    func answer(_ challenge: MultiFactorChallenge) throws(FBAuthError) -> MultiFactorAnswer {
+        let factor = try choose(from: challenge.hints, action: challenge.action)
         let source = try codeSource()
-        switch factor.factorId {
+        switch factor.factorID {
         case "totp":
             return try withAttempts(source, prompt: "Code from your authenticator app (\(Self.name(of: factor))): ") { (code: String) throws(FBAuthError) in
-                try signIn.finish(totp: code, factor: factor)
+                try challenge.finish(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code))
             }
         default:
-            let sessionInfo = try signIn.sendCode(to: factor)
-            console.say("A code was sent by SMS to \(factor.phoneInfo ?? "the enrolled phone").")
+            let verificationID = try challenge.sendSMS(to: factor)
+            console.say("A code was sent by SMS to \(factor.phoneNumber ?? "the enrolled phone").")
             return try withAttempts(source, prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
-                try signIn.finish(smsCode: code, sessionInfo: sessionInfo, factor: factor)
+                try challenge.finish(with: PhoneMultiFactorGenerator.assertion(for: factor, verificationID: verificationID, verificationCode: code))
             }
         }
     }
 
     // MARK: - Which factor
 
-    func choose(from factors: [MfaEnrollmentInfo], action: String) throws(FBAuthError) -> MfaEnrollmentInfo {
+    func choose(from factors: [MultiFactorInfo], action: String) throws(FBAuthError) -> MultiFactorInfo {
         if let wanted = options.factor {
             let matches = Self.matches(wanted, in: factors)
             guard matches.count == 1 else {
@@ -94,25 +94,25 @@ struct TerminalSecondFactor: SecondFactorResolver {
     }
 
     /// By enrollment id, by name (any case), or by kind when only one is of that kind.
-    static func matches(_ wanted: String, in factors: [MfaEnrollmentInfo]) -> [MfaEnrollmentInfo] {
-        let byId = factors.filter { $0.mfaEnrollmentId == wanted }
+    static func matches(_ wanted: String, in factors: [MultiFactorInfo]) -> [MultiFactorInfo] {
+        let byId = factors.filter { $0.uid == wanted }
         if !byId.isEmpty { return byId }
         let byName = factors.filter { $0.displayName?.lowercased() == wanted.lowercased() }
         if !byName.isEmpty { return byName }
-        return factors.filter { $0.factorId == wanted.lowercased() }
+        return factors.filter { $0.factorID == wanted.lowercased() }
     }
 
-    static func name(of factor: MfaEnrollmentInfo) -> String {
-        factor.displayName.map { "\"\(TerminalText.safe($0))\"" } ?? (factor.factorId == "totp" ? "TOTP" : "SMS")
+    static func name(of factor: MultiFactorInfo) -> String {
+        factor.displayName.map { "\"\(TerminalText.safe($0))\"" } ?? (factor.factorID == "totp" ? "TOTP" : "SMS")
     }
 
-    static func describe(_ factor: MfaEnrollmentInfo) -> String {
-        let kind = factor.factorId == "totp" ? "authenticator app" : "SMS to \(factor.phoneInfo ?? "a phone")"
-        return "\(kind)" + (factor.displayName.map { " \"\(TerminalText.safe($0))\"" } ?? "") + " (\(factor.factorId), id \(factor.mfaEnrollmentId))"
+    static func describe(_ factor: MultiFactorInfo) -> String {
+        let kind = factor.factorID == "totp" ? "authenticator app" : "SMS to \(factor.phoneNumber ?? "a phone")"
+        return "\(kind)" + (factor.displayName.map { " \"\(TerminalText.safe($0))\"" } ?? "") + " (\(factor.factorID), id \(factor.uid))"
     }
 
-    static func list(_ factors: [MfaEnrollmentInfo]) -> String {
-        factors.map { ($0.displayName.map { "\"\(TerminalText.safe($0))\" " } ?? "") + "\($0.factorId) \($0.mfaEnrollmentId)" }.joined(separator: ", ")
+    static func list(_ factors: [MultiFactorInfo]) -> String {
+        factors.map { ($0.displayName.map { "\"\(TerminalText.safe($0))\" " } ?? "") + "\($0.factorID) \($0.uid)" }.joined(separator: ", ")
     }
 
     // MARK: - The code
@@ -142,7 +142,7 @@ struct TerminalSecondFactor: SecondFactorResolver {
             let code = try read(source, prompt: prompt)
             do throws(FBAuthError) {
                 return try attempt(code)
-            } catch where remaining > 0 && error.isWrongCode {
+            } catch where remaining > 0 && error.isWrongSecondFactorCode {
                 console.say("That code is not right; try again (\(remaining) \(remaining == 1 ? "try" : "tries") left).")
                 remaining -= 1
             }
@@ -166,13 +166,5 @@ struct TerminalSecondFactor: SecondFactorResolver {
             throw .usage("'\(TerminalText.safe(String(code.prefix(12))))' is not a second-factor code (6 to 8 digits)")
         }
         return code
-    }
-}
-
-extension FBAuthError {
-    /// The server refused a second factor's code, which another try may get right.
-    var isWrongCode: Bool {
-        guard case .server(let error, _) = self, let code = error.code else { return false }
-        return code == "INVALID_CODE" || code == "INVALID_VERIFICATION_CODE"
     }
 }
