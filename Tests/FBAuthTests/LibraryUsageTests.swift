@@ -141,6 +141,25 @@ import Testing
         #expect(user.multiFactor.enrolledFactors.isEmpty && standIn.secondFactors(uid: uid).isEmpty)
     }
 
+    /// docs/library.md: an SMS factor enrolled through `user.multiFactor` (with the stand-in's
+    /// reCAPTCHA check off, as Google's emulator has none).
+    @Test func aPhoneIsEnrolled() async throws {
+        var configuration = StandInConfiguration()
+        configuration.checksRecaptcha = false
+        let standIn = try StandIn(configuration: configuration)
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "sms@example.com", directory: try temporaryDirectory())
+        let uid = standIn.createPasswordUser(email: "sms@example.com", password: "correct horse")
+        standIn.verifyEmail(uid: uid)
+        let user = try await auth.signIn(withEmail: "sms@example.com", password: "correct horse").user
+
+        let verificationID = try await user.multiFactor.sendEnrollmentSMS(to: "+15555550100")
+        let sms = try #require(standIn.latestCode(sentTo: "+15555550100"))
+        try await user.multiFactor.enroll(phoneVerificationID: verificationID, verificationCode: sms, displayName: "work phone")
+        #expect(standIn.secondFactors(uid: uid).map(\.factorId) == ["phone"] && user.multiFactor.enrolledFactors.first?.displayName == "work phone")
+    }
+
     @Test func emailLinksAndMailedCodes() async throws {
         let standIn = try StandIn()
         standIn.start()

@@ -44,19 +44,25 @@ public struct MultiFactor: Sendable {
     /// `PhoneAuthProvider.verifyPhoneNumber(_:multiFactorSession:)` for an enrolment: Firebase
     /// sends a code by SMS to `phoneNumber` (E.164), after the reCAPTCHA step when
     /// `AuthSettings.recaptchaInBrowser` is on; the verification id.
+    public func sendEnrollmentSMS(to phoneNumber: String) async throws(FBAuthError) -> String {
+        try await user.auth.inBackground(sendingSMS(to: phoneNumber))
+    }
+
+    /// The same with a completion handler.
     public func sendEnrollmentSMS(to phoneNumber: String, completion: @escaping @Sendable (Result<String, FBAuthError>) -> Void) {
-        user.auth.onBackground(user.withSession { (session, auth) throws(FBAuthError) -> String in
-            try auth.enrollment().sendCode(to: phoneNumber, for: session, verifier: auth.phoneVerifier)
-        }, completion)
+        user.auth.onBackground(sendingSMS(to: phoneNumber), completion)
     }
 
     /// `enroll(with: PhoneMultiFactorGenerator.assertion(with: credential), displayName:)`:
-    /// the code of the SMS `sendEnrollmentSMS` sent. The updated user.
+    /// the code of the SMS `sendEnrollmentSMS` sent.
+    public func enroll(phoneVerificationID verificationID: String, verificationCode: String, displayName: String?) async throws(FBAuthError) {
+        _ = try await user.auth.inBackground(enrollingPhone(verificationID, code: verificationCode, displayName: displayName))
+    }
+
+    /// The same with a completion handler; the updated user.
     public func enroll(phoneVerificationID verificationID: String, verificationCode: String, displayName: String?,
                        completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
-        user.auth.onBackground(user.withSession { (session, auth) throws(FBAuthError) -> User in
-            User(try auth.enrollment().finishPhone(sessionInfo: verificationID, code: verificationCode, name: displayName, for: session), auth: auth)
-        }, completion)
+        user.auth.onBackground(enrollingPhone(verificationID, code: verificationCode, displayName: displayName), completion)
     }
 
     /// `unenroll(withFactorUID:)`.
@@ -76,6 +82,18 @@ public struct MultiFactor: Sendable {
     private func enrolling(_ secret: TOTPSecret, oneTimePassword: String, displayName: String?) -> @Sendable () throws(FBAuthError) -> User {
         user.withSession { (session, auth) throws(FBAuthError) -> User in
             User(try auth.enrollment().finishTOTP(secret.secret, code: oneTimePassword, name: displayName, for: session), auth: auth)
+        }
+    }
+
+    private func sendingSMS(to phoneNumber: String) -> @Sendable () throws(FBAuthError) -> String {
+        user.withSession { (session, auth) throws(FBAuthError) -> String in
+            try auth.enrollment().sendCode(to: phoneNumber, for: session, verifier: auth.phoneVerifier)
+        }
+    }
+
+    private func enrollingPhone(_ verificationID: String, code: String, displayName: String?) -> @Sendable () throws(FBAuthError) -> User {
+        user.withSession { (session, auth) throws(FBAuthError) -> User in
+            User(try auth.enrollment().finishPhone(sessionInfo: verificationID, code: code, name: displayName, for: session), auth: auth)
         }
     }
 
