@@ -61,12 +61,34 @@ extension Auth {
     /// `sendPasswordReset(withEmail:)`: Firebase mails a reset link (when the address has an
     /// account; nothing says whether it has).
     public func sendPasswordReset(withEmail email: String) async throws(FBAuthError) {
-        try await inBackground { () throws(FBAuthError) in try self.management().sendPasswordReset(email: email) }
+        try await inBackground(sendingPasswordReset(email))
     }
 
-    /// `confirmPasswordReset(withCode:newPassword:)`: the code (`oobCode`) of the mailed link.
-    public func confirmPasswordReset(withCode code: String, newPassword: String) async throws(FBAuthError) {
-        try await inBackground { () throws(FBAuthError) in _ = try self.management().resetPassword(code: code, newPassword: newPassword) }
+    /// The same with a completion handler.
+    public func sendPasswordReset(withEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+        onBackground(sendingPasswordReset(email), completion)
+    }
+
+    /// `confirmPasswordReset(withCode:newPassword:)`: the code (`oobCode`) of the mailed link
+    /// (refused unless it is a password reset's). Returns the account's email, as Firebase
+    /// answers it (the SDK's `verifyPasswordResetCode` without a second request).
+    @discardableResult
+    public func confirmPasswordReset(withCode code: String, newPassword: String) async throws(FBAuthError) -> String? {
+        try await inBackground(resettingPassword(code, to: newPassword))
+    }
+
+    /// The same with a completion handler.
+    public func confirmPasswordReset(withCode code: String, newPassword: String,
+                                     completion: @escaping @Sendable (Result<String?, FBAuthError>) -> Void) {
+        onBackground(resettingPassword(code, to: newPassword), completion)
+    }
+
+    private func sendingPasswordReset(_ email: String) -> @Sendable () throws(FBAuthError) -> Void {
+        { () throws(FBAuthError) in try self.management().sendPasswordReset(email: email) }
+    }
+
+    private func resettingPassword(_ code: String, to password: String) -> @Sendable () throws(FBAuthError) -> String? {
+        { () throws(FBAuthError) in try self.management().resetPassword(code: code, newPassword: password) }
     }
 
     // MARK: - Shared
@@ -88,8 +110,11 @@ extension Auth {
         settings.recaptchaInBrowser ? RecaptchaPhoneVerifier(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : NoPhoneVerification()
     }
 
+    /// Account requests, with reCAPTCHA Enterprise tokens from the browser when the settings say.
     func management() -> AccountManagement {
-        AccountManagement(client: client(), store: store, project: project, tenantId: tenantID, clock: clock)
+        let management = AccountManagement(client: client(), store: store, project: project, tenantId: tenantID, clock: clock)
+        guard settings.recaptchaInBrowser else { return management }
+        return management.with(recaptchaTokens: BrowserRecaptchaTokens(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser))
     }
 
     /// Runs a sign-in in the background, then saves its session as the current one.

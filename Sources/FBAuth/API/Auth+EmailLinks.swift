@@ -12,7 +12,7 @@ extension Auth {
 
     /// `isSignIn(withEmailLink:)`: whether `link` is a sign-in link Firebase mailed.
     public func isSignIn(withEmailLink link: String) -> Bool {
-        if case .success(let parsed) = EmailActionLink.parse(link) { return parsed.operation == .signIn }
+        if case .success(let parsed) = EmailActionLink.parse(link) { return parsed.operation == .emailLink }
         return false
     }
 

@@ -27,26 +27,31 @@ extension User {
     /// `updatePassword(to:)`: needs a recent sign-in (`reauthenticate`); Firebase signs the
     /// user's other sessions out and this one gets new tokens.
     public func updatePassword(to password: String) async throws(FBAuthError) {
-        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Session in
-            try auth.management().changePassword(to: password, for: session)
-        })
+        _ = try await auth.inBackground(changingPassword(to: password))
+    }
+
+    /// The same with a completion handler; the updated user.
+    public func updatePassword(to password: String, completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+        auth.onBackground(changingPassword(to: password), completion)
     }
 
     /// `sendEmailVerification()`: Firebase mails a verification link to the user's address.
-    public func sendEmailVerification() async throws(FBAuthError) {
-        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Bool in
-            try auth.management().sendVerification(for: session)
-            return true
-        })
+    public func sendEmailVerification() async throws(FBAuthError) { try await auth.inBackground(sendingVerification) }
+
+    /// The same with a completion handler.
+    public func sendEmailVerification(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+        auth.onBackground(sendingVerification, completion)
     }
 
     /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
     /// address changes when it is opened (and Firebase then signs the user's sessions out).
     public func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
-        _ = try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> Bool in
-            try auth.management().sendEmailChange(to: email, for: session)
-            return true
-        })
+        try await auth.inBackground(sendingEmailChange(to: email))
+    }
+
+    /// The same with a completion handler.
+    public func sendEmailVerification(beforeUpdatingEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+        auth.onBackground(sendingEmailChange(to: email), completion)
     }
 
     /// `createProfileChangeRequest()` then `commitChanges()`, in one call: a value sets, an
@@ -89,6 +94,18 @@ extension User {
             }
             return result
         }
+    }
+
+    private func changingPassword(to password: String) -> @Sendable () throws(FBAuthError) -> User {
+        withSession { (session, auth) throws(FBAuthError) -> User in User(try auth.management().changePassword(to: password, for: session), auth: auth) }
+    }
+
+    private var sendingVerification: @Sendable () throws(FBAuthError) -> Void {
+        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendVerification(for: session) }
+    }
+
+    private func sendingEmailChange(to email: String) -> @Sendable () throws(FBAuthError) -> Void {
+        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendEmailChange(to: email, for: session) }
     }
 
     private var reloading: @Sendable () throws(FBAuthError) -> User {

@@ -27,7 +27,7 @@ extension CredentialSignIn {
 
     /// `signInWithEmailLink`, or with `linkingTo` an ID token, the email linked to its user.
     package func emailLink(email: String, link: EmailActionLink, linkingTo idToken: String? = nil) throws(FBAuthError) -> SignInRecord {
-        guard link.operation == .signIn else {
+        guard link.operation == .emailLink else {
             throw .usage("that is \(link.operation.sentence), not a sign-in link")
         }
         let response = try client.signInWithEmailLink(email: email, code: link.code, idToken: idToken, tenantId: tenantId)

@@ -7,28 +7,7 @@ import FBAuthSupport
 /// possibly inside a `link` or `deep_link_id` parameter (Dynamic Links, iOS custom schemes).
 /// The code is a one-time secret: it is never printed.
 package struct EmailActionLink: Sendable, Equatable {
-    package enum Operation: String, Sendable, CaseIterable {
-        case passwordReset = "resetPassword"
-        case signIn
-        case verifyEmail
-        case verifyAndChangeEmail
-        case recoverEmail
-        case revertSecondFactorAddition
-
-        /// In words, for "this is a … link".
-        package var sentence: String {
-            switch self {
-            case .passwordReset: "a password-reset link"
-            case .signIn: "a sign-in link"
-            case .verifyEmail: "an email-verification link"
-            case .verifyAndChangeEmail: "an email-change link"
-            case .recoverEmail: "an email-recovery link"
-            case .revertSecondFactorAddition: "a link that removes a second factor"
-            }
-        }
-    }
-
-    package var operation: Operation
+    package var operation: ActionCodeOperation
     package var code: String
     package var apiKey: String
     package var continueUrl: String?
@@ -47,7 +26,7 @@ package struct EmailActionLink: Sendable, Equatable {
         guard let code = parameters["oobCode"], let mode = parameters["mode"], let apiKey = parameters["apiKey"] else {
             return .failure(.notALink)
         }
-        guard let operation = Operation(rawValue: mode) else { return .failure(.unknownMode) }
+        guard let operation = ActionCodeOperation(rawValue: mode) else { return .failure(.unknownMode) }
         // Firebase's codes are base64url-like; anything else is not one of its links.
         guard TokenAlphabet.visible.accepts(code), code.count <= 512, TokenAlphabet.visible.accepts(apiKey), apiKey.count <= 128 else {
             return .failure(.malformedCode)
@@ -84,6 +63,30 @@ package struct EmailActionLink: Sendable, Equatable {
             case .unknownMode: "its mode is not one Firebase sends"
             case .malformedCode: "its code is malformed"
             }
+        }
+    }
+}
+
+/// What a link from one of Firebase's emails does, as the SDK's `ActionCodeOperation` (its
+/// `mode` parameter).
+public enum ActionCodeOperation: String, Sendable, CaseIterable {
+    case passwordReset = "resetPassword"
+    /// A sign-in link (`signIn`; the SDK's `.emailLink`).
+    case emailLink = "signIn"
+    case verifyEmail
+    case verifyAndChangeEmail
+    case recoverEmail
+    case revertSecondFactorAddition
+
+    /// In words, for "this is a … link".
+    public var sentence: String {
+        switch self {
+        case .passwordReset: "a password-reset link"
+        case .emailLink: "a sign-in link"
+        case .verifyEmail: "an email-verification link"
+        case .verifyAndChangeEmail: "an email-change link"
+        case .recoverEmail: "an email-recovery link"
+        case .revertSecondFactorAddition: "a link that removes a second factor"
         }
     }
 }

@@ -46,7 +46,7 @@ package struct EmailLinkFlow: Sendable {
                 case .success(let parsed): link = parsed
                 case .failure(let problem): throw FBAuthError.usage("that is not a sign-in link: \(problem.reason)")
                 }
-                if link.operation != .signIn, callback.held != nil {
+                if link.operation != .emailLink, callback.held != nil {
                     callback.respond(ResultPage.rejected(status: 403, reason: "this is \(link.operation.sentence), not a sign-in link"))
                     flow.observer.notice("fbauth: \(link.operation.sentence) reached this sign-in and was refused; still waiting for the sign-in link sent to \(email).")
                     continue

@@ -90,6 +90,12 @@ extension FBAuthError {
         case .server, .network, .badResponse, .accountExists, .secondFactorRequired: self
         }
     }
+
+    /// A usage error about what `option` gave: "OPTION: the library's sentence".
+    func naming(_ option: String) -> FBAuthError {
+        guard case .usage(let text) = self else { return self }
+        return .usage("\(option): \(text)")
+    }
 }
 
 /// What fbauth's command line adds to a server's refusal: the command or option that acts on

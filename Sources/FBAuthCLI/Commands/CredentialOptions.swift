@@ -97,7 +97,7 @@ extension CommandContext {
         guard let source = options.linkSource else {
             return try emailLink.run(email: options.email, port: options.port, timeout: options.timeout, purpose: purpose)
         }
-        let link = try SecretInput.emailLink(from: source, option: "--link", console: console)
+        let link = EmailActionLink(try SecretInput.emailLink(from: source, option: "--link", console: console))
         let credentials = CredentialSignIn(client: project.client, clock: clock, tenantId: project.tenantId, secondFactor: secondFactor,
                                            recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
         return try credentials.emailLink(email: options.email, link: link, linkingTo: purpose.linkToken)

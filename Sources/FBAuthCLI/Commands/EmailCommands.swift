@@ -22,12 +22,11 @@ enum VerifyEmailCommand: RunnableCommand {
     }
 
     static func run(_ options: Bool, _ context: CommandContext) throws(FBAuthError) {
-        try EmailCommand.withSession(context) { (session, management) throws(FBAuthError) in
-            guard let email = session.email else { throw .usage("\(session.displayLabel) has no email address to verify") }
-            if session.emailVerified { context.console.say("\(email) is verified already (as of the last sign-in or whoami); sending the link anyway.") }
-            try management.sendVerification(for: session)
-            context.console.say("Firebase has mailed a verification link to \(email)\(context.mailNote(for: try context.project())).")
-        }
+        let user = try context.user()
+        guard let email = user.email else { throw .usage("\(user.displayLabel) has no email address to verify") }
+        if user.isEmailVerified { context.console.say("\(email) is verified already (as of the last sign-in or whoami); sending the link anyway.") }
+        try Waiting.result { user.sendEmailVerification(completion: $0) }
+        context.console.say("Firebase has mailed a verification link to \(email)\(context.mailNote(for: try context.project())).")
     }
 }
 
@@ -87,11 +86,10 @@ enum EmailCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         switch options {
         case .change(let newEmail):
-            try withSession(context) { (session, management) throws(FBAuthError) in
-                if session.email?.lowercased() == newEmail.lowercased() { throw .usage("\(newEmail) is the current address already") }
-                try management.sendEmailChange(to: newEmail, for: session)
-                context.console.say("Firebase has mailed a link to \(newEmail)\(context.mailNote(for: try context.project())). The address of \(session.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
-            }
+            let user = try context.user()
+            if user.email?.lowercased() == newEmail.lowercased() { throw .usage("\(newEmail) is the current address already") }
+            try Waiting.result { user.sendEmailVerification(beforeUpdatingEmail: newEmail, completion: $0) }
+            context.console.say("Firebase has mailed a link to \(newEmail)\(context.mailNote(for: try context.project())). The address of \(user.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
         case .apply(let source):
             try apply(source, context: context)
         }
@@ -102,9 +100,12 @@ enum EmailCommand: RunnableCommand {
         let store = context.sessionStore()
         let code = try PasswordCommand.actionCode(source, context: context,
                                                   accepting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition]) { operation in
-            "that is \(operation.sentence); email apply takes verification and email-change links"
-                + (operation == .passwordReset ? " (`fbauth password reset --link -` takes this one)" : "")
-                + (operation == .signIn ? " (`fbauth signin --provider emailLink --email E --link -` takes this one)" : "")
+            let other: String = switch operation {
+            case .passwordReset: " (`fbauth password reset --link -` takes this one)"
+            case .emailLink: " (`fbauth signin --provider emailLink --email E --link -` takes this one)"
+            default: ""
+            }
+            return "that is \(operation.sentence); email apply takes verification and email-change links" + other
         }
         let management = AccountManagement(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
         let answer = try management.apply(code: code)
@@ -137,21 +138,6 @@ enum EmailCommand: RunnableCommand {
                 return saved
             }
             context.console.say("Firebase signed \(session.displayLabel) out with this change; sign in again with `\(renamed.signInCommand)`.")
-        }
-    }
-
-    /// Runs `body` with the current session (fresh for a minute) and the account operations;
-    /// a session the server refuses is marked as needing a new sign-in.
-    static func withSession(_ context: CommandContext, _ body: (Session, AccountManagement) throws(FBAuthError) -> Void) throws(FBAuthError) {
-        let project = try context.project()
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(context.selector, minValid: 60)
-        let management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
-                                           tenantId: project.tenantId, clock: context.clock)
-        do throws(FBAuthError) {
-            try body(session, management)
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
         }
     }
 }

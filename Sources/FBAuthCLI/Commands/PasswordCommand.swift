@@ -74,56 +74,47 @@ enum PasswordCommand: RunnableCommand {
         // A reset starts from nothing but the project (exit 2 without one); a change needs a user.
         if options != .change { context.startsSession = true }
         let project = try context.project()
-        let management = AccountManagement(client: project.client, store: context.sessionStore(), project: project.key,
-                                           tenantId: project.tenantId, clock: context.clock)
         switch options {
         case .sendReset(let email, let openBrowser):
-            let withRecaptcha = management.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
-            try withRecaptcha.sendPasswordReset(email: email)
+            let auth = try context.auth(for: project, opensBrowser: openBrowser)
+            try Waiting.result { auth.sendPasswordReset(withEmail: email, completion: $0) }
             context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(context.mailNote(for: project)). Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
             let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in
-                "that is \(operation.sentence), not \(EmailActionLink.Operation.passwordReset.sentence)"
+                "that is \(operation.sentence), not \(ActionCodeOperation.passwordReset.sentence)"
             }
             let password = try SecretInput.newPassword(for: nil, console: context.console, afterOtherInput: true)
-            let email = try management.resetPassword(code: code, newPassword: password)
+            let auth = try context.auth(for: project)
+            let email = try Waiting.result { auth.confirmPasswordReset(withCode: code, newPassword: password, completion: $0) }
             context.console.say("The password\(email.map { " of \($0)" } ?? "") was reset; its other sessions were signed out. Sign in with it: fbauth signin --provider password --email \(email ?? "EMAIL")")
-            if let email { checkSavedSessions(of: email, project: project, context: context) }
+            if let email { checkSavedUsers(of: email, auth: auth) }
         case .change:
-            let refresher = context.tokenRefresher(for: project.key)
-            let session = try refresher.session(context.selector, minValid: 60)
-            let password = try SecretInput.newPassword(for: session.email, console: context.console)
-            let renewed: Session
+            let user = try context.user()
+            let password = try SecretInput.newPassword(for: user.email, console: context.console)
+            let renewed: User
             do throws(FBAuthError) {
-                renewed = try management.changePassword(to: password, for: session)
-            } catch where error.rejectsSession {
-                try refresher.reject(session, because: error)
+                renewed = try Waiting.result { user.updatePassword(to: password, completion: $0) }
             } catch where error.code == .requiresRecentLogin {
-                throw .failed(.requiresRecentLogin, "changing the password needs a recent sign-in; run `fbauth reauth --provider \(session.providerData.first?.providerId ?? "ID")` and try again [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
+                throw .failed(.requiresRecentLogin, "changing the password needs a recent sign-in; run `fbauth reauth --provider \(user.providerData.first?.providerID ?? "ID")` and try again [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
             }
             context.console.say("Changed the password of \(renewed.displayLabel); its other sessions were signed out, and this one has new tokens.")
         }
     }
 
     /// A reset signs the user's sessions out on the server: the saved ones of that address are
-    /// asked once, so that `status` shows what is true now rather than the old token's time.
-    private static func checkSavedSessions(of email: String, project: ProjectContext, context: CommandContext) {
-        let refresher = context.tokenRefresher(for: project.key)
-        let sessions = (try? context.sessionStore().load().project(project.key)?.sessions) ?? nil
-        for session in sessions ?? [] where session.email?.lowercased() == email.lowercased() && session.canRefresh {
-            do throws(FBAuthError) {
-                _ = try refresher.session(.exactly(session.reference), minValid: 0, forceRefresh: true)
-            } catch where error.rejectsSession {
-                _ = try? refresher.reject(session, because: error)
-            } catch {}
+    /// asked once (a refusal leaves them without tokens), so that `status` shows what is true
+    /// now rather than the old token's time.
+    private static func checkSavedUsers(of email: String, auth: Auth) {
+        for user in auth.savedUsers where user.email?.lowercased() == email.lowercased() && user.refreshToken != nil {
+            _ = try? Waiting.result { user.getIDTokenResult(forcingRefresh: true, completion: $0) }
         }
     }
 
     /// The code of a mailed link (checked to be a password reset's when the link says).
     /// The code of a mailed link, or of `--code-file`; a link of another kind is refused with
     /// `refusal`'s words (a bare code says nothing of its kind: the server checks it).
-    static func actionCode(_ source: CodeSource, context: CommandContext, accepting operations: Set<EmailActionLink.Operation>,
-                           refusal: (EmailActionLink.Operation) -> String) throws(FBAuthError) -> String {
+    static func actionCode(_ source: CodeSource, context: CommandContext, accepting operations: Set<ActionCodeOperation>,
+                           refusal: (ActionCodeOperation) -> String) throws(FBAuthError) -> String {
         switch source {
         case .codeFile(let file):
             return try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)

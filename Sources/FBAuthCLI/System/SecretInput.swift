@@ -85,7 +85,7 @@ extension SecretInput {
     /// A mailed link from a file, or from stdin for `-` (asked for without echo on a terminal:
     /// it carries a one-time code). Never from the command line, where other users' `ps` can
     /// read it.
-    static func emailLink(from source: String, option: String, console: Console) throws(FBAuthError) -> EmailActionLink {
+    static func emailLink(from source: String, option: String, console: Console) throws(FBAuthError) -> ActionCodeURL {
         try refuseInline(source, option: option)
         let text: String
         if source == "-" {
@@ -98,9 +98,10 @@ extension SecretInput {
             text = try SecretInput.text(from: source, option: option, console: console)
         }
         guard !text.trimmed().isEmpty else { throw .usage("no link was given (\(option) \(source))") }
-        switch EmailActionLink.parse(text) {
-        case .success(let link): return link
-        case .failure(let problem): throw .usage("\(option): \(problem == .notALink ? "" : "that is not a link Firebase can use: ")\(problem.reason)")
+        do throws(FBAuthError) {
+            return try ActionCodeURL.reading(text)
+        } catch {
+            throw error.naming(option)
         }
     }
 
