@@ -20,4 +20,16 @@ public struct AccountExistsConflict: Sendable {
         existingProviders = response.verifiedProvider ?? []
         self.message = message
     }
+
+    private init(email: String?, updatedCredential: OAuthCredential, existingProviders: [String], message: String) {
+        self.email = email
+        self.updatedCredential = updatedCredential
+        self.existingProviders = existingProviders
+        self.message = message
+    }
+
+    /// The same conflict told in a program's own words (what its user runs next).
+    public func rewording(_ message: String) -> AccountExistsConflict {
+        AccountExistsConflict(email: email, updatedCredential: updatedCredential, existingProviders: existingProviders, message: message)
+    }
 }

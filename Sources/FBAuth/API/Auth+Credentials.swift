@@ -12,22 +12,41 @@ import Foundation
 extension Auth {
     /// `signIn(withEmail:password:)`: an email and password account.
     public func signIn(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
-        try await signInSaving { () throws(FBAuthError) in try self.credentials().password(email: email, password: password) }
+        try await signIn(with: EmailAuthProvider.credential(withEmail: email, password: password))
     }
 
     /// `createUser(withEmail:password:)`: a new email and password account, signed in.
     public func createUser(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
-        try await signInSaving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password) }
+        try await inBackground(creatingUser(email, password))
+    }
+
+    /// The same with a completion handler.
+    public func createUser(withEmail email: String, password: String, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(creatingUser(email, password), completion)
     }
 
     /// `signInAnonymously()`: a new anonymous user (linking a provider later keeps it).
     public func signInAnonymously() async throws(FBAuthError) -> AuthDataResult {
-        try await signInSaving { () throws(FBAuthError) in try self.credentials().anonymous() }
+        try await inBackground(saving { () throws(FBAuthError) in try self.credentials().anonymous() })
+    }
+
+    /// The same with a completion handler.
+    public func signInAnonymously(completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(saving { () throws(FBAuthError) in try self.credentials().anonymous() }, completion)
     }
 
     /// `signIn(withCustomToken:)`: a token minted by the Admin SDK of the project.
     public func signIn(withCustomToken token: String) async throws(FBAuthError) -> AuthDataResult {
-        try await signInSaving { () throws(FBAuthError) in try self.credentials().customToken(token) }
+        try await inBackground(saving { () throws(FBAuthError) in try self.credentials().customToken(token) })
+    }
+
+    /// The same with a completion handler.
+    public func signIn(withCustomToken token: String, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(saving { () throws(FBAuthError) in try self.credentials().customToken(token) }, completion)
+    }
+
+    private func creatingUser(_ email: String, _ password: String) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        saving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password) }
     }
 
     /// `signIn(with: AuthCredential)`: a provider token held already
@@ -35,27 +54,59 @@ extension Auth {
     /// `accountExistsWithDifferentCredential` error. An email that belongs to an account with
     /// other methods throws that error again.
     public func signIn(with credential: OAuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        try await signInSaving { () throws(FBAuthError) in
-            let result: BrowserSignInFlow.Result
-            if credential.pendingToken != nil {
-                result = try self.credentials().providerCredential(PendingCredential(credential: credential, email: nil, savedAt: self.clock.now()),
-                                                                   purpose: .signIn)
-            } else {
-                let token = try ProviderTokenCredential(providerId: credential.providerID, idToken: credential.idToken, accessToken: credential.accessToken,
-                                                        secret: credential.secret, rawNonce: credential.rawNonce,
-                                                        forEmulator: self.emulatorHost != nil)
-                result = try self.credentials().providerToken(token, purpose: .signIn)
-            }
-            return try self.signedIn(result, providerId: credential.providerID)
+        try await signIn(with: AuthCredential(credential))
+    }
+
+    /// `signIn(with: AuthCredential)`: a password, a mailed link or a provider's token.
+    public func signIn(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        try await inBackground(signingIn(with: credential))
+    }
+
+    /// The same with a completion handler.
+    public func signIn(with credential: AuthCredential, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(signingIn(with: credential), completion)
+    }
+
+    private func signingIn(with credential: AuthCredential) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        saving { () throws(FBAuthError) in try self.signedIn(self.answer(for: credential, purpose: .signIn), providerId: credential.provider) }
+    }
+
+    /// What Firebase answers to `credential` used for `purpose`: the first step of a sign-in,
+    /// link or reauthentication with a credential.
+    func answer(for credential: AuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+        let credentials = credentials()
+        switch credential.kind {
+        case .password(let email, let password):
+            if let idToken = purpose.linkToken { return .signedIn(try credentials.linkPassword(email: email, password: password, idToken: idToken)) }
+            return .signedIn(try credentials.password(email: email, password: password))
+        case .emailLink(let email, let link):
+            return .signedIn(try credentials.emailLink(email: email, link: EmailActionLink(link), linkingTo: purpose.linkToken))
+        case .emailLinkAwaited(let email, let port, let timeout):
+            return .signedIn(try EmailLinkFlow(flow: flow(secondFactor: secondFactorHandling), recaptchaTokens: recaptchaTokens)
+                .run(email: email, port: port, timeout: timeout, purpose: purpose))
+        case .oauth(let credential) where credential.pendingToken != nil:
+            return try credentials.providerCredential(PendingCredential(credential: credential, email: nil, savedAt: clock.now()), purpose: purpose)
+        case .oauth(let credential):
+            let token = try ProviderTokenCredential(providerId: credential.providerID, idToken: credential.idToken, accessToken: credential.accessToken,
+                                                    secret: credential.secret, rawNonce: credential.rawNonce, forEmulator: emulatorHost != nil,
+                                                    names: settings.credentialPartNames)
+            return try credentials.providerToken(token, purpose: purpose)
         }
     }
 
     /// `fetchSignInMethods(forEmail:)`: the sign-in methods of an address (empty where the project
     /// protects against email enumeration).
     public func fetchSignInMethods(forEmail email: String) async throws(FBAuthError) -> [String] {
-        try await inBackground { () throws(FBAuthError) in
-            try self.client().signInMethods(email: email, tenantId: self.tenantID).signinMethods ?? []
-        }
+        try await inBackground(signInMethods(email))
+    }
+
+    /// The same with a completion handler.
+    public func fetchSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<[String], FBAuthError>) -> Void) {
+        onBackground(signInMethods(email), completion)
+    }
+
+    private func signInMethods(_ email: String) -> @Sendable () throws(FBAuthError) -> [String] {
+        { () throws(FBAuthError) in try self.client().signInMethods(email: email, tenantId: self.tenantID).signinMethods ?? [] }
     }
 
     /// `sendPasswordReset(withEmail:)`: Firebase mails a reset link (when the address has an
@@ -94,8 +145,12 @@ extension Auth {
     // MARK: - Shared
 
     func credentials() -> CredentialSignIn {
-        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID, secondFactor: secondFactorHandling,
-                         recaptchaTokens: settings.recaptchaInBrowser ? BrowserRecaptchaTokens(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : nil)
+        CredentialSignIn(client: client(), clock: clock, tenantId: tenantID, secondFactor: secondFactorHandling, recaptchaTokens: recaptchaTokens)
+    }
+
+    /// reCAPTCHA Enterprise tokens from a page in the browser, when the settings say.
+    var recaptchaTokens: RecaptchaTokenSource? {
+        settings.recaptchaInBrowser ? BrowserRecaptchaTokens(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : nil
     }
 
     /// The settings' prompt answers a second factor; without one, the operation throws
@@ -119,10 +174,18 @@ extension Auth {
 
     /// Runs a sign-in in the background, then saves its session as the current one.
     func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthDataResult {
-        try await inBackground { () throws(FBAuthError) in
+        try await inBackground(saving(signIn))
+    }
+
+    /// A sign-in, then its session saved as the current one, with the settings' sign-in
+    /// arguments; the store is checked first, so that a store that cannot be written fails
+    /// before the user goes through a browser.
+    func saving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        { () throws(FBAuthError) in
             try self.store.checkWritable()
             let record = try signIn()
-            let session = record.session()
+            var session = record.session()
+            session.signInArguments = self.settings.signInArguments
             let projectID = self.settings.projectID ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
             try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
                 contents.save(session, in: self.project, makeCurrent: true)

@@ -91,9 +91,18 @@ public final class Auth: Sendable {
     /// When the provider's email belongs to an account with other sign-in methods, throws
     /// `accountExistsWithDifferentCredential`.
     public func signIn(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
-        let options = try options(for: provider)
-        return try await signInSaving { () throws(FBAuthError) in
-            try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
+        try await inBackground(signingIn(with: provider))
+    }
+
+    /// The same with a completion handler.
+    public func signIn(with provider: OAuthProvider, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(signingIn(with: provider), completion)
+    }
+
+    private func signingIn(with provider: OAuthProvider) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        saving { () throws(FBAuthError) in
+            let options = try self.options(for: provider)
+            return try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
         }
     }
 
@@ -148,8 +157,8 @@ public final class Auth: Sendable {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
         }
         let parameters = provider.customParameters.sorted { $0.key < $1.key }.map { KeyValue(key: $0.key, value: $0.value) }
-        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, port: port,
-                           openBrowser: settings.opensBrowser, timeout: timeout, redirect: redirect)
+        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, email: provider.emulatorEmail, port: port,
+                           redirectHost: settings.redirectHost, openBrowser: settings.opensBrowser, timeout: timeout, redirect: redirect)
     }
 
     func signedIn(_ result: BrowserSignInFlow.Result, providerId: String) throws(FBAuthError) -> SignInRecord {
@@ -171,11 +180,10 @@ public final class Auth: Sendable {
         }
     }
 
-    /// The same with a credential Firebase handed back earlier, without the browser.
-    func renew(_ reference: SessionReference, with credential: OAuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
-        let pending = PendingCredential(credential: credential, email: nil, savedAt: clock.now())
-        return try renew(reference, purpose: purpose, providerId: credential.providerID) { () throws(FBAuthError) in
-            try self.credentials().providerCredential(pending, purpose: purpose)
+    /// The same with a credential, without the OAuth browser flow.
+    func renew(_ reference: SessionReference, with credential: AuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+        try renew(reference, purpose: purpose, providerId: credential.provider) { () throws(FBAuthError) in
+            try self.answer(for: credential, purpose: purpose)
         }
     }
 

@@ -38,6 +38,13 @@ public struct AuthSettings: Sendable {
     public var listenerCheck: ListenerGuard = .ownConnectionsOnly
     /// Whether a browser is launched; false: the address to open is shown to the observer.
     public var opensBrowser = true
+    /// The loopback redirect's host (`.loopback` only): the one registered with the provider.
+    public var redirectHost: RedirectHost = .localhost
+    /// What the program records with a sign-in so that it can be repeated (fbauth: its
+    /// options); kept with the session as `User.signInArguments`.
+    public var signInArguments: [String]?
+    /// How messages name the parts of a provider credential.
+    public var credentialPartNames = CredentialPartNames.sdk
     /// Who answers a second factor during the operation that meets it; nil: the operation
     /// throws `secondFactorRequired`, as in the SDK.
     public var secondFactorPrompt: MultiFactorPrompt?

@@ -9,6 +9,9 @@ public struct OAuthProvider: Sendable, Equatable {
     /// Parameters for the provider's authorization request; those Firebase sets itself
     /// (`client_id`, `redirect_uri`, `state`, …) are refused.
     public var customParameters: [String: String] = [:]
+    /// Against an Auth emulator, which runs no provider's page: the account the fake sign-in is
+    /// for (the emulator's own page would ask a person).
+    public var emulatorEmail: String?
 
     public init(providerID: String) {
         self.providerID = providerID
@@ -22,4 +25,8 @@ public struct OAuthProvider: Sendable, Equatable {
                                   secret: String? = nil) -> OAuthCredential {
         OAuthCredential(providerID: providerID, accessToken: accessToken, idToken: idToken, secret: secret, rawNonce: rawNonce)
     }
+
+    /// Why tokens of `providerID` obtained elsewhere cannot be used (Yahoo, Microsoft, …: Firebase
+    /// refuses them), or nil; said before any token is read or sent.
+    public static func tokenRefusal(providerID: String) -> String? { ProviderTokenCredential.refusal(providerID) }
 }

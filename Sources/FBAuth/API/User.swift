@@ -63,28 +63,96 @@ public struct User: Sendable {
     /// Links `provider` to this user through the browser (`accounts:signInWithIdp` with the
     /// user's ID token).
     public func link(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
-        try await auth.inBackground { () throws(FBAuthError) in
-            let idToken = try auth.refresher().session(.exactly(reference), minValid: 60).idToken
-            return try auth.renew(reference, with: provider, purpose: .link(idToken: idToken))
-        }
+        try await auth.inBackground(linking(provider))
+    }
+
+    /// The same with a completion handler.
+    public func link(with provider: OAuthProvider, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        auth.onBackground(linking(provider), completion)
     }
 
     /// Links a provider credential to this user without the browser: typically the
     /// `updatedCredential` of an `accountExistsWithDifferentCredential` error, once the user has
     /// signed in to the account that already had the email.
     public func link(with credential: OAuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        try await auth.inBackground { () throws(FBAuthError) in
-            let idToken = try auth.refresher().session(.exactly(reference), minValid: 60).idToken
-            return try auth.renew(reference, with: credential, purpose: .link(idToken: idToken))
-        }
+        try await link(with: AuthCredential(credential))
+    }
+
+    /// `link(with: AuthCredential)`: a password, a mailed link or a provider's token.
+    public func link(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        try await auth.inBackground(linking(credential))
+    }
+
+    /// The same with a completion handler.
+    public func link(with credential: AuthCredential, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        auth.onBackground(linking(credential), completion)
     }
 
     /// Signs in again as this user (for operations that need a recent sign-in); a different
     /// account is refused with `userMismatch` and the session is left as it was.
     public func reauthenticate(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
-        try await auth.inBackground { () throws(FBAuthError) in
+        try await auth.inBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
             try auth.renew(reference, with: provider, purpose: .reauthenticate)
+        })
+    }
+
+    /// The same with a completion handler.
+    public func reauthenticate(with provider: OAuthProvider, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        auth.onBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
+            try auth.renew(reference, with: provider, purpose: .reauthenticate)
+        }, completion)
+    }
+
+    /// `reauthenticate(with: AuthCredential)`.
+    public func reauthenticate(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        try await auth.inBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
+            try auth.renew(reference, with: credential, purpose: .reauthenticate)
+        })
+    }
+
+    /// The same with a completion handler.
+    public func reauthenticate(with credential: AuthCredential, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        auth.onBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
+            try auth.renew(reference, with: credential, purpose: .reauthenticate)
+        }, completion)
+    }
+
+    private func linking(_ provider: OAuthProvider) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        // A browser may sit on a consent screen for minutes: the ID token must outlast it.
+        linkingStep(providerID: provider.providerID, minValid: 600) { (auth, reference, idToken) throws(FBAuthError) in
+            try auth.renew(reference, with: provider, purpose: .link(idToken: idToken))
         }
+    }
+
+    private func linking(_ credential: AuthCredential) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        linkingStep(providerID: credential.provider, minValid: 60) { (auth, reference, idToken) throws(FBAuthError) in
+            try auth.renew(reference, with: credential, purpose: .link(idToken: idToken))
+        }
+    }
+
+    /// A link with the user's ID token (valid for `minValid` seconds): tokens Firebase refuses
+    /// are dropped, and a provider account that belongs to another user is said in its words.
+    private func linkingStep(providerID: String, minValid: TimeInterval,
+                             _ link: @escaping @Sendable (Auth, SessionReference, String) throws(FBAuthError) -> AuthDataResult)
+        -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        let (auth, reference) = (self.auth, self.reference)
+        return { () throws(FBAuthError) in
+            let refresher = auth.refresher()
+            let session = try refresher.session(.exactly(reference), minValid: minValid)
+            do throws(FBAuthError) {
+                return try link(auth, reference, session.idToken)
+            } catch where error.rejectsSession {
+                try refresher.reject(session, because: error)
+            } catch {
+                throw error.explainingLink(of: providerID)
+            }
+        }
+    }
+
+    private func reauthenticating(_ body: @escaping @Sendable (Auth, SessionReference) throws(FBAuthError) -> AuthDataResult)
+        -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        let (auth, reference) = (self.auth, self.reference)
+        return { () throws(FBAuthError) in try body(auth, reference) }
     }
 }
 

@@ -64,19 +64,7 @@ package struct ProviderTokenCredential: Sendable, Equatable {
         self.rawNonce = rawNonce
     }
 
-    /// How the messages name the parts of a credential.
-    package struct PartNames: Sendable {
-        package var idToken, accessToken, secret, rawNonce: String
-        package init(idToken: String, accessToken: String, secret: String, rawNonce: String) {
-            self.idToken = idToken
-            self.accessToken = accessToken
-            self.secret = secret
-            self.rawNonce = rawNonce
-        }
-
-        /// As `OAuthProvider.credential(withProviderID:idToken:rawNonce:accessToken:)` names them.
-        package static let sdk = PartNames(idToken: "idToken", accessToken: "accessToken", secret: "secret", rawNonce: "rawNonce")
-    }
+    package typealias PartNames = CredentialPartNames
 
     /// Why tokens of `providerId` cannot be used, if they cannot.
     package static func refusal(_ providerId: String) -> String? {
@@ -110,4 +98,21 @@ extension CredentialSignIn {
     package func providerToken(_ credential: ProviderTokenCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
         try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
     }
+}
+
+/// How the messages about a provider credential name its parts: as
+/// `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:secret:)` names them, or as
+/// a program's user gives them (fbauth: its options).
+public struct CredentialPartNames: Sendable {
+    public var idToken, accessToken, secret, rawNonce: String
+
+    public init(idToken: String, accessToken: String, secret: String, rawNonce: String) {
+        self.idToken = idToken
+        self.accessToken = accessToken
+        self.secret = secret
+        self.rawNonce = rawNonce
+    }
+
+    /// As `OAuthProvider.credential(withProviderID:idToken:rawNonce:accessToken:)` names them.
+    public static let sdk = CredentialPartNames(idToken: "idToken", accessToken: "accessToken", secret: "secret", rawNonce: "rawNonce")
 }

@@ -1,0 +1,72 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The provider credential an `accountExistsWithDifferentCredential` sign-in left, kept with the
+/// project's sessions so that a later process can link it once the user has signed in to the
+/// account that has the email. The SDK keeps it in the error only: an app links it in the same
+/// run; a command line runs each step in a process of its own.
+public struct KeptCredential: Sendable {
+    public let credential: OAuthCredential
+    /// The email the provider reported.
+    public let email: String?
+    public let savedAt: Date
+
+    /// How long Firebase's pending tokens are usually taken: about an hour.
+    public static let probableLifetime: TimeInterval = PendingCredential.probableLifetime
+}
+
+extension Auth {
+    /// The credential kept for this project, if any.
+    public var keptCredential: KeptCredential? {
+        guard let pending = (try? store.load())?.project(project)?.pendingCredential else { return nil }
+        return KeptCredential(credential: OAuthCredential(providerID: pending.providerId, accessToken: pending.accessToken, idToken: pending.idToken,
+                                                          secret: pending.secret, pendingToken: pending.pendingToken),
+                              email: pending.email, savedAt: pending.savedAt)
+    }
+
+    /// Keeps `conflict`'s credential for this project (replacing any kept before).
+    public func keep(_ conflict: AccountExistsConflict) throws(FBAuthError) {
+        let pending = PendingCredential(credential: conflict.updatedCredential, email: conflict.email, savedAt: clock.now())
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.modifyProject(project) { $0.pendingCredential = pending }
+        }
+    }
+}
+
+extension User {
+    /// Links the credential kept for the project to this user, and forgets it once linked, or
+    /// when Firebase no longer takes it (`INVALID_PENDING_TOKEN`, said in the error).
+    public func linkKeptCredential(completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        let (auth, reference) = (self.auth, self.reference)
+        auth.onBackground({ () throws(FBAuthError) -> AuthDataResult in
+            guard let pending = try auth.store.load().project(auth.project)?.pendingCredential else {
+                throw .signInAgain("no credential is kept for this project")
+            }
+            let refresher = auth.refresher()
+            let session = try refresher.session(.exactly(reference), minValid: 60)
+            let record: SignInRecord
+            do throws(FBAuthError) {
+                guard case .signedIn(let linked) = try auth.credentials().providerCredential(pending, purpose: .link(idToken: session.idToken)) else {
+                    throw FBAuthError.failed(.accountExistsWithDifferentCredential,
+                                             "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again")
+                }
+                record = linked
+            } catch where error.rejectsSession {
+                try refresher.reject(session, because: error)
+            } catch {
+                if case .server(let serverError, _) = error, serverError.code == "INVALID_PENDING_TOKEN" {
+                    try auth.store.update { (contents: inout StoreContents) throws(FBAuthError) in
+                        contents.modifyProject(auth.project) { $0.pendingCredential = nil }
+                    }
+                    throw .failed(.serverRefused, "the pending \(pending.providerId) credential is no longer valid and was removed; sign in with \(pending.providerId) again [INVALID_PENDING_TOKEN]")
+                }
+                throw error.explainingLink(of: pending.providerId)
+            }
+            let linked = try auth.renewal().merge(record, into: reference, purpose: .link, clearingPending: true)
+            return AuthDataResult(record, user: User(linked, auth: auth))
+        }, completion)
+    }
+}
