@@ -65,7 +65,7 @@ import Testing
     @Test func accountExistsCarriesTheEmailAndTheCredential() throws {
         let answer = #"{"needConfirmation":true,"email":"owner@example.com","providerId":"microsoft.com","oauthAccessToken":"AT","pendingToken":"PT","verifiedProvider":["yahoo.com"]}"#
         let response = try JSONDecoder().decode(SignInWithIdpResponse.self, from: Data(answer.utf8))
-        let error = FBAuthError.accountExists(.reported(response, providerId: "microsoft.com"))
+        let error = FBAuthError.accountExists(AccountExistsConflict(response: response, providerId: "microsoft.com", message: "").reported)
         #expect(error.exitCode == .accountExists)
         #expect(error.code == .accountExistsWithDifferentCredential)
         guard case .accountExists(let conflict) = error else { Issue.record("\(error)"); return }

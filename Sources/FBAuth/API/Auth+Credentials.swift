@@ -20,9 +20,11 @@ extension Auth {
         try await inBackground(creatingUser(email, password))
     }
 
-    /// The same with a completion handler.
-    public func createUser(withEmail email: String, password: String, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
-        onBackground(creatingUser(email, password), completion)
+    /// The same with a completion handler; `displayName` is set in the same request
+    /// (`accounts:signUp` takes it), where the SDK needs a profile change afterwards.
+    public func createUser(withEmail email: String, password: String, displayName: String? = nil,
+                           completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+        onBackground(creatingUser(email, password, displayName), completion)
     }
 
     /// `signInAnonymously()`: a new anonymous user (linking a provider later keeps it).
@@ -45,8 +47,8 @@ extension Auth {
         onBackground(saving { () throws(FBAuthError) in try self.credentials().customToken(token) }, completion)
     }
 
-    private func creatingUser(_ email: String, _ password: String) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
-        saving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password) }
+    private func creatingUser(_ email: String, _ password: String, _ displayName: String? = nil) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        saving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password, displayName: displayName) }
     }
 
     /// `signIn(with: AuthCredential)`: a provider token held already

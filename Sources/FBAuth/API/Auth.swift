@@ -82,6 +82,17 @@ public final class Auth: Sendable {
         settings.projectID ?? (try? store.load())?.project(project)?.projectId
     }
 
+    /// How messages name the project: "project my-project", else "the project of API key
+    /// …abc123", with the emulator when there is one.
+    public var projectDescription: String { project.displayName(projectId: projectID) }
+
+    /// Where the sessions are kept, for messages (the path of `sessions.json`).
+    public var sessionsLocation: String { store.location }
+
+    /// Fails when sessions cannot be saved here (a directory another user can write, a file
+    /// that is not fbauth's), so that a program can say so before it asks its user anything.
+    public func checkSessionsWritable() throws(FBAuthError) { try store.checkWritable() }
+
     /// The user of this project's current session, if one is saved.
     public var currentUser: User? {
         (try? store.load().currentSession(of: project)).flatMap { $0 }.map { User($0, auth: self) }
@@ -191,7 +202,7 @@ public final class Auth: Sendable {
                        signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthDataResult {
         try store.checkWritable()
         let mismatch = { (other: String) in
-            FBAuthError.failed(.userMismatch, "signed in as \(other), not as the user (uid \(reference.uid)); the session was left unchanged")
+            FBAuthError.failed(.userMismatch, "user mismatch: you signed in as \(other), not as the user of uid \(reference.uid); the session was left unchanged")
         }
         let record: SignInRecord
         do {

@@ -41,14 +41,12 @@ package struct CommandContext: Sendable {
 
     /// The library configured for `project` with this run's settings and this process's
     /// browser, terminal, clock and Ctrl-C: the door every command goes through (issue 28).
-    /// `opensBrowser` false: pages (reCAPTCHA, sign-in) are shown as addresses to open.
-    func auth(for project: ProjectContext, redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0,
-              timeout: Duration = .seconds(300), opensBrowser: Bool = true) throws(FBAuthError) -> Auth {
+    /// `opensBrowser` false: pages (reCAPTCHA, sign-in) are shown as addresses to open;
+    /// `configure` sets what the command adds (a browser flow's options, its second-factor prompt).
+    func auth(for project: ProjectContext, opensBrowser: Bool = true,
+              _ configure: (inout AuthSettings) -> Void = { _ in }) throws(FBAuthError) -> Auth {
         var authSettings = AuthSettings(apiKey: project.key.apiKey, emulatorHost: project.key.emulatorHost, tenantID: project.tenantId,
                                         projectID: project.projectId, configDirectory: sessionStore().directory)
-        authSettings.redirect = redirect
-        authSettings.port = port
-        authSettings.timeout = timeout
         authSettings.authDomain = settings.authDomain
         authSettings.firebaseJSURL = settings.firebaseJSBase
         authSettings.listenerCheck = settings.listenerGuard
@@ -60,6 +58,8 @@ package struct CommandContext: Sendable {
         authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
         authSettings.advice = CommandLineAdvice.words
         authSettings.signInAgain = { user in "sign in again with `\(user.signInCommand)`" }
+        authSettings.credentialPartNames = CredentialOptions.TokenSources.optionNames
+        configure(&authSettings)
         let style = TerminalStyle(console: console, environment: environment)
         return Auth(settings: authSettings, browser: dependencies.browser,
                     observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
@@ -114,6 +114,12 @@ package struct CommandContext: Sendable {
                                           projectId: project.projectId, secrets: dependencies.secrets, launchDirectory: sessionStore().directory,
                                           headless: headless, listenerGuard: settings.listenerGuard),
             secondFactor: secondFactor)
+    }
+
+    /// Who answers a second factor: the person at the terminal (or `--mfa-code-file`/stdin),
+    /// or the demo's own authenticator app.
+    func secondFactorPrompt(_ options: SecondFactorOptions, stdinTaken: Bool = false) -> MultiFactorPrompt {
+        dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken)
     }
 
     /// How this command completes a sign-in that needs a second factor: asked at the terminal

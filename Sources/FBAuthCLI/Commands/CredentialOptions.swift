@@ -43,7 +43,7 @@ enum CredentialOptions {
                 throw .usage("give the token in a file or on stdin (-), not as an argument: other users of this machine can read arguments from the process list")
             }
             // Checked now, before anything is read: a usage error for a refused provider.
-            if let reason = ProviderTokenCredential.refusal(self.providerId) {
+            if let reason = OAuthProvider.tokenRefusal(providerID: self.providerId) {
                 throw .usage(reason + (reason.hasSuffix("browser instead") ? ": fbauth signin --provider \(self.providerId)" : ""))
             }
         }
@@ -51,18 +51,17 @@ enum CredentialOptions {
         /// Whether a token is read from stdin (`-`), all of it: no second-factor code can follow.
         var readsStandardInput: Bool { [idTokenFile, accessTokenFile, secretFile].contains("-") }
 
-        /// Reads the files and checks the combination (`emulator`: fake JSON claims are tokens).
-        func credential(_ console: Console, emulator: Bool) throws(FBAuthError) -> ProviderTokenCredential {
+        /// Reads the files; the library checks the combination when the credential is used.
+        func credential(_ console: Console) throws(FBAuthError) -> OAuthCredential {
             func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {
                 try file.map { (file: String) throws(FBAuthError) in try SecretInput.token(from: file, option: option, console: console) }
             }
-            return try ProviderTokenCredential(
-                providerId: providerId, idToken: read(idTokenFile, "--id-token-file"), accessToken: read(accessTokenFile, "--access-token-file"),
-                secret: read(secretFile, "--token-secret-file"), rawNonce: nonce, forEmulator: emulator, names: Self.optionNames)
+            return OAuthProvider.credential(providerID: providerId, idToken: try read(idTokenFile, "--id-token-file"), rawNonce: nonce,
+                                            accessToken: try read(accessTokenFile, "--access-token-file"), secret: try read(secretFile, "--token-secret-file"))
         }
 
         /// The options that give each part of the credential, for the library's messages.
-        static let optionNames = ProviderTokenCredential.PartNames(
+        static let optionNames = CredentialPartNames(
             idToken: "--id-token-file", accessToken: "--access-token-file", secret: "--token-secret-file", rawNonce: "--nonce")
     }
 
@@ -85,21 +84,12 @@ enum CredentialOptions {
             timeout = try arguments.seconds("timeout") ?? Self.defaultTimeout
             openBrowser = !arguments.flag("no-browser")
         }
+
+        /// The link given (read now), or one Firebase mails and the sign-in waits for.
+        func credential(_ console: Console) throws(FBAuthError) -> AuthCredential {
+            guard let linkSource else { return EmailAuthProvider.credential(awaitingLinkSentTo: email, port: port, timeout: timeout) }
+            return EmailAuthProvider.credential(withEmail: email, link: try SecretInput.emailLink(from: linkSource, option: "--link", console: console))
+        }
     }
 }
 
-extension CommandContext {
-    /// Signs in (or links) with an email link: the one given, or one sent and awaited.
-    func emailLinkRecord(_ options: CredentialOptions.EmailLink, purpose: FlowPurpose, project: ProjectContext,
-                         secondFactor: SecondFactorHandling?) throws(FBAuthError) -> SignInRecord {
-        let flow = try browserFlow(for: project, secondFactor: secondFactor)
-        let emailLink = EmailLinkFlow(flow: flow, recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
-        guard let source = options.linkSource else {
-            return try emailLink.run(email: options.email, port: options.port, timeout: options.timeout, purpose: purpose)
-        }
-        let link = EmailActionLink(try SecretInput.emailLink(from: source, option: "--link", console: console))
-        let credentials = CredentialSignIn(client: project.client, clock: clock, tenantId: project.tenantId, secondFactor: secondFactor,
-                                           recaptchaTokens: try recaptchaTokens(for: project, openBrowser: options.openBrowser))
-        return try credentials.emailLink(email: options.email, link: link, linkingTo: purpose.linkToken)
-    }
-}

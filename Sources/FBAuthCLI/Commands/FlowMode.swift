@@ -33,6 +33,12 @@ enum FlowMode: Equatable {
         self = arguments.flag("print-url") ? .printURL(options) : .run(options)
     }
 
+    /// Whether this starts a flow for a later `--complete`.
+    var isPrintURL: Bool {
+        if case .printURL = self { return true }
+        return false
+    }
+
     /// The options of a flow this command starts; nil for `--complete`.
     var startOptions: FlowOptions? {
         switch self {
@@ -109,18 +115,50 @@ extension CommandContext {
             } catch where error.code == .webContextCancelled {
                 throw error.hinting("`fbauth \(command) --print-url` starts one")
             }
-        case .run(var options):
-            // A store that cannot be used fails now, before the user goes through the browser.
-            try sessionStore().checkWritable()
-            // The hosted flow's page loads the Firebase JS SDK from the internet, which a test
-            // against an emulator often lacks; an emulator takes loopback redirects for every
-            // provider, so that is the default there (a local SDK copy keeps the hosted flow).
-            if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost, settings.firebaseJSBase == nil {
-                options.redirect = .loopback
-                console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
-            }
+        case .run(let requested):
+            let options = try browserRun(requested, project: project)
             let secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
             return .browser(try browserFlow(for: project, secondFactor: secondFactor), options)
         }
+    }
+}
+
+extension FlowOptions {
+    /// The provider as the library takes it.
+    var provider: OAuthProvider {
+        var provider = OAuthProvider(providerID: providerId)
+        provider.scopes = scopes
+        provider.customParameters = Dictionary(customParameters.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        provider.emulatorEmail = email
+        return provider
+    }
+}
+
+extension AuthSettings {
+    /// A browser flow's options: how the redirect comes back, where and for how long.
+    mutating func apply(_ flow: FlowOptions) {
+        redirect = flow.redirect
+        port = flow.port
+        redirectHost = flow.redirectHost
+        timeout = flow.timeout
+        opensBrowser = flow.openBrowser
+        if let domain = flow.authDomain { authDomain = domain }
+    }
+}
+
+extension CommandContext {
+    /// The browser flow this command runs now: against an Auth emulator without a local copy of
+    /// the Firebase JS SDK, the loopback redirect unless the hosted one was asked for (the
+    /// hosted page loads the SDK from the internet, which a test against an emulator often
+    /// lacks; an emulator takes loopback redirects for every provider). The store is checked
+    /// first, before the user goes through the browser.
+    func browserRun(_ options: FlowOptions, project: ProjectContext) throws(FBAuthError) -> FlowOptions {
+        try sessionStore().checkWritable()
+        var options = options
+        if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost, settings.firebaseJSBase == nil {
+            options.redirect = .loopback
+            console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
+        }
+        return options
     }
 }

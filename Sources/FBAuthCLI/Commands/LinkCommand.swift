@@ -82,18 +82,77 @@ enum LinkCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let mode: FlowMode
-        switch options.method {
-        case .pending:
-            try linkPending(context, secondFactor: options.secondFactor, json: options.json)
-            return
-        case .password, .emailLink, .providerToken:
-            try linkCredential(options, context)
-            return
-        case .provider(let flowMode):
-            mode = flowMode
-        }
         let project = try context.project()
+        if case .provider(let mode) = options.method, mode.startOptions == nil || mode.isPrintURL {
+            try linkInTwoSteps(mode, options: options, project: project, context: context)
+            return
+        }
+        var flow: FlowOptions?
+        if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
+        var opensBrowser = flow?.openBrowser ?? true
+        var stdinTaken = false
+        switch options.method {
+        case .password(_, let opens): opensBrowser = opens
+        case .emailLink(let link): opensBrowser = link.openBrowser
+        case .providerToken(let sources): stdinTaken = sources.readsStandardInput  // a password or a link takes only stdin's first line
+        case .pending, .provider: break
+        }
+        let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: stdinTaken)
+        let auth = try context.auth(for: project, opensBrowser: opensBrowser) { settings in
+            if let flow { settings.apply(flow) }
+            settings.secondFactorPrompt = prompt
+        }
+        let user = try auth.savedUser(context.globals.user)
+        let result: AuthDataResult
+        do throws(FBAuthError) {
+            switch options.method {
+            case .pending:
+                guard let kept = auth.keptCredential else {
+                    throw .signInAgain("no pending credential is saved for this project (one is saved when a sign-in ends with exit 5)")
+                }
+                let age = context.clock.now().timeIntervalSince(kept.savedAt)
+                if age > KeptCredential.probableLifetime {
+                    context.console.say("The pending \(kept.credential.providerID) credential was saved \(Int(age / 60)) minutes ago and has probably expired; trying anyway.")
+                }
+                result = try Waiting.result { user.linkKeptCredential(completion: $0) }
+            case .provider:
+                guard let flow else { return }
+                try refuseLinked(flow.providerId, to: user, alternative: "unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account")
+                result = try Waiting.result { user.link(with: flow.provider, completion: $0) }
+            case .password(let email, _):
+                if user.providerData.contains(where: { $0.providerID == "password" }) {
+                    throw .failed(.providerAlreadyLinked, "\(user.displayLabel) has a password already; `fbauth password change` changes it")
+                }
+                let password = try SecretInput.newPassword(for: email, console: context.console)
+                result = try Waiting.result { user.link(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+            case .emailLink(let link):
+                let credential = try link.credential(context.console)
+                result = try Waiting.result { user.link(with: credential, completion: $0) }
+            case .providerToken(let sources):
+                try refuseLinked(sources.providerId, to: user, alternative: nil)
+                let credential = AuthCredential(try sources.credential(context.console))
+                result = try Waiting.result { user.link(with: credential, completion: $0) }
+            }
+        } catch {
+            guard case .accountExists(let conflict) = error else { throw error }
+            throw .accountExists(conflict.reported)
+        }
+        report(result, auth: auth, json: options.json, context: context)
+    }
+
+    /// A provider linked already is refused at once: nothing to do.
+    private static func refuseLinked(_ providerId: String, to user: User, alternative: String?) throws(FBAuthError) {
+        guard user.providerData.contains(where: { $0.providerID == providerId }) else { return }
+        throw .failed(.providerAlreadyLinked, "\(providerId) is already linked to \(user.displayLabel); nothing to do" + (alternative.map { " (\($0))" } ?? ""))
+    }
+
+    private static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+        ResultReport(context: context, json: json).print(result, summary: "Linked \(result.additionalUserInfo?.providerID ?? "the provider") to \(result.user.displayLabel)"
+            + ResultReport.projectAndStore(auth))
+    }
+
+    /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
+    private static func linkInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         let store = context.sessionStore()
         var startingUser: SessionReference?
         if let flow = mode.startOptions {
@@ -109,113 +168,20 @@ enum LinkCommand: RunnableCommand {
         }
         let refresher = context.tokenRefresher(for: project.key)
         let session = try refresher.session(.exactly(user), minValid: prepared.minValidIdToken)
-        let result: BrowserSignInFlow.Result
+        let record: SignInRecord
         do throws(FBAuthError) {
-            result = try prepared.result(for: .link(idToken: session.idToken))
+            switch try prepared.result(for: .link(idToken: session.idToken)) {
+            case .signedIn(let linked): record = linked
+            case .accountExists(let response): throw FBAuthError.accountExists(AccountExistsConflict(response: response, providerId: prepared.providerId, message: "").reported)
+            }
         } catch where error.rejectsSession {
             try refresher.reject(session, because: error)
         } catch {
             throw error.explainingLink(of: prepared.providerId)
         }
-        try finishLink(result, providerId: prepared.providerId, over: session, project: project, store: store, context: context, json: options.json)
-    }
-
-    /// Links a password, an email link or a provider token, without the OAuth browser flow.
-    private static func linkCredential(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(context.selector, minValid: 60)
-        // A token from `-` takes all of stdin; a password (or a link) only its first line.
-        var tokenFromStdin = false
-        if case .providerToken(let sources) = options.method { tokenFromStdin = sources.readsStandardInput }
-        let credentials = CredentialSignIn(
-            client: project.client, clock: context.clock, tenantId: project.tenantId,
-            secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: tokenFromStdin))
-        let providerId: String
-        let result: BrowserSignInFlow.Result
-        do throws(FBAuthError) {
-            switch options.method {
-            case .password(let email, let openBrowser):
-                providerId = "password"
-                if session.providerData.contains(where: { $0.providerId == "password" }) {
-                    throw .failed(.providerAlreadyLinked, "\(session.displayLabel) has a password already; `fbauth password change` changes it")
-                }
-                let password = try SecretInput.newPassword(for: email, console: context.console)
-                let withRecaptcha = credentials.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
-                result = .signedIn(try withRecaptcha.linkPassword(email: email, password: password, idToken: session.idToken))
-            case .emailLink(let emailLink):
-                providerId = "emailLink"
-                result = .signedIn(try context.emailLinkRecord(emailLink, purpose: .link(idToken: session.idToken), project: project,
-                                                               secondFactor: credentials.secondFactor))
-            case .providerToken(let sources):
-                providerId = sources.providerId
-                if session.providerData.contains(where: { $0.providerId == providerId }) {
-                    throw .failed(.providerAlreadyLinked, "\(providerId) is already linked to \(session.displayLabel); nothing to do")
-                }
-                result = try credentials.providerToken(sources.credential(context.console, emulator: project.client.endpoints.isEmulator), purpose: .link(idToken: session.idToken))
-            case .pending, .provider:
-                return
-            }
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
-        } catch {
-            throw error.explainingLink(of: options.method.providerName)
-        }
-        try finishLink(result, providerId: providerId, over: session, project: project, store: store, context: context, json: options.json)
-    }
-
-    private static func finishLink(_ result: BrowserSignInFlow.Result, providerId: String, over session: Session, project: ProjectContext,
-                                   store: SessionStore, context: CommandContext, json: Bool) throws(FBAuthError) {
-        switch result {
-        case .signedIn(let record):
-            try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: false, json: json)
-        case .accountExists(let response):
-            throw .accountExists(.reported(response, providerId: providerId))
-        }
-    }
-
-    private static func linkPending(_ context: CommandContext, secondFactor: SecondFactorOptions, json: Bool) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
-        let contents = try store.load()
-        guard let pending = contents.project(project.key)?.pendingCredential else {
-            throw .signInAgain("no pending credential is saved for this project (one is saved when a sign-in ends with exit 5)")
-        }
-        let age = context.clock.now().timeIntervalSince(pending.savedAt)
-        if age > PendingCredential.probableLifetime {
-            context.console.say("The pending \(pending.providerId) credential was saved \(Int(age / 60)) minutes ago and has probably expired; trying anyway.")
-        }
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(context.selector, minValid: 60)
-        let record: SignInRecord
-        do throws(FBAuthError) {
-            let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId,
-                                               secondFactor: try context.secondFactorHandling(secondFactor, project: project))
-            guard case .signedIn(let linked) = try credentials.providerCredential(pending, purpose: .link(idToken: session.idToken))
-            else { throw FBAuthError.failed(.accountExistsWithDifferentCredential, "linking failed: Firebase asked for confirmation again; sign in with \(pending.providerId) again") }
-            record = linked
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
-        } catch {
-            if case .server(let serverError, _) = error, serverError.code == "INVALID_PENDING_TOKEN" {
-                try store.update { (contents: inout StoreContents) throws(FBAuthError) in
-                    contents.modifyProject(project.key) { $0.pendingCredential = nil }
-                }
-                throw .failed(.serverRefused, "the pending \(pending.providerId) credential is no longer valid and was removed; sign in with \(pending.providerId) again [INVALID_PENDING_TOKEN]")
-            }
-            throw error.explainingLink(of: pending.providerId)
-        }
-        try saveLinked(record, over: session, project: project, store: store, context: context, clearPending: true, json: json)
-    }
-
-    /// Saves the user with the new provider and prints the result.
-    private static func saveLinked(_ record: SignInRecord, over session: Session, project: ProjectContext, store: SessionStore,
-                                   context: CommandContext, clearPending: Bool, json: Bool) throws(FBAuthError) {
-        let linked = try SessionRenewal(store: store, project: project.key, clock: context.clock)
-            .merge(record, into: session.reference, purpose: .link, clearingPending: clearPending)
-        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: linked), summary: "Linked \(record.method ?? "the provider") to \(linked.displayLabel)"
-            + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
+        let linked = try SessionRenewal(store: store, project: project.key, clock: context.clock).merge(record, into: session.reference, purpose: .link)
+        let auth = try context.auth(for: project)
+        report(auth.result(of: record, savedAs: linked), auth: auth, json: options.json, context: context)
     }
 }
 

@@ -51,76 +51,79 @@ enum ReauthCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        let store = context.sessionStore()
-        switch options.method {
-        case .providerToken(let sources):
-            let session = try store.load().session(context.selector, in: project.key)
-            let credentials = CredentialSignIn(
-                client: project.client, clock: context.clock, tenantId: project.tenantId,
-                secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: sources.readsStandardInput))
-            let credential = try sources.credential(context.console, emulator: project.client.endpoints.isEmulator)
-            let record = try asTheSameUser(session) { () throws(FBAuthError) in
-                try signedIn(credentials.providerToken(credential, purpose: .reauthenticate), as: session)
-            }
-            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
-        case .password(let email, let openBrowser):
-            let session = try store.load().session(context.selector, in: project.key)
-            guard let email = email ?? session.email else {
-                throw .usage("missing --email: this user has no email address on file")
-            }
-            let password = try SecretInput.password(for: email, console: context.console)
-            // The password is stdin's first line; a code may follow on the next.
-            let credentials = CredentialSignIn(
-                client: project.client, clock: context.clock, tenantId: project.tenantId,
-                secondFactor: try context.secondFactorHandling(options.secondFactor, project: project),
-                recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
-            let record = try asTheSameUser(session) { () throws(FBAuthError) in try credentials.password(email: email, password: password) }
-            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
-        case .provider(let mode):
-            // A flow --complete claims names its own user.
-            let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
-            guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
-            guard let user = prepared.user(startedFor: startingUser) else {
-                throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url")
-            }
-            let session = try store.load().session(.exactly(user), in: project.key)
-            let record = try asTheSameUser(session) { () throws(FBAuthError) in try signedIn(prepared.result(for: .reauthenticate), as: session) }
-            try finish(record, as: session, project: project, store: store, context: context, json: options.json)
+        if case .provider(let mode) = options.method, mode.startOptions == nil || mode.isPrintURL {
+            try reauthInTwoSteps(mode, options: options, project: project, context: context)
+            return
         }
+        var flow: FlowOptions?
+        if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
+        var opensBrowser = flow?.openBrowser ?? true
+        var stdinTaken = false
+        switch options.method {
+        case .password(_, let opens): opensBrowser = opens  // the password is stdin's first line; a code may follow
+        case .providerToken(let sources): stdinTaken = sources.readsStandardInput
+        case .provider: break
+        }
+        let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: stdinTaken)
+        let auth = try context.auth(for: project, opensBrowser: opensBrowser) { settings in
+            if let flow { settings.apply(flow) }
+            settings.secondFactorPrompt = prompt
+        }
+        let user = try auth.savedUser(context.globals.user)
+        let result: AuthDataResult
+        do throws(FBAuthError) {
+            switch options.method {
+            case .providerToken(let sources):
+                let credential = AuthCredential(try sources.credential(context.console))
+                result = try Waiting.result { user.reauthenticate(with: credential, completion: $0) }
+            case .password(let email, _):
+                guard let email = email ?? user.email else { throw .usage("missing --email: this user has no email address on file") }
+                let password = try SecretInput.password(for: email, console: context.console)
+                result = try Waiting.result { user.reauthenticate(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+            case .provider:
+                guard let flow else { return }
+                result = try Waiting.result { user.reauthenticate(with: flow.provider, completion: $0) }
+            }
+        } catch {
+            // An account that exists with another method is not this user.
+            guard case .accountExists = error else { throw error }
+            throw mismatch(user.displayLabel, uid: user.uid, other: "an account that is not this user")
+        }
+        report(result, auth: auth, json: options.json, context: context)
     }
 
-    /// Reauthentication never creates a user: an unknown account is somebody else.
-    private static func asTheSameUser(_ session: Session, _ signIn: () throws(FBAuthError) -> SignInRecord) throws(FBAuthError) -> SignInRecord {
+    private static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+        ResultReport(context: context, json: json).print(result, summary: "Re-authenticated \(result.user.displayLabel)" + ResultReport.projectAndStore(auth))
+    }
+
+    /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
+    private static func reauthInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
+        let store = context.sessionStore()
+        // A flow --complete claims names its own user.
+        let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
+        guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
+        guard let user = prepared.user(startedFor: startingUser) else {
+            throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url")
+        }
+        let session = try store.load().session(.exactly(user), in: project.key)
+        let record: SignInRecord
         do throws(FBAuthError) {
-            return try signIn()
+            switch try prepared.result(for: .reauthenticate) {
+            case .signedIn(let signedIn): record = signedIn
+            case .accountExists: throw mismatch(session.displayLabel, uid: session.uid, other: "an account that is not this user")
+            }
         } catch {
             if case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
-                throw mismatch(session, other: "an account that is not this user")
+                throw mismatch(session.displayLabel, uid: session.uid, other: "an account that is not this user")
             }
             throw error
         }
+        let renewed = try SessionRenewal(store: store, project: project.key, clock: context.clock).merge(record, into: session.reference, purpose: .reauthenticate)
+        let auth = try context.auth(for: project)
+        report(auth.result(of: record, savedAs: renewed), auth: auth, json: options.json, context: context)
     }
 
-    private static func signedIn(_ result: BrowserSignInFlow.Result, as session: Session) throws(FBAuthError) -> SignInRecord {
-        switch result {
-        case .signedIn(let record): return record
-        case .accountExists: throw mismatch(session, other: "an account that is not this user")
-        }
-    }
-
-    /// Checks that the same user signed in, then renews the session.
-    private static func finish(_ record: SignInRecord, as session: Session, project: ProjectContext, store: SessionStore,
-                               context: CommandContext, json: Bool) throws(FBAuthError) {
-        guard record.account.localId == session.uid else {
-            throw mismatch(session, other: record.account.email ?? record.account.localId ?? "another user")
-        }
-        let renewed = try SessionRenewal(store: store, project: project.key, clock: context.clock)
-            .merge(record, into: session.reference, purpose: .reauthenticate)
-        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: renewed), summary: "Re-authenticated \(renewed.displayLabel)"
-            + ResultReport.projectAndStore(project.key, projectId: store.projectId(of: project.key), store: store.location))
-    }
-
-    private static func mismatch(_ session: Session, other: String) -> FBAuthError {
-        .failed(.userMismatch, "user mismatch: you signed in as \(other), not as \(session.displayLabel) (uid \(session.uid)); the session was left unchanged")
+    private static func mismatch(_ label: String, uid: String, other: String) -> FBAuthError {
+        .failed(.userMismatch, "user mismatch: you signed in as \(other), not as \(label) (uid \(uid)); the session was left unchanged")
     }
 }

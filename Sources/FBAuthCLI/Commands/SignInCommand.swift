@@ -119,73 +119,101 @@ enum SignInCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        let store = context.sessionStore()
-        let credentials = CredentialSignIn(
-            client: project.client, clock: context.clock, tenantId: project.tenantId,
-            secondFactor: try context.secondFactorHandling(options.secondFactor, project: project, stdinTaken: options.method.readsAllOfStandardInput))
-        let record: SignInRecord
-        switch options.method {
-        case .identityProvider(let mode):
-            if case .run(let flow) = mode { try sayWhenSignedInAlready(with: flow.providerId, project: project, store: store, context: context) }
-            guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
-            try finish(prepared.result(for: .signIn), providerId: prepared.providerId, project: project, store: store, context: context,
-                       arguments: prepared.repeatArguments, json: options.json)
-            return
-        case .password(let email, let openBrowser):
-            try store.checkWritable()
-            let password = try SecretInput.password(for: email, console: context.console)
-            let withRecaptcha = credentials.with(recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: openBrowser))
-            record = try withRecaptcha.password(email: email, password: password)
-        case .emailLink(let options):
-            try store.checkWritable()
-            record = try context.emailLinkRecord(options, purpose: .signIn, project: project, secondFactor: credentials.secondFactor)
-        case .providerToken(let sources):
-            try store.checkWritable()
-            let credential = try sources.credential(context.console, emulator: project.client.endpoints.isEmulator)
-            try finish(credentials.providerToken(credential, purpose: .signIn), providerId: credential.providerId, project: project, store: store,
-                       context: context, arguments: options.method.repeatArguments, json: options.json)
-            return
-        case .anonymous:
-            try store.checkWritable()
-            record = try credentials.anonymous()
-        case .customToken(let source):
-            try store.checkWritable()
-            record = try credentials.customToken(SecretInput.customToken(from: source, console: context.console))
+        let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: options.method.readsAllOfStandardInput)
+        var flow: FlowOptions?
+        if case .identityProvider(let mode) = options.method {
+            guard case .run(let requested) = mode else {
+                try runInTwoSteps(mode, options: options, project: project, context: context)
+                return
+            }
+            flow = try context.browserRun(requested, project: project)
         }
-        try save(record, project: project, store: store, context: context, arguments: options.method.repeatArguments, json: options.json)
+        var opensBrowser = flow?.openBrowser ?? true
+        if case .password(_, let opens) = options.method { opensBrowser = opens }
+        if case .emailLink(let link) = options.method { opensBrowser = link.openBrowser }
+        let auth = try context.auth(for: project, opensBrowser: opensBrowser) { settings in
+            if let flow { settings.apply(flow) }
+            settings.secondFactorPrompt = prompt
+            settings.signInArguments = flow?.repeatArguments ?? options.method.repeatArguments
+        }
+        let credential: AuthCredential?
+        switch options.method {
+        case .identityProvider:
+            credential = nil
+        case .password(let email, _):
+            try auth.checkSessionsWritable()
+            credential = EmailAuthProvider.credential(withEmail: email, password: try SecretInput.password(for: email, console: context.console))
+        case .emailLink(let link):
+            try auth.checkSessionsWritable()
+            credential = try link.credential(context.console)
+        case .providerToken(let sources):
+            try auth.checkSessionsWritable()
+            credential = AuthCredential(try sources.credential(context.console))
+        case .anonymous, .customToken:
+            try auth.checkSessionsWritable()
+            credential = nil
+        }
+        let result: AuthDataResult
+        do throws(FBAuthError) {
+            switch options.method {
+            case .identityProvider:
+                guard let flow else { return }
+                try sayWhenSignedInAlready(with: flow.providerId, auth: auth, context: context)
+                result = try Waiting.result { auth.signIn(with: flow.provider, completion: $0) }
+            case .anonymous:
+                result = try Waiting.result { auth.signInAnonymously(completion: $0) }
+            case .customToken(let source):
+                let token = try SecretInput.customToken(from: source, console: context.console)
+                result = try Waiting.result { auth.signIn(withCustomToken: token, completion: $0) }
+            case .password, .emailLink, .providerToken:
+                guard let credential else { return }
+                result = try Waiting.result { auth.signIn(with: credential, completion: $0) }
+            }
+        } catch {
+            guard case .accountExists(let conflict) = error else { throw error }
+            try AccountExistsHandling(auth: auth, context: context).keep(conflict)
+        }
+        report(result, auth: auth, json: options.json, context: context)
+    }
+
+    /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
+    private static func runInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
+        guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
+        let auth = try context.auth(for: project) { $0.signInArguments = prepared.repeatArguments }
+        switch try prepared.result(for: .signIn) {
+        case .signedIn(let record):
+            let session = try save(record, project: project, arguments: prepared.repeatArguments, context: context)
+            report(auth.result(of: record, savedAs: session), auth: auth, json: options.json, context: context)
+        case .accountExists(let response):
+            try AccountExistsHandling(auth: auth, context: context).keep(AccountExistsConflict(response: response, providerId: prepared.providerId, message: ""))
+        }
+    }
+
+    /// Prints a sign-in's result and where its session is kept.
+    static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+        ResultReport(context: context, json: json).print(result, summary: "Signed in as \(result.user.displayLabel)"
+            + (result.additionalUserInfo.map { " with \($0.providerID)" } ?? "")
+            + ResultReport.projectAndStore(auth))
     }
 
     /// Signing in again with a provider the current user already has is allowed (another account
     /// may sign in), but worth a word.
-    private static func sayWhenSignedInAlready(with providerId: String, project: ProjectContext, store: SessionStore, context: CommandContext) throws(FBAuthError) {
-        guard let current = try store.load().currentSession(of: project.key), current.providerData.contains(where: { $0.providerId == providerId }) else { return }
+    private static func sayWhenSignedInAlready(with providerId: String, auth: Auth, context: CommandContext) throws(FBAuthError) {
+        guard let current = auth.currentUser, current.providerData.contains(where: { $0.providerID == providerId }) else { return }
         context.console.say("\(current.displayLabel) is signed in already with \(providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
     }
 
-    /// Saves a signed-in user, or the pending credential when the account exists.
-    static func finish(_ result: BrowserSignInFlow.Result, providerId: String, project: ProjectContext, store: SessionStore,
-                       context: CommandContext, arguments: [String], json: Bool) throws(FBAuthError) {
-        switch result {
-        case .signedIn(let record):
-            try save(record, project: project, store: store, context: context, arguments: arguments, json: json)
-        case .accountExists(let response):
-            try AccountExistsHandling(project: project, store: store, context: context).savePending(response, providerId: providerId)
-        }
-    }
-
-    /// Saves the new session as the current one and prints the result.
-    /// `arguments`: how to sign in the same way again, for messages (`Session.signInArguments`).
-    static func save(_ record: SignInRecord, project: ProjectContext, store: SessionStore, context: CommandContext,
-                     arguments: [String], json: Bool) throws(FBAuthError) {
+    /// Saves the new session of a completed two-step flow as the current one.
+    /// `arguments`: how to sign in the same way again, for messages (`User.signInArguments`).
+    private static func save(_ record: SignInRecord, project: ProjectContext, arguments: [String], context: CommandContext) throws(FBAuthError) -> Session {
         var session = record.session()
         session.signInArguments = arguments
         let projectId = project.projectId ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+        try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.save(session, in: project.key, makeCurrent: true)
             if let projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
         }
-        ResultReport(context: context, json: json).print(try context.auth(for: project).result(of: record, savedAs: session), summary: "Signed in as \(session.displayLabel)"
-            + (record.method.map { " with \($0)" } ?? "") + ResultReport.projectAndStore(project.key, projectId: projectId, store: store.location))
+        return session
     }
 }
 

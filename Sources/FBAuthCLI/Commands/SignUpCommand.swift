@@ -41,14 +41,11 @@ enum SignUpCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
-        try store.checkWritable()
+        let auth = try context.auth(for: try context.project(), opensBrowser: options.openBrowser) { $0.signInArguments = ["--provider", "password"] }
+        try auth.checkSessionsWritable()
         let password = try SecretInput.newPassword(for: options.email, console: context.console)
-        let credentials = CredentialSignIn(client: project.client, clock: context.clock, tenantId: project.tenantId,
-                                           recaptchaTokens: try context.recaptchaTokens(for: project, openBrowser: options.openBrowser))
-        let record = try credentials.signUp(email: options.email, password: password, displayName: options.displayName)
-        try SignInCommand.save(record, project: project, store: store, context: context, arguments: ["--provider", "password"], json: options.json)
+        let result = try Waiting.result { auth.createUser(withEmail: options.email, password: password, displayName: options.displayName, completion: $0) }
+        SignInCommand.report(result, auth: auth, json: options.json, context: context)
     }
 }
 

@@ -21,8 +21,8 @@ struct ResultReport {
 
     /// `signed in as ada@example.com with yahoo.com on project my-project (emulator …); the
     /// session is saved in PATH.`
-    static func projectAndStore(_ project: ProjectKey, projectId: String?, store: String) -> String {
-        " on \(project.displayName(projectId: projectId)); the session is saved in \(store)."
+    static func projectAndStore(_ auth: Auth) -> String {
+        " on \(auth.projectDescription); the session is saved in \(auth.sessionsLocation)."
     }
 }
 
