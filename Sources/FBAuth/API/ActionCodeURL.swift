@@ -38,8 +38,7 @@ public struct ActionCodeURL: Sendable, Equatable {
 }
 
 extension EmailActionLink {
-    /// For the commands that still sign in with links themselves (issue 28).
-    package init(_ url: ActionCodeURL) {
+    init(_ url: ActionCodeURL) {
         self.init(operation: url.operation, code: url.code, apiKey: url.apiKey, continueUrl: url.continueURL, tenantId: url.tenantID)
     }
 }

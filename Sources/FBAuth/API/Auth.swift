@@ -162,7 +162,7 @@ public final class Auth: Sendable {
 
     private func flow() -> BrowserSignInFlow { flow(secondFactor: secondFactorHandling) }
 
-    private func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {
+    func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {
         let providerId = try ProviderID.validate(provider.providerID)
         if let reserved = provider.customParameters.keys.first(where: FlowOptions.reservedParameters.contains) {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
@@ -198,7 +198,7 @@ public final class Auth: Sendable {
         }
     }
 
-    private func renew(_ reference: SessionReference, purpose: FlowPurpose, providerId: String,
+    func renew(_ reference: SessionReference, purpose: FlowPurpose, providerId: String,
                        signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthDataResult {
         try store.checkWritable()
         let mismatch = { (other: String) in
@@ -214,12 +214,6 @@ public final class Auth: Sendable {
         let renewed = try SessionRenewal(store: store, project: project, clock: clock)
             .merge(record, into: reference, purpose: purpose == .reauthenticate ? .reauthenticate : .link)
         return AuthDataResult(record, user: User(renewed, auth: self))
-    }
-
-    /// For the commands that still run flows themselves (issue 28): a sign-in's record, saved as
-    /// `session`, as the API returns it.
-    package func result(of record: SignInRecord, savedAs session: Session) -> AuthDataResult {
-        AuthDataResult(record, user: User(session, auth: self))
     }
 
     /// Runs blocking work (sockets, the browser wait) on its own thread.

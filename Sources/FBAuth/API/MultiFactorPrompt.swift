@@ -78,10 +78,3 @@ struct PromptedSecondFactorResolver: SecondFactorResolver {
         try prompt.answer(MultiFactorChallenge(challenge, signIn: signIn)).result
     }
 }
-
-extension SecondFactorHandling {
-    /// A prompt's handling, for the commands that still run flows themselves (issue 28).
-    package init(prompt: MultiFactorPrompt, phoneVerifier: PhoneVerifier) {
-        self.init(resolver: PromptedSecondFactorResolver(prompt: prompt), phoneVerifier: phoneVerifier)
-    }
-}

@@ -100,42 +100,10 @@ package struct CommandContext: Sendable {
         return project.client.endpoints.mailNote(projectId: projectId)
     }
 
-    /// The browser flow against the project, with this process's browser, terminal and Ctrl-C;
-    /// `secondFactor`: who completes a sign-in that needs one (nil: such a sign-in fails).
-    func browserFlow(for project: ProjectContext, secondFactor: SecondFactorHandling? = nil) throws(FBAuthError) -> BrowserSignInFlow {
-        let style = TerminalStyle(console: console, environment: environment)
-        var headless = HeadlessAdvice(environment: environment)
-        headless.againstEmulator = project.key.emulatorHost != nil
-        headless.words = CommandLineAdvice.words
-        return BrowserSignInFlow(
-            client: project.client, browser: dependencies.browser, observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
-            clock: clock, tenantId: project.tenantId, interrupts: dependencies.interrupts,
-            settings: BrowserFlowSettings(showsWaitingLine: style.isRich, firebaseJSBase: settings.firebaseJSBase, authDomain: settings.authDomain,
-                                          projectId: project.projectId, secrets: dependencies.secrets, launchDirectory: sessionStore().directory,
-                                          headless: headless, listenerGuard: settings.listenerGuard),
-            secondFactor: secondFactor)
-    }
-
     /// Who answers a second factor: the person at the terminal (or `--mfa-code-file`/stdin),
     /// or the demo's own authenticator app.
     func secondFactorPrompt(_ options: SecondFactorOptions, stdinTaken: Bool = false) -> MultiFactorPrompt {
         dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken)
-    }
-
-    /// How this command completes a sign-in that needs a second factor: asked at the terminal
-    /// (or read from `--mfa-code-file`/stdin), with a phone number's reCAPTCHA step in the
-    /// browser (`openBrowser` false: the address is shown instead).
-    func secondFactorHandling(_ options: SecondFactorOptions, project: ProjectContext, openBrowser: Bool = true,
-                              stdinTaken: Bool = false) throws(FBAuthError) -> SecondFactorHandling {
-        SecondFactorHandling(
-            prompt: dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken),
-            phoneVerifier: RecaptchaPhoneVerifier(flow: try browserFlow(for: project), openBrowser: openBrowser))
-    }
-
-    /// reCAPTCHA Enterprise tokens for email/password requests, from fbauth's page in the
-    /// browser (`openBrowser` false: its address is shown instead).
-    func recaptchaTokens(for project: ProjectContext, openBrowser: Bool = true) throws(FBAuthError) -> RecaptchaTokenSource {
-        BrowserRecaptchaTokens(flow: try browserFlow(for: project), openBrowser: openBrowser)
     }
 
     func sessionStore() -> FileSessionStore {

@@ -55,70 +55,40 @@ enum CompletionSource: Equatable {
     case standardInput
 }
 
-/// A browser flow that needs only its purpose to produce a result: run in the browser now, or
-/// the exchange of a flow `--print-url` saved and `--complete` claimed. Signin, link and reauth
-/// take the same path whichever it is.
-enum PreparedFlow {
-    case browser(BrowserSignInFlow, FlowOptions)
-    case claimed(TwoStepFlow, ClaimedFlow)
-
-    var providerId: String {
-        switch self {
-        case .browser(_, let options): options.providerId
-        case .claimed(_, let claimed): claimed.providerId
-        }
-    }
-
-    /// The session the flow acts on: the one the command started it for, or for a claimed flow
-    /// the one saved with it; nil for a sign-in.
-    func user(startedFor user: SessionReference?) -> SessionReference? {
-        switch self {
-        case .browser: user
-        case .claimed(_, let claimed): claimed.user
-        }
-    }
-
-    /// How long the user's ID token must stay valid: a browser may sit on a consent screen for
-    /// minutes, a claimed flow is exchanged at once.
-    var minValidIdToken: TimeInterval {
-        switch self {
-        case .browser: 600
-        case .claimed: 60
-        }
-    }
-
-    func result(for purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
-        switch self {
-        case .browser(let flow, let options): try flow.run(options, purpose: purpose)
-        case .claimed(let twoStep, let claimed): try twoStep.exchange(claimed, purpose: purpose)
-        }
-    }
-}
-
 extension CommandContext {
-    /// Step one of every browser flow: `--print-url` starts the flow and prints its URL (nil:
-    /// nothing is left to do); `--complete` claims the saved flow; otherwise the browser flow is
-    /// made ready. `user` is the session a link or reauth starts for.
-    func prepareFlow(_ mode: FlowMode, command: String, user: SessionReference?, project: ProjectContext,
-                     secondFactor: SecondFactorOptions = SecondFactorOptions()) throws(FBAuthError) -> PreparedFlow? {
+    /// `--print-url` starts the flow for `user` (`startingUser` gives it: none for a sign-in)
+    /// and prints its URL: nil. `--complete` finishes the flow the address belongs to: its
+    /// result. Signin, link and reauth take this same path.
+    func runInTwoSteps(_ mode: FlowMode, purpose: DeferredSignInPurpose, command: String, project: ProjectContext,
+                       secondFactor: SecondFactorOptions, startingUser: (Auth) throws(FBAuthError) -> User?) throws(FBAuthError) -> AuthDataResult? {
         switch mode {
+        case .run:
+            return nil
         case .printURL(let options):
-            try printAuthorizationURL(options, command: command, user: user, project: project)
+            let auth = try auth(for: project) { $0.apply(options) }
+            let user = try startingUser(auth)
+            let url: String
+            do throws(FBAuthError) {
+                url = try Waiting.result { auth.startSignIn(with: options.provider, purpose: purpose, user: user, completion: $0) }
+            } catch where options.port == 0 && error.code == .invalidArgument {
+                throw error.hinting("--print-url needs --port N")
+            } catch where error.code == .operationNotAllowed {
+                throw error.hinting("run `fbauth \(command)` without --print-url")
+            }
+            console.writeOutput(url + "\n")
+            console.say("Open the URL in a browser. When it has been sent to \(auth.loopbackRedirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete -\nand paste the address (an argument would show it to other users in the process list).")
             return nil
         case .complete(let source):
-            let twoStep = try twoStepFlow(for: project, secondFactor: try secondFactorHandling(secondFactor, project: project))
+            let prompt = secondFactorPrompt(secondFactor)
+            let auth = try auth(for: project) { $0.secondFactorPrompt = prompt }
             let address = try completionAddress(source)
             do throws(FBAuthError) {
-                return .claimed(twoStep, try twoStep.claim(address, command: command))
+                return try Waiting.result { auth.completeSignIn(withRedirectURL: address, purpose: purpose, completion: $0) }
             } catch where error.code == .invalidArgument {
                 throw error.hinting("--complete")
             } catch where error.code == .webContextCancelled {
                 throw error.hinting("`fbauth \(command) --print-url` starts one")
             }
-        case .run(let requested):
-            let options = try browserRun(requested, project: project)
-            let secondFactor = try secondFactorHandling(secondFactor, project: project, openBrowser: options.openBrowser)
-            return .browser(try browserFlow(for: project, secondFactor: secondFactor), options)
         }
     }
 }

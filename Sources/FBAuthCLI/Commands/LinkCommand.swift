@@ -153,35 +153,21 @@ enum LinkCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func linkInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        let store = context.sessionStore()
-        var startingUser: SessionReference?
-        if let flow = mode.startOptions {
-            let saved = try store.load().session(context.selector, in: project.key)
-            if saved.providerData.contains(where: { $0.providerId == flow.providerId }) {
-                throw .failed(.providerAlreadyLinked, "\(flow.providerId) is already linked to \(saved.displayLabel); nothing to do (unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account)")
-            }
-            startingUser = saved.reference
-        }
-        guard let prepared = try context.prepareFlow(mode, command: "link", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
-        guard let user = prepared.user(startedFor: startingUser) else {
-            throw .failed(.internalError, "the pending link names no user; start again with --print-url")
-        }
-        let refresher = context.tokenRefresher(for: project.key)
-        let session = try refresher.session(.exactly(user), minValid: prepared.minValidIdToken)
-        let record: SignInRecord
+        let result: AuthDataResult?
         do throws(FBAuthError) {
-            switch try prepared.result(for: .link(idToken: session.idToken)) {
-            case .signedIn(let linked): record = linked
-            case .accountExists(let response): throw FBAuthError.accountExists(AccountExistsConflict(response: response, providerId: prepared.providerId, message: "").reported)
+            result = try context.runInTwoSteps(mode, purpose: .link, command: "link", project: project, secondFactor: options.secondFactor) { (auth: Auth) throws(FBAuthError) -> User? in
+                let user = try auth.savedUser(context.globals.user)
+                if let flow = mode.startOptions {
+                    try refuseLinked(flow.providerId, to: user, alternative: "unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account")
+                }
+                return user
             }
-        } catch where error.rejectsSession {
-            try refresher.reject(session, because: error)
         } catch {
-            throw error.explainingLink(of: prepared.providerId)
+            guard case .accountExists(let conflict) = error else { throw error }
+            throw .accountExists(conflict.reported)
         }
-        let linked = try SessionRenewal(store: store, project: project.key, clock: context.clock).merge(record, into: session.reference, purpose: .link)
-        let auth = try context.auth(for: project)
-        report(auth.result(of: record, savedAs: linked), auth: auth, json: options.json, context: context)
+        guard let result else { return }
+        report(result, auth: try context.auth(for: project), json: options.json, context: context)
     }
 }
 

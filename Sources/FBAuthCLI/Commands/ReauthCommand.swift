@@ -98,29 +98,18 @@ enum ReauthCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func reauthInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        let store = context.sessionStore()
-        // A flow --complete claims names its own user.
-        let startingUser = mode.startOptions == nil ? nil : try store.load().session(context.selector, in: project.key).reference
-        guard let prepared = try context.prepareFlow(mode, command: "reauth", user: startingUser, project: project, secondFactor: options.secondFactor) else { return }
-        guard let user = prepared.user(startedFor: startingUser) else {
-            throw .failed(.internalError, "the pending reauthentication names no user; start again with --print-url")
-        }
-        let session = try store.load().session(.exactly(user), in: project.key)
-        let record: SignInRecord
+        let result: AuthDataResult?
         do throws(FBAuthError) {
-            switch try prepared.result(for: .reauthenticate) {
-            case .signedIn(let signedIn): record = signedIn
-            case .accountExists: throw mismatch(session.displayLabel, uid: session.uid, other: "an account that is not this user")
+            result = try context.runInTwoSteps(mode, purpose: .reauthenticate, command: "reauth", project: project, secondFactor: options.secondFactor) {
+                (auth: Auth) throws(FBAuthError) -> User? in try auth.savedUser(context.globals.user)
             }
         } catch {
-            if case .server(let serverError, _) = error, serverError.code == "USER_NOT_FOUND" {
-                throw mismatch(session.displayLabel, uid: session.uid, other: "an account that is not this user")
-            }
-            throw error
+            // An account that exists with another method is not this user.
+            guard case .accountExists = error else { throw error }
+            throw .failed(.userMismatch, "user mismatch: you signed in as an account that is not this user; the session was left unchanged")
         }
-        let renewed = try SessionRenewal(store: store, project: project.key, clock: context.clock).merge(record, into: session.reference, purpose: .reauthenticate)
-        let auth = try context.auth(for: project)
-        report(auth.result(of: record, savedAs: renewed), auth: auth, json: options.json, context: context)
+        guard let result else { return }
+        report(result, auth: try context.auth(for: project), json: options.json, context: context)
     }
 
     private static func mismatch(_ label: String, uid: String, other: String) -> FBAuthError {

@@ -178,15 +178,15 @@ enum SignInCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func runInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        guard let prepared = try context.prepareFlow(mode, command: "signin", user: nil, project: project, secondFactor: options.secondFactor) else { return }
-        let auth = try context.auth(for: project) { $0.signInArguments = prepared.repeatArguments }
-        switch try prepared.result(for: .signIn) {
-        case .signedIn(let record):
-            let session = try save(record, project: project, arguments: prepared.repeatArguments, context: context)
-            report(auth.result(of: record, savedAs: session), auth: auth, json: options.json, context: context)
-        case .accountExists(let response):
-            try AccountExistsHandling(auth: auth, context: context).keep(AccountExistsConflict(response: response, providerId: prepared.providerId, message: ""))
+        let result: AuthDataResult?
+        do throws(FBAuthError) {
+            result = try context.runInTwoSteps(mode, purpose: .signIn, command: "signin", project: project, secondFactor: options.secondFactor) { _ in nil }
+        } catch {
+            guard case .accountExists(let conflict) = error else { throw error }
+            try AccountExistsHandling(auth: context.auth(for: project), context: context).keep(conflict)
         }
+        guard let result else { return }
+        report(result, auth: try context.auth(for: project), json: options.json, context: context)
     }
 
     /// Prints a sign-in's result and where its session is kept.
@@ -201,19 +201,6 @@ enum SignInCommand: RunnableCommand {
     private static func sayWhenSignedInAlready(with providerId: String, auth: Auth, context: CommandContext) throws(FBAuthError) {
         guard let current = auth.currentUser, current.providerData.contains(where: { $0.providerID == providerId }) else { return }
         context.console.say("\(current.displayLabel) is signed in already with \(providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
-    }
-
-    /// Saves the new session of a completed two-step flow as the current one.
-    /// `arguments`: how to sign in the same way again, for messages (`User.signInArguments`).
-    private static func save(_ record: SignInRecord, project: ProjectContext, arguments: [String], context: CommandContext) throws(FBAuthError) -> Session {
-        var session = record.session()
-        session.signInArguments = arguments
-        let projectId = project.projectId ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
-        try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) in
-            contents.save(session, in: project.key, makeCurrent: true)
-            if let projectId { contents.modifyProject(project.key) { $0.projectId = projectId } }
-        }
-        return session
     }
 }
 
@@ -249,16 +236,6 @@ extension SignInCommand.Method {
                 + (sources.secretFile != nil ? ["--token-secret-file", "FILE"] : [])
         case .anonymous: ["--provider", "anonymous"]
         case .customToken: ["--provider", "custom", "--token-file", "FILE"]
-        }
-    }
-}
-
-extension PreparedFlow {
-    /// The options that sign in this way again; a completed two-step flow was a loopback one.
-    var repeatArguments: [String] {
-        switch self {
-        case .browser(_, let options): options.repeatArguments
-        case .claimed(_, let claimed): ["--provider", claimed.providerId, "--loopback"]
         }
     }
 }

@@ -25,24 +25,4 @@ extension CommandContext {
         }
         return line
     }
-
-    func twoStepFlow(for project: ProjectContext, secondFactor: SecondFactorHandling? = nil) throws(FBAuthError) -> TwoStepFlow {
-        TwoStepFlow(flow: try browserFlow(for: project, secondFactor: secondFactor), store: sessionStore(), project: project.key, clock: clock)
-    }
-
-    /// `--print-url`: starts the flow, prints only its URL on stdout, and says on stderr how to
-    /// finish it.
-    func printAuthorizationURL(_ options: FlowOptions, command: String, user: SessionReference?, project: ProjectContext) throws(FBAuthError) {
-        let url: String
-        do throws(FBAuthError) {
-            url = try twoStepFlow(for: project).start(options, command: command, user: user)
-        } catch where options.port == 0 && error.code == .invalidArgument {
-            throw error.hinting("--print-url needs --port N")
-        } catch where error.code == .operationNotAllowed {
-            throw error.hinting("run `fbauth \(command)` without --print-url")
-        }
-        console.writeOutput(url + "\n")
-        let redirectURI = "http://\(options.redirectHost.rawValue):\(options.port)\(RedirectReceiver.callbackPath)"
-        console.say("Open the URL in a browser. When it has been sent to \(redirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete -\nand paste the address (an argument would show it to other users in the process list).")
-    }
 }
