@@ -34,10 +34,64 @@ extension Auth {
         }
     }
 
-    /// `applyActionCode(_:)`: uses a verification or email-change code.
-    public func applyActionCode(_ code: String) async throws(FBAuthError) {
-        try await inBackground { () throws(FBAuthError) in _ = try self.client().applyActionCode(code, tenantId: self.tenantID) }
+    /// `applyActionCode(_:)`: uses a verification or email-change code (refused, unused, when it
+    /// is another kind), then brings a saved session of the account up to date (`savedUser`).
+    @discardableResult
+    public func applyActionCode(_ code: String) async throws(FBAuthError) -> AppliedActionCode {
+        try await inBackground(applying(code))
     }
+
+    /// The same with a completion handler.
+    public func applyActionCode(_ code: String, completion: @escaping @Sendable (Result<AppliedActionCode, FBAuthError>) -> Void) {
+        onBackground(applying(code), completion)
+    }
+
+    private func applying(_ code: String) -> @Sendable () throws(FBAuthError) -> AppliedActionCode {
+        { () throws(FBAuthError) in
+            let answer = try self.management().apply(code: code)
+            guard let uid = answer.localId, let saved = self.savedUsers.first(where: { $0.uid == uid }) else {
+                return AppliedActionCode(email: answer.email, newEmail: answer.newEmail, savedUser: nil)
+            }
+            return AppliedActionCode(email: answer.email, newEmail: answer.newEmail, savedUser: try self.bringUpToDate(saved, newEmail: answer.newEmail))
+        }
+    }
+
+    /// A saved user after a code changed its account: its tokens refreshed and the account read
+    /// again; or, where the change revoked its tokens (production does; Google's emulator does
+    /// not), signed out with the new address kept, so that advice to sign in again names it.
+    private func bringUpToDate(_ user: User, newEmail: String?) throws(FBAuthError) -> SavedUserUpdate {
+        let refresher = refresher()
+        do throws(FBAuthError) {
+            let fresh = try refresher.session(.exactly(user.reference), minValid: 0, forceRefresh: true)
+            return .refreshed(User(try renewal().renew(fresh, idToken: nil, refreshToken: nil, expiresIn: nil, client: client()), auth: self))
+        } catch where error.rejectsSession || [.noCurrentUser, .userTokenExpired, .userNotFound].contains(error.code) {
+            let renamed = try? store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session? in
+                guard var saved = try? contents.session(.exactly(user.reference), in: project) else { return nil }
+                if error.rejectsSession { saved.forgetTokens() }
+                if let newEmail { saved.email = newEmail }
+                contents.save(saved, in: project, makeCurrent: false)
+                return saved
+            }
+            return .signedOut(renamed.flatMap { $0 }.map { User($0, auth: self) } ?? user)
+        }
+    }
+}
+
+/// What `applyActionCode` did: the account's address (the new one after an email change) and
+/// what became of a saved session of that account.
+public struct AppliedActionCode: Sendable {
+    public let email: String?
+    /// The address after an email change.
+    public let newEmail: String?
+    /// A saved session of the account, brought up to date; nil when none is saved here.
+    public let savedUser: SavedUserUpdate?
+}
+
+public enum SavedUserUpdate: Sendable {
+    /// New tokens, and the account as Firebase reports it now.
+    case refreshed(User)
+    /// Firebase ended the user's sessions with the change: sign in again.
+    case signedOut(User)
 }
 
 /// The SDK's `ActionCodeSettings`, as far as a program outside a browser uses it: where the link

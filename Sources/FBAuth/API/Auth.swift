@@ -168,7 +168,7 @@ public final class Auth: Sendable {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
         }
         let parameters = provider.customParameters.sorted { $0.key < $1.key }.map { KeyValue(key: $0.key, value: $0.value) }
-        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, email: provider.emulatorEmail, port: port,
+        return FlowOptions(providerId: providerId, scopes: provider.scopes, customParameters: parameters, email: provider.accountEmail, port: port,
                            redirectHost: settings.redirectHost, openBrowser: settings.opensBrowser, timeout: timeout, redirect: redirect)
     }
 

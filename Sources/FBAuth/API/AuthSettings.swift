@@ -32,8 +32,11 @@ public struct AuthSettings: Sendable {
     public var timeout: Duration = .seconds(300)
     /// The hosted handler's domain, when it is not `PROJECT.firebaseapp.com` (a custom domain).
     public var authDomain: String?
-    /// Where the hosted flow's page loads the Firebase JS SDK from; nil: Google's CDN.
+    /// Where the hosted flow's page loads the Firebase JS SDK from; nil: Google's CDN, the
+    /// version `firebaseJSVersion`.
     public var firebaseJSURL: String?
+    /// The Firebase JS SDK version the hosted flow's page loads (a copy must hold its files).
+    public static var firebaseJSVersion: String { HostedPage.sdkVersion }
     /// Who may connect to a sign-in's listener.
     public var listenerCheck: ListenerGuard = .ownConnectionsOnly
     /// Whether a browser is launched; false: the address to open is shown to the observer.

@@ -9,9 +9,12 @@ public struct OAuthProvider: Sendable, Equatable {
     /// Parameters for the provider's authorization request; those Firebase sets itself
     /// (`client_id`, `redirect_uri`, `state`, …) are refused.
     public var customParameters: [String: String] = [:]
-    /// Against an Auth emulator, which runs no provider's page: the account the fake sign-in is
-    /// for (the emulator's own page would ask a person).
-    public var emulatorEmail: String?
+    /// The account's email, sent to the provider as `login_hint`; against an Auth emulator,
+    /// which runs no provider's page, the account the fake sign-in is for.
+    public var accountEmail: String?
+
+    /// The parameters Firebase sets itself, which `customParameters` may not hold.
+    public static var reservedParameters: Set<String> { FlowOptions.reservedParameters }
 
     public init(providerID: String) {
         self.providerID = providerID

@@ -93,19 +93,19 @@ package enum BrowserCommand: Equatable, Sendable {
 
 /// Opens URLs with the program `BrowserCommand` picks, executed directly — never through a
 /// shell, so nothing in the URL is interpreted. Its output goes to stderr.
-package struct SystemBrowserLauncher: BrowserLauncher {
+public struct SystemBrowserLauncher: BrowserLauncher {
     let environment: [String: String]
     /// Variables the browser does not inherit, besides the API key; worked out only when a
     /// browser is launched, so that commands without one (`fbauth token`) do not pay for it.
     let withholding: @Sendable () -> Set<String>
 
     /// `withholding`: the program's own settings; the API key is always withheld.
-    package init(environment: [String: String], withholding: @escaping @Sendable () -> Set<String> = { [] }) {
+    public init(environment: [String: String], withholding: @escaping @Sendable () -> Set<String> = { [] }) {
         self.environment = environment
         self.withholding = withholding
     }
 
-    package func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
+    public func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
         switch command(for: url) {
         case .unavailable(let reason):
             throw BrowserLaunchError(reason)
@@ -139,7 +139,7 @@ package struct SystemBrowserLauncher: BrowserLauncher {
     }
 
     /// Why no browser can be launched here, or nil when one can.
-    package static func unavailability(environment: [String: String]) -> String? {
+    public static func unavailability(environment: [String: String]) -> String? {
         if case .unavailable(let reason) = SystemBrowserLauncher(environment: environment).command(for: "") { return reason }
         return nil
     }

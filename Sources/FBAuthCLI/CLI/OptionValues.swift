@@ -73,8 +73,8 @@ extension ParsedArguments {
     }
 
     /// Repeated `KEY=VALUE` values.
-    func keyValues(_ name: String) throws(FBAuthError) -> [KeyValue] {
-        try all(name).map { (text: String) throws(FBAuthError) -> KeyValue in
+    func keyValues(_ name: String) throws(FBAuthError) -> [OptionKeyValue] {
+        try all(name).map { (text: String) throws(FBAuthError) -> OptionKeyValue in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
                 throw .usage("--\(name) '\(text)' is not KEY=VALUE")
             }
@@ -82,7 +82,7 @@ extension ParsedArguments {
             guard key.allSatisfy({ $0.isLetter || $0.isNumber || "_-.".contains($0) }) else {
                 throw .usage("--\(name) key '\(key)' may contain only letters, digits, '_', '-' and '.'")
             }
-            return KeyValue(key: key, value: String(text[text.index(after: equals)...]))
+            return OptionKeyValue(key: key, value: String(text[text.index(after: equals)...]))
         }
     }
 

@@ -54,7 +54,7 @@ enum DemoCommand: RunnableCommand {
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         Options(providerId: try ProviderWords.validated(arguments.value("provider") ?? "yahoo.com"),
                 email: try arguments.nonEmpty("email") ?? "demo@example.com",
-                timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
+                timeout: try arguments.seconds("timeout") ?? BrowserFlowRequest.defaultTimeout,
                 noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"),
                 json: arguments.flag("json"))
     }
@@ -96,7 +96,7 @@ enum DemoCommand: RunnableCommand {
         let demoContext = try CommandContext(
             dependencies: dependencies,
             globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
-        let signIn = SignInCommand.Options(method: .identityProvider(.run(FlowOptions(
+        let signIn = SignInCommand.Options(method: .identityProvider(.run(BrowserFlowRequest(
             providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), json: options.json)
         if options.mfa {
             try secondFactorDemo(signIn, running: running, context: demoContext)
@@ -118,16 +118,15 @@ enum DemoCommand: RunnableCommand {
         var quiet = context
         quiet.dependencies.console = StderrOnlyConsole(console)
         try SignInCommand.run(signIn, quiet)
-        let project = try context.project()
-        let store = context.sessionStore()
-        let session = try context.tokenRefresher(for: project.key).session(.current, minValid: 60)
-        console.say("Multi-factor authentication: enrolling fbauth's built-in authenticator app (TOTP) as a second factor of \(session.displayLabel).")
-        let enrollment = SecondFactorEnrollment(client: project.client, store: store, project: project.key, tenantId: nil, clock: context.clock)
-        let secret = try enrollment.startTOTP(for: session)
+        let auth = try context.auth(for: context.project())
+        let user = try auth.savedUser()
+        console.say("Multi-factor authentication: enrolling fbauth's built-in authenticator app (TOTP) as a second factor of \(user.displayLabel).")
+        let secret = try Waiting.result { user.multiFactor.generateTOTPSecret(completion: $0) }
         let authenticator = BuiltInAuthenticator(secret: secret.sharedSecretKey, running: running, console: console)
-        console.say("  otpauth URI (a real authenticator app would scan it): \(secret.uri(account: session.email ?? session.uid, issuer: "fbauth-demo"))")
-        _ = try enrollment.finishTOTP(secret, code: try authenticator.code(), name: "built-in authenticator", for: session)
-        try store.update { (contents: inout StoreContents) throws(FBAuthError) in contents.remove(session.reference, in: project.key) }
+        console.say("  otpauth URI (a real authenticator app would scan it): \(secret.generateQRCodeURL(withAccountName: user.email ?? user.uid, issuer: "fbauth-demo"))")
+        let code = try authenticator.code()
+        _ = try Waiting.result { user.multiFactor.enroll(secret, oneTimePassword: code, displayName: "built-in authenticator", completion: $0) }
+        try auth.signOut()
         console.say("Enrolled. Signed out; signing in again, which now needs the second factor too.")
         var withAuthenticator = context
         withAuthenticator.dependencies.secondFactors = authenticator

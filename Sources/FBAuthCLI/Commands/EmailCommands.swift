@@ -96,8 +96,7 @@ enum EmailCommand: RunnableCommand {
     }
 
     private static func apply(_ source: PasswordCommand.CodeSource, context: CommandContext) throws(FBAuthError) {
-        let project = try context.project()
-        let store = context.sessionStore()
+        let auth = try context.auth(for: context.project())
         let code = try PasswordCommand.actionCode(source, context: context,
                                                   accepting: [.verifyEmail, .verifyAndChangeEmail, .recoverEmail, .revertSecondFactorAddition]) { operation in
             let other: String = switch operation {
@@ -107,37 +106,17 @@ enum EmailCommand: RunnableCommand {
             }
             return "that is \(operation.sentence); email apply takes verification and email-change links" + other
         }
-        let management = AccountManagement(client: project.client, store: store, project: project.key, tenantId: project.tenantId, clock: context.clock)
-        let answer = try management.apply(code: code)
-        let email = answer.newEmail ?? answer.email
-        context.console.say(answer.newEmail != nil ? "The address is now \(answer.newEmail ?? "")." : "\(email ?? "The address") is verified.")
-        try refreshSavedSession(of: answer.localId, newEmail: answer.newEmail, project: project, context: context)
-    }
-
-    /// Brings a saved session of the user up to date after a code was applied: the email
-    /// verified, or the new address. Where the change revoked the user's tokens (production
-    /// does; Google's emulator does not), the session keeps the new address, so the advice to
-    /// sign in again names it, and the command still succeeds: the change worked.
-    private static func refreshSavedSession(of uid: String?, newEmail: String?, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        guard let uid, let session = try context.sessionStore().load().project(project.key)?.sessions.first(where: { $0.uid == uid }) else { return }
-        let refresher = context.tokenRefresher(for: project.key)
-        do throws(FBAuthError) {
-            let fresh = try refresher.session(.exactly(session.reference), minValid: 0, forceRefresh: true)
-            let account = try project.client.lookup(idToken: fresh.idToken)
-            try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) in
-                guard var saved = try? contents.session(.exactly(session.reference), in: project.key) else { return }
-                saved.update(from: account)
-                contents.save(saved, in: project.key, makeCurrent: false)
-            }
-            context.console.say("Refreshed the saved session of \(fresh.displayLabel).")
-        } catch where error.rejectsSession || error.exitCode == .signInAgain {
-            let renamed = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
-                guard var saved = try? contents.session(.exactly(session.reference), in: project.key) else { return session }
-                if let newEmail { saved.email = newEmail }
-                contents.save(saved, in: project.key, makeCurrent: false)
-                return saved
-            }
-            context.console.say("Firebase signed \(session.displayLabel) out with this change; sign in again with `\(renamed.signInCommand)`.")
+        let applied = try Waiting.result { auth.applyActionCode(code, completion: $0) }
+        let email = applied.newEmail ?? applied.email
+        context.console.say(applied.newEmail != nil ? "The address is now \(applied.newEmail ?? "")." : "\(email ?? "The address") is verified.")
+        switch applied.savedUser {
+        case .refreshed(let user)?:
+            context.console.say("Refreshed the saved session of \(user.displayLabel).")
+        case .signedOut(let user)?:
+            // The change worked: the command still succeeds.
+            context.console.say("Firebase signed \(user.displayLabel) out with this change; sign in again with `\(user.signInCommand)`.")
+        case nil:
+            break
         }
     }
 }

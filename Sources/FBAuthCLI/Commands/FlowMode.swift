@@ -8,9 +8,9 @@ import FBAuth
 /// What `signin`, `link` or `reauth` is asked to do with a browser flow.
 enum FlowMode: Equatable {
     /// Run the whole flow now, through the browser.
-    case run(FlowOptions)
+    case run(BrowserFlowRequest)
     /// `--print-url`: start the flow, save it, print its authorization URL.
-    case printURL(FlowOptions)
+    case printURL(BrowserFlowRequest)
     /// `--complete URL|-`: finish a flow `--print-url` saved.
     case complete(CompletionSource)
 
@@ -29,7 +29,7 @@ enum FlowMode: Equatable {
             }
             return
         }
-        let options = try FlowOptions(arguments: arguments)
+        let options = try BrowserFlowRequest(arguments: arguments)
         self = arguments.flag("print-url") ? .printURL(options) : .run(options)
     }
 
@@ -40,7 +40,7 @@ enum FlowMode: Equatable {
     }
 
     /// The options of a flow this command starts; nil for `--complete`.
-    var startOptions: FlowOptions? {
+    var startOptions: BrowserFlowRequest? {
         switch self {
         case .run(let options), .printURL(let options): options
         case .complete: nil
@@ -93,20 +93,20 @@ extension CommandContext {
     }
 }
 
-extension FlowOptions {
+extension BrowserFlowRequest {
     /// The provider as the library takes it.
     var provider: OAuthProvider {
         var provider = OAuthProvider(providerID: providerId)
         provider.scopes = scopes
         provider.customParameters = Dictionary(customParameters.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
-        provider.emulatorEmail = email
+        provider.accountEmail = email
         return provider
     }
 }
 
 extension AuthSettings {
     /// A browser flow's options: how the redirect comes back, where and for how long.
-    mutating func apply(_ flow: FlowOptions) {
+    mutating func apply(_ flow: BrowserFlowRequest) {
         redirect = flow.redirect
         port = flow.port
         redirectHost = flow.redirectHost
@@ -122,7 +122,7 @@ extension CommandContext {
     /// hosted page loads the SDK from the internet, which a test against an emulator often
     /// lacks; an emulator takes loopback redirects for every provider). The store is checked
     /// first, before the user goes through the browser.
-    func browserRun(_ options: FlowOptions, project: ProjectContext) throws(FBAuthError) -> FlowOptions {
+    func browserRun(_ options: BrowserFlowRequest, project: ProjectContext) throws(FBAuthError) -> BrowserFlowRequest {
         try sessionStore().checkWritable()
         var options = options
         if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost, settings.firebaseJSBase == nil {

@@ -25,7 +25,7 @@ enum FlowOptionSpecs {
         OptionSpec("loopback", help: "Have the provider redirect straight to fbauth's listener instead of through Firebase's hosted handler (the default). Needs http://localhost:PORT/__/auth/handler registered with the provider; required by --print-url, --complete and pasted redirects."),
         OptionSpec("hosted", help: "Sign in through Firebase's hosted handler (the default, except against an Auth emulator, where fbauth takes --loopback unless FBAUTH_FIREBASE_JS_URL names a copy of the Firebase JS SDK: the page loads it from the internet)."),
         OptionSpec("auth-domain", value: "DOMAIN", help: "Domain of Firebase's hosted auth handler (default PROJECT_ID.firebaseapp.com, or FBAUTH_AUTH_DOMAIN), for projects that serve auth from their own domain."),
-        OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(FlowOptions.defaultPort); 0 picks a free port). With --loopback, register http://localhost:PORT/__/auth/handler with your provider."),
+        OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(BrowserFlowRequest.defaultPort); 0 picks a free port). With --loopback, register http://localhost:PORT/__/auth/handler with your provider."),
         OptionSpec("redirect-host", value: "HOST", suggestions: RedirectHost.allCases.map(\.rawValue),
                    help: "Host in the redirect URI: localhost (default), 127.0.0.1 or [::1]. The listener binds loopback addresses only."),
         OptionSpec("no-browser", help: "Do not launch a browser: print the address to open on stderr and wait (e.g. over SSH port forwarding: ssh -L PORT:localhost:PORT host)."),
@@ -33,7 +33,39 @@ enum FlowOptionSpecs {
     ] + twoStep
 }
 
-extension FlowOptions {
+/// What signin, link and reauth are asked to do with a provider's browser flow: the provider as
+/// the library takes it (`provider`), and how the redirect comes back (`AuthSettings.apply`).
+struct BrowserFlowRequest: Sendable, Equatable {
+    var providerId: String
+    var scopes: [String] = []
+    /// `--param`, in the order given.
+    var customParameters: [OptionKeyValue] = []
+    /// `--email`: the account hint; against the Auth emulator, the fake account's email.
+    var email: String?
+    var port: UInt16 = defaultPort
+    var redirectHost: RedirectHost = .localhost
+    var openBrowser = true
+    var timeout: Duration = defaultTimeout
+    var redirect: RedirectRoute = .hostedHandler
+    /// Whether `--loopback` or `--hosted` chose `redirect`; otherwise an Auth emulator gets the
+    /// loopback flow (`CommandContext.browserRun`).
+    var redirectWasChosen = true
+    /// `--auth-domain`; nil: the setting's, else `PROJECT_ID.firebaseapp.com`.
+    var authDomain: String?
+
+    /// The default listener port, fixed so users can register the redirect URI
+    /// `http://localhost:8977/__/auth/handler` with their provider.
+    static let defaultPort: UInt16 = 8977
+    static let defaultTimeout: Duration = .seconds(300)
+}
+
+/// `--param KEY=VALUE`.
+struct OptionKeyValue: Sendable, Equatable {
+    var key: String
+    var value: String
+}
+
+extension BrowserFlowRequest {
     /// Reads and validates the flow options; every problem is a usage error.
     init(arguments: ParsedArguments) throws(FBAuthError) {
         let providerId = try ProviderWords.validated(try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)"))
@@ -45,8 +77,8 @@ extension FlowOptions {
             scopes.append(scope)
         }
         let parameters = try arguments.keyValues("param")
-        if let reserved = parameters.first(where: { FlowOptions.reservedParameters.contains($0.key.lowercased()) }) {
-            throw .usage("--param \(reserved.key) is set by Firebase itself and cannot be passed (refused: \(FlowOptions.reservedParameters.sorted().joined(separator: ", ")))")
+        if let reserved = parameters.first(where: { OAuthProvider.reservedParameters.contains($0.key.lowercased()) }) {
+            throw .usage("--param \(reserved.key) is set by Firebase itself and cannot be passed (refused: \(OAuthProvider.reservedParameters.sorted().joined(separator: ", ")))")
         }
         let email = try arguments.nonEmpty("email")
         if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }
@@ -71,11 +103,10 @@ extension FlowOptions {
         }
         self.init(
             providerId: providerId, scopes: scopes, customParameters: parameters, email: email,
-            port: try arguments.port("port") ?? FlowOptions.defaultPort,
+            port: try arguments.port("port") ?? BrowserFlowRequest.defaultPort,
             redirectHost: redirectHost,
             openBrowser: !arguments.flag("no-browser"),
-            timeout: try arguments.seconds("timeout") ?? FlowOptions.defaultTimeout,
-            redirect: loopback ? .loopback : .hostedHandler, authDomain: authDomain)
-        redirectWasChosen = loopback || arguments.flag("hosted")
+            timeout: try arguments.seconds("timeout") ?? BrowserFlowRequest.defaultTimeout,
+            redirect: loopback ? .loopback : .hostedHandler, redirectWasChosen: loopback || arguments.flag("hosted"), authDomain: authDomain)
     }
 }

@@ -87,7 +87,7 @@ enum LinkCommand: RunnableCommand {
             try linkInTwoSteps(mode, options: options, project: project, context: context)
             return
         }
-        var flow: FlowOptions?
+        var flow: BrowserFlowRequest?
         if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
         var opensBrowser = flow?.openBrowser ?? true
         var stdinTaken = false

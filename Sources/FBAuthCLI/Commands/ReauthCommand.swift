@@ -55,7 +55,7 @@ enum ReauthCommand: RunnableCommand {
             try reauthInTwoSteps(mode, options: options, project: project, context: context)
             return
         }
-        var flow: FlowOptions?
+        var flow: BrowserFlowRequest?
         if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
         var opensBrowser = flow?.openBrowser ?? true
         var stdinTaken = false

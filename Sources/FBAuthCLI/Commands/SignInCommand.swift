@@ -120,7 +120,7 @@ enum SignInCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
         let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: options.method.readsAllOfStandardInput)
-        var flow: FlowOptions?
+        var flow: BrowserFlowRequest?
         if case .identityProvider(let mode) = options.method {
             guard case .run(let requested) = mode else {
                 try runInTwoSteps(mode, options: options, project: project, context: context)

@@ -71,7 +71,7 @@ enum CommandLineAdvice {
     }()
 }
 
-extension FlowOptions {
+extension BrowserFlowRequest {
     /// The options that repeat this sign-in (`--provider ID --loopback --port 9000 …`), for the
     /// command fbauth suggests when the session must be signed in again. The email is added
     /// by the suggestion itself; what changes each time (timeout, browser) is left out.
