@@ -8,3 +8,4 @@
 @_exported import struct FBAuthSupport.NoInterrupts
 @_exported import protocol FBAuthSupport.SecretTokens
 @_exported import struct FBAuthSupport.SystemSecretTokens
+@_exported import struct FBAuthSupport.RawEnvironment

@@ -30,6 +30,8 @@ public struct User: Sendable {
     public let signInArguments: [String]?
     /// The provider whose credential the latest sign-in, link or reauthentication brought.
     public let lastCredentialProviderID: String?
+    /// The provider credentials kept with the session, the latest of each provider.
+    public let savedProviderCredentials: [SavedProviderCredential]
     let auth: Auth
     let reference: SessionReference
 
@@ -48,6 +50,10 @@ public struct User: Sendable {
         savedIDToken = session.idToken.isEmpty ? nil : SavedIDToken(token: session.idToken, expirationDate: session.expirationTime)
         signInArguments = session.signInArguments
         lastCredentialProviderID = session.providerCredentials.last?.providerId
+        savedProviderCredentials = session.providerCredentials.map {
+            SavedProviderCredential(credential: OAuthCredential(providerID: $0.providerId, accessToken: $0.accessToken, idToken: $0.idToken, secret: $0.secret),
+                                    expirationDate: $0.expirationTime)
+        }
         self.auth = auth
         reference = session.reference
     }

@@ -11,11 +11,11 @@ import FBAuthSupport
 /// String-based counterpart on the full path, and tests hold the two to the same answers:
 /// `ProjectChoice.from(apiKey:variable:)`, `FileSessionStore.directory(option:variable:)`,
 /// `FileSessionStore.freshIDToken(project:minValid:now:)`.
-package enum QuickTokenRead {
+public enum QuickTokenRead {
     /// Calls `answer` with the current session's token and returns true when it has at least
     /// `minValid` seconds left; false, with nothing called, whenever the full path must run: a
     /// bad emulator host, an untrusted directory, no file, no such session, a token to refresh.
-    package static func answer(environment: RawEnvironment, minValid: TimeInterval, now: Date, _ answer: (FreshIDTokenBytes) -> Void) -> Bool {
+    public static func answer(environment: RawEnvironment, minValid: TimeInterval, now: Date, _ answer: (FreshIDTokenBytes) -> Void) -> Bool {
         guard let project = ProjectQuery(environment) else { return false }
         return withSessionPaths(environment) { directory, file in
             guard Platform.untrustedDirectory(directory) == nil else { return false }

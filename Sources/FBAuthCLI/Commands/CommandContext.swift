@@ -110,11 +110,6 @@ package struct CommandContext: Sendable {
         let directory = Platform.absolutePath(FileSessionStore.directory(option: globals.configDirectory, environment: environment))
         return FileSessionStore(directory: directory, waiting: { [console] _ in console.say("another fbauth is using \(directory); waiting") })
     }
-
-    func tokenRefresher(for key: ProjectKey) -> TokenRefresher {
-        TokenRefresher(store: sessionStore(), project: key, clock: clock, signInAdvice: CommandLineAdvice.signIn,
-                       makeClient: { () throws(FBAuthError) in try client(for: key) })
-    }
 }
 
 /// A resolved project: where its sessions are kept and a client for its API.

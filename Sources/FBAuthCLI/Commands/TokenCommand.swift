@@ -74,32 +74,32 @@ enum TokenCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        if case .claims(let minValid, let forceRefresh) = options {
-            try printClaims(minValid: minValid, forceRefresh: forceRefresh, context)
-            return
+        let auth = try context.auth(for: context.project())
+        switch options {
+        case .claims(let minValid, let forceRefresh):
+            try printClaims(minValid: minValid, forceRefresh: forceRefresh, auth: auth, context)
+        case .providerAccessToken(let providerId, let minValid, let json):
+            try printProviderToken(providerId, minValid: minValid, json: json, auth: auth, context)
+        case .idToken(let minValid, let forceRefresh, let json):
+            // The saved token when it will do (no network, no lock, no write), else a refresh.
+            let token = try Waiting.result {
+                auth.idToken(of: context.globals.user, minValid: TimeInterval(minValid), forcingRefresh: forceRefresh, completion: $0)
+            }
+            printToken(token, json: json, context.console)
+            // Which project the token is for, on stderr with --verbose only: a script reads
+            // projectId in the JSON, and stderr stays empty unless asked (as a bare token's).
+            if json, context.globals.verbose { context.console.say("ID token for \(auth.projectDescription).") }
         }
-        if try runFromStore(options, context) { return }
-        guard case .idToken(let minValid, let forceRefresh, let json) = options else { return }
-        let key = try context.projectKey()
-        let session = try context.tokenRefresher(for: key).session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
-        printToken(FreshIDToken(session), json: json, context.console)
-        if json { sayProject(key, context.sessionStore().projectId(of: key), context) }
-    }
-
-    /// Which project the token is for, on stderr with `--verbose` only: a script reads
-    /// `projectId` in the JSON, and stderr stays empty unless asked (as a bare token's).
-    private static func sayProject(_ key: ProjectKey, _ projectId: String?, _ context: CommandContext) {
-        guard context.globals.verbose else { return }
-        context.console.say("ID token for \(key.displayName(projectId: projectId)).")
     }
 
     /// The claims of the current ID token (refreshed first when it has less than `minValid`
     /// seconds left), as `getIdTokenResult` gives them.
-    static func printClaims(minValid: Int, forceRefresh: Bool, _ context: CommandContext) throws(FBAuthError) {
-        let session = try context.tokenRefresher(for: context.projectKey())
-            .session(context.selector, minValid: TimeInterval(minValid), forceRefresh: forceRefresh)
-        guard let result = AuthTokenResult(idToken: session.idToken) else {
-            throw .failed(.invalidResponse, "the saved ID token of \(session.displayLabel) cannot be decoded (no auth_time, iat or exp); sign in again")
+    static func printClaims(minValid: Int, forceRefresh: Bool, auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+        let token = try Waiting.result {
+            auth.idToken(of: context.globals.user, minValid: TimeInterval(minValid), forcingRefresh: forceRefresh, completion: $0)
+        }
+        guard let result = AuthTokenResult(idToken: token.idToken) else {
+            throw .failed(.invalidResponse, "the saved ID token of \(TerminalText.safe(token.uid)) cannot be decoded (no auth_time, iat or exp); sign in again")
         }
         context.console.writeOutput(JSONOutput.render(claimsJSON(result)))
     }
@@ -130,59 +130,26 @@ enum TokenCommand: RunnableCommand {
         ]))
     }
 
-    /// Prints the answer straight from the store when it can — a provider's token, or an ID
-    /// token with at least --min-valid seconds left: no network, no lock, no write. False when a
-    /// refresh is needed (nothing was printed).
-    static func runFromStore(_ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
-        switch options {
-        case .providerAccessToken(let providerId, let minValid, let json):
-            let credential = try providerCredential(providerId, minValid: minValid, context: context)
-            guard json else {
-                context.console.writeOutput((credential.accessToken ?? "") + "\n")
-                return true
-            }
-            var object: [String: JSONValue] = [
-                "providerId": .string(providerId), "accessToken": .string(credential.accessToken ?? ""),
-                "expirationTime": credential.expirationTime.map { .string(Timestamp.string($0)) } ?? .null,
-            ]
-            if let secret = credential.secret, TokenAlphabet.visible.accepts(secret) { object["secret"] = .string(secret) }
-            context.console.writeOutput(JSONOutput.render(JSONValue.object(object)))
-            return true
-        case .claims:
-            return false
-        case .idToken(let minValid, let forceRefresh, let json):
-            guard !forceRefresh else { return false }
-            // --json names the project on stderr, which the quick path does not know.
-            if !json, context.globals.appConfig == nil, context.selector == .current,
-                let fresh = context.sessionStore().freshIDToken(
-                    project: try context.projectChoice(), minValid: TimeInterval(minValid), now: context.clock.now()) {
-                printToken(fresh, json: json, context.console)
-                return true
-            }
-            let contents = try context.sessionStore().load()
-            let key = try context.projectKey(in: contents)
-            guard let session = try TokenRefresher.cachedSession(
-                in: contents, context.selector, project: key, minValid: TimeInterval(minValid), now: context.clock.now(), advice: CommandLineAdvice.signIn)
-            else { return false }
-            printToken(FreshIDToken(session), json: json, context.console)
-            if json { sayProject(key, contents.project(key)?.projectId, context) }
-            return true
-        }
-    }
-
-    /// The saved credential of `providerId`, with an access token of visible ASCII that has at
-    /// least `minValid` seconds left.
-    private static func providerCredential(_ providerId: String, minValid: Int, context: CommandContext) throws(FBAuthError) -> ProviderCredential {
-        let contents = try context.sessionStore().load()
-        let session = try contents.session(context.selector, in: context.projectKey(in: contents))
-        guard let credential = session.providerCredentials.first(where: { $0.providerId == providerId }),
-            let accessToken = credential.accessToken, TokenAlphabet.visible.accepts(accessToken), !accessToken.isEmpty
+    /// A provider's saved access token (Firebase cannot refresh those), bare or as JSON.
+    private static func printProviderToken(_ providerId: String, minValid: Int, json: Bool, auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+        let user = try auth.savedUser(context.globals.user)
+        guard let saved = user.savedProviderCredentials.first(where: { $0.credential.providerID == providerId }),
+            let accessToken = saved.credential.accessToken, TextChecks.isVisibleASCII(accessToken)
         else {
-            throw .signInAgain("no \(providerId) access token is saved for \(session.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
+            throw .signInAgain("no \(providerId) access token is saved for \(user.displayLabel); get one with `fbauth signin --provider \(providerId)` (or `fbauth link --provider \(providerId)`)")
         }
-        if let expiry = credential.expirationTime, expiry.timeIntervalSince(context.clock.now()) < TimeInterval(minValid) {
-            throw .signInAgain("the saved \(providerId) access token of \(session.displayLabel) expired at \(Timestamp.string(expiry)); Firebase cannot refresh provider tokens: sign in again with `fbauth signin --provider \(providerId)`")
+        if let expiry = saved.expirationDate, expiry.timeIntervalSince(context.clock.now()) < TimeInterval(minValid) {
+            throw .signInAgain("the saved \(providerId) access token of \(user.displayLabel) expired at \(Timestamp.string(expiry)); Firebase cannot refresh provider tokens: sign in again with `fbauth signin --provider \(providerId)`")
         }
-        return credential
+        guard json else {
+            context.console.writeOutput(accessToken + "\n")
+            return
+        }
+        var object: [String: JSONValue] = [
+            "providerId": .string(providerId), "accessToken": .string(accessToken),
+            "expirationTime": saved.expirationDate.map { .string(Timestamp.string($0)) } ?? .null,
+        ]
+        if let secret = saved.credential.secret, TextChecks.isVisibleASCII(secret) { object["secret"] = .string(secret) }
+        context.console.writeOutput(JSONOutput.render(JSONValue.object(object)))
     }
 }

@@ -33,7 +33,7 @@ enum WhoAmICommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         if options.claims {
-            try TokenCommand.printClaims(minValid: 60, forceRefresh: false, context)
+            try TokenCommand.printClaims(minValid: 60, forceRefresh: false, auth: context.auth(for: context.project()), context)
             return
         }
         var user = try context.user()

@@ -53,10 +53,8 @@ private struct RepeatCommand {
     }
 }
 
-/// The words `TokenRefresher` uses when a session must be signed in again: the command to paste.
+/// How the library's advice names fbauth's own ways to sign in (`AuthSettings.advice`).
 enum CommandLineAdvice {
-    static let signIn = SignInAdvice { session in "sign in again with `\(session.signInCommand)`" }
-
     /// The other ways to sign in, as the options that take them.
     static let words: AdviceWords = {
         var words = AdviceWords()
