@@ -28,7 +28,7 @@ status=0
 
 # The names the compiler reports: missing types and values, inaccessible members, members of
 # FBAuth types it cannot see. Each name once, sorted.
-used=$(grep -E '^/.*: error: ' "$log" | perl -ne '
+used=$({ grep -E '^/.*: error: ' "$log" || true; } | perl -ne '
   if (/cannot find (?:type )?'"'"'(\w+)'"'"' in scope/) { print "$1\n" }
   elsif (/'"'"'(\w+)'"'"'(?: initializer)? is inaccessible due to '"'"'internal'"'"'/) { print "$1\n" }
   elsif (/type '"'"'(\w+)\??'"'"' has no member '"'"'(\w+)'"'"'/) { print "$1.$2\n" }' | sort -u)

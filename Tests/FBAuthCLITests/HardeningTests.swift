@@ -79,7 +79,7 @@ import Testing
         let fd = open(harness.configDirectory + "/sessions.lock", O_RDWR | O_CLOEXEC)
         #expect(fd >= 0 && flock(fd, LOCK_EX) == 0)
         let signout = try BackgroundProcess(["signout"], harness: harness)
-        #expect(signout.waitForStderr(containing: "another fbauth is using \(harness.configDirectory); waiting"))
+        #expect(signout.waitForStderr(containing: "another process is using the sessions in \(harness.configDirectory); waiting"))
         flock(fd, LOCK_UN)
         close(fd)
         let result = signout.finish()

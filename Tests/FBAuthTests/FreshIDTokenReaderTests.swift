@@ -42,7 +42,8 @@ import Testing
         let key: ProjectKey?
         switch project {
         case .key(let named): key = named
-        case .remembered(let host): key = contents.remembered(onEmulator: host)
+        case .remembered(let host):
+            key = SavedProjects(contents: contents, location: "").remembered(onEmulator: host).map { ProjectKey(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) }
         }
         guard let key, let session = try? TokenRefresher.cachedSession(in: contents, .current, project: key, minValid: minValid, now: now)
         else { return nil }

@@ -34,13 +34,12 @@ import Testing
             [:],
         ]
         for values in cases {
-            let expected = try? ProjectChoice.from(apiKey: nil, variable: { values[$0] })
+            // The full path: the command line's rule for the key, the emulator host as checked.
+            let apiKey = try? ProjectNaming.apiKey(option: nil, variable: { values[$0] })
+            let host = try? SettingChecks.emulatorHost(values["FIREBASE_AUTH_EMULATOR_HOST"])
             let query = ProjectQuery(.table(values))
-            let same = expected?.withQuery { expected in
-                func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
-                return text(expected.apiKey) == text(query?.apiKey) && text(expected.emulatorHost) == text(query?.emulatorHost)
-            }
-            #expect(query != nil && same == true, "\(values)")
+            func text(_ bytes: UnsafeRawBufferPointer?) -> String? { bytes.map { String(decoding: $0, as: UTF8.self) } }
+            #expect(query != nil && text(query?.apiKey) == apiKey.flatMap { $0 } && text(query?.emulatorHost) == host.flatMap { $0 }, "\(values)")
         }
         for bad in ["http://127.0.0.1:9099", "127.0.0.1", "host:99999"] {
             #expect(ProjectQuery(.table(["FIREBASE_AUTH_EMULATOR_HOST": bad])) == nil, "a usage error the full path reports: \(bad)")

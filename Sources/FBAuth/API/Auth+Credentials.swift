@@ -107,6 +107,15 @@ extension Auth {
         onBackground(signInMethods(email), completion)
     }
 
+    /// The same, with whether the address has an account, when Firebase says (`registered`);
+    /// a project with email enumeration protection says neither.
+    public func lookUpSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<EmailSignInMethods, FBAuthError>) -> Void) {
+        onBackground({ () throws(FBAuthError) -> EmailSignInMethods in
+            let answer = try self.client().signInMethods(email: email, tenantId: self.tenantID)
+            return EmailSignInMethods(methods: answer.signinMethods ?? [], isRegistered: answer.registered)
+        }, completion)
+    }
+
     private func signInMethods(_ email: String) -> @Sendable () throws(FBAuthError) -> [String] {
         { () throws(FBAuthError) in try self.client().signInMethods(email: email, tenantId: self.tenantID).signinMethods ?? [] }
     }
@@ -213,11 +222,20 @@ extension Auth {
         User(try store.load().session(emailOrUID.map(SessionSelector.user) ?? .current, in: project), auth: self)
     }
 
-    /// `updateCurrentUser(_:)`: makes `user` the current user of this project.
+    /// `updateCurrentUser(_:)`: makes `user` the current user of this project, and this project
+    /// the one used when none is named (`SavedProjects.remembered`).
     public func updateCurrentUser(_ user: User) throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             let session = try contents.session(.exactly(user.reference), in: project)
             contents.makeCurrent(session.reference, in: project)
+            contents.currentProject = project.storageKey
         }
     }
+}
+
+/// What Firebase says of an address's sign-in methods (`accounts:createAuthUri`).
+public struct EmailSignInMethods: Sendable {
+    public let methods: [String]
+    /// Whether the address has an account; nil when the project does not say.
+    public let isRegistered: Bool?
 }

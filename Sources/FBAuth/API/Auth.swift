@@ -71,7 +71,9 @@ public final class Auth: Sendable {
                 transport: HTTPTransport? = nil, host: AuthHost = AuthHost()) {
         self.settings = settings
         self.host = host
-        store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)))
+        // Another process holding the store's lock is said once, while this one waits.
+        store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)),
+                                 waiting: { [observer] line in observer.signIn(.notice(line)) })
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
         self.transport = transport ?? CurlTransport()
@@ -85,6 +87,11 @@ public final class Auth: Sendable {
     /// How messages name the project: "project my-project", else "the project of API key
     /// …abc123", with the emulator when there is one.
     public var projectDescription: String { project.displayName(projectId: projectID) }
+
+    /// Where an Auth emulator lists the emails it "sent" (it sends none); nil against Firebase.
+    public var emulatorOutbox: String? {
+        emulatorHost.map { "http://\($0)/emulator/v1/projects/\(projectID ?? "PROJECT_ID")/oobCodes" }
+    }
 
     /// Where the sessions are kept, for messages (the path of `sessions.json`).
     public var sessionsLocation: String { store.location }

@@ -32,7 +32,8 @@ public struct User: Sendable {
     public let lastCredentialProviderID: String?
     /// The provider credentials kept with the session, the latest of each provider.
     public let savedProviderCredentials: [SavedProviderCredential]
-    let auth: Auth
+    /// The `Auth` this user belongs to, as the SDK's `User.auth`.
+    public let auth: Auth
     let reference: SessionReference
 
     init(_ session: Session, auth: Auth) {

@@ -40,7 +40,7 @@ public struct ClientIdentity: Sendable, Equatable {
 
     /// The user's language from the POSIX locale variables, in the order the C library reads
     /// them: `fr_FR.UTF-8` → `fr`, `pt_BR` → `pt-BR`; nil for `C`, `POSIX` or nothing.
-    package static func language(fromEnvironment environment: [String: String]) -> String? {
+    public static func language(fromEnvironment environment: [String: String]) -> String? {
         guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
             return nil
         }

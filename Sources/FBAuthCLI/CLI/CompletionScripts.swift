@@ -306,17 +306,13 @@ enum CompleteCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         if options.what == "factors" {
             // The current user's second factors as the store last saw them: names and ids.
-            let contents = (try? context.sessionStore().load()) ?? StoreContents()
-            guard let key = try? context.projectKey(in: contents), let session = try? contents.session(context.selector, in: key) else { return }
-            let words = (session.enrolledFactors ?? []).flatMap { [$0.displayName, $0.uid].compactMap { $0 } }.filter(isPlainWord)
+            guard let user = try? context.user() else { return }
+            let words = user.multiFactor.enrolledFactors.flatMap { [$0.displayName, $0.uid].compactMap { $0 } }.filter(isPlainWord)
             context.console.writeOutput(words.map { $0 + "\n" }.joined())
             return
         }
         guard options.what == "sessions" else { return }
-        let contents = (try? context.sessionStore().load()) ?? StoreContents()
-        var seen = Set<String>()
-        let words = contents.projects.values.flatMap(\.sessions).flatMap { [$0.email, $0.uid].compactMap { $0 } }
-            .filter { isPlainWord($0) && seen.insert($0).inserted }
+        let words = ((try? context.savedProjects())?.userNames ?? []).filter(isPlainWord)
         context.console.writeOutput(words.map { $0 + "\n" }.joined())
     }
 

@@ -40,20 +40,24 @@ enum AccountsCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let contents = try context.sessionStore().load()
-        let projects: [ProjectState]
+        let saved = try context.savedProjects()
+        let projects: [SavedProject]
         if options.allProjects {
-            projects = contents.projects.values.sorted { $0.key.storageKey < $1.key.storageKey }
+            projects = saved.all
         } else {
-            let key = try context.projectKey(in: contents)
-            projects = contents.project(key).map { [$0] } ?? []
+            let named = try context.project(in: saved)
+            projects = saved.all.filter { $0.apiKey == named.apiKey && $0.emulatorHost == named.emulatorHost }
         }
         let now = context.clock.now()
-        let listed = projects.flatMap { project in project.sessions.map { (project, $0) } }
+        var listed: [(project: SavedProject, user: User, current: Bool)] = []
+        for project in projects {
+            let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
+            let current = auth.currentUser
+            listed += auth.savedUsers.map { (project, $0, current.map($0.isSameUser) == true) }
+        }
         if options.json {
-            context.console.writeOutput(JSONOutput.render(listed.map { project, session in
-                SessionListingJSON(session: session, current: session.reference == project.current, projectId: project.projectId,
-                            project: project.key.label(projectId: project.projectId), now: now)
+            context.console.writeOutput(JSONOutput.render(listed.map { project, user, current in
+                SessionListingJSON(user: user, current: current, projectId: project.projectID, project: project.label, now: now)
             }))
             return
         }
@@ -62,10 +66,10 @@ enum AccountsCommand: RunnableCommand {
             return
         }
         // Cleaned cell by cell, so that the columns are measured on what is shown.
-        let rows = listed.map { project, session in
-            [session.reference == project.current ? "*" : " ", session.uid, session.email ?? "-",
-             session.providerData.map(\.providerId).joined(separator: ",").nonEmpty ?? (session.isAnonymous ? "anonymous" : "-"),
-             state(of: session, now: now) + (options.allProjects ? "  [\(project.key.label(projectId: project.projectId))]" : "")]
+        let rows = listed.map { project, user, current in
+            [current ? "*" : " ", user.uid, user.email ?? "-",
+             user.providerData.map(\.providerID).joined(separator: ",").nonEmpty ?? (user.isAnonymous ? "anonymous" : "-"),
+             state(of: user, now: now) + (options.allProjects ? "  [\(project.label)]" : "")]
                 .map(TerminalText.safe)
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -76,9 +80,9 @@ enum AccountsCommand: RunnableCommand {
         context.console.writeText(lines.joined(separator: "\n") + "\n")
     }
 
-    static func state(of session: Session, now: Date) -> String {
-        guard session.canRefresh else { return "signed out by the server: sign in again" }
-        let left = session.expirationTime.timeIntervalSince(now)
+    static func state(of user: User, now: Date) -> String {
+        guard user.refreshToken != nil, let token = user.savedIDToken else { return "signed out by the server: sign in again" }
+        let left = token.expirationDate.timeIntervalSince(now)
         return left > 0 ? "valid for \(Int(left / 60)) min" : "expired (refreshed on next use)"
     }
 }
@@ -87,7 +91,7 @@ enum AccountsCommand: RunnableCommand {
 /// script can read either. The project both as its id (`projectId`, null when unknown) and as
 /// the words `status` shows (`project`).
 struct SessionListingJSON: Encodable {
-    var session: Session
+    var user: User
     var current: Bool
     var projectId: String?
     /// The project's label (project id or key suffix, emulator).
@@ -100,20 +104,22 @@ struct SessionListingJSON: Encodable {
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session.uid, forKey: .uid)
-        try c.encode(session.email, forKey: .email)
-        try c.encode(session.displayName, forKey: .displayName)
-        try c.encode(session.tenantId, forKey: .tenantId)
+        try c.encode(user.uid, forKey: .uid)
+        try c.encode(user.email, forKey: .email)
+        try c.encode(user.displayName, forKey: .displayName)
+        try c.encode(user.tenantID, forKey: .tenantId)
         try c.encode(projectId, forKey: .projectId)
         try c.encode(project, forKey: .project)
-        try c.encode(session.providerData.map(\.providerId), forKey: .providers)
-        try c.encode((session.enrolledFactors ?? []).map(\.factorId), forKey: .secondFactors)
+        try c.encode(user.providerData.map(\.providerID), forKey: .providers)
+        try c.encode(user.multiFactor.enrolledFactors.map(\.factorID), forKey: .secondFactors)
         try c.encode(current, forKey: .current)
-        let token = !session.canRefresh ? "signedOutByServer" : session.expirationTime > now ? "valid" : "expired"
+        let canRefresh = user.refreshToken != nil
+        let expiration = user.savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0)
+        let token = !canRefresh ? "signedOutByServer" : expiration > now ? "valid" : "expired"
         try c.encode(token, forKey: .token)
-        try c.encode(session.canRefresh ? Timestamp.string(session.expirationTime) : nil, forKey: .expirationTime)
-        try c.encode(session.expirationTime <= now, forKey: .expired)
-        try c.encode(!session.canRefresh, forKey: .needsSignIn)
+        try c.encode(canRefresh ? Timestamp.string(expiration) : nil, forKey: .expirationTime)
+        try c.encode(expiration <= now, forKey: .expired)
+        try c.encode(!canRefresh, forKey: .needsSignIn)
     }
 }
 

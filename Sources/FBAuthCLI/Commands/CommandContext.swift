@@ -36,8 +36,8 @@ package struct CommandContext: Sendable {
     var environment: [String: String] { dependencies.environment }
     var clock: WallClock { dependencies.clock }
 
-    /// The session the command acts on: `--user`, else the current one.
-    var selector: SessionSelector { globals.user.map(SessionSelector.user) ?? .current }
+    /// `--config-dir`; nil: the library's default (`FBAUTH_CONFIG_DIR`, XDG, `~/.config/fbauth`).
+    var sessionDirectory: String? { globals.configDirectory }
 
     /// The library configured for `project` with this run's settings and this process's
     /// browser, terminal, clock and Ctrl-C: the door every command goes through (issue 28).
@@ -45,8 +45,8 @@ package struct CommandContext: Sendable {
     /// `configure` sets what the command adds (a browser flow's options, its second-factor prompt).
     func auth(for project: ProjectContext, opensBrowser: Bool = true,
               _ configure: (inout AuthSettings) -> Void = { _ in }) throws(FBAuthError) -> Auth {
-        var authSettings = AuthSettings(apiKey: project.key.apiKey, emulatorHost: project.key.emulatorHost, tenantID: project.tenantId,
-                                        projectID: project.projectId, configDirectory: sessionStore().directory)
+        var authSettings = AuthSettings(apiKey: project.apiKey, emulatorHost: project.emulatorHost, tenantID: project.tenantId,
+                                        projectID: project.projectId, configDirectory: sessionDirectory)
         authSettings.authDomain = settings.authDomain
         authSettings.firebaseJSURL = settings.firebaseJSBase
         authSettings.listenerCheck = settings.listenerGuard
@@ -72,14 +72,6 @@ package struct CommandContext: Sendable {
         try auth(for: project()).savedUser(globals.user)
     }
 
-    /// A client for the project's API.
-    func client(for key: ProjectKey) throws(FBAuthError) -> FirebaseAuthClient {
-        FirebaseAuthClient(
-            endpoints: key.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: key.apiKey,
-            transport: dependencies.transport, timeout: settings.httpTimeout,
-            logger: globals.verbose ? VerboseLogger(console: console) : nil, identity: try clientIdentity())
-    }
-
     /// The headers that identify fbauth and satisfy API-key restrictions: options first, then
     /// what `--app-config` says, then the user's locale.
     func clientIdentity() throws(FBAuthError) -> ClientIdentity {
@@ -95,9 +87,8 @@ package struct CommandContext: Sendable {
 
     /// Where an Auth emulator keeps the links it "mailed" (empty against Firebase), for the
     /// sentences that say a link was mailed.
-    func mailNote(for project: ProjectContext) -> String {
-        let projectId = project.projectId ?? (try? sessionStore().load().project(project.key)?.projectId) ?? nil
-        return project.client.endpoints.mailNote(projectId: projectId)
+    func mailNote(for auth: Auth) -> String {
+        auth.emulatorOutbox.map { " (an Auth emulator sends no mail: the link is listed at \($0))" } ?? ""
     }
 
     /// Who answers a second factor: the person at the terminal (or `--mfa-code-file`/stdin),
@@ -105,18 +96,4 @@ package struct CommandContext: Sendable {
     func secondFactorPrompt(_ options: SecondFactorOptions, stdinTaken: Bool = false) -> MultiFactorPrompt {
         dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken)
     }
-
-    func sessionStore() -> FileSessionStore {
-        let directory = Platform.absolutePath(FileSessionStore.directory(option: globals.configDirectory, environment: environment))
-        return FileSessionStore(directory: directory, waiting: { [console] _ in console.say("another fbauth is using \(directory); waiting") })
-    }
-}
-
-/// A resolved project: where its sessions are kept and a client for its API.
-struct ProjectContext {
-    var key: ProjectKey
-    var client: FirebaseAuthClient
-    var tenantId: String?
-    /// From `--app-config`, when given.
-    var projectId: String?
 }

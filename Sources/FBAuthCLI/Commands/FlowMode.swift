@@ -120,12 +120,10 @@ extension CommandContext {
     /// The browser flow this command runs now: against an Auth emulator without a local copy of
     /// the Firebase JS SDK, the loopback redirect unless the hosted one was asked for (the
     /// hosted page loads the SDK from the internet, which a test against an emulator often
-    /// lacks; an emulator takes loopback redirects for every provider). The store is checked
-    /// first, before the user goes through the browser.
+    /// lacks; an emulator takes loopback redirects for every provider).
     func browserRun(_ options: BrowserFlowRequest, project: ProjectContext) throws(FBAuthError) -> BrowserFlowRequest {
-        try sessionStore().checkWritable()
         var options = options
-        if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.key.emulatorHost, settings.firebaseJSBase == nil {
+        if !options.redirectWasChosen, options.redirect == .hostedHandler, let host = project.emulatorHost, settings.firebaseJSBase == nil {
             options.redirect = .loopback
             console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
         }

@@ -25,12 +25,12 @@ enum ProvidersCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let email = options.email
-        let project = try context.project()
-        let answer = try project.client.signInMethods(email: email, tenantId: project.tenantId)
-        let methods = answer.signinMethods ?? []
+        let auth = try context.auth(for: context.project())
+        let answer = try Waiting.result { auth.lookUpSignInMethods(forEmail: email, completion: $0) }
+        let methods = answer.methods
         context.console.writeOutput(JSONOutput.render(methods))
         if methods.isEmpty {
-            context.console.say(answer.registered == false
+            context.console.say(answer.isRegistered == false
                 ? "No account uses \(email)."
                 : "The project does not reveal sign-in methods (email enumeration protection), so none are listed.")
         }

@@ -24,24 +24,18 @@ enum SignOutCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let key = try context.projectKey()
-        let (signedOut, nowCurrent) = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> ([Session], Session?) in
-            if options.allSessions {
-                let sessions = contents.project(key)?.sessions ?? []
-                guard !sessions.isEmpty else { throw .signInAgain("no saved sessions for this project; nothing to sign out") }
-                sessions.forEach { contents.remove($0.reference, in: key) }
-                return (sessions, nil)
-            }
-            let session = try contents.session(context.selector, in: key)
-            let wasCurrent = contents.currentSession(of: key)?.reference == session.reference
-            contents.remove(session.reference, in: key)
+        let auth = try context.auth(for: context.project())
+        let signedOut: [User]
+        var nowCurrent: User?
+        if options.allSessions {
+            signedOut = try auth.signOutAll()
+            guard !signedOut.isEmpty else { throw .signInAgain("no saved sessions for this project; nothing to sign out") }
+        } else {
             // As `gh auth logout`: another saved account of the project takes over, the one
             // used most recently, rather than leaving nobody current.
-            guard wasCurrent, let next = contents.project(key)?.sessions.max(by: { $0.lastSignInTime < $1.lastSignInTime }) else {
-                return ([session], nil)
-            }
-            contents.makeCurrent(next.reference, in: key)
-            return ([session], next)
+            let user = try auth.savedUser(context.globals.user)
+            nowCurrent = try auth.signOut(user)
+            signedOut = [user]
         }
         let names = signedOut.map(\.displayLabel).joined(separator: ", ")
         context.console.say("Signed out of \(names) on this machine. (Refresh tokens can only be revoked on the server: Admin SDK or Firebase console.)")

@@ -35,31 +35,32 @@ enum StatusCommand: RunnableCommand {
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let store = context.sessionStore()
-        let contents = try store.load()
+        let saved = try context.savedProjects()
         // Nobody signed in anywhere is a status to show; a project named wrongly is an error.
-        let key: ProjectKey?
+        let named: ProjectContext?
         do throws(FBAuthError) {
-            key = try context.projectKey(in: contents)
+            named = try context.project(in: saved)
         } catch where error.exitCode == .usage {
             throw error
         } catch {
-            key = nil
+            named = nil
         }
-        let current = key.flatMap { contents.currentSession(of: $0) }
         let now = context.clock.now()
-        let entries = contents.projects.values.sorted { $0.apiKey + ($0.emulatorHost ?? "") < $1.apiKey + ($1.emulatorHost ?? "") }
-            .flatMap { state in
-                state.sessions.map { session in
-                    StatusEntry(session: session, project: state.key.label(projectId: state.projectId), projectId: state.projectId,
-                                current: state.key == key && session.reference == current?.reference, now: now)
-                }
+        var entries: [StatusEntry] = []
+        for project in saved.all {
+            let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
+            let current = auth.currentUser
+            let isNamed = named.map { $0.apiKey == project.apiKey && $0.emulatorHost == project.emulatorHost } ?? false
+            entries += auth.savedUsers.map { user in
+                StatusEntry(user: user, project: project.label, projectId: project.projectID,
+                            current: isNamed && current.map(user.isSameUser) == true, now: now)
             }
-            .sorted { $0.current && !$1.current }
+        }
+        entries.sort { $0.current && !$1.current }
         if options.json {
-            context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: store.location)))
+            context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: saved.location)))
         } else {
-            context.console.writeText(text(entries, store: store.location))
+            context.console.writeText(text(entries, store: saved.location))
         }
         guard let current = entries.first(where: \.current) else {
             throw .signInAgain(entries.isEmpty
@@ -67,8 +68,8 @@ enum StatusCommand: RunnableCommand {
                 : "no current session; choose one with `fbauth use UID-or-EMAIL`")
         }
         // Signed out by the server is not signed in, for scripts as for `fbauth token`.
-        guard current.session.canRefresh else {
-            throw .signInAgain("the server signed \(current.session.displayLabel) out; sign in again with `\(current.session.signInCommand)`")
+        guard current.user.refreshToken != nil else {
+            throw .signInAgain("the server signed \(current.user.displayLabel) out; sign in again with `\(current.user.signInCommand)`")
         }
     }
 
@@ -94,28 +95,29 @@ enum StatusCommand: RunnableCommand {
 
 /// One saved session as `status` shows it.
 struct StatusEntry: Encodable {
-    var session: Session
+    var user: User
     var project: String
     var projectId: String?
     var current: Bool
     var now: Date
 
-    var who: String { session.email.map { "\(TerminalText.safe($0)) (uid \(session.uid))" } ?? "uid \(session.uid)" }
+    var who: String { user.email.map { "\(TerminalText.safe($0)) (uid \(user.uid))" } ?? "uid \(user.uid)" }
     var providers: String {
-        session.providerData.map(\.providerId).joined(separator: ", ").nonEmpty ?? (session.isAnonymous ? "anonymous" : "none")
+        user.providerData.map(\.providerID).joined(separator: ", ").nonEmpty ?? (user.isAnonymous ? "anonymous" : "none")
     }
-    var state: String { AccountsCommand.state(of: session, now: now) }
+    var state: String { AccountsCommand.state(of: user, now: now) }
     /// `totp "phone app", phone +1555…`, as last seen; nil when there are none.
     var secondFactors: String? {
-        guard let factors = session.enrolledFactors, !factors.isEmpty else { return nil }
+        let factors = user.multiFactor.enrolledFactors
+        guard !factors.isEmpty else { return nil }
         return factors.map { factor in
-            [factor.factorId, factor.displayName.map { "\"\($0)\"" }, factor.phoneNumber].compactMap { $0 }.joined(separator: " ")
+            [factor.factorID, factor.displayName.map { "\"\($0)\"" }, factor.phoneNumber].compactMap { $0 }.joined(separator: " ")
         }.joined(separator: ", ")
     }
 
     /// As `accounts --json` prints a session.
     func encode(to encoder: Encoder) throws {
-        try SessionListingJSON(session: session, current: current, projectId: projectId, project: project, now: now).encode(to: encoder)
+        try SessionListingJSON(user: user, current: current, projectId: projectId, project: project, now: now).encode(to: encoder)
     }
 }
 
@@ -131,8 +133,4 @@ struct StatusJSON: Encodable {
         try c.encode(entries, forKey: .sessions)
         try c.encode(store, forKey: .store)
     }
-}
-
-extension ProjectState {
-    var key: ProjectKey { ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost) }
 }

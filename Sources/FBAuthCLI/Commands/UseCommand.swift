@@ -26,51 +26,52 @@ enum UseCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let name = options.name
-        let explicit = context.namesProject
-        let (session, key) = try context.sessionStore().update { (contents: inout StoreContents) throws(FBAuthError) -> (Session, ProjectKey) in
-            let current = try? context.projectKey(in: contents)
-            if let current {
-                do throws(FBAuthError) {
-                    let session = try contents.session(.user(name), in: current)
-                    contents.makeCurrent(session.reference, in: current)
-                    contents.currentProject = current.storageKey
-                    return (session, current)
-                } catch where error.exitCode == .usage {
-                    throw error  // several sessions match: the user must name one
-                } catch {}
-            }
-            let elsewhere = contents.projects.values.filter { $0.key != current }.sorted { $0.key.storageKey < $1.key.storageKey }.compactMap { state in
-                (try? contents.session(.user(name), in: state.key)).map { ($0, state.key) }
-            }
-            let fbauth = CommandName.forSuggestions(environment: context.environment)
-            let picks = elsewhere.map { (session: Session, key: ProjectKey) in
-                "`\(ProjectPicker.command(for: key, projectId: contents.project(key)?.projectId, fbauth: fbauth)) use \(session.uid)` (\(session.displayLabel) on \(key.displayName(projectId: contents.project(key)?.projectId)))"
-            }
-            if explicit, !elsewhere.isEmpty {
-                // The project named (FIREBASE_API_KEY, --project…) has no such session; others do.
-                let here = current.map { $0.displayName(projectId: contents.project($0)?.projectId) } ?? "the project named"
-                throw .signInAgain("no saved session for '\(name)' on \(here); it is saved elsewhere: " + picks.joined(separator: "; or "))
-            }
-            guard elsewhere.count <= 1 else {
-                throw .usage("'\(name)' names sessions in several projects; pick one: " + picks.joined(separator: "; or "))
-            }
-            guard let (session, key) = elsewhere.first else {
-                throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, in: contents).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
-            }
-            contents.makeCurrent(session.reference, in: key)
-            contents.currentProject = key.storageKey
-            return (session, key)
+        let saved = try context.savedProjects()
+        let current = try? context.project(in: saved)
+        if let current {
+            let auth = try context.auth(for: current)
+            do throws(FBAuthError) {
+                let user = try auth.savedUser(name)
+                try auth.updateCurrentUser(user)
+                return say(user, on: current, context)
+            } catch where error.exitCode == .usage {
+                throw error  // several sessions match: the user must name one
+            } catch {}
         }
-        let project = try context.sessionStore().load().project(key)
-        context.console.say("Now using \(session.displayLabel) (uid \(session.uid)) on \(key.label(projectId: project?.projectId)).")
+        var elsewhere: [(User, SavedProject)] = []
+        for project in saved.all where project.apiKey != current?.apiKey || project.emulatorHost != current?.emulatorHost {
+            if let user = try? context.auth(for: ProjectContext(project, tenantId: context.globals.tenantId)).savedUser(name) {
+                elsewhere.append((user, project))
+            }
+        }
+        let fbauth = CommandName.forSuggestions(environment: context.environment)
+        let picks = elsewhere.map { user, project in
+            "`\(ProjectPicker.command(for: project, fbauth: fbauth)) use \(user.uid)` (\(user.displayLabel) on \(project.description))"
+        }
+        if context.namesProject, !elsewhere.isEmpty {
+            // The project named (FIREBASE_API_KEY, --project…) has no such session; others do.
+            let here = current.map { saved.project(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost).description } ?? "the project named"
+            throw .signInAgain("no saved session for '\(name)' on \(here); it is saved elsewhere: " + picks.joined(separator: "; or "))
+        }
+        guard elsewhere.count <= 1 else {
+            throw .usage("'\(name)' names sessions in several projects; pick one: " + picks.joined(separator: "; or "))
+        }
+        guard let (user, project) = elsewhere.first else {
+            throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
+        }
+        try user.auth.updateCurrentUser(user)
+        say(user, on: ProjectContext(project, tenantId: nil), context)
     }
 
-    /// A saved session whose email starts with what was typed (`grace` → grace@example.com).
+    private static func say(_ user: User, on project: ProjectContext, _ context: CommandContext) {
+        let label = ((try? context.savedProjects())?.project(apiKey: project.apiKey, emulatorHost: project.emulatorHost).label) ?? project.apiKey
+        context.console.say("Now using \(user.displayLabel) (uid \(user.uid)) on \(label).")
+    }
+
     /// The saved email (or uid) `name` probably means: a near miss by edit distance
     /// (`grce@example.com` → `grace@example.com`), or the one that starts with it.
-    static func suggestion(for name: String, in contents: StoreContents) -> String? {
-        let sessions = contents.projects.values.flatMap(\.sessions)
-        let names = Array(Set(sessions.compactMap(\.email) + sessions.map(\.uid))).sorted()
+    static func suggestion(for name: String, among names: [String]) -> String? {
+        let names = names.sorted()
         if let near = Suggestions.closest(to: name, among: names), near.lowercased() != name.lowercased() { return near }
         let matches = names.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
         return matches.count == 1 ? matches.first : nil

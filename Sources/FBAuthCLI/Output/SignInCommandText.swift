@@ -20,16 +20,6 @@ extension User {
     }
 }
 
-extension Session {
-    var signInCommand: String { repeatCommand.command("signin") }
-    var reauthCommand: String { repeatCommand.command("reauth") }
-
-    private var repeatCommand: RepeatCommand {
-        RepeatCommand(provider: providerCredentials.last?.providerId ?? providerData.first?.providerId ?? (isAnonymous ? "anonymous" : "ID"),
-                      arguments: signInArguments, email: email)
-    }
-}
-
 /// A command that repeats a user's sign-in: the options it was made with, as far as they can
 /// be pasted safely, else its provider; the email as the account hint.
 private struct RepeatCommand {
