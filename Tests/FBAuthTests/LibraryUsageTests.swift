@@ -160,6 +160,28 @@ import Testing
         #expect(standIn.secondFactors(uid: uid).map(\.factorId) == ["phone"] && user.multiFactor.enrolledFactors.first?.displayName == "work phone")
     }
 
+    /// docs/library.md: credentials for reauthentication and linking, and the saved projects.
+    @Test func credentialsAndSavedProjects() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let directory = try temporaryDirectory()
+        let auth = auth(standIn, email: "pat@example.com", directory: directory)
+        _ = standIn.createPasswordUser(email: "pat@example.com", password: "battery staple")
+        let pat = try await auth.signIn(withEmail: "pat@example.com", password: "battery staple").user
+        let guest = try await auth.signInAnonymously().user
+
+        let withPassword = EmailAuthProvider.credential(withEmail: "pat@example.com", password: "battery staple")
+        #expect(try await pat.reauthenticate(with: withPassword).user.uid == pat.uid)
+        await #expect(throws: FBAuthError.self) { _ = try await guest.reauthenticate(with: withPassword) }
+        let guestKeeps = try await guest.link(with: EmailAuthProvider.credential(withEmail: "g2@example.com", password: "a long one"))
+        #expect(guestKeeps.user.uid == guest.uid && guestKeeps.user.email == "g2@example.com" && !guestKeeps.user.isAnonymous)
+
+        let saved = try SavedProjects.read(configDirectory: directory, environment: [:])
+        #expect(saved.all.map(\.apiKey) == ["library-key"] && saved.remembered(onEmulator: nil)?.emulatorHost == standIn.hostAndPort)
+        #expect(Set(saved.userNames).isSuperset(of: ["pat@example.com", "g2@example.com", pat.uid]))
+    }
+
     @Test func emailLinksAndMailedCodes() async throws {
         let standIn = try StandIn()
         standIn.start()
