@@ -98,30 +98,22 @@ public struct User: Sendable {
     /// Signs in again as this user (for operations that need a recent sign-in); a different
     /// account is refused with `userMismatch` and the session is left as it was.
     public func reauthenticate(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
-        try await auth.inBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
-            try auth.renew(reference, with: provider, purpose: .reauthenticate)
-        })
+        try await auth.inBackground(reauthenticating(provider))
     }
 
     /// The same with a completion handler.
     public func reauthenticate(with provider: OAuthProvider, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
-        auth.onBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
-            try auth.renew(reference, with: provider, purpose: .reauthenticate)
-        }, completion)
+        auth.onBackground(reauthenticating(provider), completion)
     }
 
     /// `reauthenticate(with: AuthCredential)`.
     public func reauthenticate(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        try await auth.inBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
-            try auth.renew(reference, with: credential, purpose: .reauthenticate)
-        })
+        try await auth.inBackground(reauthenticating(credential))
     }
 
     /// The same with a completion handler.
     public func reauthenticate(with credential: AuthCredential, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
-        auth.onBackground(reauthenticating { (auth, reference) throws(FBAuthError) in
-            try auth.renew(reference, with: credential, purpose: .reauthenticate)
-        }, completion)
+        auth.onBackground(reauthenticating(credential), completion)
     }
 
     private func linking(_ provider: OAuthProvider) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
@@ -156,10 +148,14 @@ public struct User: Sendable {
         }
     }
 
-    private func reauthenticating(_ body: @escaping @Sendable (Auth, SessionReference) throws(FBAuthError) -> AuthDataResult)
-        -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    private func reauthenticating(_ provider: OAuthProvider) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
         let (auth, reference) = (self.auth, self.reference)
-        return { () throws(FBAuthError) in try body(auth, reference) }
+        return { () throws(FBAuthError) in try auth.renew(reference, with: provider, purpose: .reauthenticate) }
+    }
+
+    private func reauthenticating(_ credential: AuthCredential) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+        let (auth, reference) = (self.auth, self.reference)
+        return { () throws(FBAuthError) in try auth.renew(reference, with: credential, purpose: .reauthenticate) }
     }
 }
 

@@ -130,3 +130,18 @@ extension CommandContext {
         return options
     }
 }
+
+extension CommandContext {
+    /// The `Auth` a sign-in, link or reauthentication runs with: the browser flow's options
+    /// when it runs one, the terminal's second-factor prompt (`stdinTaken`: a token read all of
+    /// stdin, so a code cannot come from there), and what the sign-in records to repeat it.
+    func signInAuth(for project: ProjectContext, flow: BrowserFlowRequest?, opensBrowser: Bool, secondFactor: SecondFactorOptions,
+                    stdinTaken: Bool, signInArguments: [String]? = nil) throws(FBAuthError) -> Auth {
+        let prompt = secondFactorPrompt(secondFactor, stdinTaken: stdinTaken)
+        return try auth(for: project, opensBrowser: flow?.openBrowser ?? opensBrowser) { settings in
+            if let flow { settings.apply(flow) }
+            settings.secondFactorPrompt = prompt
+            settings.signInArguments = signInArguments
+        }
+    }
+}

@@ -89,7 +89,7 @@ enum LinkCommand: RunnableCommand {
         }
         var flow: BrowserFlowRequest?
         if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
-        var opensBrowser = flow?.openBrowser ?? true
+        var opensBrowser = true
         var stdinTaken = false
         switch options.method {
         case .password(_, let opens): opensBrowser = opens
@@ -97,11 +97,7 @@ enum LinkCommand: RunnableCommand {
         case .providerToken(let sources): stdinTaken = sources.readsStandardInput  // a password or a link takes only stdin's first line
         case .pending, .provider: break
         }
-        let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: stdinTaken)
-        let auth = try context.auth(for: project, opensBrowser: opensBrowser) { settings in
-            if let flow { settings.apply(flow) }
-            settings.secondFactorPrompt = prompt
-        }
+        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor, stdinTaken: stdinTaken)
         let user = try auth.savedUser(context.globals.user)
         let result: AuthDataResult
         do throws(FBAuthError) {

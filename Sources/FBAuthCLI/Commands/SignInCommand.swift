@@ -119,7 +119,6 @@ enum SignInCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        let prompt = context.secondFactorPrompt(options.secondFactor, stdinTaken: options.method.readsAllOfStandardInput)
         var flow: BrowserFlowRequest?
         if case .identityProvider(let mode) = options.method {
             guard case .run(let requested) = mode else {
@@ -128,14 +127,12 @@ enum SignInCommand: RunnableCommand {
             }
             flow = try context.browserRun(requested, project: project)
         }
-        var opensBrowser = flow?.openBrowser ?? true
+        var opensBrowser = true
         if case .password(_, let opens) = options.method { opensBrowser = opens }
         if case .emailLink(let link) = options.method { opensBrowser = link.openBrowser }
-        let auth = try context.auth(for: project, opensBrowser: opensBrowser) { settings in
-            if let flow { settings.apply(flow) }
-            settings.secondFactorPrompt = prompt
-            settings.signInArguments = flow?.repeatArguments ?? options.method.repeatArguments
-        }
+        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor,
+                                          stdinTaken: options.method.readsAllOfStandardInput,
+                                          signInArguments: flow?.repeatArguments ?? options.method.repeatArguments)
         let credential: AuthCredential?
         switch options.method {
         case .identityProvider:
