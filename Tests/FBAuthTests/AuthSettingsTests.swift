@@ -80,4 +80,42 @@ import Testing
         #expect(error?.code == .noCurrentUser && error?.message.contains("run my-tool login cy@example.com") == true, "\(String(describing: error))")
         #expect(auth.currentUser?.refreshToken == nil && auth.currentUser?.savedIDToken == nil)
     }
+
+    /// Ctrl-C is watched from the start of a browser sign-in: one pressed while the first advice
+    /// is on the screen, before the wait, ends the sign-in (`webContextCancelled`, the command
+    /// line's exit 4) instead of killing the process, which a test saw as exit 2 (SIGINT).
+    @Test func ctrlCDuringTheFirstAdviceEndsTheSignIn() async throws {
+        final class Interrupts: InterruptSource, InterruptWatch, SignInObserver, @unchecked Sendable {
+            let lock = NSLock()
+            var fds: [Int32] = [0, 0]
+            var begun = false
+            var watchedAtFirstNotice: Bool?
+            init() { _ = pipe(&fds) }
+            func begin() -> InterruptWatch? { lock.withLock { begun = true }; return self }
+            var descriptor: Int32 { fds[0] }
+            func end() {}
+            func signIn(_ event: SignInEvent) {
+                guard case .notice = event else { return }
+                let first = lock.withLock { () -> Bool in
+                    defer { if watchedAtFirstNotice == nil { watchedAtFirstNotice = begun } }
+                    return watchedAtFirstNotice == nil
+                }
+                if first { var byte: UInt8 = 2; _ = write(fds[1], &byte, 1) }  // the user presses Ctrl-C now
+            }
+            var pasteInput: PasteInput? { nil }
+        }
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let interrupts = Interrupts()
+        var settings = AuthSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
+        settings.redirect = .loopback
+        settings.opensBrowser = false
+        settings.timeout = .seconds(20)
+        let auth = Auth(settings: settings, observer: interrupts,
+                        host: AuthHost(clock: SystemClock(), interrupts: interrupts, secrets: SystemSecretTokens(), environment: [:]))
+        let error = await #expect(throws: FBAuthError.self) { _ = try await auth.signIn(with: OAuthProvider(providerID: "yahoo.com")) }
+        #expect(error?.code == .webContextCancelled, "\(String(describing: error))")
+        #expect(interrupts.watchedAtFirstNotice == true)
+    }
 }

@@ -53,9 +53,16 @@ package struct BrowserSignInFlow: Sendable {
 
     /// Runs the whole flow in this process: listener, browser, wait, exchange.
     package func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+        // Ctrl-C is watched from the start: one pressed while the advice is on the screen,
+        // before the wait begins, ends the sign-in as one pressed during the wait does (exit 4,
+        // listener closed, launch page removed) instead of killing the process.
+        let watch = interrupts.begin()
+        defer { watch?.end() }
+        var flow = self
+        flow.interrupts = HeldInterrupts(watch: watch)
         switch options.redirect {
-        case .hostedHandler: try HostedHandlerFlow(flow: self).run(options, purpose: purpose)
-        case .loopback: try runLoopback(options, purpose: purpose)
+        case .hostedHandler: return try HostedHandlerFlow(flow: flow).run(options, purpose: purpose)
+        case .loopback: return try flow.runLoopback(options, purpose: purpose)
         }
     }
 
@@ -265,4 +272,13 @@ extension FBAuthError {
 
 extension Duration {
     var wholeSeconds: Int64 { components.seconds }
+}
+
+/// A watch begun when the flow started, handed to its wait, which ends it as it ends its own:
+/// after the wait, Ctrl-C at a prompt (a second factor's code) stops the process as usual.
+/// Ending twice (the wait, then the flow) is harmless.
+struct HeldInterrupts: InterruptSource, @unchecked Sendable {
+    let watch: InterruptWatch?
+
+    func begin() -> InterruptWatch? { watch }
 }
