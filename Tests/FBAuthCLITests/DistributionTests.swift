@@ -319,7 +319,7 @@ import Testing
 /// Issue 28, item 5: the library's folders use only the folders below them (docs/architecture.md);
 /// `Errors/` is the exception every folder uses.
 @Suite struct LayerTests {
-    static let layers = ["API", "Flow", "Account", "Session", "Listener", "Firebase", "JSON", "System"]
+    static let layers = ["API", "Flow", "Account", "Session", "Keyring", "Listener", "Firebase", "JSON", "System"]
 
     @Test func everyArrowBetweenTheLibrarysFoldersPointsDown() throws {
         let library = DistributionTests.repository.appendingPathComponent("Sources/FBAuth")

@@ -1,0 +1,161 @@
+@testable import FBAuth
+@testable import FBAuthSupport
+import Foundation
+import Testing
+
+/// A private session bus and, when asked, an unlocked gnome-keyring on it: the real programs,
+/// started by the test in a directory of its own, stopped at the end.
+final class PrivateBus {
+    static let daemon = "/usr/bin/dbus-daemon"
+    static let keyring = "/usr/bin/gnome-keyring-daemon"
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: daemon) && FileManager.default.isExecutableFile(atPath: keyring) }
+
+    let directory: String
+    let address: String
+    private var processes: [Process] = []
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "fbauth-bus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // The address is chosen here, and the socket waited for: what the daemon prints on a
+        // pipe may sit in its buffer.
+        address = "unix:path=\(directory)/bus"
+        let bus = Process()
+        bus.executableURL = URL(fileURLWithPath: Self.daemon)
+        bus.arguments = ["--session", "--nofork", "--address=\(address)"]
+        bus.standardOutput = FileHandle.nullDevice
+        bus.standardError = FileHandle.nullDevice
+        try bus.run()
+        processes.append(bus)
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: directory + "/bus"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    }
+
+    var environment: [String: String] {
+        ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": directory, "XDG_RUNTIME_DIR": directory, "XDG_DATA_HOME": directory + "/data",
+         "PATH": "/usr/bin:/bin"]
+    }
+
+    /// Starts gnome-keyring's Secret Service, unlocked with a test password, and waits until it
+    /// answers (at most ten seconds).
+    func startKeyring() throws {
+        let keyring = Process()
+        keyring.executableURL = URL(fileURLWithPath: Self.keyring)
+        keyring.arguments = ["--foreground", "--unlock", "--components=secrets"]
+        keyring.environment = environment
+        let input = Pipe()
+        keyring.standardInput = input
+        keyring.standardOutput = FileHandle.nullDevice
+        keyring.standardError = FileHandle.nullDevice
+        try keyring.run()
+        processes.append(keyring)
+        input.fileHandleForWriting.write(Data("test password".utf8))
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let connection = try? DBusConnection(address: address, timeout: .seconds(2)), (try? SecretService(connection: connection)) != nil { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw DBusConnection.Failure(reason: "gnome-keyring-daemon did not come up on the private bus")
+    }
+
+    /// `secret-tool ARGUMENTS` on this bus: its output.
+    func secretTool(_ arguments: [String]) throws -> String {
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: "/usr/bin/secret-tool")
+        tool.arguments = arguments
+        tool.environment = environment
+        let output = Pipe()
+        tool.standardOutput = output
+        tool.standardError = output
+        try tool.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        tool.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Stops the daemons with SIGKILL (the test runner leaves SIGTERM ignored in its children,
+    /// and they keep nothing worth saving), without Foundation's `waitUntilExit`, which waits on
+    /// a run loop a test thread does not run.
+    deinit {
+        for process in processes.reversed() {
+            let pid = process.processIdentifier
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// Issue 30: the Secret Service client against a real gnome-keyring on a private bus, and the
+/// ways a bus can fail, each ending in seconds.
+@Suite(.serialized) struct SecretServiceTests {
+    let attributes = ["service": "fbauth", "username": String(getuid()), "project": "test-key"]
+
+    @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon and gnome-keyring-daemon (Debian: dbus-daemon, gnome-keyring)"))
+    func aSecretIsStoredFoundAndDeleted() throws {
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        let keyring = try SecretService(connection: DBusConnection(address: bus.address, timeout: .seconds(5)))
+        #expect(try keyring.secret(attributes: attributes) == nil)
+        try keyring.store(Array("refresh-token-1".utf8), label: "fbauth refresh token for ada@example.com (test)", attributes: attributes)
+        try keyring.store(Array("refresh-token-2".utf8), label: "fbauth refresh token for ada@example.com (test)", attributes: attributes)
+        #expect(try keyring.secret(attributes: attributes) == Array("refresh-token-2".utf8), "the second store replaced the first")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool") {
+            let listed = try bus.secretTool(["search", "--all", "service", "fbauth"])
+            #expect(listed.contains("label = fbauth refresh token for ada@example.com (test)") && listed.contains("attribute.project = test-key"), "\(listed)")
+            #expect(listed.components(separatedBy: "[/").count == 2, "one item: \(listed)")
+        }
+        #expect(try keyring.delete(attributes: attributes) == 1)
+        #expect(try keyring.secret(attributes: attributes) == nil)
+    }
+
+    /// Without a keyring daemon the bus answers at once, and none is started for fbauth
+    /// (NO_AUTO_START), even where the bus could activate gnome-keyring.
+    @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon"))
+    func noKeyringIsReportedAndNoneIsStarted() throws {
+        let bus = try PrivateBus()
+        let started = ContinuousClock.now
+        #expect(throws: SecretService.Failure.self) { try SecretService(connection: DBusConnection(address: bus.address, timeout: .seconds(5))) }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        let names = try DBusConnection(address: bus.address, timeout: .seconds(5)).call(
+            .call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames"))
+        let owners = names.first?.arrayValues ?? []
+        #expect(owners.contains(.string("org.freedesktop.DBus")) && owners.contains(.string("org.freedesktop.secrets")) == false,
+                "no keyring daemon was started: \(owners)")
+    }
+
+    @Test func noBusIsReportedAtOnce() {
+        #expect(throws: DBusConnection.Failure(reason: "no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)")) {
+            try DBusConnection(address: nil, timeout: .seconds(5))
+        }
+        let missing = NSTemporaryDirectory() + "fbauth-no-bus-\(UUID().uuidString)"
+        #expect(throws: DBusConnection.Failure.self) { try DBusConnection(address: "unix:path=\(missing)", timeout: .seconds(5)) }
+        #expect(throws: DBusConnection.Failure.self) { try DBusConnection(address: "tcp:host=localhost,port=1", timeout: .seconds(5)) }
+    }
+
+    /// A socket that accepts and never answers (a hung bus) costs the timeout, not forever.
+    @Test func aBusThatNeverAnswersEndsAtTheDeadline() throws {
+        let path = NSTemporaryDirectory() + "fbauth-silent-\(UUID().uuidString.prefix(8))"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        #expect(bound == 0 && listen(listener, 1) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: DBusConnection.Failure.self) { try DBusConnection(address: "unix:path=\(path)", timeout: .seconds(1)) }
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(900) && took < .seconds(3), "\(took)")
+    }
+
+    @Test func busAddressesAreRead() {
+        #expect(DBusConnection.unixSocket(in: "unix:path=/run/user/1000/bus")! == ("/run/user/1000/bus", false))
+        #expect(DBusConnection.unixSocket(in: "unix:abstract=/tmp/dbus-x,guid=0123")! == ("/tmp/dbus-x", true))
+        #expect(DBusConnection.unixSocket(in: "tcp:host=h,port=1;unix:path=/tmp/a%20b")! == ("/tmp/a b", false))
+        #expect(DBusConnection.unixSocket(in: "tcp:host=h,port=1") == nil)
+        #expect(DBusConnection.unixSocket(in: "unix:path=/tmp/%zz") == nil)
+    }
+}
