@@ -126,6 +126,41 @@ final class PrivateBus {
                 "no keyring daemon was started: \(owners)")
     }
 
+    /// A session's secrets under the names `secret-tool` users search by, a label a person
+    /// reads, one item per kind; nothing secret in attributes or label.
+    @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon and gnome-keyring-daemon (Debian: dbus-daemon, gnome-keyring)"))
+    func aSessionsSecretsAreKeptUnderItsNames() throws {
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        let keeper = SecretServiceKeeper(busAddress: bus.address)
+        let refresh = KeyringItem(kind: .refreshToken, uid: "u1", tenantId: "t-1", project: "AIzaKey@emulator:127.0.0.1:9099",
+                                  userLabel: "ada@example.com", projectLabel: "my-project")
+        var secret = refresh
+        secret.kind = .tokenSecret
+        try keeper.store("1//refresh-token", as: refresh)
+        try keeper.store("x-secret", as: secret)
+        #expect(try keeper.secret(of: refresh) == "1//refresh-token" && keeper.secret(of: secret) == "x-secret")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool") {
+            let listed = try bus.secretTool(["search", "--all", "service", "fbauth", "username", "u1", "kind", "refresh-token"])
+            #expect(listed.contains("label = fbauth refresh token for ada@example.com (my-project)"), "\(listed)")
+            for attribute in ["service = fbauth", "username = u1", "tenant = t-1", "project = AIzaKey@emulator:127.0.0.1:9099"] {
+                #expect(listed.contains("attribute.\(attribute)"), "\(attribute): \(listed)")
+            }
+            #expect(!listed.contains("1//refresh-token") || listed.contains("secret = 1//refresh-token"), "the token only as the secret")
+        }
+        try keeper.delete(refresh)
+        #expect(try keeper.secret(of: refresh) == nil && keeper.secret(of: secret) == "x-secret")
+    }
+
+    @Test func withoutABusTheKeeperSaysSoAtOnce() {
+        let started = ContinuousClock.now
+        let error = #expect(throws: FBAuthError.self) {
+            try SecretServiceKeeper(busAddress: nil).secret(of: KeyringItem(kind: .refreshToken, uid: "u", project: "k", userLabel: "u", projectLabel: "p"))
+        }
+        #expect(error?.code == .keychainError && error?.message.contains("no D-Bus session") == true, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
     @Test func noBusIsReportedAtOnce() {
         #expect(throws: DBusConnection.Failure(reason: "no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)")) {
             try DBusConnection(address: nil, timeout: .seconds(5))
