@@ -21,7 +21,7 @@ final class DBusConnection {
     init(address: String?, timeout: Duration) throws(Failure) {
         guard let address, !address.isEmpty else { throw Failure(reason: "no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)") }
         guard let socketAddress = Self.unixSocket(in: address) else {
-            throw Failure(reason: "the D-Bus session address is not a Unix socket fbauth can use")
+            throw Failure(reason: "the D-Bus session address names no Unix socket")
         }
         let deadline = ContinuousClock.now.advanced(by: timeout)
         do {
