@@ -84,7 +84,7 @@ import Testing
     /// Ctrl-C is watched from the start of a browser sign-in: one pressed while the first advice
     /// is on the screen, before the wait, ends the sign-in (`webContextCancelled`, the command
     /// line's exit 4) instead of killing the process, which a test saw as exit 2 (SIGINT).
-    @Test func ctrlCDuringTheFirstAdviceEndsTheSignIn() async throws {
+    @Test(arguments: [false, true]) func ctrlCDuringTheFirstAdviceEndsTheSignIn(emailLink: Bool) async throws {
         final class Interrupts: InterruptSource, InterruptWatch, SignInObserver, @unchecked Sendable {
             let lock = NSLock()
             var fds: [Int32] = [0, 0]
@@ -114,7 +114,11 @@ import Testing
         settings.timeout = .seconds(20)
         let auth = Auth(settings: settings, observer: interrupts,
                         host: AuthHost(clock: SystemClock(), interrupts: interrupts, secrets: SystemSecretTokens(), environment: [:]))
-        let error = await #expect(throws: FBAuthError.self) { _ = try await auth.signIn(with: OAuthProvider(providerID: "yahoo.com")) }
+        let error = await #expect(throws: FBAuthError.self) {
+            // A browser flow, or an email link sent and waited for on a listener.
+            _ = emailLink ? try await auth.signIn(with: EmailAuthProvider.credential(awaitingLinkSentTo: "ada@example.com"))
+                          : try await auth.signIn(with: OAuthProvider(providerID: "yahoo.com"))
+        }
         #expect(error?.code == .webContextCancelled, "\(String(describing: error))")
         #expect(interrupts.watchedAtFirstNotice == true)
     }

@@ -56,10 +56,10 @@ package struct BrowserSignInFlow: Sendable {
         // Ctrl-C is watched from the start: one pressed while the advice is on the screen,
         // before the wait begins, ends the sign-in as one pressed during the wait does (exit 4,
         // listener closed, launch page removed) instead of killing the process.
-        let watch = interrupts.begin()
-        defer { watch?.end() }
+        let held = HeldInterrupts(beginning: interrupts)
+        defer { held.endUnused() }
         var flow = self
-        flow.interrupts = HeldInterrupts(watch: watch)
+        flow.interrupts = held
         switch options.redirect {
         case .hostedHandler: return try HostedHandlerFlow(flow: flow).run(options, purpose: purpose)
         case .loopback: return try flow.runLoopback(options, purpose: purpose)
@@ -274,11 +274,32 @@ extension Duration {
     var wholeSeconds: Int64 { components.seconds }
 }
 
-/// A watch begun when the flow started, handed to its wait, which ends it as it ends its own:
-/// after the wait, Ctrl-C at a prompt (a second factor's code) stops the process as usual.
-/// Ending twice (the wait, then the flow) is harmless.
-struct HeldInterrupts: InterruptSource, @unchecked Sendable {
-    let watch: InterruptWatch?
+/// A watch begun when a flow starts, handed to its first wait, which ends it as it ends its
+/// own: after the wait, Ctrl-C at a prompt (a second factor's code) stops the process as usual.
+/// A later wait (an email link's next try) begins a watch of its own.
+final class HeldInterrupts: InterruptSource, @unchecked Sendable {
+    private let source: InterruptSource
+    private let lock = Lock()
+    private var held: InterruptWatch?
 
-    func begin() -> InterruptWatch? { watch }
+    init(beginning source: InterruptSource) {
+        self.source = source
+        held = source.begin()
+    }
+
+    func begin() -> InterruptWatch? {
+        let watch = lock.withLock { () -> InterruptWatch? in
+            defer { held = nil }
+            return held
+        }
+        return watch ?? source.begin()
+    }
+
+    /// Ends the watch when no wait took it (the flow failed before waiting).
+    func endUnused() {
+        lock.withLock { () -> InterruptWatch? in
+            defer { held = nil }
+            return held
+        }?.end()
+    }
 }

@@ -27,8 +27,18 @@ package struct EmailLinkFlow: Sendable {
         self.recaptchaTokens = recaptchaTokens
     }
 
-    /// Sends the link to `email`, waits for it and signs in (or links, for `.link`).
+    /// Sends the link to `email`, waits for it and signs in (or links, for `.link`). Ctrl-C is
+    /// watched from the start, as in `BrowserSignInFlow.run`: one pressed once the link is said
+    /// to be sent, before the wait, ends the sign-in instead of killing the process.
     package func run(email: String, port: UInt16, timeout: Duration, purpose: FlowPurpose) throws(FBAuthError) -> SignInRecord {
+        let held = HeldInterrupts(beginning: flow.interrupts)
+        defer { held.endUnused() }
+        var watched = flow
+        watched.interrupts = held
+        return try EmailLinkFlow(flow: watched, recaptchaTokens: recaptchaTokens).sendAndWait(email: email, port: port, timeout: timeout, purpose: purpose)
+    }
+
+    private func sendAndWait(email: String, port: UInt16, timeout: Duration, purpose: FlowPurpose) throws(FBAuthError) -> SignInRecord {
         let receiver = try RedirectReceiver(port: port, host: .localhost, guard: flow.listenerGuard)
         defer { receiver.close() }
         let state = flow.secrets.make(bytes: 16)
