@@ -162,8 +162,13 @@ struct RecaptchaBrowserStep: Sendable {
     func token(_ page: RecaptchaPage, lastResort: String = "The reCAPTCHA step needs a browser on a machine that reaches this one.") throws(FBAuthError) -> String {
         var recaptchaPage = page
         recaptchaPage.language = flow.client.identity.language
+        // Ctrl-C is watched from the start, as in `BrowserSignInFlow.run`.
+        let interrupts = HeldInterrupts(beginning: flow.interrupts)
+        defer { interrupts.endUnused() }
+        var watched = flow
+        watched.interrupts = interrupts
         var wait = LocalPageWait<String>(
-            flow: flow, task: "Confirm \(page.request) (reCAPTCHA)", launchedDetail: "",
+            flow: watched, task: "Confirm \(page.request) (reCAPTCHA)", launchedDetail: "",
             pageFailure: { code, message in .failed(.webInternalError, "the reCAPTCHA page reported an error: \(message.isEmpty ? code : message) [\(code)]") })
         wait.lastResort = lastResort
         let (token, held) = try wait.run(page: recaptchaPage.response, port: port, openBrowser: openBrowser, timeout: timeout,
