@@ -69,14 +69,6 @@ package struct FileSessionStore: SessionStore {
         }
     }
 
-    /// The current session's ID token when `FreshIDTokenReader` can answer from the file as it
-    /// is (no lock: a reader sees the old file or the new one, never half of one); nil when
-    /// the full path must run, which also reports an untrusted directory or unreadable file.
-    package func freshIDToken(project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
-        guard Platform.untrustedDirectoryReason(directory) == nil else { return nil }
-        return Platform.withFileBytes(filePath) { FreshIDTokenReader.read($0, project: project, minValid: minValid, now: now) } ?? nil
-    }
-
     package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         let lock: Platform.FileLock
         do {

@@ -9,8 +9,8 @@ import FBAuthSupport
 /// from end to end: no Swift String is made or freed, as each costs the runtime one-time work
 /// that would be most of the command's time (docs/speed.md). Each step follows its
 /// String-based counterpart on the full path, and tests hold the two to the same answers:
-/// `ProjectChoice.from(apiKey:variable:)`, `FileSessionStore.directory(option:variable:)`,
-/// `FileSessionStore.freshIDToken(project:minValid:now:)`.
+/// the command line's `ProjectNaming`, `FileSessionStore.directory(option:variable:)`,
+/// `FreshIDTokenReader.read(_:project:minValid:now:)`.
 public enum QuickTokenRead {
     /// Calls `answer` with the current session's token and returns true when it has at least
     /// `minValid` seconds left; false, with nothing called, whenever the full path must run: a
@@ -66,8 +66,8 @@ public enum QuickTokenRead {
 }
 
 extension ProjectQuery {
-    /// The project a bare `fbauth token` asks for, as `ProjectChoice.from(apiKey: nil,
-    /// variable:)` chooses it: `FIREBASE_API_KEY` when set, else the remembered project, either
+    /// The project a bare `fbauth token` asks for, as the command line's
+    /// `ProjectNaming.apiKey(option: nil, variable:)` chooses it: `FIREBASE_API_KEY` when set, else the remembered project, either
     /// on the emulator of `FIREBASE_AUTH_EMULATOR_HOST`. Nil when that is not a `host:port`
     /// (the full path then reports it).
     init?(_ environment: RawEnvironment) {
