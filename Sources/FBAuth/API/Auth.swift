@@ -88,10 +88,9 @@ public final class Auth: Sendable {
     /// …abc123", with the emulator when there is one.
     public var projectDescription: String { project.displayName(projectId: projectID) }
 
-    /// Where an Auth emulator lists the emails it "sent" (it sends none); nil against Firebase.
-    public var emulatorOutbox: String? {
-        emulatorHost.map { "http://\($0)/emulator/v1/projects/\(projectID ?? "PROJECT_ID")/oobCodes" }
-    }
+    /// For a sentence that says an email was sent: against an Auth emulator, which sends none,
+    /// where it lists the link (" (an Auth emulator sends no mail: …)"); empty against Firebase.
+    public var mailNote: String { client().endpoints.mailNote(projectId: projectID) }
 
     /// Where the sessions are kept, for messages (the path of `sessions.json`).
     public var sessionsLocation: String { store.location }

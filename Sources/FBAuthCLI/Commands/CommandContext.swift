@@ -85,12 +85,6 @@ package struct CommandContext: Sendable {
             appId: config?.appId)
     }
 
-    /// Where an Auth emulator keeps the links it "mailed" (empty against Firebase), for the
-    /// sentences that say a link was mailed.
-    func mailNote(for auth: Auth) -> String {
-        auth.emulatorOutbox.map { " (an Auth emulator sends no mail: the link is listed at \($0))" } ?? ""
-    }
-
     /// Who answers a second factor: the person at the terminal (or `--mfa-code-file`/stdin),
     /// or the demo's own authenticator app.
     func secondFactorPrompt(_ options: SecondFactorOptions, stdinTaken: Bool = false) -> MultiFactorPrompt {

@@ -26,7 +26,7 @@ enum VerifyEmailCommand: RunnableCommand {
         guard let email = user.email else { throw .usage("\(user.displayLabel) has no email address to verify") }
         if user.isEmailVerified { context.console.say("\(email) is verified already (as of the last sign-in or whoami); sending the link anyway.") }
         try Waiting.result { user.sendEmailVerification(completion: $0) }
-        context.console.say("Firebase has mailed a verification link to \(email)\(context.mailNote(for: user.auth)).")
+        context.console.say("Firebase has mailed a verification link to \(email)\(user.auth.mailNote).")
     }
 }
 
@@ -89,7 +89,7 @@ enum EmailCommand: RunnableCommand {
             let user = try context.user()
             if user.email?.lowercased() == newEmail.lowercased() { throw .usage("\(newEmail) is the current address already") }
             try Waiting.result { user.sendEmailVerification(beforeUpdatingEmail: newEmail, completion: $0) }
-            context.console.say("Firebase has mailed a link to \(newEmail)\(context.mailNote(for: user.auth)). The address of \(user.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
+            context.console.say("Firebase has mailed a link to \(newEmail)\(user.auth.mailNote). The address of \(user.displayLabel) changes when it is opened; Firebase then signs its sessions out (sign in again with \(newEmail)).")
         case .apply(let source):
             try apply(source, context: context)
         }

@@ -78,7 +78,7 @@ enum PasswordCommand: RunnableCommand {
         case .sendReset(let email, let openBrowser):
             let auth = try context.auth(for: project, opensBrowser: openBrowser)
             try Waiting.result { auth.sendPasswordReset(withEmail: email, completion: $0) }
-            context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(context.mailNote(for: auth)). Open it, or run `fbauth password reset --link -` and paste it.")
+            context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(auth.mailNote). Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
             let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in
                 "that is \(operation.sentence), not \(ActionCodeOperation.passwordReset.sentence)"
