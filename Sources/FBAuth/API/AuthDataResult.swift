@@ -71,11 +71,16 @@ extension AuthDataResult {
             AdditionalUserInfo(providerID: method, profile: record.idp?.rawUserInfo,
                                username: AdditionalUserInfo.username(method: method, idp: record.idp), isNewUser: record.isNewUser)
         }
-        credential = record.providerCredential.map {
-            OAuthCredential(providerID: $0.providerId, accessToken: $0.accessToken, idToken: $0.idToken, secret: $0.secret)
-        }
+        credential = record.providerCredential.map(OAuthCredential.init)
         secondFactor = record.secondFactor.map(MultiFactorInfo.init)
         isNewUser = record.isNewUser
+    }
+}
+
+extension OAuthCredential {
+    /// A provider credential as the store keeps it.
+    init(_ saved: ProviderCredential) {
+        self.init(providerID: saved.providerId, accessToken: saved.accessToken, idToken: saved.idToken, secret: saved.secret)
     }
 }
 

@@ -52,8 +52,7 @@ public struct User: Sendable {
         signInArguments = session.signInArguments
         lastCredentialProviderID = session.providerCredentials.last?.providerId
         savedProviderCredentials = session.providerCredentials.map {
-            SavedProviderCredential(credential: OAuthCredential(providerID: $0.providerId, accessToken: $0.accessToken, idToken: $0.idToken, secret: $0.secret),
-                                    expirationDate: $0.expirationTime)
+            SavedProviderCredential(credential: OAuthCredential($0), expirationDate: $0.expirationTime)
         }
         self.auth = auth
         reference = session.reference
