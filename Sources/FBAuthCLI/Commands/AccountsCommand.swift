@@ -81,8 +81,8 @@ enum AccountsCommand: RunnableCommand {
     }
 
     static func state(of user: User, now: Date) -> String {
-        guard user.refreshToken != nil, let token = user.savedIDToken else { return "signed out by the server: sign in again" }
-        let left = token.expirationDate.timeIntervalSince(now)
+        guard user.canRefresh else { return "signed out by the server: sign in again" }
+        let left = user.tokenExpiration.timeIntervalSince(now)
         return left > 0 ? "valid for \(Int(left / 60)) min" : "expired (refreshed on next use)"
     }
 }
@@ -113,14 +113,20 @@ struct SessionListingJSON: Encodable {
         try c.encode(user.providerData.map(\.providerID), forKey: .providers)
         try c.encode(user.multiFactor.enrolledFactors.map(\.factorID), forKey: .secondFactors)
         try c.encode(current, forKey: .current)
-        let canRefresh = user.refreshToken != nil
-        let expiration = user.savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0)
-        let token = !canRefresh ? "signedOutByServer" : expiration > now ? "valid" : "expired"
+        let expiration = user.tokenExpiration
+        let token = !user.canRefresh ? "signedOutByServer" : expiration > now ? "valid" : "expired"
         try c.encode(token, forKey: .token)
-        try c.encode(canRefresh ? Timestamp.string(expiration) : nil, forKey: .expirationTime)
+        try c.encode(user.canRefresh ? Timestamp.string(expiration) : nil, forKey: .expirationTime)
         try c.encode(expiration <= now, forKey: .expired)
-        try c.encode(!canRefresh, forKey: .needsSignIn)
+        try c.encode(!user.canRefresh, forKey: .needsSignIn)
     }
+}
+
+extension User {
+    /// Whether the session can be refreshed: Firebase has not refused its refresh token.
+    var canRefresh: Bool { refreshToken != nil }
+    /// When the saved ID token expires; the epoch for a session that keeps none.
+    var tokenExpiration: Date { savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0) }
 }
 
 extension String {

@@ -105,7 +105,7 @@ enum PasswordCommand: RunnableCommand {
     /// asked once (a refusal leaves them without tokens), so that `status` shows what is true
     /// now rather than the old token's time.
     private static func checkSavedUsers(of email: String, auth: Auth) {
-        for user in auth.savedUsers where user.email?.lowercased() == email.lowercased() && user.refreshToken != nil {
+        for user in auth.savedUsers where user.email?.lowercased() == email.lowercased() && user.canRefresh {
             _ = try? Waiting.result { user.getIDTokenResult(forcingRefresh: true, completion: $0) }
         }
     }

@@ -68,7 +68,7 @@ enum StatusCommand: RunnableCommand {
                 : "no current session; choose one with `fbauth use UID-or-EMAIL`")
         }
         // Signed out by the server is not signed in, for scripts as for `fbauth token`.
-        guard current.user.refreshToken != nil else {
+        guard current.user.canRefresh else {
             throw .signInAgain("the server signed \(current.user.displayLabel) out; sign in again with `\(current.user.signInCommand)`")
         }
     }

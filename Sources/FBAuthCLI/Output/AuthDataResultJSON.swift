@@ -85,7 +85,7 @@ struct UserJSON: Encodable {
             // A session whose tokens Firebase refused keeps none: empty, with the epoch.
             try c.encode(user.savedIDToken?.token ?? "", forKey: .idToken)
             try c.encode(user.refreshToken ?? "", forKey: .refreshToken)
-            try c.encode(Timestamp.string(user.savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0)), forKey: .expirationTime)
+            try c.encode(Timestamp.string(user.tokenExpiration), forKey: .expirationTime)
         }
     }
 }
