@@ -175,15 +175,16 @@ enum SignInCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func runInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
+        let auth = try context.auth(for: project)
         let result: AuthDataResult?
         do throws(FBAuthError) {
             result = try context.runInTwoSteps(mode, purpose: .signIn, command: "signin", project: project, secondFactor: options.secondFactor) { _ in nil }
         } catch {
             guard case .accountExists(let conflict) = error else { throw error }
-            try AccountExistsHandling(auth: context.auth(for: project), context: context).keep(conflict)
+            try AccountExistsHandling(auth: auth, context: context).keep(conflict)
         }
         guard let result else { return }
-        report(result, auth: try context.auth(for: project), json: options.json, context: context)
+        report(result, auth: auth, json: options.json, context: context)
     }
 
     /// Prints a sign-in's result and where its session is kept.

@@ -33,7 +33,7 @@ enum UseCommand: RunnableCommand {
             do throws(FBAuthError) {
                 let user = try auth.savedUser(name)
                 try auth.updateCurrentUser(user)
-                return say(user, on: current, context)
+                return say(user, on: saved.project(apiKey: current.apiKey, emulatorHost: current.emulatorHost), context)
             } catch where error.exitCode == .usage {
                 throw error  // several sessions match: the user must name one
             } catch {}
@@ -60,12 +60,11 @@ enum UseCommand: RunnableCommand {
             throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
         }
         try user.auth.updateCurrentUser(user)
-        say(user, on: ProjectContext(project, tenantId: nil), context)
+        say(user, on: project, context)
     }
 
-    private static func say(_ user: User, on project: ProjectContext, _ context: CommandContext) {
-        let label = ((try? context.savedProjects())?.project(apiKey: project.apiKey, emulatorHost: project.emulatorHost).label) ?? project.apiKey
-        context.console.say("Now using \(user.displayLabel) (uid \(user.uid)) on \(label).")
+    private static func say(_ user: User, on project: SavedProject, _ context: CommandContext) {
+        context.console.say("Now using \(user.displayLabel) (uid \(user.uid)) on \(project.label).")
     }
 
     /// The saved email (or uid) `name` probably means: a near miss by edit distance
