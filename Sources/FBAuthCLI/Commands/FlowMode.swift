@@ -33,9 +33,9 @@ enum FlowMode: Equatable {
         self = arguments.flag("print-url") ? .printURL(options) : .run(options)
     }
 
-    /// Whether this starts a flow for a later `--complete`.
-    var isPrintURL: Bool {
-        if case .printURL = self { return true }
+    /// Whether the flow runs whole in this process (not `--print-url` or `--complete`).
+    var runsNow: Bool {
+        if case .run = self { return true }
         return false
     }
 

@@ -83,7 +83,7 @@ enum LinkCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        if case .provider(let mode) = options.method, mode.startOptions == nil || mode.isPrintURL {
+        if case .provider(let mode) = options.method, !mode.runsNow {
             try linkInTwoSteps(mode, options: options, project: project, context: context)
             return
         }

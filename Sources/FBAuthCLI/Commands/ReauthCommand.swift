@@ -51,7 +51,7 @@ enum ReauthCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        if case .provider(let mode) = options.method, mode.startOptions == nil || mode.isPrintURL {
+        if case .provider(let mode) = options.method, !mode.runsNow {
             try reauthInTwoSteps(mode, options: options, project: project, context: context)
             return
         }
