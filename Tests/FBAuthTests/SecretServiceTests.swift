@@ -162,7 +162,7 @@ final class PrivateBus {
     }
 
     @Test func noBusIsReportedAtOnce() {
-        #expect(throws: DBusConnection.Failure(reason: "no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)")) {
+        #expect(throws: DBusConnection.Failure(reason: "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set")) {
             try DBusConnection(address: nil, timeout: .seconds(5))
         }
         let missing = NSTemporaryDirectory() + "fbauth-no-bus-\(UUID().uuidString)"

@@ -34,7 +34,7 @@ public final class Auth: Sendable {
     public var timeout: Duration { settings.timeout }
     /// How the observer's advice names the other ways to sign in.
     public var advice: AdviceWords { settings.advice }
-    let store: FileSessionStore
+    let store: SecretKeepingStore
     let host: AuthHost
     private let browser: BrowserLauncher
     private let observer: SignInObserver
@@ -72,8 +72,11 @@ public final class Auth: Sendable {
         self.settings = settings
         self.host = host
         // Another process holding the store's lock is said once, while this one waits.
-        store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)),
-                                 waiting: { [observer] line in observer.signIn(.notice(line)) })
+        store = SecretKeepingStore(
+            file: FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)),
+                                   waiting: { [observer] line in observer.signIn(.notice(line)) }),
+            keeper: host.keyring ?? SystemKeyring.keeper(environment: host.environment), choice: settings.secretStorage,
+            notice: { [observer] line in observer.signIn(.notice(line)) })
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
         self.transport = transport ?? CurlTransport()

@@ -22,6 +22,10 @@ public struct AuthSettings: Sendable {
     /// Where `sessions.json` lives; nil: `$FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`,
     /// else `~/.config/fbauth`.
     public var configDirectory: String?
+    /// Where new refresh tokens (and X token secrets) are kept; nil: where the config directory
+    /// remembers, else the OS keyring when one answers, else `sessions.json` — chosen on the
+    /// first sign-in and said once. `.keyring` without a keyring is an error, never a fallback.
+    public var secretStorage: SecretStorage?
 
     /// How the provider's redirect comes back: through Firebase's hosted handler (a browser that
     /// runs JavaScript) or straight to a loopback listener (`.loopback`).

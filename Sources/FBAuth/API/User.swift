@@ -19,9 +19,15 @@ public struct User: Sendable {
     public let providerData: [UserInfo]
     /// When the account was made and when this session last signed in.
     public let metadata: UserMetadata
-    /// The token that renews the ID token; nil once Firebase refused it (the user must sign in
-    /// again).
-    public let refreshToken: String?
+    /// The token that renews the ID token, read from the OS keyring when it is kept there; nil
+    /// once Firebase refused it (the user must sign in again), or when the keyring cannot give it.
+    public var refreshToken: String? {
+        guard refreshTokenStorage != nil else { return nil }
+        return try? auth.store.refreshToken(of: session, in: auth.project)
+    }
+    /// Where the refresh token is kept (the keyring or `sessions.json`); nil once Firebase
+    /// refused it. Reading this touches no keyring.
+    public let refreshTokenStorage: SecretStorage?
     /// The ID token saved with the session and when it expires, as last received (the SDK keeps
     /// it out of sight; a command line prints it). `idToken()` gives a fresh one.
     public let savedIDToken: SavedIDToken?
@@ -30,11 +36,19 @@ public struct User: Sendable {
     public let signInArguments: [String]?
     /// The provider whose credential the latest sign-in, link or reauthentication brought.
     public let lastCredentialProviderID: String?
-    /// The provider credentials kept with the session, the latest of each provider.
-    public let savedProviderCredentials: [SavedProviderCredential]
+    /// The provider credentials kept with the session, the latest of each provider (an X token
+    /// secret read from the keyring when it is kept there).
+    public var savedProviderCredentials: [SavedProviderCredential] {
+        let revealed = (try? auth.store.revealingCredentials(of: session, in: auth.project)) ?? session
+        return revealed.providerCredentials.map {
+            SavedProviderCredential(credential: OAuthCredential($0), expirationDate: $0.expirationTime)
+        }
+    }
     /// The `Auth` this user belongs to, as the SDK's `User.auth`.
     public let auth: Auth
     let reference: SessionReference
+    /// As saved: secrets kept in the keyring are `Session.keptInKeyring` here.
+    let session: Session
 
     init(_ session: Session, auth: Auth) {
         uid = session.uid
@@ -47,15 +61,13 @@ public struct User: Sendable {
         tenantID = session.tenantId
         providerData = session.providerData.map(UserInfo.init)
         metadata = UserMetadata(creationDate: session.creationTime, lastSignInDate: session.lastSignInTime)
-        refreshToken = session.refreshToken.isEmpty ? nil : session.refreshToken
+        refreshTokenStorage = session.refreshTokenStorage
         savedIDToken = session.idToken.isEmpty ? nil : SavedIDToken(token: session.idToken, expirationDate: session.expirationTime)
         signInArguments = session.signInArguments
         lastCredentialProviderID = session.providerCredentials.last?.providerId
-        savedProviderCredentials = session.providerCredentials.map {
-            SavedProviderCredential(credential: OAuthCredential($0), expirationDate: $0.expirationTime)
-        }
         self.auth = auth
         reference = session.reference
+        self.session = session
     }
 
     /// A Firebase ID token for the user: the saved one while it has more than a minute left,

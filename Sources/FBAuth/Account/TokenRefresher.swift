@@ -61,7 +61,7 @@ package struct TokenRefresher {
             }
             let answer: SecureTokenResponse
             do throws(FBAuthError) {
-                answer = try makeClient().refresh(refreshToken: current.refreshToken)
+                answer = try makeClient().refresh(refreshToken: store.refreshToken(of: current, in: project))
             } catch where error.rejectsSession {
                 try forgetTokens(of: current)
                 throw Self.signInAgain(current, because: error, advice: signInAdvice)
@@ -70,8 +70,9 @@ package struct TokenRefresher {
                 guard var latest = try? contents.session(.exactly(current.reference), in: project) else {
                     throw .signInAgain("\(current.displayLabel) was signed out while its token was being refreshed; \(signInAdvice.words(current))")
                 }
-                // A sign-in meanwhile brought its own tokens: keep those.
-                guard latest.refreshToken == current.refreshToken else { return latest }
+                // A sign-in meanwhile brought its own tokens: keep those. (The ID token tells,
+                // too: a refresh token kept in the keyring reads the same in the file.)
+                guard latest.refreshToken == current.refreshToken, latest.idToken == current.idToken else { return latest }
                 latest.idToken = answer.idToken ?? latest.idToken
                 latest.refreshToken = answer.refreshToken ?? latest.refreshToken
                 latest.expirationTime = clock.now().addingTimeInterval(TimeInterval(answer.expiresIn ?? 3600))
@@ -85,7 +86,7 @@ package struct TokenRefresher {
     private func forgetTokens(of session: Session) throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             guard var latest = try? contents.session(.exactly(session.reference), in: project),
-                latest.refreshToken == session.refreshToken
+                latest.refreshToken == session.refreshToken, latest.idToken == session.idToken
             else { return }
             latest.forgetTokens()
             contents.save(latest, in: project, makeCurrent: false)

@@ -19,7 +19,7 @@ final class DBusConnection {
 
     /// Connects to the first usable address of `DBUS_SESSION_BUS_ADDRESS` and authenticates.
     init(address: String?, timeout: Duration) throws(Failure) {
-        guard let address, !address.isEmpty else { throw Failure(reason: "no D-Bus session (DBUS_SESSION_BUS_ADDRESS is not set)") }
+        guard let address, !address.isEmpty else { throw Failure(reason: "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set") }
         guard let socketAddress = Self.unixSocket(in: address) else {
             throw Failure(reason: "the D-Bus session address names no Unix socket")
         }

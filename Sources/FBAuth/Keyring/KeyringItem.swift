@@ -4,7 +4,7 @@
 /// understands in Seahorse or KeePassXC. Attributes and labels are readable by anything on the
 /// bus without unlocking: nothing secret goes there (the API key is a project's public
 /// identifier; the uid and email are the account's names).
-struct KeyringItem: Equatable, Sendable {
+package struct KeyringItem: Equatable, Sendable {
     enum Kind: String, Sendable {
         case refreshToken = "refresh-token"
         /// An X (Twitter) OAuth 1.0a token secret.
@@ -43,12 +43,15 @@ struct KeyringItem: Equatable, Sendable {
 
 /// Where a session's secrets are kept outside `sessions.json`: the seam the store will use, with
 /// the Secret Service on Linux (and the Keychain on macOS) behind it, and a dictionary in tests.
-protocol SecretKeeper: Sendable {
-    /// How messages name it: "the Secret Service keyring".
-    var name: String { get }
+package protocol SecretKeeper: Sendable {
+    /// Whether a keyring answers, and how messages name it ("the GNOME keyring"); throws the
+    /// reason when none does.
+    func probe() throws(FBAuthError) -> String
     func store(_ secret: String, as item: KeyringItem) throws(FBAuthError)
     func secret(of item: KeyringItem) throws(FBAuthError) -> String?
     func delete(_ item: KeyringItem) throws(FBAuthError)
+    /// The attributes of every fbauth item (`service=fbauth`), for `status`.
+    func listed() throws(FBAuthError) -> [[String: String]]
 }
 
 /// The Secret Service on the session bus: one connection per operation, each with a deadline,
@@ -58,7 +61,13 @@ struct SecretServiceKeeper: SecretKeeper {
     let busAddress: String?
     var timeout: Duration = .seconds(3)
 
-    var name: String { "the Secret Service keyring" }
+    func probe() throws(FBAuthError) -> String {
+        try withService { (service) throws(SecretService.Failure) in service.keyringName() }
+    }
+
+    func listed() throws(FBAuthError) -> [[String: String]] {
+        try withService { (service) throws(SecretService.Failure) in try service.itemAttributes(matching: ["service": KeyringItem.service]) }
+    }
 
     func store(_ secret: String, as item: KeyringItem) throws(FBAuthError) {
         try withService { (service) throws(SecretService.Failure) in try service.store(Array(secret.utf8), label: item.label, attributes: item.attributes) }

@@ -70,6 +70,36 @@ struct SecretService {
         return unlocked.count + locked.count
     }
 
+    /// The attributes of every item that has `attributes` (locked ones included: attributes are
+    /// readable without unlocking), for a listing that needs no secret.
+    func itemAttributes(matching attributes: [String: String]) throws(Failure) -> [[String: String]] {
+        let (unlocked, locked) = try search(attributes)
+        var listed: [[String: String]] = []
+        for item in unlocked + locked {
+            let answer = try call(path: item, interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                  [.string("org.freedesktop.Secret.Item"), .string("Attributes")])
+            var found: [String: String] = [:]
+            for entry in answer.first?.arrayValues ?? [] {
+                if case .dictEntry(let name, let value) = entry, let name = name.stringValue, let value = value.stringValue { found[name] = value }
+            }
+            listed.append(found)
+        }
+        return listed
+    }
+
+    /// How messages name the keyring that answers: the Secret Service does not say which
+    /// program serves it, but each of them also owns a name of its own on the bus.
+    func keyringName() -> String {
+        let owners = [("org.gnome.keyring", "the GNOME keyring"), ("org.kde.kwalletd6", "KWallet"), ("org.kde.kwalletd5", "KWallet"),
+                      ("org.keepassxc.KeePassXC.MainWindow", "KeePassXC")]
+        for (name, words) in owners {
+            let answer = try? connection.call(.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                    interface: "org.freedesktop.DBus", member: "NameHasOwner", [.string(name)]))
+            if case .boolean(true)? = answer?.first { return words }
+        }
+        return "the Secret Service keyring"
+    }
+
     private func search(_ attributes: [String: String]) throws(Failure) -> (unlocked: [String], locked: [String]) {
         let answer = try call(path: Self.root, interface: "org.freedesktop.Secret.Service", member: "SearchItems", [.attributes(attributes)])
         guard answer.count == 2, let unlocked = answer[0].arrayValues, let locked = answer[1].arrayValues else {
@@ -92,7 +122,7 @@ struct SecretService {
         do {
             return try connection.call(.call(destination: service, path: path, interface: interface, member: member, body))
         } catch where error.errorName == "org.freedesktop.DBus.Error.ServiceUnknown" || error.errorName == "org.freedesktop.DBus.Error.NameHasNoOwner" {
-            throw .unavailable("no Secret Service answers on the D-Bus session bus (no keyring daemon is running)")
+            throw .unavailable("no Secret Service on the D-Bus session: no keyring daemon is running")
         } catch where error.errorName == "org.freedesktop.Secret.Error.IsLocked" {
             throw .locked
         } catch {

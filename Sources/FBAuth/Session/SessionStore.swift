@@ -24,4 +24,17 @@ package protocol SessionStore: Sendable {
     /// Holds the session's refresh lock, across processes, while `body` runs: one refresh of a
     /// session at a time, without holding the store's lock during the request.
     func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T
+
+    /// The session's refresh token itself, read from wherever it is kept (`sessions.json` holds
+    /// only `Session.keptInKeyring` for one in the keyring).
+    func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String
+
+    /// The session with its provider credentials' secrets read from wherever they are kept.
+    func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session
+}
+
+extension SessionStore {
+    /// A store that keeps every secret in its file has them at hand.
+    package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String { session.refreshToken }
+    package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session { session }
 }

@@ -76,10 +76,14 @@ package struct StoreContents: Sendable, Equatable {
     package var projects: [String: ProjectState]
     /// The project of the last sign-in (or `use`): commands that name no project act on it.
     package var currentProject: String?
+    /// Where new secrets go when the run names no place: chosen once, on the first sign-in
+    /// (the keyring when one answers), or by the user; nil until then.
+    package var secretStorage: SecretStorage?
 
-    package init(projects: [String: ProjectState] = [:], currentProject: String? = nil) {
+    package init(projects: [String: ProjectState] = [:], currentProject: String? = nil, secretStorage: SecretStorage? = nil) {
         self.projects = projects
         self.currentProject = currentProject
+        self.secretStorage = secretStorage
     }
 
     /// The remembered project, when it still exists.

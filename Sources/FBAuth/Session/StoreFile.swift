@@ -14,6 +14,7 @@ struct StoreFile: Codable {
     var version: Int
     var projects: [String: ProjectState]
     var currentProject: String?
+    var secretStore: SecretStorage?
 
     static func decode(_ data: Data) throws(StoreFileProblem) -> StoreContents {
         let decoder = JSONDecoder()
@@ -35,7 +36,7 @@ struct StoreFile: Codable {
         guard version <= currentVersion else { throw .newerVersion(version) }
         do {
             let file = try decoder.decode(StoreFile.self, from: data)
-            return StoreContents(projects: file.projects, currentProject: file.currentProject)
+            return StoreContents(projects: file.projects, currentProject: file.currentProject, secretStorage: file.secretStore)
         } catch let error as DecodingError {
             throw .malformed(StoreFileProblem.Location(error))
         } catch {
@@ -48,7 +49,8 @@ struct StoreFile: Codable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain value types cannot fail.
-        return (try? encoder.encode(StoreFile(version: currentVersion, projects: contents.projects, currentProject: contents.currentProject))) ?? Data()
+        return (try? encoder.encode(StoreFile(version: currentVersion, projects: contents.projects, currentProject: contents.currentProject,
+                                                       secretStore: contents.secretStorage))) ?? Data()
     }
 }
 

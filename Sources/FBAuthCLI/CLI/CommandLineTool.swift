@@ -33,6 +33,7 @@ package struct CommandLineTool: Sendable {
         Command(VerifyEmailCommand.self),
         Command(EmailCommand.self),
         Command(ProfileCommand.self),
+        Command(StoreCommand.self),
         Command(DemoCommand.self),
         Command(EmulatorCommand.self),
         Command(CompletionCommand.self),

@@ -19,6 +19,7 @@ package enum EnvironmentVariables {
         ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(AuthSettings.firebaseJSVersion). https:// only (http:// to a loopback host, for tests)."),
         ("FBAUTH_AUTH_DOMAIN", "The hosted handler's domain when --auth-domain is not given (default PROJECT_ID.firebaseapp.com)."),
         ("FBAUTH_CONNECTION_CHECK", "on (default; off under WSL) or off. On: the sign-in's listener closes every connection that is not from one of your own programs (Linux), and the browser is given the sign-in's address; off, or where that cannot be checked (macOS): it is given a page in a file only you can read, which leads there. Turn it off only for a browser that reaches this machine through another user's program (a port forwarder running as root)."),
+        ("FBAUTH_STORE", "Where new refresh tokens are kept: keyring or file (as --store); default: where the first sign-in put them, the keyring when one answered."),
         ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30; 0.1 to 3600)."),
         ("HTTPS_PROXY", "Proxy for Firebase (https); also https_proxy. Lower-case http_proxy for an emulator over http (Linux; macOS uses the system settings)."),
         ("NO_PROXY", "Hosts reached without the proxy; also no_proxy."),

@@ -100,6 +100,7 @@ struct SessionListingJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case uid, email, displayName, tenantId, projectId, project, providers, secondFactors, current, token, expirationTime, expired, needsSignIn
+        case refreshTokenIn
     }
 
     func encode(to encoder: Encoder) throws {
@@ -119,12 +120,17 @@ struct SessionListingJSON: Encodable {
         try c.encode(user.canRefresh ? Timestamp.string(expiration) : nil, forKey: .expirationTime)
         try c.encode(expiration <= now, forKey: .expired)
         try c.encode(!user.canRefresh, forKey: .needsSignIn)
+        try c.encode(user.refreshTokenStorage?.rawValue, forKey: .refreshTokenIn)
     }
 }
 
 extension User {
     /// Whether the session can be refreshed: Firebase has not refused its refresh token.
-    var canRefresh: Bool { refreshToken != nil }
+    var canRefresh: Bool { refreshTokenStorage != nil }
+    /// Where the refresh token is, in words: "in the keyring", "in sessions.json".
+    var refreshTokenPlace: String? {
+        refreshTokenStorage.map { $0 == .keyring ? "in the keyring" : "in sessions.json" }
+    }
     /// When the saved ID token expires; the epoch for a session that keeps none.
     var tokenExpiration: Date { savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0) }
 }

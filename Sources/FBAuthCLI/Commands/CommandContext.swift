@@ -54,6 +54,7 @@ package struct CommandContext: Sendable {
         // As the SDKs answer reCAPTCHA in the app's web view, fbauth answers it in the browser.
         authSettings.recaptchaInBrowser = true
         authSettings.requestTimeout = settings.httpTimeout
+        authSettings.secretStorage = settings.secretStorage
         authSettings.clientHeaders = try clientIdentity()
         authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
         authSettings.advice = CommandLineAdvice.words

@@ -22,6 +22,9 @@ struct RunSettings: Sendable {
     var emulatorHost: String?
     /// `--app-config`, read.
     var appConfig: AppConfigFile?
+    /// `--store`, else `FBAUTH_STORE`: where this run keeps new refresh tokens; nil: where the
+    /// config directory remembers (the keyring when one answered on the first sign-in).
+    var secretStorage: SecretStorage?
 
     init() {}
 
@@ -54,7 +57,17 @@ struct RunSettings: Sendable {
         case "off": listenerGuard = .off
         case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
         }
+        let storeSetting = try Self.secretStorage(environment["FBAUTH_STORE"])
+        secretStorage = globals.store ?? storeSetting
         emulatorHost = try SettingChecks.emulatorHost(environment["FIREBASE_AUTH_EMULATOR_HOST"])
         appConfig = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+    }
+
+    static func secretStorage(_ text: String?) throws(FBAuthError) -> SecretStorage? {
+        guard let text, !text.isEmpty else { return nil }
+        guard let storage = SecretStorage(rawValue: text) else {
+            throw .usage("FBAUTH_STORE '\(TerminalText.safe(String(text.prefix(20))))' must be keyring or file")
+        }
+        return storage
     }
 }

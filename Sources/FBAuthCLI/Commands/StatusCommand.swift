@@ -47,8 +47,10 @@ enum StatusCommand: RunnableCommand {
         }
         let now = context.clock.now()
         var entries: [StatusEntry] = []
+        var keyring = KeyringStatus()
         for project in saved.all {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
+            if project == saved.all.first { keyring = KeyringStatus(auth) }
             let current = auth.currentUser
             let isNamed = named.map { $0.apiKey == project.apiKey && $0.emulatorHost == project.emulatorHost } ?? false
             entries += auth.savedUsers.map { user in
@@ -58,9 +60,9 @@ enum StatusCommand: RunnableCommand {
         }
         entries.sort { $0.current && !$1.current }
         if options.json {
-            context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: saved.location)))
+            context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: saved.location, keyring: keyring)))
         } else {
-            context.console.writeText(text(entries, store: saved.location))
+            context.console.writeText(text(entries, store: saved.location, keyring: keyring, fbauth: CommandName.forSuggestions(environment: context.environment)))
         }
         guard let current = entries.first(where: \.current) else {
             throw .signInAgain(entries.isEmpty
@@ -73,22 +75,23 @@ enum StatusCommand: RunnableCommand {
         }
     }
 
-    static func text(_ entries: [StatusEntry], store: String) -> String {
+    static func text(_ entries: [StatusEntry], store: String, keyring: KeyringStatus = KeyringStatus(), fbauth: String = "fbauth") -> String {
         var lines: [String] = []
         if let current = entries.first(where: \.current) {
             lines.append("Signed in as \(current.who) on \(current.project)")
             lines.append("  providers: \(current.providers)")
             if let factors = current.secondFactors { lines.append("  second factors: \(factors)") }
-            lines.append("  token: \(current.state)")
+            lines.append("  token: \(current.state)" + (current.user.refreshTokenPlace.map { "; refresh token \($0)" } ?? ""))
         } else {
             lines.append("Not signed in.")
         }
         let others = entries.filter { !$0.current }
         if !others.isEmpty {
             lines.append("Other saved sessions:")
-            lines += others.map { "  \($0.who) on \($0.project): \($0.providers); token \($0.state)" }
+            lines += others.map { "  \($0.who) on \($0.project): \($0.providers); token \($0.state)" + ($0.user.refreshTokenPlace.map { ", refresh token \($0)" } ?? "") }
         }
-        lines.append("Sessions are stored in \(store)")
+        lines.append("Sessions are stored in \(store)" + (keyring.newSecretsPlace.map { "; new refresh tokens are kept \($0)" } ?? ""))
+        lines += keyring.lines(entries: entries, fbauth: fbauth)
         return lines.joined(separator: "\n") + "\n"
     }
 }
@@ -124,13 +127,16 @@ struct StatusEntry: Encodable {
 struct StatusJSON: Encodable {
     var entries: [StatusEntry]
     var store: String
+    var keyring = KeyringStatus()
 
-    enum CodingKeys: String, CodingKey { case current, sessions, store }
+    enum CodingKeys: String, CodingKey { case current, sessions, store, newRefreshTokens, keyringProblems }
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(entries.first(where: \.current), forKey: .current)
         try c.encode(entries, forKey: .sessions)
         try c.encode(store, forKey: .store)
+        try c.encode(keyring.remembered?.rawValue, forKey: .newRefreshTokens)
+        try c.encode(keyring.problemObjects, forKey: .keyringProblems)
     }
 }

@@ -1,0 +1,55 @@
+/// Where the secrets of this config directory's sessions are kept, and moving them.
+extension Auth {
+    /// Moves the secrets of every saved session (of every project in this config directory) to
+    /// `target`, and makes it the place for new ones: to the keyring, each is written there
+    /// before the file stops holding it; to the file, the other way round.
+    public func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMoveReport {
+        let move = try store.moveSecrets(to: target)
+        return SecretMoveReport(moved: move.moved, missing: move.missing)
+    }
+
+    /// The place new secrets go when the settings name none: remembered in the config
+    /// directory (chosen on the first sign-in); nil until then.
+    public var rememberedSecretStorage: SecretStorage? { (try? store.load())?.secretStorage }
+
+    /// Keyring items that disagree with the saved sessions: a session whose item is gone (it
+    /// must be signed in again) and an item no session uses (left by a crash or another
+    /// copy of the config directory). Empty when every secret is in the file.
+    public func keyringProblems() throws(FBAuthError) -> [KeyringProblem] {
+        let contents = try store.load()
+        let usesKeyring = contents.projects.values.contains { $0.sessions.contains { !$0.kindsInKeyring.isEmpty } }
+        guard usesKeyring || contents.secretStorage == .keyring else { return [] }
+        let audit = try store.audit()
+        return audit.missing.map { KeyringProblem(kind: .missing, attributes: $0) } + audit.orphaned.map { KeyringProblem(kind: .orphaned, attributes: $0) }
+    }
+}
+
+/// What `Auth.moveSecrets(to:)` did.
+public struct SecretMoveReport: Sendable, Equatable {
+    /// How many sessions had a secret moved.
+    public let moved: Int
+    /// The users (email, else uid) whose secret was no longer in the keyring: they sign in again.
+    public let missing: [String]
+}
+
+/// A keyring item that disagrees with the saved sessions.
+public struct KeyringProblem: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A saved session's secret is not in the keyring (its item was deleted).
+        case missing
+        /// An item of fbauth's that no saved session uses.
+        case orphaned
+    }
+
+    public let kind: Kind
+    /// The item's attributes (`service`, `username`, `project`, `tenant`, `kind`): names, never
+    /// secrets.
+    public let attributes: [String: String]
+
+    /// The user's uid, as the item names it.
+    public var uid: String { attributes["username"] ?? "" }
+    /// Which secret: "refresh token", "X token secret".
+    public var secretName: String { (attributes["kind"].flatMap(KeyringItem.Kind.init(rawValue:))?.words) ?? "secret" }
+    /// The `secret-tool` arguments that find the item.
+    public var searchArguments: [String] { attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] } }
+}

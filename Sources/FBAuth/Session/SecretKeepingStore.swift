@@ -1,0 +1,171 @@
+/// `sessions.json` with each session's long-lived secrets in the OS keyring: the refresh token
+/// and an X token secret go to the keyring, and the file keeps `Session.keptInKeyring` in their
+/// place and everything else (the ID token too, so a fresh `fbauth token` reads the file alone
+/// and never touches D-Bus).
+///
+/// Every change goes through `update`, under the file's lock: a secret is written to the
+/// keyring before the file stops holding it, and the items of sessions that are gone are
+/// deleted after the file no longer names them. So a crash between the two leaves at worst an
+/// orphaned item (which `status` reports), never a session without its token.
+package struct SecretKeepingStore: SessionStore {
+    package let file: FileSessionStore
+    /// The system's keyring; nil where fbauth has none to use.
+    let keeper: (any SecretKeeper)?
+    /// This run's own choice; nil: the one remembered in the file, else one made now.
+    let choice: SecretStorage?
+    /// Told where secrets go when that is chosen (once, on the first sign-in), and when one
+    /// had to stay in the file.
+    let notice: @Sendable (String) -> Void
+
+    package init(file: FileSessionStore, keeper: (any SecretKeeper)?, choice: SecretStorage?, notice: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.file = file
+        self.keeper = keeper
+        self.choice = choice
+        self.notice = notice
+    }
+
+    package var location: String { file.location }
+    package var directory: String { file.directory }
+
+    package func load() throws(FBAuthError) -> StoreContents { try file.load() }
+
+    package func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+        try file.withRefreshLock(of: session, body)
+    }
+
+    /// The file can be written and, when the user asked for the keyring, a keyring answers:
+    /// both are known before the user consents in a browser.
+    package func checkWritable() throws(FBAuthError) {
+        try file.checkWritable()
+        if choice == .keyring { _ = try requireKeeper().probe() }
+    }
+
+    package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+        var stale: [KeyringItem] = []
+        let result = try file.update { (contents: inout StoreContents) throws(FBAuthError) -> T in
+            let before = contents
+            let result = try change(&contents)
+            var placement = SecretPlacement(store: self, storage: nil, movingAll: false)
+            stale = try placement.place(before: before, after: &contents)
+            return result
+        }
+        delete(stale)
+        return result
+    }
+
+    /// Moves every session's secrets to `target` and remembers it as the place for new ones
+    /// (the keyring's copy is written before the file's is removed, and the other way round).
+    package func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMove {
+        if target == .keyring { _ = try requireKeeper().probe() }
+        var stale: [KeyringItem] = []
+        var placement = SecretPlacement(store: self, storage: target, movingAll: true)
+        try file.update { (contents: inout StoreContents) throws(FBAuthError) in
+            let before = contents
+            contents.secretStorage = target
+            stale = try placement.place(before: before, after: &contents)
+        }
+        delete(stale)
+        return placement.moved
+    }
+
+    package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String {
+        guard session.refreshToken == Session.keptInKeyring else { return session.refreshToken }
+        return try keptSecret(.refreshToken, of: session, in: project.storageKey)
+    }
+
+    package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session {
+        var session = session
+        for index in session.providerCredentials.indices where session.providerCredentials[index].secret == Session.keptInKeyring {
+            session.providerCredentials[index].secret = try keptSecret(.tokenSecret, of: session, in: project.storageKey)
+        }
+        return session
+    }
+
+    /// Where each saved secret stands against the keyring: items whose session is gone, and
+    /// sessions whose item was deleted.
+    package func audit() throws(FBAuthError) -> KeyringAudit {
+        let contents = try load()
+        var expected: [[String: String]] = []
+        for (key, project) in contents.projects {
+            for session in project.sessions {
+                for kind in session.kindsInKeyring { expected.append(KeyringItem(kind, of: session, in: key, projectId: project.projectId).attributes) }
+            }
+        }
+        guard let keeper else { return KeyringAudit(missing: expected, orphaned: []) }
+        let listed = try keeper.listed()
+        return KeyringAudit(missing: expected.filter { !listed.contains($0) }, orphaned: listed.filter { !expected.contains($0) })
+    }
+
+    func requireKeeper() throws(FBAuthError) -> any SecretKeeper {
+        guard let keeper else { throw .store("this system has no OS keyring to keep secrets in") }
+        return keeper
+    }
+
+    func keptSecret(_ kind: KeyringItem.Kind, of session: Session, in key: String) throws(FBAuthError) -> String {
+        let item = KeyringItem(kind, of: session, in: key, projectId: nil)
+        let keeper: any SecretKeeper
+        do {
+            keeper = try requireKeeper()
+        } catch {
+            throw .store("the \(kind.words) of \(session.displayLabel) is kept in a keyring, but \(error.message)")
+        }
+        let secret: String?
+        do {
+            secret = try keeper.secret(of: item)
+        } catch {
+            throw .store("\(error.message); the \(kind.words) of \(session.displayLabel) is kept there")
+        }
+        guard let secret, !secret.isEmpty else {
+            throw .signInAgain("the \(kind.words) of \(session.displayLabel) is no longer in the keyring (its item was deleted); sign in again")
+        }
+        return secret
+    }
+
+    /// Deletes items the file no longer names; one that cannot be deleted is left for `status`
+    /// to report, with how to remove it.
+    private func delete(_ items: [KeyringItem]) {
+        guard !items.isEmpty, let keeper else { return }
+        for item in items {
+            do throws(FBAuthError) {
+                try keeper.delete(item)
+            } catch {
+                notice("\(error.message); \"\(item.label)\" is left in the keyring (remove it with: secret-tool clear \(item.searchWords))")
+            }
+        }
+    }
+}
+
+/// How many sessions' secrets `moveSecrets` moved, and whose were missing.
+package struct SecretMove: Sendable, Equatable {
+    package var moved = 0
+    /// The users whose keyring item was gone (they sign in again).
+    package var missing: [String] = []
+}
+
+/// Keyring items as attributes: those a saved session names but the keyring lacks, and those
+/// the keyring holds for no saved session.
+package struct KeyringAudit: Sendable, Equatable {
+    package var missing: [[String: String]]
+    package var orphaned: [[String: String]]
+}
+
+extension KeyringItem {
+    init(_ kind: Kind, of session: Session, in key: String, projectId: String?) {
+        let apiKey = key.split(separator: "@", maxSplits: 1).first.map(String.init) ?? key
+        self.init(kind: kind, uid: session.uid, tenantId: session.tenantId, project: key, userLabel: session.displayLabel,
+                  projectLabel: projectId ?? "API key …" + String(apiKey.suffix(6)))
+    }
+
+    /// `service fbauth username UID …`, as `secret-tool` takes them.
+    var searchWords: String {
+        attributes.sorted { $0.key < $1.key }.map { "\($0.key) '\($0.value)'" }.joined(separator: " ")
+    }
+}
+
+extension Session {
+    /// The kinds of secret this session keeps in the keyring.
+    var kindsInKeyring: [KeyringItem.Kind] {
+        (refreshToken == Self.keptInKeyring ? [.refreshToken] : [])
+            + (providerCredentials.contains { $0.secret == Self.keptInKeyring } ? [.tokenSecret] : [])
+    }
+}
