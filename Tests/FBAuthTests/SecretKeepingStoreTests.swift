@@ -129,6 +129,20 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         #expect(keyring.itemCount == 0)
     }
 
+    /// The provider credential an "account exists" sign-in leaves: its tokens in one item.
+    @Test func aPendingCredentialKeepsItsTokensInTheKeyring() throws {
+        try store().update { $0.save(session("ada"), in: project, makeCurrent: true) }
+        let pending = PendingCredential(providerId: "twitter.com", pendingToken: nil, accessToken: "x-access-token", idToken: nil,
+                                        secret: "x-token-secret", email: "ada@example.com", savedAt: Date(timeIntervalSince1970: 1_900_000_000))
+        try store().update { $0.modifyProject(project) { $0.pendingCredential = pending } }
+        #expect(!fileText.contains("x-access-token") && !fileText.contains("x-token-secret") && keyring.itemCount == 2, "\(fileText)")
+        let saved = try #require(try store().load().project(project)?.pendingCredential)
+        #expect(saved.isInKeyring && saved.accessToken == nil)
+        #expect(try store().revealing(saved, in: project) == pending)
+        try store().update { $0.modifyProject(project) { $0.pendingCredential = nil } }
+        #expect(keyring.itemCount == 1, "linked or dropped: its item goes")
+    }
+
     @Test func tokensTheServerRefusedLeaveTheKeyringToo() throws {
         try store().update { $0.save(session("ada"), in: project, makeCurrent: true) }
         try store().update { contents in

@@ -21,7 +21,8 @@ public struct KeptCredential: Sendable {
 extension Auth {
     /// The credential kept for this project, if any.
     public var keptCredential: KeptCredential? {
-        guard let pending = (try? store.load())?.project(project)?.pendingCredential else { return nil }
+        guard let saved = (try? store.load())?.project(project)?.pendingCredential,
+              let pending = try? store.revealing(saved, in: project) else { return nil }
         return KeptCredential(credential: OAuthCredential(providerID: pending.providerId, accessToken: pending.accessToken, idToken: pending.idToken,
                                                           secret: pending.secret, pendingToken: pending.pendingToken),
                               email: pending.email, savedAt: pending.savedAt)
@@ -42,9 +43,10 @@ extension User {
     public func linkKeptCredential(completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
         let (auth, reference) = (self.auth, self.reference)
         auth.onBackground({ () throws(FBAuthError) -> AuthDataResult in
-            guard let pending = try auth.store.load().project(auth.project)?.pendingCredential else {
+            guard let saved = try auth.store.load().project(auth.project)?.pendingCredential else {
                 throw .signInAgain("no credential is kept for this project")
             }
+            let pending = try auth.store.revealing(saved, in: auth.project)
             let refresher = auth.refresher()
             let session = try refresher.session(.exactly(reference), minValid: 60)
             let record: SignInRecord

@@ -32,3 +32,28 @@ package struct PendingCredential: Codable, Sendable, Equatable {
         return SignInWithIdpRequest(requestUri: "http://localhost", postBody: FormEncoding.encode(items.map { (name: $0.0, value: $0.1) }))
     }
 }
+
+extension PendingCredential {
+    /// Its tokens, as one keyring item holds them.
+    struct Secrets: Codable, Equatable {
+        var pendingToken: String?
+        var accessToken: String?
+        var idToken: String?
+        var secret: String?
+    }
+
+    var secrets: Secrets {
+        get { Secrets(pendingToken: pendingToken, accessToken: accessToken, idToken: idToken, secret: secret) }
+        set { (pendingToken, accessToken, idToken, secret) = (newValue.pendingToken, newValue.accessToken, newValue.idToken, newValue.secret) }
+    }
+
+    /// Whether its tokens are in the keyring (the file then holds `Session.keptInKeyring` as
+    /// its pending token, and no other token).
+    var isInKeyring: Bool { pendingToken == Session.keptInKeyring }
+
+    /// Whether it holds any token to keep.
+    var hasSecrets: Bool { secrets != Secrets() }
+
+    /// How its keyring item is named: one pending credential per project.
+    var keyringUser: String { email ?? providerId }
+}

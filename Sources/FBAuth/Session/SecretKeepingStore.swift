@@ -1,3 +1,10 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuthSupport
+
 /// `sessions.json` with each session's long-lived secrets in the OS keyring: the refresh token
 /// and an X token secret go to the keyring, and the file keeps `Session.keptInKeyring` in their
 /// place and everything else (the ID token too, so a fresh `fbauth token` reads the file alone
@@ -70,15 +77,24 @@ package struct SecretKeepingStore: SessionStore {
 
     package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String {
         guard session.refreshToken == Session.keptInKeyring else { return session.refreshToken }
-        return try keptSecret(.refreshToken, of: session, in: project.storageKey)
+        return try keptSecret(KeyringItem(.refreshToken, of: session, in: project.storageKey, projectId: nil), whose: session.displayLabel)
     }
 
     package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session {
         var session = session
         for index in session.providerCredentials.indices where session.providerCredentials[index].secret == Session.keptInKeyring {
-            session.providerCredentials[index].secret = try keptSecret(.tokenSecret, of: session, in: project.storageKey)
+            session.providerCredentials[index].secret = try keptSecret(KeyringItem(.tokenSecret, of: session, in: project.storageKey, projectId: nil),
+                                                                       whose: session.displayLabel)
         }
         return session
+    }
+
+    package func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential {
+        guard pending.isInKeyring else { return pending }
+        var pending = pending
+        pending.secrets = try PendingCredential.Secrets(keyringText: keptSecret(KeyringItem(pending: pending, in: project.storageKey, projectId: nil),
+                                                                                whose: pending.keyringUser))
+        return pending
     }
 
     /// Where each saved secret stands against the keyring: items whose session is gone, and
@@ -89,6 +105,9 @@ package struct SecretKeepingStore: SessionStore {
         for (key, project) in contents.projects {
             for session in project.sessions {
                 for kind in session.kindsInKeyring { expected.append(KeyringItem(kind, of: session, in: key, projectId: project.projectId).attributes) }
+            }
+            if let pending = project.pendingCredential, pending.isInKeyring {
+                expected.append(KeyringItem(pending: pending, in: key, projectId: nil).attributes)
             }
         }
         guard let keeper else { return KeyringAudit(missing: expected, orphaned: []) }
@@ -101,22 +120,23 @@ package struct SecretKeepingStore: SessionStore {
         return keeper
     }
 
-    func keptSecret(_ kind: KeyringItem.Kind, of session: Session, in key: String) throws(FBAuthError) -> String {
-        let item = KeyringItem(kind, of: session, in: key, projectId: nil)
+    /// The secret of `item`, which the file says the keyring holds for `whose` (an email or uid).
+    func keptSecret(_ item: KeyringItem, whose: String) throws(FBAuthError) -> String {
+        let words = item.kind.words
         let keeper: any SecretKeeper
         do {
             keeper = try requireKeeper()
         } catch {
-            throw .store("the \(kind.words) of \(session.displayLabel) is kept in a keyring, but \(error.message)")
+            throw .store("the \(words) of \(whose) is kept in a keyring, but \(error.message)")
         }
         let secret: String?
         do {
             secret = try keeper.secret(of: item)
         } catch {
-            throw .store("\(error.message); the \(kind.words) of \(session.displayLabel) is kept there")
+            throw .store("\(error.message); the \(words) of \(whose) is kept there")
         }
         guard let secret, !secret.isEmpty else {
-            throw .signInAgain("the \(kind.words) of \(session.displayLabel) is no longer in the keyring (its item was deleted); sign in again")
+            throw .signInAgain("the \(words) of \(whose) is no longer in the keyring (its item was deleted); sign in again")
         }
         return secret
     }
@@ -159,6 +179,32 @@ extension KeyringItem {
     /// `service fbauth username UID …`, as `secret-tool` takes them.
     var searchWords: String {
         attributes.sorted { $0.key < $1.key }.map { "\($0.key) '\($0.value)'" }.joined(separator: " ")
+    }
+}
+
+extension KeyringItem {
+    /// The item of a project's pending credential: one per project.
+    init(pending: PendingCredential, in key: String, projectId: String?) {
+        let apiKey = key.split(separator: "@", maxSplits: 1).first.map(String.init) ?? key
+        self.init(kind: .pendingCredential, uid: pending.keyringUser, tenantId: nil, project: key, userLabel: TerminalText.safe(pending.keyringUser),
+                  projectLabel: projectId ?? "API key …" + String(apiKey.suffix(6)))
+    }
+}
+
+extension PendingCredential.Secrets {
+    /// As the keyring item holds them: one JSON object.
+    var keyringText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    init(keyringText: String) throws(FBAuthError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(keyringText.utf8))
+        } catch {
+            throw .store("the keyring's pending-credential item holds something else; sign in with the provider again")
+        }
     }
 }
 

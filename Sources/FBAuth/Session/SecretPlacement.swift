@@ -1,3 +1,5 @@
+import FBAuthSupport
+
 /// One pass over a change to the store that puts each new secret where it belongs: a session
 /// that changed (a sign-in, a refresh) has its refresh token and X token secret written to the
 /// keyring and replaced in the file by `Session.keptInKeyring`, or kept in the file; the items
@@ -24,20 +26,23 @@ struct SecretPlacement {
         var stale: [KeyringItem] = []
         for key in contents.projects.keys.sorted() {
             guard var project = contents.projects[key] else { continue }
-            let earlier = before.projects[key]?.sessions ?? []
+            let earlier = before.projects[key]
             for index in project.sessions.indices {
                 let session = project.sessions[index]
-                let old = earlier.first { $0.reference == session.reference }
+                let old = earlier?.sessions.first { $0.reference == session.reference }
                 guard movingAll || session != old else { continue }
                 project.sessions[index] = try place(session, replacing: old, in: key, projectId: project.projectId, contents: &contents, stale: &stale)
             }
-            for old in earlier where !project.sessions.contains(where: { $0.reference == old.reference }) {
+            for old in earlier?.sessions ?? [] where !project.sessions.contains(where: { $0.reference == old.reference }) {
                 stale += old.kindsInKeyring.map { KeyringItem($0, of: old, in: key, projectId: nil) }
             }
+            project.pendingCredential = try place(project.pendingCredential, replacing: earlier?.pendingCredential, in: key,
+                                                  projectId: project.projectId, contents: &contents, stale: &stale)
             contents.projects[key] = project
         }
         for (key, project) in before.projects where contents.projects[key] == nil {
             for old in project.sessions { stale += old.kindsInKeyring.map { KeyringItem($0, of: old, in: key, projectId: nil) } }
+            if let old = project.pendingCredential, old.isInKeyring { stale.append(KeyringItem(pending: old, in: key, projectId: nil)) }
         }
         return stale
     }
@@ -47,14 +52,16 @@ struct SecretPlacement {
         var session = session
         let wasKept = old?.kindsInKeyring ?? []
         var placedAny = false
-        if let token = try placed(session.refreshToken, as: .refreshToken, of: session, in: key, projectId: projectId,
-                                  contents: &contents, stale: &stale, wasKept: wasKept.contains(.refreshToken), placedAny: &placedAny) {
+        if let token = try placed(session.refreshToken, as: KeyringItem(.refreshToken, of: session, in: key, projectId: projectId),
+                                  whose: session.displayLabel, contents: &contents, stale: &stale,
+                                  wasKept: wasKept.contains(.refreshToken), placedAny: &placedAny) {
             session.refreshToken = token
         }
         let credentialSecret = session.providerCredentials.firstIndex { $0.secret != nil }
         if let index = credentialSecret, let secret = session.providerCredentials[index].secret,
-           let placedSecret = try placed(secret, as: .tokenSecret, of: session, in: key, projectId: projectId,
-                                         contents: &contents, stale: &stale, wasKept: wasKept.contains(.tokenSecret), placedAny: &placedAny) {
+           let placedSecret = try placed(secret, as: KeyringItem(.tokenSecret, of: session, in: key, projectId: projectId),
+                                         whose: session.displayLabel, contents: &contents, stale: &stale,
+                                         wasKept: wasKept.contains(.tokenSecret), placedAny: &placedAny) {
             session.providerCredentials[index].secret = placedSecret
         } else if credentialSecret == nil, wasKept.contains(.tokenSecret) {
             stale.append(KeyringItem(.tokenSecret, of: session, in: key, projectId: nil))
@@ -63,12 +70,32 @@ struct SecretPlacement {
         return session
     }
 
+    /// A project's pending credential: its tokens go to one item, as JSON.
+    private mutating func place(_ pending: PendingCredential?, replacing old: PendingCredential?, in key: String, projectId: String?,
+                                contents: inout StoreContents, stale: inout [KeyringItem]) throws(FBAuthError) -> PendingCredential? {
+        let oldItem = old.flatMap { $0.isInKeyring ? KeyringItem(pending: $0, in: key, projectId: nil) : nil }
+        guard var pending, movingAll || pending != old else {
+            if pending == nil, let oldItem { stale.append(oldItem) }
+            return pending
+        }
+        let item = KeyringItem(pending: pending, in: key, projectId: projectId)
+        if let oldItem, oldItem.attributes != item.attributes { stale.append(oldItem) }
+        guard pending.hasSecrets else { return pending }
+        var placedAny = false
+        let text = pending.isInKeyring ? Session.keptInKeyring : pending.secrets.keyringText
+        if let placed = try placed(text, as: item, whose: TerminalText.safe(pending.keyringUser), contents: &contents, stale: &stale,
+                                   wasKept: oldItem?.attributes == item.attributes, placedAny: &placedAny) {
+            pending.secrets = placed == Session.keptInKeyring
+                ? PendingCredential.Secrets(pendingToken: Session.keptInKeyring) : try PendingCredential.Secrets(keyringText: placed)
+        }
+        return pending
+    }
+
     /// What the file keeps for `secret`: `keptInKeyring` once the keyring has it, the secret
-    /// itself when it stays in the file; nil to leave the value as it is.
-    private mutating func placed(_ secret: String, as kind: KeyringItem.Kind, of session: Session, in key: String, projectId: String?,
+    /// itself when it comes back from the keyring; nil to leave the value as it is.
+    private mutating func placed(_ secret: String, as item: KeyringItem, whose: String,
                                  contents: inout StoreContents, stale: inout [KeyringItem], wasKept: Bool,
                                  placedAny: inout Bool) throws(FBAuthError) -> String? {
-        let item = KeyringItem(kind, of: session, in: key, projectId: projectId)
         if secret.isEmpty {
             if wasKept { stale.append(item) }  // the server refused the token: its item goes too
             return nil
@@ -76,13 +103,13 @@ struct SecretPlacement {
         if secret == Session.keptInKeyring {
             guard movingAll, try destination(&contents) == .file else { return nil }
             do throws(FBAuthError) {
-                let revealed = try store.keptSecret(kind, of: session, in: key)
+                let revealed = try store.keptSecret(item, whose: whose)
                 stale.append(item)
                 placedAny = true
                 return revealed
             } catch {
                 guard case .signInAgain = error else { throw error }
-                moved.missing.append(session.displayLabel)
+                moved.missing.append(whose)
                 return nil
             }
         }
@@ -96,7 +123,7 @@ struct SecretPlacement {
             // The user's own choice of the keyring is kept to: no silent fallback. A place
             // chosen earlier (or by default) gives way, and the user is told.
             if store.choice == .keyring || movingAll { throw error }
-            store.notice("\(error.message): the \(kind.words) of \(session.displayLabel) is kept in \(store.location) (0600) this time")
+            store.notice("\(error.message): the \(item.kind.words) of \(whose) is kept in \(store.location) (0600) this time")
             return nil
         }
         placedAny = true

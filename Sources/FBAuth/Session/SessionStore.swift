@@ -31,10 +31,14 @@ package protocol SessionStore: Sendable {
 
     /// The session with its provider credentials' secrets read from wherever they are kept.
     func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session
+
+    /// The project's pending credential with its tokens read from wherever they are kept.
+    func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential
 }
 
 extension SessionStore {
     /// A store that keeps every secret in its file has them at hand.
     package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String { session.refreshToken }
     package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session { session }
+    package func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential { pending }
 }
