@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
         // How tests wait for other processes and threads (never for time to pass).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["FBAuth"], path: "Tests/TestSupport"),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing", "TestSupport"]),
         .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),

@@ -73,9 +73,9 @@ import Testing
         #expect(lines.first?.hasPrefix("Signed in as grace@example.com (uid ") == true)
         #expect(lines.first?.hasSuffix("on fbauth-stand-in (key …pi-key, emulator \(harness.standIn.hostAndPort))") == true, "\(lines)")
         #expect(lines.contains("  providers: github.com"))
-        #expect(lines.contains { $0.hasPrefix("  token: valid for 5") })
+        #expect(lines.contains { $0.hasPrefix("  token: valid for 5") && $0.hasSuffix("; refresh token in sessions.json") }, "no keyring here")
         #expect(lines.contains { $0.hasPrefix("  ada@example.com (uid ") && $0.contains(": yahoo.com; token valid for") })
-        #expect(lines.last == "Sessions are stored in \(harness.sessionsPath)")
+        #expect(lines.last == "Sessions are stored in \(harness.sessionsPath); new refresh tokens are kept in sessions.json")
         let json = try harness.run(["status", "--json"]).json
         #expect(json.string("current", "email") == "grace@example.com")
         #expect((json["sessions"] as? [[String: Any]])?.count == 2)

@@ -218,4 +218,16 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         try auth.signOut()
         #expect(keyring.itemCount == 0)
     }
+
+    /// The Keychain (macOS) names an item by its account: the attributes come back from it.
+    @Test func aKeychainAccountNamesTheAttributes() {
+        let item = KeyringItem(kind: .refreshToken, uid: "u1", tenantId: "t-1", project: "AIzaKey@emulator:127.0.0.1:9099",
+                               userLabel: "ada@example.com", projectLabel: "p")
+        #expect(KeychainAccount.name(of: item) == "refresh-token u1 t-1 AIzaKey@emulator:127.0.0.1:9099")
+        #expect(KeychainAccount.attributes(of: KeychainAccount.name(of: item)) == item.attributes)
+        var plain = item
+        plain.tenantId = nil
+        #expect(KeychainAccount.attributes(of: KeychainAccount.name(of: plain)) == plain.attributes)
+        #expect(KeychainAccount.attributes(of: "refresh-token u1") == nil && KeychainAccount.attributes(of: "a  b c") == nil)
+    }
 }
