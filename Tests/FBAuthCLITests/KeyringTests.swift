@@ -148,4 +148,22 @@ struct KeyringTests {
         #expect(locked.status == 7 && locked.stderr.contains("the keyring is locked"), "\(locked)")
         #expect(Date().timeIntervalSince(started) < 5)
     }
+
+    /// `signout --all` and `delete-account` take the items of the sessions they end.
+    @Test func signoutAllAndDeleteAccountRemoveTheItems() throws {
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        let harness = try harness(on: bus)
+        #expect(try harness.signIn("yahoo.com").status == 0)
+        #expect(try harness.signIn("yahoo.com", environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"]).status == 0)
+        #expect(try bus.fbauthItems() == 2)
+        let all = try harness.run(["signout", "--all"])
+        let left = try bus.fbauthItems()
+        #expect(all.status == 0 && left == 0, "\(all)")
+
+        #expect(try harness.signIn("yahoo.com").status == 0)
+        let deleted = try harness.run(["delete-account", "--yes"])
+        #expect(deleted.status == 0, "\(deleted)")
+        #expect(try bus.fbauthItems() == 0)
+    }
 }

@@ -38,7 +38,7 @@ package struct GlobalOptions: Sendable, Equatable {
         OptionSpec("referer", value: "URL", help: "Referer for an API key restricted to web sites, usually https://PROJECT.firebaseapp.com/."),
         OptionSpec("language", value: "CODE", help: "Language of provider pages and Firebase emails (X-Firebase-Locale), e.g. fr; default from LC_ALL, LC_MESSAGES or LANG."),
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
-        OptionSpec("store", value: "keyring|file", help: "Where new refresh tokens are kept: the OS keyring (an error when none answers) or sessions.json (0600); default $FBAUTH_STORE, else where the first sign-in put them."),
+        OptionSpec("store", value: "keyring|file", suggestions: ["keyring", "file"], help: "Where new refresh tokens are kept: the OS keyring (an error when none answers) or sessions.json (0600); default $FBAUTH_STORE, else where the first sign-in put them."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
         OptionSpec("project", value: "ID", help: "Act on the saved sessions of this project, by its id (as gcloud and firebase do); with FIREBASE_AUTH_EMULATOR_HOST, on that emulator. A first sign-in still needs the project's API key."),
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),

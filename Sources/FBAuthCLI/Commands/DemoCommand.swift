@@ -93,9 +93,12 @@ enum DemoCommand: RunnableCommand {
         } else {
             console.say("The demo runs the loopback redirect flow: the fake provider sends your browser straight back to fbauth.")
         }
-        let demoContext = try CommandContext(
-            dependencies: dependencies,
-            globals: GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory))
+        var demoGlobals = GlobalOptions(apiKey: apiKey, tenantId: context.globals.tenantId, configDirectory: configDirectory)
+        // A session thrown away with its temporary directory keeps its refresh token there too:
+        // an item in the user's keyring would outlive it. A kept demo session goes where the
+        // user's choice (or the first sign-in's) puts it.
+        demoGlobals.store = keepsSession ? context.globals.store : .file
+        let demoContext = try CommandContext(dependencies: dependencies, globals: demoGlobals)
         let signIn = SignInCommand.Options(method: .identityProvider(.run(BrowserFlowRequest(
             providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), json: options.json)
         if options.mfa {
