@@ -93,7 +93,7 @@ import Testing
             source \(harness.directory)/completion.bash
             COMP_WORDS=(fbauth signin --provider ''); COMP_CWORD=3; _fbauth; echo "1: ${COMPREPLY[*]}"
             COMP_WORDS=(fbauth tok); COMP_CWORD=1; _fbauth; echo "2: ${COMPREPLY[*]}"
-            COMP_WORDS=(fbauth token --f); COMP_CWORD=2; _fbauth; echo "3: ${COMPREPLY[*]}"
+            COMP_WORDS=(fbauth token --forc); COMP_CWORD=2; _fbauth; echo "3: ${COMPREPLY[*]}"
             """
         let completed = try run(bash, ["-c", probe], in: harness).stdout
         #expect(completed.contains("1: yahoo.com microsoft.com twitter.com"))

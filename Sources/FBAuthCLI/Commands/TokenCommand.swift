@@ -15,8 +15,10 @@ enum TokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh] [--json | --claims]", "--provider ID [--min-valid SECONDS] [--json]"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--format FORMAT | --json | --claims]", "--provider ID [--min-valid SECONDS] [--json]"],
         options: [
+            OptionSpec("format", value: "FORMAT", suggestions: TokenFormat.names,
+                       help: "raw (the default: the token and a newline), json (as --json), header (Authorization: Bearer … for curl -H @-), exec-credential (a Kubernetes ExecCredential, for a kubeconfig exec entry), google-executable (the executable-sourced response of Google's Workload Identity Federation)."),
             OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires. With --provider: {providerId, accessToken, expirationTime}, and the secret of OAuth 1.0a providers (X)."),
             OptionSpec("claims", help: "Print the token's decoded claims as the SDKs' getIdTokenResult gives them: authTime, issuedAtTime, expirationTime, signInProvider, signInSecondFactor, tenant and every claim (custom claims included)."),
             OptionSpec("min-valid", value: "SECONDS", help: "Refresh unless the token has at least this long left (default \(defaultMinValid); less than 3600, a token's lifetime)."),
@@ -35,6 +37,16 @@ enum TokenCommand: RunnableCommand {
               fbauth token --json | jq -r .expirationTime
               fbauth token --user grace@example.com --min-valid 1800
               fbauth token --claims | jq .claims.admin
+              fbauth token --format header | curl -H @- https://…
+
+            --format exec-credential prints a client.authentication.k8s.io ExecCredential \
+            (status.token, status.expirationTimestamp), with the apiVersion KUBERNETES_EXEC_INFO \
+            asks for (v1 or v1beta1; v1 without it). --format google-executable prints the \
+            response Google's external-account credentials read from an executable (version 1, \
+            success, token_type, id_token, expiration_time), also written to \
+            GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE when set; when no token can be had it prints that \
+            format's error (success false, code, message) and exits as usual. docs/tokens.md has \
+            a kubeconfig and a credential configuration that use them.
 
             --claims decodes the token without verifying it (Firebase does, on every use): what \
             security rules see as request.auth.token. Custom claims set with the Admin SDK appear \
@@ -46,8 +58,8 @@ enum TokenCommand: RunnableCommand {
             """)
 
     enum Options: Equatable {
-        /// The Firebase ID token, with at least `minValid` seconds left.
-        case idToken(minValid: Int, forceRefresh: Bool, json: Bool)
+        /// The Firebase ID token, with at least `minValid` seconds left, in `format`.
+        case idToken(minValid: Int, forceRefresh: Bool, format: TokenFormat)
         /// `--claims`: the decoded claims of that token.
         case claims(minValid: Int, forceRefresh: Bool)
         /// `--provider`: the provider's saved access token (`minValid` 0 unless given); with
@@ -58,13 +70,19 @@ enum TokenCommand: RunnableCommand {
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         // Firebase ID tokens last one hour.
         let minValid = try arguments.wholeSeconds("min-valid", in: 0...3599) ?? defaultMinValid
-        guard let providerId = arguments.value("provider") else {
-            if arguments.flag("claims") {
-                guard !arguments.flag("json") else { throw .usage("--claims and --json are two different outputs; give one") }
-                return .claims(minValid: minValid, forceRefresh: arguments.flag("force-refresh"))
+        let format = try arguments.value("format").map { (name: String) throws(FBAuthError) -> TokenFormat in
+            guard let format = TokenFormat(rawValue: name) else {
+                throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(TokenFormat.names.joined(separator: ", "))")
             }
-            return .idToken(minValid: minValid, forceRefresh: arguments.flag("force-refresh"), json: arguments.flag("json"))
+            return format
         }
+        guard let providerId = arguments.value("provider") else {
+            let outputs = [arguments.flag("claims") ? "--claims" : nil, arguments.flag("json") ? "--json" : nil, format == nil ? nil : "--format"].compactMap { $0 }
+            guard outputs.count <= 1 else { throw .usage("\(outputs.joined(separator: " and ")) are different outputs; give one") }
+            if arguments.flag("claims") { return .claims(minValid: minValid, forceRefresh: arguments.flag("force-refresh")) }
+            return .idToken(minValid: minValid, forceRefresh: arguments.flag("force-refresh"), format: format ?? (arguments.flag("json") ? .json : .raw))
+        }
+        guard format == nil else { throw .usage("--format applies to the Firebase ID token; with --provider, use --json") }
         guard !arguments.flag("claims") else { throw .usage("--claims does not apply to --provider: provider tokens are the provider's own") }
         guard !arguments.flag("force-refresh") else {
             throw .usage("--force-refresh does not apply to --provider: provider tokens cannot be refreshed through Firebase")
@@ -80,15 +98,24 @@ enum TokenCommand: RunnableCommand {
             try printClaims(minValid: minValid, forceRefresh: forceRefresh, auth: auth, context)
         case .providerAccessToken(let providerId, let minValid, let json):
             try printProviderToken(providerId, minValid: minValid, json: json, auth: auth, context)
-        case .idToken(let minValid, let forceRefresh, let json):
+        case .idToken(let minValid, let forceRefresh, let format):
             // The saved token when it will do (no network, no lock, no write), else a refresh.
-            let token = try Waiting.result {
-                auth.idToken(of: context.globals.user, minValid: TimeInterval(minValid), forcingRefresh: forceRefresh, completion: $0)
+            let token: FreshIDToken
+            do throws(FBAuthError) {
+                token = try Waiting.result {
+                    auth.idToken(of: context.globals.user, minValid: TimeInterval(minValid), forcingRefresh: forceRefresh, completion: $0)
+                }
+            } catch {
+                // Google's auth library reads the reason from stdout, in its own shape.
+                if format == .googleExecutable { context.console.writeOutput(GoogleExecutableResponse.failure(error)) }
+                throw error
             }
-            printToken(token, json: json, context.console)
+            let output = try format.render(token, environment: context.environment)
+            if format == .googleExecutable { try GoogleExecutableResponse.writeOutputFile(output, environment: context.environment) }
+            context.console.writeOutput(output)
             // Which project the token is for, on stderr with --verbose only: a script reads
             // projectId in the JSON, and stderr stays empty unless asked (as a bare token's).
-            if json, context.globals.verbose { context.console.say("ID token for \(auth.projectDescription).") }
+            if format == .json, context.globals.verbose { context.console.say("ID token for \(auth.projectDescription).") }
         }
     }
 
@@ -116,18 +143,6 @@ enum TokenCommand: RunnableCommand {
             "tenant": result.tenantID.map(JSONValue.string) ?? .null,
             "claims": .object(result.claimValues),
         ])
-    }
-
-    /// The bare token and a newline, or with `--json` what a script needs to cache it.
-    static func printToken(_ token: FreshIDToken, json: Bool, _ console: Console) {
-        guard json else {
-            console.writeOutput(token.idToken + "\n")
-            return
-        }
-        console.writeOutput(JSONOutput.render([
-            "idToken": JSONValue.string(token.idToken), "expirationTime": .string(Timestamp.string(token.expirationTime)),
-            "uid": .string(token.uid), "projectId": AuthTokenResult(idToken: token.idToken)?.projectID.map(JSONValue.string) ?? .null,
-        ]))
     }
 
     /// A provider's saved access token (Firebase cannot refresh those), bare or as JSON.
