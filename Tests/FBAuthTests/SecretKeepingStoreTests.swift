@@ -143,6 +143,21 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         #expect(keyring.itemCount == 1, "linked or dropped: its item goes")
     }
 
+    /// The Apple access token, kept to revoke it when the account is deleted, is a secret too.
+    @Test func anAppleAccessTokenIsKeptInTheKeyring() throws {
+        var ada = session("ada")
+        ada.remember(ProviderCredential(providerId: "apple.com", accessToken: "apple-access-token", idToken: "eyJapple", obtainedAt: Date()))
+        ada.remember(ProviderCredential(providerId: "yahoo.com", accessToken: "yahoo-access-token", obtainedAt: Date()))
+        try store().update { $0.save(ada, in: project, makeCurrent: true) }
+        #expect(!fileText.contains("apple-access-token") && fileText.contains("yahoo-access-token") && keyring.itemCount == 2, "\(fileText)")
+        let saved = try #require(try store().load().currentSession(of: project))
+        #expect(try store().revealingCredentials(of: saved, in: project).providerCredentials.map(\.accessToken) == ["apple-access-token", "yahoo-access-token"])
+        var relinked = saved
+        relinked.providerCredentials.removeAll { $0.providerId == "apple.com" }
+        try store().update { $0.save(relinked, in: project, makeCurrent: true) }
+        #expect(keyring.itemCount == 1, "unlinked: its item goes")
+    }
+
     @Test func tokensTheServerRefusedLeaveTheKeyringToo() throws {
         try store().update { $0.save(session("ada"), in: project, makeCurrent: true) }
         try store().update { contents in

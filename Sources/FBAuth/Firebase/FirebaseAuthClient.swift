@@ -88,6 +88,14 @@ package struct FirebaseAuthClient: Sendable {
         let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
     }
 
+    /// Revokes a provider's token for the user (`POST /v2/accounts:revokeToken`; Apple only, as
+    /// the SDKs' `revokeAccessToken` and `revokeToken(withAuthorizationCode:)`).
+    package func revokeToken(_ token: String, type: String, providerId: String, idToken: String, tenantId: String?) throws(FBAuthError) {
+        let _: EmptyAnswer = try post(endpoints.revokeToken(apiKey: apiKey),
+                                      RevokeTokenRequest(idToken: idToken, providerId: providerId, tokenType: type, token: token, tenantId: tenantId),
+                                      action: "revoking the \(providerId) token", retry: .never)
+    }
+
     /// The project of the API key and its authorized domains (`GET /v1/projects`).
     package func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
         let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), headers: identity.headers, timeout: timeout)

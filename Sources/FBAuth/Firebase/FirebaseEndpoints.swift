@@ -92,6 +92,11 @@ package struct FirebaseEndpoints: Sendable, Equatable {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)
     }
 
+    /// `…/v2/accounts:revokeToken?key=KEY`: revokes a provider's token (Apple).
+    package func revokeToken(apiKey: String) -> URL {
+        url(host: "identitytoolkit.googleapis.com", path: "/v2/accounts:revokeToken", apiKey: apiKey)
+    }
+
     /// `…/v2/accounts/METHOD?key=KEY` (multi-factor authentication: `mfaSignIn:start`, …).
     package func accountsV2(_ method: String, apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v2/accounts/\(method)", apiKey: apiKey)

@@ -10,12 +10,16 @@ package struct KeyringItem: Equatable, Sendable {
         /// An X (Twitter) OAuth 1.0a token secret.
         case tokenSecret = "token-secret"
         case pendingCredential = "pending-credential"
+        /// The Apple access token of the last Sign in with Apple, kept to revoke it when the
+        /// account is deleted.
+        case appleAccessToken = "apple-access-token"
 
         var words: String {
             switch self {
             case .refreshToken: "refresh token"
             case .tokenSecret: "X token secret"
             case .pendingCredential: "pending credential"
+            case .appleAccessToken: "Apple access token"
             }
         }
     }

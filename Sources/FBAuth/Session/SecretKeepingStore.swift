@@ -82,9 +82,11 @@ package struct SecretKeepingStore: SessionStore {
 
     package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session {
         var session = session
-        for index in session.providerCredentials.indices where session.providerCredentials[index].secret == Session.keptInKeyring {
-            session.providerCredentials[index].secret = try keptSecret(KeyringItem(.tokenSecret, of: session, in: project.storageKey, projectId: nil),
-                                                                       whose: session.displayLabel)
+        for kept in KeptCredentialSecret.all {
+            for index in session.providerCredentials.indices where kept.value(session.providerCredentials[index]) == Session.keptInKeyring {
+                let secret = try keptSecret(KeyringItem(kept.kind, of: session, in: project.storageKey, projectId: nil), whose: session.displayLabel)
+                kept.set(secret, &session.providerCredentials[index])
+            }
         }
         return session
     }
@@ -212,6 +214,20 @@ extension Session {
     /// The kinds of secret this session keeps in the keyring.
     var kindsInKeyring: [KeyringItem.Kind] {
         (refreshToken == Self.keptInKeyring ? [.refreshToken] : [])
-            + (providerCredentials.contains { $0.secret == Self.keptInKeyring } ? [.tokenSecret] : [])
+            + KeptCredentialSecret.all.filter { kept in providerCredentials.contains { kept.value($0) == Self.keptInKeyring } }.map(\.kind)
     }
+}
+
+/// The secrets of a session's provider credentials that the keyring keeps: an X token secret
+/// (useless without it, the access token stays in the file) and an Apple access token (kept to
+/// revoke it when the account is deleted).
+struct KeptCredentialSecret: Sendable {
+    let kind: KeyringItem.Kind
+    let value: @Sendable (ProviderCredential) -> String?
+    let set: @Sendable (String, inout ProviderCredential) -> Void
+
+    static let all = [
+        KeptCredentialSecret(kind: .tokenSecret, value: { $0.secret }, set: { $1.secret = $0 }),
+        KeptCredentialSecret(kind: .appleAccessToken, value: { $0.providerId == "apple.com" ? $0.accessToken : nil }, set: { $1.accessToken = $0 }),
+    ]
 }

@@ -57,14 +57,17 @@ struct SecretPlacement {
                                   wasKept: wasKept.contains(.refreshToken), placedAny: &placedAny) {
             session.refreshToken = token
         }
-        let credentialSecret = session.providerCredentials.firstIndex { $0.secret != nil }
-        if let index = credentialSecret, let secret = session.providerCredentials[index].secret,
-           let placedSecret = try placed(secret, as: KeyringItem(.tokenSecret, of: session, in: key, projectId: projectId),
-                                         whose: session.displayLabel, contents: &contents, stale: &stale,
-                                         wasKept: wasKept.contains(.tokenSecret), placedAny: &placedAny) {
-            session.providerCredentials[index].secret = placedSecret
-        } else if credentialSecret == nil, wasKept.contains(.tokenSecret) {
-            stale.append(KeyringItem(.tokenSecret, of: session, in: key, projectId: nil))
+        for kept in KeptCredentialSecret.all {
+            let index = session.providerCredentials.firstIndex { kept.value($0) != nil }
+            let item = KeyringItem(kept.kind, of: session, in: key, projectId: projectId)
+            if let index, let secret = kept.value(session.providerCredentials[index]) {
+                if let placedSecret = try placed(secret, as: item, whose: session.displayLabel, contents: &contents, stale: &stale,
+                                                 wasKept: wasKept.contains(kept.kind), placedAny: &placedAny) {
+                    kept.set(placedSecret, &session.providerCredentials[index])
+                }
+            } else if wasKept.contains(kept.kind) {
+                stale.append(item)
+            }
         }
         if placedAny { moved.moved += 1 }
         return session

@@ -89,6 +89,32 @@ extension Backend {
         return ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": localId]
     }
 
+    static let revokeTokenFields: Set<String> = ["idToken", "providerId", "tokenType", "token", "tenantId", "redirectUri"]
+
+    /// `POST /v2/accounts:revokeToken` (`GoogleCloudIdentitytoolkitV2RevokeTokenRequest`):
+    /// revokes an Apple token of the signed-in user. An access token must be one the fake
+    /// Apple gave this user, and is revoked once; a CODE needs `redirectUri`. The official
+    /// emulator has no such endpoint.
+    func revokeToken(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        guard let idToken = try body.string("idToken") else { throw .badRequest("MISSING_ID_TOKEN") }
+        let (account, _) = try verifiedToken(idToken)
+        guard try body.string("providerId") == "apple.com" else { throw .badRequest("INVALID_PROVIDER_ID : Only apple.com is supported") }
+        guard let token = try body.string("token"), !token.isEmpty else { throw .badRequest("INVALID_REQUEST : token is required") }
+        switch try body.string("tokenType") {
+        case "ACCESS_TOKEN":
+            guard let identity = providerCredentials[token], identity.providerId == "apple.com",
+                  account.links.contains(where: { $0.providerId == "apple.com" && $0.rawId == identity.rawId }),
+                  !revokedProviderTokens.contains(token)
+            else { throw .badRequest("INVALID_IDP_RESPONSE : The Apple token is invalid or was revoked") }
+            revokedProviderTokens.insert(token)
+        case "CODE":
+            guard try body.string("redirectUri") != nil else { throw .badRequest("INVALID_REQUEST : redirectUri is required with CODE") }
+        default:
+            throw .badRequest("INVALID_REQUEST : tokenType must be ACCESS_TOKEN or CODE")
+        }
+        return [:]
+    }
+
     /// `accounts:delete`. Like production (unlike the official emulator), it requires a sign-in
     /// within the last five minutes: CREDENTIAL_TOO_OLD_LOGIN_AGAIN otherwise.
     func delete(_ body: JSONBody) throws(APIError) -> [String: Any] {

@@ -27,6 +27,8 @@ final class Backend {
     /// Provider tokens the fake providers handed out (or tests minted), which a credential
     /// sign-in may present: access tokens and ID tokens, by token.
     var providerCredentials: [String: ProviderIdentity] = [:]
+    /// Apple tokens revoked through `accounts:revokeToken`.
+    var revokedProviderTokens: Set<String> = []
     var requests: [RecordedRequest] = []
     var authorizations: [RecordedAuthorization] = []
     var faults: [Fault] = []

@@ -93,6 +93,11 @@ extension Backend {
                 guard request.header("Authorization") == "Bearer owner" else { throw APIError.blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
                 return JSONResponse.make(200, try adminUpdate(JSONBody(request, allowed: Self.updateFields)))
             }
+            if path == "/identitytoolkit.googleapis.com/v2/accounts:revokeToken" {
+                try checkAPIKey(request)
+                guard request.method == "POST" else { throw APIError.notFound }
+                return JSONResponse.make(200, try revokeToken(JSONBody(request, allowed: Self.revokeTokenFields)))
+            }
             let mfaPrefix = "/identitytoolkit.googleapis.com/v2/accounts/"
             if path.hasPrefix(mfaPrefix) {
                 try checkAPIKey(request)

@@ -18,6 +18,16 @@ struct DeleteProviderRequest: Encodable {
 }
 
 /// `accounts:delete` of the ID token's user.
+/// `accounts:revokeToken` (v2): `tokenType` ACCESS_TOKEN (JS `revokeAccessToken`) or CODE
+/// (iOS `revokeToken(withAuthorizationCode:)`).
+struct RevokeTokenRequest: Encodable {
+    var idToken: String
+    var providerId: String
+    var tokenType: String
+    var token: String
+    var tenantId: String?
+}
+
 struct DeleteAccountRequest: Encodable {
     var idToken: String
 }

@@ -1,0 +1,32 @@
+/// Revoking a provider's token through Firebase: Apple requires an app to revoke the user's
+/// Sign in with Apple tokens when the account is deleted (App Store Review Guideline 5.1.1(v)).
+extension Auth {
+    /// `revokeAccessToken(_:)` (JS `revokeAccessToken`): revokes `token`, an Apple access token
+    /// from the user's Sign in with Apple credential, through `accounts:revokeToken`; with
+    /// `user` nil, for the current user.
+    public func revokeAccessToken(_ token: String, of user: User? = nil) async throws(FBAuthError) {
+        try await inBackground(revoking(token, of: user))
+    }
+
+    /// The same with a completion handler.
+    public func revokeAccessToken(_ token: String, of user: User? = nil, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+        onBackground(revoking(token, of: user), completion)
+    }
+
+    private func revoking(_ token: String, of user: User?) -> @Sendable () throws(FBAuthError) -> Void {
+        { () throws(FBAuthError) in
+            guard let user = user ?? self.currentUser else { throw .signInAgain("no user is signed in to revoke a token for") }
+            try user.withSession { (session, auth) throws(FBAuthError) in
+                try auth.client().revokeToken(token, type: "ACCESS_TOKEN", providerId: "apple.com", idToken: session.idToken, tenantId: session.tenantId)
+            }()
+        }
+    }
+}
+
+extension User {
+    /// The Apple access token kept from this user's last Sign in with Apple (read from the
+    /// keyring when it is kept there); nil when none is kept.
+    public var keptAppleAccessToken: String? {
+        savedProviderCredentials.first { $0.credential.providerID == "apple.com" }?.credential.accessToken
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 31, item 3: deleting a user with Sign in with Apple revokes the Apple token first
+/// (`accounts:revokeToken`, as the SDKs' `revokeAccessToken`), and deletes nothing when Apple's
+/// revocation is refused.
+@Suite struct AppleRevocationTests {
+    func appleUser() throws -> Harness {
+        let harness = try Harness()
+        let signin = try harness.signIn("apple.com")
+        #expect(signin.status == 0, "\(signin)")
+        return harness
+    }
+
+    var keptAppleToken: (Harness) -> String? {
+        { harness in
+            let credentials = harness.savedSessions.first?["providerCredentials"] as? [[String: Any]] ?? []
+            return credentials.first { $0["providerId"] as? String == "apple.com" }?["accessToken"] as? String
+        }
+    }
+
+    @Test func theAppleTokenIsRevokedBeforeTheAccountIsDeleted() throws {
+        let harness = try appleUser()
+        let token = try #require(keptAppleToken(harness))
+        let deleted = try harness.run(["delete-account", "--yes"])
+        #expect(deleted.status == 0 && deleted.stderr.contains("after revoking its Sign in with Apple token"), "\(deleted)")
+        let order = harness.standIn.requests.map(\.endpoint).filter { ["accounts:revokeToken", "accounts:delete"].contains($0) }
+        #expect(order == ["accounts:revokeToken", "accounts:delete"], "\(order)")
+        let revoke = try #require(harness.bodies(of: "accounts:revokeToken").first)
+        #expect(revoke["providerId"] as? String == "apple.com" && revoke["tokenType"] as? String == "ACCESS_TOKEN" && revoke["token"] as? String == token)
+        #expect(revoke["idToken"] as? String != nil && harness.savedSessions.isEmpty)
+        #expect(!deleted.stderr.contains(token), "the Apple token is a secret")
+    }
+
+    @Test func aRefusedRevocationDeletesNothing() throws {
+        let harness = try appleUser()
+        // Revoked already (elsewhere): Apple refuses it now.
+        let token = try #require(keptAppleToken(harness))
+        let idToken = try #require(harness.savedSessions.first?["idToken"] as? String)
+        let first = try harness.postToStandIn("/identitytoolkit.googleapis.com/v2/accounts:revokeToken?key=test-api-key",
+                                              ["idToken": idToken, "providerId": "apple.com", "tokenType": "ACCESS_TOKEN", "token": token])
+        #expect(first.status == 200, "\(first)")
+        let refused = try harness.run(["delete-account", "--yes"])
+        #expect(refused.status == 1 && refused.stderr.contains("nothing was deleted") && refused.stderr.contains("--skip-revoke"), "\(refused)")
+        #expect(harness.standIn.requests(to: "accounts:delete").isEmpty && harness.savedSessions.count == 1)
+
+        let skipped = try harness.run(["delete-account", "--yes", "--skip-revoke"])
+        #expect(skipped.status == 0 && skipped.stderr.contains("warning: the user's Sign in with Apple token is not revoked (--skip-revoke)"), "\(skipped)")
+        #expect(harness.standIn.requests(to: "accounts:delete").count == 1)
+    }
+
+    @Test func withoutAKeptTokenItSaysToReauthenticate() throws {
+        let harness = try appleUser()
+        // As an older fbauth saved it: no Apple credential kept.
+        var text = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
+        let token = try #require(keptAppleToken(harness))
+        text = text.replacingOccurrences(of: "\"accessToken\" : \"\(token)\"", with: "\"idToken\" : null")
+        try text.write(toFile: harness.sessionsPath, atomically: true, encoding: .utf8)
+        let result = try harness.run(["delete-account", "--yes"])
+        #expect(result.status == 1 && result.stderr.contains("run `fbauth reauth --provider apple.com`"), "\(result)")
+        #expect(harness.standIn.requests(to: "accounts:delete").isEmpty)
+        #expect(try harness.run(["reauth", "--loopback", "--provider", "apple.com", "--port", "0", "--timeout", "30"]).status == 0)
+        #expect(try harness.run(["delete-account", "--yes"]).status == 0)
+        #expect(harness.standIn.requests(to: "accounts:revokeToken").count == 1)
+    }
+
+    /// A user without Apple is deleted without any revocation.
+    @Test func otherUsersAreDeletedWithoutRevocation() throws {
+        let harness = try Harness()
+        #expect(try harness.signIn("yahoo.com").status == 0)
+        #expect(try harness.run(["delete-account", "--yes"]).status == 0)
+        #expect(harness.standIn.requests(to: "accounts:revokeToken").isEmpty)
+    }
+}
