@@ -56,6 +56,11 @@ public struct StandInConfiguration: Sendable {
     /// the project accepts: Google sign-in's "safelist client IDs from external projects", an
     /// OpenID Connect provider's client id.
     public var trustedAudiences: Set<String> = []
+    /// Firebase App Check, enforced on Authentication when set: every Identity Toolkit and
+    /// securetoken request needs an `X-Firebase-AppCheck` token this stand-in issued, which
+    /// `…:exchangeDebugToken` gives for the registered debug tokens. Nil: not enforced (the
+    /// header is ignored, as Google's Auth emulator ignores it).
+    public var appCheck: AppCheckEnforcement? = nil
     /// Take an ID token the fake providers did not issue as fake claims (strict JSON or an
     /// unsigned JWT), as Google's Auth emulator takes every one: for programs written against it.
     public var acceptsFakeClaims = false
@@ -119,4 +124,17 @@ public enum APIKeyRestriction: Sendable {
     case androidApp(package: String, sha1: String)
     /// `Referer` must start with one of these.
     case httpReferrers([String])
+}
+
+/// App Check as a project that enforces it on Authentication sees it.
+public struct AppCheckEnforcement: Sendable {
+    /// The debug tokens registered in the console.
+    public var debugTokens: Set<String>
+    /// The App Check tokens' time to live, in seconds.
+    public var ttl: Int
+
+    public init(debugTokens: Set<String>, ttl: Int = 3600) {
+        self.debugTokens = debugTokens
+        self.ttl = ttl
+    }
 }

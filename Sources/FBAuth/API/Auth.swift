@@ -39,6 +39,8 @@ public final class Auth: Sendable {
     private let browser: BrowserLauncher
     private let observer: SignInObserver
     private let transport: HTTPTransport
+    /// The App Check tokens requests carry, when `settings.appCheck` is set.
+    private let appCheckTokens: AppCheckTokens?
     var clock: WallClock { host.clock }
 
     /// - Parameters:
@@ -79,8 +81,25 @@ public final class Auth: Sendable {
             notice: { [observer] line in observer.signIn(.notice(line)) })
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
-        self.transport = transport ?? CurlTransport()
+        let transport = transport ?? CurlTransport()
+        self.transport = transport
+        appCheckTokens = settings.appCheck.map { [store] appCheck in
+            let key = ProjectKey(apiKey: settings.apiKey, emulatorHost: settings.emulatorHost)
+            return AppCheckTokens(settings: appCheck, store: store, project: key,
+                                  projectID: { settings.projectID ?? (try? store.load())?.project(key)?.projectId }, clock: host.clock,
+                                  exchangeClient: { Auth.plainClient(settings, transport: transport) })
+        }
     }
+
+    /// A client with this Auth's settings and no App Check token.
+    private static func plainClient(_ settings: AuthSettings, transport: HTTPTransport) -> FirebaseAuthClient {
+        FirebaseAuthClient(endpoints: settings.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: settings.apiKey, transport: transport,
+                           timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
+    }
+
+    /// The App Check token of the next request, for the hosted handler's `#fac=`; nil without
+    /// App Check.
+    func appCheckToken() throws(FBAuthError) -> AppCheckToken? { try appCheckTokens?.token() }
 
     /// The project id: the settings' own, else the one remembered from a sign-in's ID token.
     public var projectID: String? {
@@ -140,8 +159,9 @@ public final class Auth: Sendable {
     var project: ProjectKey { ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost) }
 
     func client() -> FirebaseAuthClient {
-        FirebaseAuthClient(endpoints: emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: apiKey, transport: transport,
-                           timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
+        var client = Self.plainClient(settings, transport: transport)
+        if let appCheckTokens { client.appCheck = { () throws(FBAuthError) -> String in try appCheckTokens.token().token } }
+        return client
     }
 
     func refresher() -> TokenRefresher {

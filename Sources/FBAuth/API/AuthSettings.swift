@@ -26,6 +26,9 @@ public struct AuthSettings: Sendable {
     /// remembers, else the OS keyring when one answers, else `sessions.json` — chosen on the
     /// first sign-in and said once. `.keyring` without a keyring is an error, never a fallback.
     public var secretStorage: SecretStorage?
+    /// App Check with a debug token, for projects that enforce it; nil: no App Check token is
+    /// exchanged or sent.
+    public var appCheck: AppCheckDebugSettings?
 
     /// How the provider's redirect comes back: through Firebase's hosted handler (a browser that
     /// runs JavaScript) or straight to a loopback listener (`.loopback`).

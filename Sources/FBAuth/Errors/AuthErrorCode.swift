@@ -44,6 +44,9 @@ public enum AuthErrorCode: String, Sendable, CaseIterable {
     case invalidActionCode
     /// A mailed link's code has expired (EXPIRED_OOB_CODE).
     case expiredActionCode
+    /// The project enforces Firebase App Check and refused the request's App Check token (or
+    /// its absence), or App Check refused the debug token (JS `auth/firebase-app-check-token-is-invalid`).
+    case appCheckTokenInvalid
     /// Firebase refused the request for another reason (the message says which).
     case serverRefused
     /// Firebase could not be reached or did not answer in time, or answered 5xx/429.

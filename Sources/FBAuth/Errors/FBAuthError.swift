@@ -28,7 +28,8 @@ public enum FBAuthError: Error, Sendable {
         switch self {
         case .usage: .invalidArgument
         case .server(let error, _):
-            error.isTransient ? .networkError : error.code.flatMap(AuthErrorCode.forServerCode) ?? .serverRefused
+            error.isTransient ? .networkError
+                : AppCheckRejection.isRejection(error) ? .appCheckTokenInvalid : error.code.flatMap(AuthErrorCode.forServerCode) ?? .serverRefused
         case .network: .networkError
         case .badResponse: .invalidResponse
         case .signInAgain: .noCurrentUser
@@ -66,11 +67,22 @@ public enum FBAuthError: Error, Sendable {
         if let restriction = APIKeyRestriction.sentence(for: error) {
             return "\(action) failed: \(restriction)"
         }
+        if AppCheckRejection.isRejection(error) {
+            return "\(action) failed: the project enforces Firebase App Check and refused this request's App Check token (\(Redaction.serverMessage(error.message))): register a debug token for the app in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens) and configure App Check with it"
+        }
         guard let code = error.code, let entry = ServerErrorTable.entry(for: code) else {
             return "\(action) failed: \(Redaction.serverMessage(error.message))"
         }
         let detail = (code == "BLOCKING_FUNCTION_ERROR_RESPONSE" ? error.blockingFunctionMessage : error.detail).map { " (\(Redaction.serverMessage($0)))" } ?? ""
         return "\(action) failed: \(entry.sentence) [\(code)]\(detail)"
+    }
+}
+
+/// A refusal for App Check: Identity Toolkit and securetoken answer 401 `Firebase App Check
+/// token is invalid.` (UNAUTHENTICATED) to a request without a valid `X-Firebase-AppCheck`.
+enum AppCheckRejection {
+    static func isRejection(_ error: ServerError) -> Bool {
+        error.httpStatus == 401 && error.message.contains("App Check")
     }
 }
 

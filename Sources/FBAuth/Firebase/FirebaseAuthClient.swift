@@ -23,6 +23,8 @@ package struct FirebaseAuthClient: Sendable {
     let sleeper: Sleeper
     /// Times each exchange, for `--verbose`.
     let clock: MonotonicClock
+    /// The App Check token each request carries in `X-Firebase-AppCheck`; nil: none.
+    var appCheck: (@Sendable () throws(FBAuthError) -> String)?
 
     package init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
                 logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
@@ -221,6 +223,10 @@ package struct FirebaseAuthClient: Sendable {
     }
 
     private func sendOnce(_ request: HTTPClientRequest, action: String) throws(FBAuthError) -> Data {
+        var request = request
+        // As the SDKs send it with every Auth request (firebase-js-sdk packages/auth
+        // `_getAdditionalHeaders`), refreshes included.
+        if let appCheck { request.headers["X-Firebase-AppCheck"] = try appCheck() }
         let host = endpoints.displayHost(for: request.url)
         // Options and app configs are checked where they are read; this is the last line.
         if let unsafe = request.headers.first(where: { !HeaderValue.isSafe($0.key) || !HeaderValue.isSafe($0.value) }) {

@@ -136,6 +136,18 @@ package struct FirebaseEndpoints: Sendable, Equatable {
         emulatorHost ?? url.host ?? "the server"
     }
 
+    /// `…/v1/projects/PROJECT/apps/APP:exchangeDebugToken?key=KEY` on
+    /// `content-firebaseappcheck.googleapis.com` (firebase-js-sdk packages/app-check
+    /// `getExchangeDebugTokenRequest`), under the emulator's host as the other calls are, or
+    /// under `overrideHost`.
+    package func appCheckExchange(project: String, appID: String, apiKey: String, overrideHost: String?) -> URL {
+        let host = "content-firebaseappcheck.googleapis.com"
+        let base = (overrideHost ?? emulatorHost).map { "http://\($0)/\(host)" } ?? "https://\(host)"
+        // Both are checked where they are read (a project id or number, a Firebase app id).
+        let path = "/v1/projects/\(project)/apps/\(appID):exchangeDebugToken"
+        return URL(string: base + path + "?" + FormEncoding.encode([("key", apiKey)]))!
+    }
+
     private func url(host: String, path: String, apiKey: String, query: [(String, String)] = []) -> URL {
         let base = emulatorHost.map { "http://\($0)/\(host)" } ?? "https://\(host)"
         return URL(string: base + path + "?" + FormEncoding.encode([("key", apiKey)] + query))!

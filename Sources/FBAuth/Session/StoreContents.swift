@@ -63,6 +63,9 @@ package struct ProjectState: Codable, Sendable, Equatable {
     package var pendingCredential: PendingCredential?
     /// Flows started with `--print-url`, waiting for `--complete`.
     package var pendingFlows: [PendingFlow]?
+    /// The App Check token of the last debug-token exchange, used until shortly before it
+    /// expires (it lives an hour at most, as an ID token does, and is kept beside them).
+    package var appCheck: AppCheckToken?
 
     package init(key: ProjectKey) {
         apiKey = key.apiKey

@@ -45,7 +45,7 @@ extension ExitCode {
         case .keychainError: self = .store
         case .userDisabled, .webInternalError, .userMismatch, .providerAlreadyLinked, .credentialAlreadyInUse,
             .requiresRecentLogin, .secondFactorRequired, .operationNotAllowed, .unauthorizedDomain, .weakPassword, .emailAlreadyInUse,
-            .invalidActionCode, .expiredActionCode, .serverRefused,
+            .invalidActionCode, .expiredActionCode, .appCheckTokenInvalid, .serverRefused,
             .invalidResponse, .listenerUnavailable, .declined, .internalError:
             self = .failure
         }
@@ -70,6 +70,7 @@ extension FBAuthError {
             return message + " (\(remedy))"
         }
         switch code {
+        case .appCheckTokenInvalid: return message + " (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)"
         case .listenerUnavailable where message.hasPrefix("port"): return message + " (--port)"
         case .listenerUnavailable: return message + " (--redirect-host)"
         default: return CommandLineRemedies.forLibrarySentence(message).map { message + " (\($0))" } ?? message

@@ -26,11 +26,14 @@ package struct GlobalOptions: Sendable, Equatable {
     package var language: String?
     /// `--store keyring|file`: where this run keeps new refresh tokens.
     package var store: SecretStorage?
+    /// `--app-check-debug-token-file FILE|-`: the App Check debug token.
+    package var appCheckDebugTokenFile: String?
 
     package static let specs: [OptionSpec] = [
         OptionSpec("api-key", value: "KEY", help: "Firebase Web API key. Prefer FIREBASE_API_KEY or --app-config: arguments are visible to other users in the process list."),
         OptionSpec("app-config", value: "FILE", help: "Read the API key and project id from an iOS GoogleService-Info.plist or an Android google-services.json."),
-        OptionSpec("app-id", value: "ID", help: "With --app-config: the app (mobilesdk_app_id or package name) of a google-services.json with several."),
+        OptionSpec("app-id", value: "ID", help: "With --app-config: the app (mobilesdk_app_id or package name) of a google-services.json with several. Without it: the Firebase app id (1:NUMBER:PLATFORM:HEX) App Check's debug token is registered for."),
+        OptionSpec("app-check-debug-token-file", value: "FILE|-", help: "Read an App Check debug token (registered in the Firebase console) from FILE or stdin, for projects that enforce App Check; also FBAUTH_APP_CHECK_DEBUG_TOKEN. Never given as an argument."),
         OptionSpec("tenant-id", value: "TENANT", help: "Identity Platform tenant, sent as tenantId."),
         OptionSpec("ios-bundle-id", value: "ID", help: "Bundle id for an API key restricted to an iOS app (X-Ios-Bundle-Identifier); a plist's BUNDLE_ID is sent by itself."),
         OptionSpec("android-package", value: "NAME", help: "Package name for an API key restricted to an Android app (X-Android-Package), with --android-cert."),
@@ -90,6 +93,9 @@ package struct GlobalOptions: Sendable, Equatable {
         if let language, language.isEmpty || language.count > 20 || !language.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) {
             throw .usage("--language '\(language)' is not a language code such as fr or pt-BR")
         }
-        if appId != nil && appConfig == nil { throw .usage("--app-id needs --app-config") }
+        appCheckDebugTokenFile = try arguments.nonEmpty("app-check-debug-token-file")
+        if let appId, appConfig == nil, !AppCheckDebugSettings.isAppID(appId) {
+            throw .usage("--app-id '\(TerminalText.safe(String(appId.prefix(80))))' needs --app-config, or must be a Firebase app id such as 1:123456789:web:0a1b2c3d4e5f (for App Check)")
+        }
     }
 }

@@ -21,7 +21,7 @@ package struct CommandContext: Sendable {
     package init(dependencies: Dependencies, globals: GlobalOptions) throws(FBAuthError) {
         self.dependencies = dependencies
         self.globals = globals
-        settings = try RunSettings(environment: dependencies.environment, globals: globals)
+        settings = try RunSettings(environment: dependencies.environment, globals: globals, console: dependencies.console)
     }
 
     /// For the commands that read no setting (help, completion), which must work whatever the
@@ -55,6 +55,7 @@ package struct CommandContext: Sendable {
         authSettings.recaptchaInBrowser = true
         authSettings.requestTimeout = settings.httpTimeout
         authSettings.secretStorage = settings.secretStorage
+        authSettings.appCheck = settings.appCheck
         authSettings.clientHeaders = try clientIdentity()
         authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
         authSettings.advice = CommandLineAdvice.words

@@ -25,10 +25,13 @@ struct RunSettings: Sendable {
     /// `--store`, else `FBAUTH_STORE`: where this run keeps new refresh tokens; nil: where the
     /// config directory remembers (the keyring when one answered on the first sign-in).
     var secretStorage: SecretStorage?
+    /// App Check with a debug token (`FBAUTH_APP_CHECK_DEBUG_TOKEN` or
+    /// `--app-check-debug-token-file`), for projects that enforce it; nil: none is sent.
+    var appCheck: AppCheckDebugSettings?
 
     init() {}
 
-    init(environment: [String: String], globals: GlobalOptions) throws(FBAuthError) {
+    init(environment: [String: String], globals: GlobalOptions, console: Console? = nil) throws(FBAuthError) {
         if let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty {
             let range = EnvironmentVariables.httpTimeoutRange
             guard let seconds = NumberSetting.seconds(text, in: range) else {
@@ -61,6 +64,36 @@ struct RunSettings: Sendable {
         secretStorage = globals.store ?? storeSetting
         emulatorHost = try SettingChecks.emulatorHost(environment["FIREBASE_AUTH_EMULATOR_HOST"])
         appConfig = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
+        appCheck = try Self.appCheck(environment: environment, globals: globals, appConfig: appConfig, console: console)
+    }
+
+    /// The debug token from `FBAUTH_APP_CHECK_DEBUG_TOKEN` or the file given to
+    /// `--app-check-debug-token-file` (never from an argument: other users read those), for the
+    /// app of `--app-config`, else `--app-id`, else `FBAUTH_APP_CHECK_APP_ID`.
+    static func appCheck(environment: [String: String], globals: GlobalOptions, appConfig: AppConfigFile?,
+                         console: Console?) throws(FBAuthError) -> AppCheckDebugSettings? {
+        let option = "--app-check-debug-token-file"
+        var token = environment["FBAUTH_APP_CHECK_DEBUG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let file = globals.appCheckDebugTokenFile {
+            guard let console else { throw .usage("\(option) cannot be read here") }
+            token = try SecretInput.token(from: file, option: option, console: console)
+        }
+        guard let token else { return nil }
+        guard AppCheckDebugSettings.isDebugToken(token) else {
+            throw .usage("the App Check debug token (\(globals.appCheckDebugTokenFile != nil ? option : "FBAUTH_APP_CHECK_DEBUG_TOKEN")) is not one: 1 to 200 letters, digits and -_. such as the UUID the Firebase console shows")
+        }
+        let configured = appConfig?.appId ?? (globals.appConfig == nil ? globals.appId : nil)
+        guard let appID = configured ?? environment["FBAUTH_APP_CHECK_APP_ID"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw .usage("App Check needs the app the debug token is registered for: --app-config FILE, --app-id 1:NUMBER:PLATFORM:HEX or FBAUTH_APP_CHECK_APP_ID")
+        }
+        guard AppCheckDebugSettings.isAppID(appID) else {
+            throw .usage("'\(TerminalText.safe(String(appID.prefix(80))))' is not a Firebase app id such as 1:123456789:web:0a1b2c3d4e5f (Firebase console → Project settings → Your apps)")
+        }
+        let host = environment["FBAUTH_APP_CHECK_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        if let host, (try? SettingChecks.emulatorHost(host)) == nil {
+            throw .usage("FBAUTH_APP_CHECK_HOST '\(TerminalText.safe(String(host.prefix(80))))' must be host:port, such as 127.0.0.1:9099")
+        }
+        return AppCheckDebugSettings(debugToken: token, appID: appID, exchangeHost: host)
     }
 
     static func secretStorage(_ text: String?) throws(FBAuthError) -> SecretStorage? {

@@ -27,6 +27,8 @@ final class Backend {
     /// Provider tokens the fake providers handed out (or tests minted), which a credential
     /// sign-in may present: access tokens and ID tokens, by token.
     var providerCredentials: [String: ProviderIdentity] = [:]
+    /// App Check tokens issued by the debug-token exchange, with when they expire.
+    var appCheckTokens: [String: Date] = [:]
     /// Apple tokens revoked through `accounts:revokeToken`.
     var revokedProviderTokens: Set<String> = []
     var requests: [RecordedRequest] = []

@@ -52,6 +52,12 @@ extension Backend {
     private func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         do {
+            if path.hasPrefix(AppCheckService.prefix) {
+                try checkAPIKey(request)
+                guard request.method == "POST", path.hasSuffix(":exchangeDebugToken") else { throw APIError.notFound }
+                return JSONResponse.make(200, try exchangeDebugToken(path, JSONBody(request, allowed: ["debugToken"])))
+            }
+            try requireAppCheck(request)
             if path.hasPrefix("/fake-idp/") {
                 return try providerPage(request)
             }

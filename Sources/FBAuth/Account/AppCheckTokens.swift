@@ -1,0 +1,66 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuthSupport
+import LoopbackHTTP
+
+/// The App Check token every request carries, when App Check is configured: the one saved with
+/// the project's sessions while it has more than five minutes left (the JS SDK's refresh
+/// offset, packages/app-check `TOKEN_REFRESH_TIME`), else a new one from the debug-token
+/// exchange, saved for the next request and the next process. So the exchange happens once per
+/// token lifetime, not once per command.
+package final class AppCheckTokens: @unchecked Sendable {
+    let settings: AppCheckDebugSettings
+    let store: SessionStore
+    let project: ProjectKey
+    let projectID: @Sendable () -> String?
+    let clock: WallClock
+    /// A client without App Check (the exchange carries no token of its own).
+    let exchangeClient: @Sendable () -> FirebaseAuthClient
+    private let lock = Lock()
+    private var current: AppCheckToken?
+
+    static let refreshOffset: TimeInterval = 5 * 60
+
+    package init(settings: AppCheckDebugSettings, store: SessionStore, project: ProjectKey, projectID: @escaping @Sendable () -> String?,
+                 clock: WallClock, exchangeClient: @escaping @Sendable () -> FirebaseAuthClient) {
+        self.settings = settings
+        self.store = store
+        self.project = project
+        self.projectID = projectID
+        self.clock = clock
+        self.exchangeClient = exchangeClient
+    }
+
+    /// A token with more than five minutes left.
+    package func token() throws(FBAuthError) -> AppCheckToken {
+        do {
+            return try lock.withLock { try fetch() }
+        } catch let error as FBAuthError {
+            throw error
+        } catch {
+            throw .failed(.internalError, "\(error)")
+        }
+    }
+
+    private func fetch() throws(FBAuthError) -> AppCheckToken {
+        if let current, usable(current) { return current }
+        if let saved = (try? store.load())?.project(project)?.appCheck, usable(saved) {
+            current = saved
+            return saved
+        }
+        let fresh = try exchangeClient().exchangeDebugToken(settings, project: projectID() ?? settings.projectNumber, now: clock.now())
+        // Kept for the next process; a store that cannot be written costs only a later exchange.
+        try? store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.modifyProject(project) { $0.appCheck = fresh }
+        }
+        current = fresh
+        return fresh
+    }
+
+    private func usable(_ token: AppCheckToken) -> Bool {
+        token.appID == settings.appID && token.expirationTime.timeIntervalSince(clock.now()) > Self.refreshOffset
+    }
+}

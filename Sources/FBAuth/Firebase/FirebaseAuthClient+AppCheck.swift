@@ -1,0 +1,53 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuthSupport
+
+/// An App Check token and when it expires.
+package struct AppCheckToken: Codable, Sendable, Equatable {
+    package var token: String
+    package var expirationTime: Date
+    /// The app it attests (a cached token of another app is not used).
+    package var appID: String
+
+    package init(token: String, expirationTime: Date, appID: String) {
+        self.token = token
+        self.expirationTime = expirationTime
+        self.appID = appID
+    }
+}
+
+/// `{"token": "…", "ttl": "3600s"}`: the App Check token and its time to live as a protobuf
+/// Duration (firebase-js-sdk packages/app-check `exchangeToken`).
+struct AppCheckExchangeResponse: Decodable {
+    var token: String
+    var ttl: String
+
+    /// The ttl in seconds: digits with an optional fraction, then `s`; at most a day.
+    var seconds: TimeInterval? {
+        guard ttl.hasSuffix("s"), let value = Double(ttl.dropLast()), ttl.dropLast().allSatisfy({ $0.isNumber || $0 == "." }),
+              value > 0, value <= 86400 else { return nil }
+        return value
+    }
+}
+
+extension FirebaseAuthClient {
+    /// Exchanges a debug token for an App Check token (`…:exchangeDebugToken`, body
+    /// `{"debug_token": …}`). Sent without an App Check header of its own.
+    package func exchangeDebugToken(_ settings: AppCheckDebugSettings, project: String, now: Date) throws(FBAuthError) -> AppCheckToken {
+        let url = endpoints.appCheckExchange(project: project, appID: settings.appID, apiKey: apiKey, overrideHost: settings.exchangeHost)
+        let answer: AppCheckExchangeResponse
+        do {
+            answer = try post(url, ["debug_token": settings.debugToken], action: "the App Check debug token exchange", retry: .onceIfTransient)
+        } catch {
+            guard case .server(let refusal, _) = error, [400, 403, 404].contains(refusal.httpStatus) else { throw error }
+            throw .failed(.appCheckTokenInvalid, "App Check refused the debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)")
+        }
+        guard TokenAlphabet.jwt.accepts(answer.token), let seconds = answer.seconds else {
+            throw .badResponse(host: endpoints.displayHost(for: url), reason: "the App Check exchange answered no usable token or ttl")
+        }
+        return AppCheckToken(token: answer.token, expirationTime: now.addingTimeInterval(seconds), appID: settings.appID)
+    }
+}

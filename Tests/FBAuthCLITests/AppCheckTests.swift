@@ -1,0 +1,104 @@
+import FBAuthStandIn
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 31, item 1: a project that enforces App Check on Authentication, with the real binary:
+/// the debug token exchanged once per token lifetime and cached, the header on every Identity
+/// Toolkit and securetoken request, and clear refusals.
+@Suite struct AppCheckTests {
+    static let debugToken = "5b1a6e3c-8f0d-4c2e-9a7b-2d4f6e8a0c1e"
+    static let appID = "1:123456789012:web:0a1b2c3d4e5f"
+
+    func enforcing() throws -> Harness {
+        var configuration = StandInConfiguration()
+        configuration.appCheck = AppCheckEnforcement(debugTokens: [Self.debugToken])
+        let harness = try Harness(configuration: configuration)
+        harness.environment["FBAUTH_APP_CHECK_APP_ID"] = Self.appID
+        return harness
+    }
+
+    var withToken: [String: String] { ["FBAUTH_APP_CHECK_DEBUG_TOKEN": Self.debugToken] }
+
+    /// Identity Toolkit and securetoken requests the stand-in received.
+    func authRequests(_ harness: Harness) -> [RecordedRequest] {
+        harness.standIn.requests.filter { $0.path.hasPrefix("/identitytoolkit.googleapis.com/") || $0.path.hasPrefix("/securetoken.googleapis.com/") }
+    }
+
+    @Test func signInAndRefreshCarryTheTokenOfOneExchange() throws {
+        let harness = try enforcing()
+        let signin = try harness.signIn("yahoo.com", environment: withToken)
+        #expect(signin.status == 0, "\(signin)")
+        let refreshed = try harness.run(["token", "--force-refresh"], environment: withToken)
+        #expect(refreshed.status == 0, "\(refreshed)")
+        #expect(try harness.run(["whoami"], environment: withToken).status == 0)
+
+        let exchanges = harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }
+        #expect(exchanges.count == 1, "one exchange for three processes: \(exchanges.map(\.path))")
+        let exchange = try #require(exchanges.first)
+        #expect(exchange.path == "/content-firebaseappcheck.googleapis.com/v1/projects/fbauth-stand-in/apps/\(Self.appID):exchangeDebugToken"
+                || exchange.path == "/content-firebaseappcheck.googleapis.com/v1/projects/123456789012/apps/\(Self.appID):exchangeDebugToken", "\(exchange.path)")
+        #expect(exchange.query?.contains("key=test-api-key") == true && exchange.body.contains(Self.debugToken))
+        let requests = authRequests(harness)
+        #expect(requests.count >= 3 && requests.contains { $0.endpoint == "token" })
+        let tokens = Set(requests.map { $0.headers["x-firebase-appcheck"] ?? "none" })
+        #expect(tokens.count == 1 && !tokens.contains("none"), "every request carries the one token: \(tokens)")
+        let cached = try #require(((harness.sessionsFile?["projects"] as? [String: Any])?.values.first as? [String: Any])?["appCheck"] as? [String: Any])
+        #expect(cached["token"] as? String == tokens.first && cached["appID"] as? String == Self.appID)
+        let saved = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
+        #expect(!signin.stderr.contains(Self.debugToken) && !saved.contains(Self.debugToken), "the debug token is never printed or saved")
+
+        // A fresh ID token asks nothing, App Check included.
+        let before = harness.standIn.requests.count
+        #expect(try harness.run(["token"], environment: withToken).status == 0)
+        #expect(harness.standIn.requests.count == before)
+    }
+
+    /// Shortly before the cached token expires, the next request exchanges again.
+    @Test func anExpiringTokenIsExchangedAgain() throws {
+        let harness = try enforcing()
+        #expect(try harness.signIn("yahoo.com", environment: withToken).status == 0)
+        var contents = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
+        // The saved token as a process sees it within five minutes of its expiry (here: past it).
+        let expiry = try #require(contents.firstMatch(of: /"expirationTime" : "([^"]+)",\n\s+"token"/)?.output.1)
+        contents = contents.replacingOccurrences(of: "\"expirationTime\" : \"\(expiry)\",\n", with: "\"expirationTime\" : \"2000-01-01T00:00:00Z\",\n")
+        try contents.write(toFile: harness.sessionsPath, atomically: true, encoding: .utf8)
+        #expect(try harness.run(["token", "--force-refresh"], environment: withToken).status == 0)
+        #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.count == 2)
+    }
+
+    @Test func withoutADebugTokenTheRefusalNamesAppCheck() throws {
+        let harness = try enforcing()
+        let refused = try harness.run(["signin", "--provider", "password", "--email", "ada@example.com"], stdin: "correct horse\n")
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("the project enforces Firebase App Check and refused this request's App Check token (Firebase App Check token is invalid.)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("FBAUTH_APP_CHECK_DEBUG_TOKEN") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.isEmpty, "nothing exchanged without a debug token")
+        #expect(authRequests(harness).allSatisfy { $0.headers["x-firebase-appcheck"] == nil }, "nothing sent either")
+    }
+
+    @Test func aDebugTokenAppCheckRefusesSaysHowToRegisterIt() throws {
+        let harness = try enforcing()
+        let refused = try harness.signIn("yahoo.com", environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "not-registered"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("App Check refused the debug token for app \(Self.appID) (HTTP 403: App attestation failed.)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Manage debug tokens") && harness.browserPages.isEmpty, "refused before the browser: \(refused)")
+    }
+
+    @Test func theDebugTokenComesFromAFileOrStdinNeverAnArgument() throws {
+        let harness = try enforcing()
+        let file = harness.directory + "/debug-token"
+        FileManager.default.createFile(atPath: file, contents: Data("\(Self.debugToken)\n".utf8), attributes: [.posixPermissions: 0o600])
+        let fromFile = try harness.signIn("yahoo.com", ["--app-check-debug-token-file", file])
+        #expect(fromFile.status == 0, "\(fromFile)")
+        let fromStdin = try harness.run(["--app-check-debug-token-file", "-", "token", "--force-refresh"], stdin: Self.debugToken + "\n")
+        #expect(fromStdin.status == 0, "\(fromStdin)")
+        // (A bare `fbauth token` with a fresh token reads no setting: its quick path.)
+        let noApp = try harness.run(["status"], environment: withToken.merging(["FBAUTH_APP_CHECK_APP_ID": ""]) { $1 })
+        #expect(noApp.status == 2 && noApp.stderr.contains("App Check needs the app the debug token is registered for"), "\(noApp)")
+        let badApp = try harness.run(["--app-id", "my-app", "status"], environment: withToken)
+        #expect(badApp.status == 2 && badApp.stderr.contains("must be a Firebase app id"), "\(badApp)")
+        let badToken = try harness.run(["status"], environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "a b"])
+        #expect(badToken.status == 2 && !badToken.stderr.contains("a b"), "\(badToken)")
+    }
+}
