@@ -268,7 +268,7 @@ import Testing
         let harness = try Harness()
         let plist = try write(Self.plist, "GoogleService-Info.plist", in: harness)
         #expect(try harness.run(["token", "--app-config", plist, "--api-key", "k"]).stderr.contains("not both"))
-        #expect(try harness.run(["token", "--app-id", "x"]).stderr.contains("--app-id needs --app-config"))
+        #expect(try harness.run(["token", "--app-id", "x"]).stderr.contains("--app-id 'x' needs --app-config, or must be a Firebase app id"))
         #expect(try harness.run(["token", "--app-config", harness.directory + "/missing.plist"]).stderr.contains("cannot read --app-config"))
         let wrong = try harness.run(["token", "--app-config", plist, "--app-id", "com.other"])
         #expect(wrong.status == 2 && wrong.stderr.contains("is for app 1:123:ios:abc"))

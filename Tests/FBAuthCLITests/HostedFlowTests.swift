@@ -47,6 +47,25 @@ struct HostedFlowTests {
         #expect(result.stderr.contains("/start?n=") && !result.stderr.contains("file://"), "\(result.stderr)")
     }
 
+    /// Issue 31: with App Check enforced, the page gives the SDK fbauth's App Check token (App
+    /// Check's custom provider), which the SDK puts in the handler's address as `#fac=`; the
+    /// stand-in's handler refuses to start the provider's flow without it.
+    @Test func withAppCheckTheHandlerGetsTheTokenInItsFragment() throws {
+        var configuration = StandInConfiguration()
+        configuration.appCheck = AppCheckEnforcement(debugTokens: [AppCheckTests.debugToken])
+        let harness = try Harness(configuration: configuration)
+        harness.environment["FBAUTH_APP_CHECK_APP_ID"] = AppCheckTests.appID
+        harness.environment["FBAUTH_APP_CHECK_DEBUG_TOKEN"] = AppCheckTests.debugToken
+        let (result, browser) = try hosted(harness, ["signin", "--provider", "yahoo.com", "--email", "ada@example.com"])
+        #expect(result.status == 0, "\(result)\n\(browser)")
+        #expect(browser.contains("served \(Chromium.sdkURL)/firebase-app-check.js"), "\(browser)")
+        let token = try #require(harness.standIn.requests(to: "accounts:signInWithIdp").first?.headers["x-firebase-appcheck"])
+        let handler = harness.standIn.requests.filter { $0.path == "/emulator/auth/handler" }
+        #expect(handler.contains { ($0.query ?? "").contains("fbauthStandInAppCheck=" + FormEncoding.percentEncode(token)) },
+                "the handler got the token from #fac: \(handler.map { $0.query ?? "" })")
+        #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.count == 1)
+    }
+
     @Test func linkAndReauthUseTheHostedFlowToo() throws {
         let harness = try Harness()
         harness.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")

@@ -97,9 +97,6 @@ public final class Auth: Sendable {
                            timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
     }
 
-    /// The App Check token of the next request, for the hosted handler's `#fac=`; nil without
-    /// App Check.
-    func appCheckToken() throws(FBAuthError) -> AppCheckToken? { try appCheckTokens?.token() }
 
     /// The project id: the settings' own, else the one remembered from a sign-in's ID token.
     public var projectID: String? {
@@ -160,7 +157,7 @@ public final class Auth: Sendable {
 
     func client() -> FirebaseAuthClient {
         var client = Self.plainClient(settings, transport: transport)
-        if let appCheckTokens { client.appCheck = { () throws(FBAuthError) -> String in try appCheckTokens.token().token } }
+        if let appCheckTokens { client.appCheck = { () throws(FBAuthError) -> AppCheckToken in try appCheckTokens.token() } }
         return client
     }
 

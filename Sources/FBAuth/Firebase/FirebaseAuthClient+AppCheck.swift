@@ -42,6 +42,10 @@ extension FirebaseAuthClient {
         do {
             answer = try post(url, ["debug_token": settings.debugToken], action: "the App Check debug token exchange", retry: .onceIfTransient)
         } catch {
+            if case .badResponse = error, let emulator = endpoints.emulatorHost, settings.exchangeHost == nil {
+                // Google's Auth emulator serves no App Check (firebase-tools src/emulator/auth ignores the header).
+                throw .failed(.appCheckTokenInvalid, "the Auth emulator at \(emulator) does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens): leave App Check unconfigured against it")
+            }
             guard case .server(let refusal, _) = error, [400, 403, 404].contains(refusal.httpStatus) else { throw error }
             throw .failed(.appCheckTokenInvalid, "App Check refused the debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)")
         }

@@ -24,7 +24,7 @@ package struct FirebaseAuthClient: Sendable {
     /// Times each exchange, for `--verbose`.
     let clock: MonotonicClock
     /// The App Check token each request carries in `X-Firebase-AppCheck`; nil: none.
-    var appCheck: (@Sendable () throws(FBAuthError) -> String)?
+    var appCheck: (@Sendable () throws(FBAuthError) -> AppCheckToken)?
 
     package init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
                 logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
@@ -226,7 +226,7 @@ package struct FirebaseAuthClient: Sendable {
         var request = request
         // As the SDKs send it with every Auth request (firebase-js-sdk packages/auth
         // `_getAdditionalHeaders`), refreshes included.
-        if let appCheck { request.headers["X-Firebase-AppCheck"] = try appCheck() }
+        if let appCheck { request.headers["X-Firebase-AppCheck"] = try appCheck().token }
         let host = endpoints.displayHost(for: request.url)
         // Options and app configs are checked where they are read; this is the last line.
         if let unsafe = request.headers.first(where: { !HeaderValue.isSafe($0.key) || !HeaderValue.isSafe($0.value) }) {

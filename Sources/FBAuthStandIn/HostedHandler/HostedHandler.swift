@@ -47,6 +47,12 @@ extension Backend {
         if let tenant = query["tid"] ?? query["tenantId"], !TenantID.isValid(tenant) {
             return HandlerPage.error("The tenant id must be \(TenantID.form).")
         }
+        if configuration.appCheck != nil, !configuration.behaveLikeOfficialEmulator {
+            // Production's handler sends the `#fac=` token as X-Firebase-AppCheck on its own
+            // requests; a fragment never reaches a server, so this page hands it over first.
+            guard let token = query[HandlerPage.appCheckParameter] else { return HandlerPage.appCheckFromFragment }
+            guard let expiry = appCheckTokens[token], expiry > now() else { return HandlerPage.error(AppCheckService.invalidToken.message) }
+        }
         let handlerRequest = HandlerRequest(apiKey: apiKey, appName: appName, authType: query["authType"] ?? "", eventId: query["eventId"])
         if configuration.behaveLikeOfficialEmulator {
             let tenantId = query["tid"] ?? query["tenantId"]
@@ -79,6 +85,20 @@ enum HandlerPage {
     static func html(_ status: Int, _ body: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(body.utf8))
     }
+
+    /// The query parameter this stand-in's handler page passes the `#fac=` token in.
+    static let appCheckParameter = "fbauthStandInAppCheck"
+
+    /// Reads the App Check token from the fragment and asks again with it in the query.
+    static let appCheckFromFragment = html(200, """
+        <!doctype html>
+        <meta charset="utf-8"><title>Signing in…</title>
+        <script>
+        var fac = new URLSearchParams(location.hash.slice(1)).get('fac') || '';
+        location.replace(location.pathname + location.search + '&\(appCheckParameter)=' + encodeURIComponent(fac));
+        </script>
+
+        """)
 
     static func error(_ text: String) -> HTTPResponse {
         html(400, "<!doctype html><meta charset=\"utf-8\"><title>Error</title><p style=\"color:red\">\(ProviderPage.escape(text))</p>\n")

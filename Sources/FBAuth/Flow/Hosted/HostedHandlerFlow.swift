@@ -21,7 +21,8 @@ struct HostedHandlerFlow {
         let page = HostedPage(
             sdkBase: flow.firebaseJSBase, apiKey: client.apiKey, authDomain: authDomain, tenantId: flow.tenantId,
             emulatorURL: client.endpoints.emulatorHost.map { "http://\($0)" }, providerId: options.providerId,
-            scopes: options.scopes, customParameters: options.customParameterObject ?? [:], language: client.identity.language)
+            scopes: options.scopes, customParameters: options.customParameterObject ?? [:], language: client.identity.language,
+            appCheck: try client.appCheck?())
         let name = ProviderNames.name(of: options.providerId)
         var wait = LocalPageWait<HostedIdpResponse>(
             flow: flow, task: "Sign in with \(name)", launchedDetail: " (through Firebase's sign-in page)",

@@ -58,6 +58,9 @@ package struct HostedPage {
     var customParameters: [String: String]
     /// `auth.languageCode`: the handler and the provider's pages in the user's language.
     var language: String? = nil
+    /// The App Check token the SDK hands the handler in `#fac=` (firebase-js-sdk packages/auth
+    /// core/util/handler.ts `_getRedirectUrl`), through App Check's custom provider; nil: none.
+    var appCheck: AppCheckToken? = nil
 
     var response: HTTPResponse {
         HTTPResponse(
@@ -99,6 +102,10 @@ package struct HostedPage {
         if let tenantId { config["tenantId"] = .string(tenantId) }
         if let emulatorURL { config["emulator"] = .string(emulatorURL) }
         if let language { config["language"] = .string(language) }
+        if let appCheck {
+            config["appCheck"] = .object(["token": .string(appCheck.token),
+                                          "expireTimeMillis": .integer(Int64(appCheck.expirationTime.timeIntervalSince1970 * 1000))])
+        }
         let data = JSONValue.object(config).sortedData()
         return String(decoding: data, as: UTF8.self)
             .replacing("<", with: "\\u003c").replacing(">", with: "\\u003e")
@@ -168,6 +175,12 @@ package struct HostedPage {
             import(config.sdk + '/firebase-app.js'), import(config.sdk + '/firebase-auth.js')]);
           sdk = authModule;
           const firebaseApp = app.initializeApp({apiKey: config.apiKey, authDomain: config.authDomain}, 'fbauth');
+          if (config.appCheck) {
+            // fbauth's App Check token, which the SDK puts in the handler's address (#fac=).
+            const appCheck = await import(config.sdk + '/firebase-app-check.js');
+            appCheck.initializeAppCheck(firebaseApp, {isTokenAutoRefreshEnabled: false, provider: new appCheck.CustomProvider({
+              getToken: async () => ({token: config.appCheck.token, expireTimeMillis: config.appCheck.expireTimeMillis})})});
+          }
           // In memory only: nothing stays in the browser's storage.
           auth = sdk.initializeAuth(firebaseApp, {persistence: sdk.inMemoryPersistence,
             popupRedirectResolver: sdk.browserPopupRedirectResolver});

@@ -4,7 +4,8 @@
 // reached through Google's iframe library (platform_browser/iframe/), the auth event it relays,
 // `auth/popup-blocked` and `auth/popup-closed-by-user` (platform_browser/strategies/popup.ts),
 // and accounts:signInWithIdp sent through the global fetch with the event's fields
-// (core/strategies/idp.ts, api/index.ts). Like the real one, it imports ./firebase-app.js.
+// (core/strategies/idp.ts, api/index.ts), and an App Check token as `#fac=` on the handler's
+// address. Like the real one, it imports ./firebase-app.js.
 import { SDK_VERSION } from './firebase-app.js';
 
 export const inMemoryPersistence = {type: 'NONE'};
@@ -73,7 +74,10 @@ export async function signInWithPopup(auth, provider) {
   if (provider.scopes.length) query.set('scopes', provider.scopes.join(','));
   if (auth.tenantId) query.set('tid', auth.tenantId);
   const handler = auth.emulator ? auth.emulator + '/emulator/auth/handler' : `https://${auth.config.authDomain}/__/auth/handler`;
-  const popup = window.open(`${handler}?${query}`, 'fbauth-popup', 'width=500,height=600');
+  // The App Check token, in the fragment (core/util/handler.ts: `#fac=`).
+  const appCheck = auth.app.appCheckProvider ? await auth.app.appCheckProvider.getToken() : null;
+  const fragment = appCheck ? '#fac=' + encodeURIComponent(appCheck.token) : '';
+  const popup = window.open(`${handler}?${query}${fragment}`, 'fbauth-popup', 'width=500,height=600');
   if (!popup) throw new AuthError('auth/popup-blocked');
   const closed = new Promise((_, reject) => {
     const timer = setInterval(() => {
