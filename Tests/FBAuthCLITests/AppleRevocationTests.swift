@@ -50,19 +50,22 @@ import Testing
         #expect(harness.standIn.requests(to: "accounts:delete").count == 1)
     }
 
-    @Test func withoutAKeptTokenItSaysToReauthenticate() throws {
+    /// A session saved before fbauth kept Apple tokens: the user signs in with Apple again
+    /// first (deletion needs a recent sign-in anyway), and that token is revoked.
+    @Test func withoutAKeptTokenAFreshAppleSignInGivesOne() throws {
         let harness = try appleUser()
-        // As an older fbauth saved it: no Apple credential kept.
         var text = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
-        let token = try #require(keptAppleToken(harness))
-        text = text.replacingOccurrences(of: "\"accessToken\" : \"\(token)\"", with: "\"idToken\" : null")
+        let kept = try #require(keptAppleToken(harness))
+        text = text.replacingOccurrences(of: "\"accessToken\" : \"\(kept)\",", with: "")
         try text.write(toFile: harness.sessionsPath, atomically: true, encoding: .utf8)
-        let result = try harness.run(["delete-account", "--yes"])
-        #expect(result.status == 1 && result.stderr.contains("run `fbauth reauth --provider apple.com`"), "\(result)")
-        #expect(harness.standIn.requests(to: "accounts:delete").isEmpty)
-        #expect(try harness.run(["reauth", "--loopback", "--provider", "apple.com", "--port", "0", "--timeout", "30"]).status == 0)
-        #expect(try harness.run(["delete-account", "--yes"]).status == 0)
-        #expect(harness.standIn.requests(to: "accounts:revokeToken").count == 1)
+        #expect(keptAppleToken(harness) == nil, "as an older fbauth saved it")
+        let exchanges = harness.standIn.requests(to: "accounts:signInWithIdp").count
+        let result = try harness.run(["delete-account", "--yes", "--port", "0", "--timeout", "30"])
+        #expect(result.status == 0 && result.stderr.contains("No Apple token is kept for") && result.stderr.contains("after revoking"), "\(result)")
+        let order = harness.standIn.requests.map(\.endpoint).filter { ["accounts:signInWithIdp", "accounts:revokeToken", "accounts:delete"].contains($0) }
+        #expect(Array(order.dropFirst(exchanges)) == ["accounts:signInWithIdp", "accounts:revokeToken", "accounts:delete"], "\(order)")
+        let revoked = try #require(harness.bodies(of: "accounts:revokeToken").first?["token"] as? String)
+        #expect(revoked != kept && revoked.hasPrefix("fake-apple.com-access-"), "the new sign-in's token")
     }
 
     /// A user without Apple is deleted without any revocation.

@@ -5,10 +5,13 @@ enum DeleteAccountCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "delete-account",
         summary: "Delete the current Firebase user (asks for confirmation; --yes for scripts).",
-        usage: ["[--yes] [--skip-revoke]"],
+        usage: ["[--yes] [--skip-revoke] [--port N] [--no-browser] [--timeout SECONDS]"],
         options: [
             OptionSpec("yes", help: "Delete without asking (needed when stdin is not a terminal)."),
             OptionSpec("skip-revoke", help: "For a user with Sign in with Apple: delete without revoking the Apple token first (with a warning)."),
+            OptionSpec("port", value: "PORT", help: "For the Apple re-authentication a revocation may need: the listener's port (default \(BrowserFlowRequest.defaultPort); 0 picks a free port)."),
+            OptionSpec("no-browser", help: "For the Apple re-authentication: print the address to open instead of launching a browser."),
+            OptionSpec("timeout", value: "SECONDS", help: "For the Apple re-authentication: how long to wait for the browser (default 300)."),
         ],
         details: """
             Deleting needs a recent sign-in; when Firebase answers CREDENTIAL_TOO_OLD_LOGIN_AGAIN, \
@@ -17,9 +20,10 @@ enum DeleteAccountCommand: RunnableCommand {
             A user with Sign in with Apple (apple.com) has the Apple access token of the last \
             Apple sign-in revoked first (accounts:revokeToken), as Apple requires of apps that \
             delete accounts; a refused revocation deletes nothing (exit 1). When no Apple token \
-            is kept (an older session), run `fbauth reauth --provider apple.com` first: it \
-            keeps one, and deleting needs a recent sign-in anyway. --skip-revoke deletes \
-            without revoking.
+            is kept (a session saved before fbauth kept them), the user signs in with Apple \
+            again in the browser first, as `fbauth reauth --provider apple.com` does (deleting \
+            needs a recent sign-in anyway; --port, --no-browser and --timeout apply to it). \
+            --skip-revoke deletes without revoking.
             """)
 
     struct Options: Equatable {
@@ -27,10 +31,16 @@ enum DeleteAccountCommand: RunnableCommand {
         var confirmed: Bool
         /// `--skip-revoke`: no Apple token revocation before the deletion.
         var skipRevoke = false
+        /// The Apple re-authentication's browser flow, when no Apple token is kept.
+        var appleFlow = BrowserFlowRequest(providerId: "apple.com", redirectWasChosen: false)
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(confirmed: arguments.flag("yes"), skipRevoke: arguments.flag("skip-revoke"))
+        var appleFlow = BrowserFlowRequest(providerId: "apple.com", redirectWasChosen: false)
+        appleFlow.port = try arguments.port("port") ?? BrowserFlowRequest.defaultPort
+        appleFlow.openBrowser = !arguments.flag("no-browser")
+        appleFlow.timeout = try arguments.seconds("timeout") ?? BrowserFlowRequest.defaultTimeout
+        return Options(confirmed: arguments.flag("yes"), skipRevoke: arguments.flag("skip-revoke"), appleFlow: appleFlow)
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -44,7 +54,7 @@ enum DeleteAccountCommand: RunnableCommand {
                 throw .failed(.declined, "not deleted: confirmation not given")
             }
         }
-        let revoked = try revokeAppleToken(of: user, skip: options.skipRevoke, context)
+        let revoked = try revokeAppleToken(of: user, options, context)
         do throws(FBAuthError) {
             try Waiting.result { user.delete(completion: $0) }
         } catch where error.code == .requiresRecentLogin {
@@ -57,20 +67,35 @@ enum DeleteAccountCommand: RunnableCommand {
     /// Revokes the Apple access token of a user with Sign in with Apple before the deletion
     /// (Apple's App Store Review Guideline 5.1.1(v); the SDKs' `revokeAccessToken` and
     /// `revokeToken(withAuthorizationCode:)`); whether it did.
-    private static func revokeAppleToken(of user: User, skip: Bool, _ context: CommandContext) throws(FBAuthError) -> Bool {
+    private static func revokeAppleToken(of user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
         guard user.providerData.contains(where: { $0.providerID == "apple.com" }) else { return false }
-        guard !skip else {
+        guard !options.skipRevoke else {
             context.console.say("warning: the user's Sign in with Apple token is not revoked (--skip-revoke); Apple requires apps to revoke it when they delete an account")
             return false
         }
-        guard let token = user.keptAppleAccessToken else {
-            throw .failed(.requiresRecentLogin, "no Apple token is kept for \(user.displayLabel) to revoke before deleting: run `fbauth reauth --provider apple.com` (deleting needs a recent sign-in anyway), then delete-account again; or --skip-revoke")
-        }
+        let token: String
+        if let kept = user.keptAppleAccessToken { token = kept } else { token = try freshAppleToken(for: user, options, context) }
         do throws(FBAuthError) {
             try Waiting.result { user.auth.revokeAccessToken(token, of: user, completion: $0) }
         } catch where error.exitCode != .network {
             throw .failed(error.code, "nothing was deleted: \(error.message); --skip-revoke deletes without revoking")
         }
         return true
+    }
+
+    /// The Apple access token of a new Sign in with Apple of this user, when none is kept (a
+    /// session saved before fbauth kept them): the re-authentication `fbauth reauth --provider
+    /// apple.com` runs, which deleting needs recently anyway.
+    private static func freshAppleToken(for user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> String {
+        context.console.say("No Apple token is kept for \(user.displayLabel) to revoke before deleting: sign in with Apple again in the browser.")
+        let project = try context.project()
+        let flow = try context.browserRun(options.appleFlow, project: project)
+        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: flow.openBrowser, secondFactor: SecondFactorOptions(), stdinTaken: false)
+        let again = try auth.savedUser(context.globals.user)
+        let result = try Waiting.result { again.reauthenticate(with: flow.provider, completion: $0) }
+        guard let token = result.credential?.accessToken ?? result.user.keptAppleAccessToken else {
+            throw .failed(.invalidResponse, "Apple gave no access token to revoke for \(user.displayLabel); nothing was deleted (--skip-revoke deletes without revoking)")
+        }
+        return token
     }
 }
