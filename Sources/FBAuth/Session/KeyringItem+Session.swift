@@ -1,0 +1,72 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuthSupport
+
+// What of a session goes to the keyring, and under which item.
+
+extension KeyringItem {
+    /// The item of one of a session's secrets, in the project stored as `key`.
+    init(_ kind: Kind, of session: Session, in key: String, projectId: String?) {
+        self.init(kind: kind, uid: session.uid, tenantId: session.tenantId, project: key, userLabel: session.displayLabel,
+                  projectLabel: Self.projectLabel(key, projectId: projectId))
+    }
+
+    /// The item of a project's pending credential: one per project.
+    init(pending: PendingCredential, in key: String, projectId: String?) {
+        self.init(kind: .pendingCredential, uid: pending.keyringUser, tenantId: nil, project: key, userLabel: TerminalText.safe(pending.keyringUser),
+                  projectLabel: Self.projectLabel(key, projectId: projectId))
+    }
+
+    /// How the label names the project: its id, else the end of its API key.
+    private static func projectLabel(_ key: String, projectId: String?) -> String {
+        let apiKey = key.split(separator: "@", maxSplits: 1).first.map(String.init) ?? key
+        return projectId ?? "API key …" + String(apiKey.suffix(6))
+    }
+
+    /// `service fbauth username UID …`, as `secret-tool` takes them.
+    var searchWords: String {
+        attributes.sorted { $0.key < $1.key }.map { "\($0.key) '\($0.value)'" }.joined(separator: " ")
+    }
+}
+
+extension PendingCredential.Secrets {
+    /// As the keyring item holds them: one JSON object.
+    var keyringText: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    init(keyringText: String) throws(FBAuthError) {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: Data(keyringText.utf8))
+        } catch {
+            throw .store("the keyring's pending-credential item holds something else; sign in with the provider again")
+        }
+    }
+}
+
+extension Session {
+    /// The kinds of secret this session keeps in the keyring.
+    var kindsInKeyring: [KeyringItem.Kind] {
+        (refreshToken == Self.keptInKeyring ? [.refreshToken] : [])
+            + KeptCredentialSecret.all.filter { kept in providerCredentials.contains { kept.value($0) == Self.keptInKeyring } }.map(\.kind)
+    }
+}
+
+/// The secrets of a session's provider credentials that the keyring keeps: an X token secret
+/// (useless without it, the access token stays in the file) and an Apple access token (kept to
+/// revoke it when the account is deleted).
+struct KeptCredentialSecret: Sendable {
+    let kind: KeyringItem.Kind
+    let value: @Sendable (ProviderCredential) -> String?
+    let set: @Sendable (String, inout ProviderCredential) -> Void
+
+    static let all = [
+        KeptCredentialSecret(kind: .tokenSecret, value: { $0.secret }, set: { $1.secret = $0 }),
+        KeptCredentialSecret(kind: .appleAccessToken, value: { $0.providerId == "apple.com" ? $0.accessToken : nil }, set: { $1.accessToken = $0 }),
+    ]
+}
