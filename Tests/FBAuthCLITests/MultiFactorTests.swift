@@ -420,6 +420,35 @@ struct GoogleAuthEmulatorTests {
         #expect(try harness.run(["mfa", "unenroll", "phone"]).status == 0)
     }
 
+    /// Issues 30 and 31 against Google's emulator: a refresh token kept in a real gnome-keyring
+    /// refreshes there; the token formats read its tokens; and App Check, which it ignores, is
+    /// named as such when a debug token is configured.
+    @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon and gnome-keyring-daemon"))
+    func theKeyringTokenFormatsAndAppCheck() throws {
+        let emulator = try GoogleAuthEmulator()
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        harness.environment["BROWSER"] = "/bin/false"
+        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let email = "keyring-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let signup = try harness.run(["signup", "--email", email], stdin: "correct horse\n")
+        #expect(signup.status == 0 && signup.stderr.contains("refresh tokens are kept in the GNOME keyring"), "\(signup)")
+        let items = try bus.fbauthItems()
+        #expect(harness.savedSessions.first?["refreshToken"] as? String == "@keyring" && items == 1)
+        let refreshed = try harness.run(["token", "--force-refresh", "--format", "exec-credential"])
+        #expect(refreshed.status == 0 && (refreshed.json["status"] as? [String: Any])?["token"] as? String != nil, "\(refreshed)")
+        let google = try harness.run(["token", "--format", "google-executable"])
+        #expect(google.json["success"] as? Bool == true && google.json["expiration_time"] as? Int != nil, "\(google)")
+
+        let appCheck = try harness.run(["token", "--force-refresh"], environment: [
+            "FBAUTH_APP_CHECK_DEBUG_TOKEN": "5b1a6e3c-8f0d-4c2e-9a7b-2d4f6e8a0c1e", "FBAUTH_APP_CHECK_APP_ID": "1:123456789012:web:0a1b2c3d4e5f"])
+        #expect(appCheck.status == 1 && appCheck.stderr.contains("does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens)"), "\(appCheck)")
+        #expect(try harness.run(["signout"]).status == 0)
+        #expect(try bus.fbauthItems() == 0)
+    }
+
     /// Issue 23's endpoints where the emulator implements them: sign-up, verification, a reset
     /// with the listed link, an email link, a provider credential as fake claims, the claims.
     @Test func theEmailAndPasswordLifecycle() throws {

@@ -42,7 +42,7 @@ extension FirebaseAuthClient {
         do {
             answer = try post(url, ["debug_token": settings.debugToken], action: "the App Check debug token exchange", retry: .onceIfTransient)
         } catch {
-            if case .badResponse = error, let emulator = endpoints.emulatorHost, settings.exchangeHost == nil {
+            if let emulator = endpoints.emulatorHost, settings.exchangeHost == nil, Self.isNotFound(error) {
                 // Google's Auth emulator serves no App Check (firebase-tools src/emulator/auth ignores the header).
                 throw .failed(.appCheckTokenInvalid, "the Auth emulator at \(emulator) does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens): leave App Check unconfigured against it")
             }
@@ -53,5 +53,14 @@ extension FirebaseAuthClient {
             throw .badResponse(host: endpoints.displayHost(for: url), reason: "the App Check exchange answered no usable token or ttl")
         }
         return AppCheckToken(token: answer.token, expirationTime: now.addingTimeInterval(seconds), appID: settings.appID)
+    }
+
+    /// A 404, with Google's error envelope (Google's Auth emulator) or without.
+    private static func isNotFound(_ error: FBAuthError) -> Bool {
+        switch error {
+        case .server(let refusal, _): refusal.httpStatus == 404
+        case .badResponse(_, let reason): reason.hasPrefix("HTTP 404")
+        default: false
+        }
     }
 }
