@@ -50,6 +50,7 @@ public struct KeyringProblem: Sendable, Equatable {
     public var uid: String { attributes["username"] ?? "" }
     /// Which secret: "refresh token", "X token secret".
     public var secretName: String { (attributes["kind"].flatMap(KeyringItem.Kind.init(rawValue:))?.words) ?? "secret" }
-    /// The `secret-tool` arguments that find the item.
-    public var searchArguments: [String] { attributes.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] } }
+    /// The `secret-tool` arguments that find the item, quoted for a shell:
+    /// `kind 'refresh-token' project 'KEY' service 'fbauth' username 'UID'`.
+    public var secretToolArguments: String { KeyringItem.secretToolArguments(attributes) }
 }

@@ -97,7 +97,6 @@ public final class Auth: Sendable {
                            timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
     }
 
-
     /// The project id: the settings' own, else the one remembered from a sign-in's ID token.
     public var projectID: String? {
         settings.projectID ?? (try? store.load())?.project(project)?.projectId

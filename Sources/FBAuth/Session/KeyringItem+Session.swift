@@ -26,9 +26,15 @@ extension KeyringItem {
         return projectId ?? "API key …" + String(apiKey.suffix(6))
     }
 
-    /// `service fbauth username UID …`, as `secret-tool` takes them.
-    var searchWords: String {
-        attributes.sorted { $0.key < $1.key }.map { "\($0.key) '\($0.value)'" }.joined(separator: " ")
+    /// `service 'fbauth' username 'UID' …`, as `secret-tool` takes them.
+    var searchWords: String { Self.secretToolArguments(attributes) }
+
+    /// Attributes as `secret-tool` arguments for a shell, each value single-quoted (a quote in
+    /// one, which an item written by another program may hold, closes and reopens the quoting)
+    /// and made safe for a terminal.
+    static func secretToolArguments(_ attributes: [String: String]) -> String {
+        attributes.sorted { $0.key < $1.key }.map { "\(TerminalText.safe($0.key)) '\(TerminalText.safe($0.value).replacing("'", with: "'\\''"))'" }
+            .joined(separator: " ")
     }
 }
 

@@ -30,14 +30,13 @@ struct KeyringStatus {
         if let unreadable { lines.append("The keyring cannot be checked: \(TerminalText.safe(unreadable))") }
         for problem in problems {
             let who = entries.first { $0.user.uid == problem.uid }
-            let words = problem.attributes.sorted { $0.key < $1.key }.map { "\($0.key) '\(TerminalText.safe($0.value))'" }.joined(separator: " ")
             switch problem.kind {
             case .missing:
                 let name = who?.who ?? "uid \(TerminalText.safe(problem.uid))"
                 let command = who.map { "`\($0.user.signInCommand)`" } ?? "`\(fbauth) signin`"
                 lines.append("The \(problem.secretName) of \(name) is not in the keyring (its item was deleted): sign in again with \(command)")
             case .orphaned:
-                lines.append("The keyring holds a \(problem.secretName) no saved session uses (uid \(TerminalText.safe(problem.uid))); remove it with: secret-tool clear \(words)")
+                lines.append("The keyring holds a \(problem.secretName) no saved session uses (uid \(TerminalText.safe(problem.uid))); remove it with: secret-tool clear \(problem.secretToolArguments)")
             }
         }
         return lines

@@ -31,7 +31,7 @@ struct RunSettings: Sendable {
 
     init() {}
 
-    init(environment: [String: String], globals: GlobalOptions, console: Console? = nil) throws(FBAuthError) {
+    init(environment: [String: String], globals: GlobalOptions, console: Console) throws(FBAuthError) {
         if let text = environment["FBAUTH_HTTP_TIMEOUT"], !text.isEmpty {
             let range = EnvironmentVariables.httpTimeoutRange
             guard let seconds = NumberSetting.seconds(text, in: range) else {
@@ -71,11 +71,10 @@ struct RunSettings: Sendable {
     /// `--app-check-debug-token-file` (never from an argument: other users read those), for the
     /// app of `--app-config`, else `--app-id`, else `FBAUTH_APP_CHECK_APP_ID`.
     static func appCheck(environment: [String: String], globals: GlobalOptions, appConfig: AppConfigFile?,
-                         console: Console?) throws(FBAuthError) -> AppCheckDebugSettings? {
+                         console: Console) throws(FBAuthError) -> AppCheckDebugSettings? {
         let option = "--app-check-debug-token-file"
         var token = environment["FBAUTH_APP_CHECK_DEBUG_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let file = globals.appCheckDebugTokenFile {
-            guard let console else { throw .usage("\(option) cannot be read here") }
             token = try SecretInput.token(from: file, option: option, console: console)
         }
         guard let token else { return nil }
