@@ -1,3 +1,4 @@
+import FBAuthStandIn
 import Foundation
 import TestSupport
 import Testing
@@ -53,6 +54,29 @@ struct KeyringTests {
         let signout = try harness.run(["signout"])
         #expect(signout.status == 0, "\(signout)")
         #expect(try bus.fbauthItems() == 0, "signout removes the item")
+    }
+
+    /// The refresh lock is the same with the token in the keyring: twenty processes on an
+    /// expiring token make one refresh, and the refreshed token is kept in the keyring.
+    @Test func twentyParallelCallsOnAnExpiringTokenMakeOneRefresh() throws {
+        let bus = try PrivateBus()
+        try bus.startKeyring()
+        var configuration = StandInConfiguration()
+        configuration.idTokenLifetime = 120  // the saved token expires within --min-valid…
+        let harness = try Harness(configuration: configuration)
+        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        #expect(try harness.signIn("yahoo.com").status == 0)
+        harness.standIn.configuration.idTokenLifetime = 3600  // …and a refresh gives a full hour.
+        let results = ParallelResults()
+        DispatchQueue.concurrentPerform(iterations: 20) { _ in
+            results.append(Result { try harness.run(["token"]) })
+        }
+        let runs = try results.values.map { try $0.get() }
+        #expect(runs.count == 20 && runs.allSatisfy { $0.status == 0 }, "\(runs.filter { $0.status != 0 })")
+        #expect(Set(runs.map(\.stdout)).count == 1, "all print the refreshed token")
+        #expect(harness.standIn.requests(to: "token").count == 1)
+        let items = try bus.fbauthItems()
+        #expect(items == 1 && !fileText(harness).contains("AMf-"))
     }
 
     /// No bus at all, and a bus that accepts and never answers: the file keeps the token, one
