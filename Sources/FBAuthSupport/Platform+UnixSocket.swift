@@ -61,6 +61,23 @@ extension Platform {
 
         deinit { close(descriptor) }
 
+        /// The uid of the process that accepted this connection, as the kernel recorded it when
+        /// the listening socket was made (`SO_PEERCRED`; `getpeereid` on macOS): who is really
+        /// at the other end, whatever the address's name or file says. Nil when the kernel does
+        /// not say.
+        package var peerUserID: UInt32? {
+            #if canImport(Darwin)
+            var uid: uid_t = 0, gid: gid_t = 0
+            return getpeereid(descriptor, &uid, &gid) == 0 ? uid : nil
+            #else
+            var credentials = PeerCredentials()
+            var size = socklen_t(MemoryLayout<PeerCredentials>.size)
+            guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0,
+                  size == socklen_t(MemoryLayout<PeerCredentials>.size) else { return nil }
+            return credentials.uid
+            #endif
+        }
+
         /// No SIGPIPE from a bus that went away (macOS has no MSG_NOSIGNAL; fbauth ignores
         /// SIGPIPE there anyway).
         #if canImport(Darwin)
@@ -105,6 +122,22 @@ extension Platform {
         }
     }
 
+    #if !canImport(Darwin)
+    /// `struct ucred` (socket(7)), which Glibc declares only under `_GNU_SOURCE`.
+    private struct PeerCredentials {
+        var pid: Int32 = 0
+        var uid: UInt32 = .max
+        var gid: UInt32 = .max
+    }
+    #endif
+
+    /// The owner of the file at `path` (following links, as `connect` does); nil when there is
+    /// none.
+    package static func ownerOfFile(_ path: String) -> UInt32? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_uid : nil
+    }
+
     package struct SocketFailure: Error, Sendable {
         package let reason: String
         package init(_ reason: String) { self.reason = reason }
@@ -112,4 +145,7 @@ extension Platform {
 
     /// The user's numeric id, for D-Bus's EXTERNAL authentication.
     package static var userID: UInt32 { getuid() }
+
+    /// The uid whose files and processes this one trusts as its own (the effective uid).
+    package static var effectiveUserID: UInt32 { geteuid() }
 }

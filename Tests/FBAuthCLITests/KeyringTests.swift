@@ -29,13 +29,13 @@ struct KeyringTests {
         #expect(token.hasPrefix("AMf-"), "the sign-in's output still gives the token")
         #expect(!fileText(harness).contains(token) && harness.savedSessions.first?["refreshToken"] as? String == "@keyring")
         let listed = try bus.secretTool(["search", "--all", "service", "fbauth"])
-        #expect(try bus.fbauthItems() == 1 && listed.contains("secret = \(token)"), "\(listed)")
+        #expect(try bus.fbauthItemCount() == 1 && listed.contains("secret = \(token)"), "\(listed)")
         #expect(listed.contains("label = fbauth refresh token for ") && listed.contains("attribute.kind = refresh-token"), "\(listed)")
 
         let refreshed = try harness.run(["token", "--force-refresh"])
         #expect(refreshed.status == 0 && refreshed.stderr.isEmpty, "\(refreshed)")
         #expect(harness.standIn.requests(to: "token").last?.body.contains(token) == true, "the keyring's token was sent")
-        let items = try bus.fbauthItems()
+        let items = try bus.fbauthItemCount()
         #expect(!fileText(harness).contains("AMf-") && items == 1)
 
         let status = try harness.run(["status"])
@@ -53,7 +53,7 @@ struct KeyringTests {
 
         let signout = try harness.run(["signout"])
         #expect(signout.status == 0, "\(signout)")
-        #expect(try bus.fbauthItems() == 0, "signout removes the item")
+        #expect(try bus.fbauthItemCount() == 0, "signout removes the item")
     }
 
     /// The refresh lock is the same with the token in the keyring: twenty processes on an
@@ -75,7 +75,7 @@ struct KeyringTests {
         #expect(runs.count == 20 && runs.allSatisfy { $0.status == 0 }, "\(runs.filter { $0.status != 0 })")
         #expect(Set(runs.map(\.stdout)).count == 1, "all print the refreshed token")
         #expect(harness.standIn.requests(to: "token").count == 1)
-        let items = try bus.fbauthItems()
+        let items = try bus.fbauthItemCount()
         #expect(items == 1 && !fileText(harness).contains("AMf-"))
     }
 
@@ -131,20 +131,20 @@ struct KeyringTests {
         let second = try harness.run(["--store", "file", "signin", "--loopback", "--provider", "microsoft.com", "--port", "0"], environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"])
         #expect(first.status == 0 && second.status == 0, "\(first)\n\(second)")
         #expect(!fileText(harness).contains("secretStore") && fileText(harness).components(separatedBy: "AMf-").count == 3, "as today's fbauth saved it")
-        #expect(try bus.fbauthItems() == 0)
+        #expect(try bus.fbauthItemCount() == 0)
 
         let refreshed = try harness.run(["token", "--force-refresh"])
         #expect(refreshed.status == 0 && refreshed.stderr.contains("refresh tokens are kept in the GNOME keyring"), "\(refreshed)")
-        #expect(try bus.fbauthItems() == 1 && fileText(harness).components(separatedBy: "AMf-").count == 2, "the refreshed session moved in")
+        #expect(try bus.fbauthItemCount() == 1 && fileText(harness).components(separatedBy: "AMf-").count == 2, "the refreshed session moved in")
 
         let migrated = try harness.run(["store", "migrate"])
         #expect(migrated.status == 0 && migrated.stderr.contains("Moved the secrets of 1 session to the keyring"), "\(migrated)")
-        #expect(try bus.fbauthItems() == 2 && !fileText(harness).contains("AMf-"))
+        #expect(try bus.fbauthItemCount() == 2 && !fileText(harness).contains("AMf-"))
         #expect(try harness.run(["token", "--force-refresh"]).status == 0)
 
         let back = try harness.run(["store", "migrate", "--store", "file"])
         #expect(back.status == 0 && back.stderr.contains("Moved the secrets of 2 sessions to sessions.json"), "\(back)")
-        #expect(try bus.fbauthItems() == 0 && fileText(harness).components(separatedBy: "AMf-").count == 3)
+        #expect(try bus.fbauthItemCount() == 0 && fileText(harness).components(separatedBy: "AMf-").count == 3)
         #expect(fileText(harness).contains("\"secretStore\" : \"file\""))
     }
 
@@ -180,14 +180,14 @@ struct KeyringTests {
         let harness = try harness(on: bus)
         #expect(try harness.signIn("yahoo.com").status == 0)
         #expect(try harness.signIn("yahoo.com", environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"]).status == 0)
-        #expect(try bus.fbauthItems() == 2)
+        #expect(try bus.fbauthItemCount() == 2)
         let all = try harness.run(["signout", "--all"])
-        let left = try bus.fbauthItems()
+        let left = try bus.fbauthItemCount()
         #expect(all.status == 0 && left == 0, "\(all)")
 
         #expect(try harness.signIn("yahoo.com").status == 0)
         let deleted = try harness.run(["delete-account", "--yes"])
         #expect(deleted.status == 0, "\(deleted)")
-        #expect(try bus.fbauthItems() == 0)
+        #expect(try bus.fbauthItemCount() == 0)
     }
 }

@@ -435,7 +435,7 @@ struct GoogleAuthEmulatorTests {
         let email = "keyring-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let signup = try harness.run(["signup", "--email", email], stdin: "correct horse\n")
         #expect(signup.status == 0 && signup.stderr.contains("refresh tokens are kept in the GNOME keyring"), "\(signup)")
-        let items = try bus.fbauthItems()
+        let items = try bus.fbauthItemCount()
         #expect(harness.savedSessions.first?["refreshToken"] as? String == "@keyring" && items == 1)
         let refreshed = try harness.run(["token", "--force-refresh", "--format", "exec-credential"])
         #expect(refreshed.status == 0 && (refreshed.json["status"] as? [String: Any])?["token"] as? String != nil, "\(refreshed)")
@@ -446,7 +446,7 @@ struct GoogleAuthEmulatorTests {
             "FBAUTH_APP_CHECK_DEBUG_TOKEN": "5b1a6e3c-8f0d-4c2e-9a7b-2d4f6e8a0c1e", "FBAUTH_APP_CHECK_APP_ID": "1:123456789012:web:0a1b2c3d4e5f"])
         #expect(appCheck.status == 1 && appCheck.stderr.contains("does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens)"), "\(appCheck)")
         #expect(try harness.run(["signout"]).status == 0)
-        #expect(try bus.fbauthItems() == 0)
+        #expect(try bus.fbauthItemCount() == 0)
     }
 
     /// Issue 23's endpoints where the emulator implements them: sign-up, verification, a reset

@@ -9,25 +9,70 @@ import Foundation
 /// A private session bus and, when asked, an unlocked gnome-keyring on it: the real programs,
 /// started by the test in a directory of its own, stopped at the end (with SIGKILL: the test
 /// runner leaves SIGTERM ignored in its children, and they keep nothing worth saving).
+///
+/// Every helper throws when the program it runs fails or does not come up in time: "no items"
+/// must never also mean "secret-tool could not reach the bus".
 public final class PrivateBus: @unchecked Sendable {
     public static let daemon = "/usr/bin/dbus-daemon"
     public static let keyring = "/usr/bin/gnome-keyring-daemon"
     public static let secretTool = "/usr/bin/secret-tool"
     public static var available: Bool { FileManager.default.isExecutableFile(atPath: daemon) && FileManager.default.isExecutableFile(atPath: keyring) }
+    public static var secretToolAvailable: Bool { FileManager.default.isExecutableFile(atPath: secretTool) }
+
+    /// Who runs the bus and its keyring: the test's own user, or another (uid, gid), as an
+    /// attacker would.
+    public struct Owner: Sendable {
+        public let uid: uid_t
+        public let gid: gid_t
+        public init(uid: uid_t, gid: gid_t) {
+            self.uid = uid
+            self.gid = gid
+        }
+    }
 
     public let directory: String
     public let address: String
-    private var processes: [ChildProcess] = []
+    public let owner: Owner?
+    private var daemons: [ChildProcess] = []
+    private var keyringProcess: ChildProcess?
 
-    public init() throws {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `abstract`: a `unix:abstract=` address (no file; anyone may bind a name first).
+    /// `openToEveryUser`: the bus lets any uid connect, as an attacker's would.
+    public init(owner: Owner? = nil, abstract: Bool = false, openToEveryUser: Bool = false) throws {
+        self.owner = owner
         directory = NSTemporaryDirectory() + "fbauth-bus-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        // The address is chosen here, and the socket waited for: what the daemon prints on a
-        // pipe may sit in its buffer.
-        address = "unix:path=\(directory)/bus"
-        processes.append(try ChildProcess(Self.daemon, ["--session", "--nofork", "--address=\(address)"], environment: ["PATH": "/usr/bin:/bin"]))
-        let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: directory + "/bus"), Date() < deadline { usleep(20_000) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: owner == nil ? 0o700 : 0o755])
+        if let owner { chown(directory, owner.uid, owner.gid) }
+        address = abstract ? "unix:abstract=\(directory)/abstract-bus" : "unix:path=\(directory)/bus"
+        var arguments = ["--session", "--nofork", "--address=\(address)"]
+        if openToEveryUser {
+            let configuration = directory + "/open-bus.conf"
+            try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>\(address)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: configuration, atomically: true, encoding: .utf8)
+            chmod(configuration, 0o644)
+            arguments = ["--config-file=\(configuration)", "--nofork"]
+        }
+        daemons.append(try spawn(Self.daemon, arguments, environment: ["PATH": "/usr/bin:/bin"]))
+        // The socket is waited for: what the daemon prints on a pipe may sit in its buffer.
+        try waitUntil("dbus-daemon did not open \(address)") { (try? DBusConnection(address: self.address, timeout: .seconds(1), checkingOwner: false)) != nil }
     }
 
     /// What a program on this bus runs with (a home and runtime directory of the bus's own).
@@ -36,59 +81,139 @@ public final class PrivateBus: @unchecked Sendable {
          "PATH": "/usr/bin:/bin"]
     }
 
-    /// Starts gnome-keyring's Secret Service, unlocked with a test password, and waits until it
-    /// answers (at most ten seconds).
+    /// Starts gnome-keyring's Secret Service (as the bus's owner), unlocked with a test
+    /// password, and waits until it owns `org.freedesktop.secrets` (at most ten seconds).
+    /// Called again after `killKeyring`, it brings back the same keyring file.
     public func startKeyring() throws {
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw DBusConnection.Failure(reason: "no pipe") }
-        let keyring = try ChildProcess(Self.keyring, ["--foreground", "--unlock", "--components=secrets"], environment: environment, stdin: pipeEnds[0])
+        guard pipe(&pipeEnds) == 0 else { throw Failure(description: "no pipe") }
+        let keyring = try spawn(Self.keyring, ["--foreground", "--unlock", "--components=secrets"], environment: environment, stdin: pipeEnds[0])
         close(pipeEnds[0])
-        processes.append(keyring)
+        keyringProcess = keyring
         let password = Array("test password".utf8)
         _ = password.withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) }
         close(pipeEnds[1])
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let connection = try? DBusConnection(address: address, timeout: .seconds(2)), (try? SecretService(connection: connection)) != nil { return }
-            usleep(100_000)
-        }
-        throw DBusConnection.Failure(reason: "gnome-keyring-daemon did not come up on the private bus")
+        try waitUntil("gnome-keyring-daemon did not come up on the private bus") { self.secretsOwner() != nil }
+    }
+
+    /// Kills gnome-keyring (SIGKILL, as a crash or the OOM killer would) and waits until the
+    /// bus has no Secret Service.
+    public func killKeyring() throws {
+        guard let keyringProcess else { return }
+        keyringProcess.signal(SIGKILL)
+        _ = keyringProcess.wait(timeout: 10)
+        self.keyringProcess = nil
+        try waitUntil("the bus still names a Secret Service") { self.secretsOwner() == nil }
+    }
+
+    /// The unique name that owns `org.freedesktop.secrets`; nil when none does.
+    public func secretsOwner() -> String? {
+        guard let connection = try? DBusConnection(address: address, timeout: .seconds(2), checkingOwner: false),
+              let answer = try? connection.call(.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                      interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string("org.freedesktop.secrets")]))
+        else { return nil }
+        return answer.first?.stringValue
     }
 
     /// Locks every collection, as a screen lock or `secret-tool lock` does.
+    /// (Through the Secret Service's `Lock`: `secret-tool lock` crashes with SIGSEGV after
+    /// locking, on Debian 12's libsecret.)
     public func lockKeyring() throws {
-        _ = try secretTool(["lock", "--collection=login"])
+        let connection = try DBusConnection(address: address, timeout: .seconds(5), checkingOwner: false)
+        let answer = try connection.call(.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                               member: "Lock", [.array(elementSignature: "o", [.objectPath("/org/freedesktop/secrets/collection/login")])]))
+        guard case .objectPath("/")? = answer.last else { throw Failure(description: "Lock asked for a prompt: \(answer)") }
     }
 
-    /// `secret-tool ARGUMENTS` on this bus: its output and error output.
+    /// `secret-tool ARGUMENTS` on this bus (as the bus's owner): what it printed (it writes
+    /// attributes on stderr and the rest on stdout, so both go to one file, stdout line-buffered
+    /// to keep their order). Throws with that text when it exits with a status not in
+    /// `accepting`, or does not end.
     @discardableResult
-    public func secretTool(_ arguments: [String], input: String? = nil) throws -> String {
+    public func secretTool(_ arguments: [String], input: String? = nil, accepting: Set<Int32> = [0]) throws -> String {
         let output = directory + "/secret-tool-\(UUID().uuidString.prefix(6)).out"
         let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         defer { close(descriptor); unlink(output) }
         var pipeEnds: [Int32] = [-1, -1]
-        if input != nil { guard pipe(&pipeEnds) == 0 else { throw DBusConnection.Failure(reason: "no pipe") } }
-        let tool = try ChildProcess(Self.secretTool, arguments, environment: environment, stdin: input == nil ? nil : pipeEnds[0],
-                                    stdout: descriptor, stderr: descriptor)
+        if input != nil { guard pipe(&pipeEnds) == 0 else { throw Failure(description: "no pipe") } }
+        let tool = try spawn("/usr/bin/stdbuf", ["-oL", Self.secretTool] + arguments, environment: environment,
+                             stdin: input == nil ? nil : pipeEnds[0], stdout: descriptor, stderr: descriptor)
         if let input {
             close(pipeEnds[0])
             _ = Array(input.utf8).withUnsafeBytes { write(pipeEnds[1], $0.baseAddress, $0.count) }
             close(pipeEnds[1])
         }
-        _ = tool.wait(timeout: 20)
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard tool.wait(timeout: 30) else {
+            tool.signal(SIGKILL)
+            throw Failure(description: "secret-tool \(arguments.joined(separator: " ")) did not end in 30 s")
+        }
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard accepting.contains(tool.terminationStatus) else {
+            throw Failure(description: "secret-tool \(arguments.first ?? "") exited \(tool.terminationStatus): \(printed)")
+        }
+        return printed
+    }
+
+    /// Every item with `service=fbauth`, as `secret-tool search --all` shows it: its
+    /// attributes (the keyring's own `xdg:schema` as `schema`), label and secret.
+    public func fbauthItems() throws -> [ListedItem] {
+        try ListedItem.parse(secretTool(["search", "--all", "service", "fbauth"]))
     }
 
     /// How many fbauth items the keyring holds.
-    public func fbauthItems() throws -> Int {
-        try secretTool(["search", "--all", "service", "fbauth"]).components(separatedBy: "attribute.service = fbauth").count - 1
+    public func fbauthItemCount() throws -> Int { try fbauthItems().count }
+
+    /// Starts `executable` as the bus's owner.
+    private func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+                       stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> ChildProcess {
+        guard let owner else {
+            return try ChildProcess(executable, arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+        }
+        return try ChildProcess("/usr/bin/setpriv", ["--reuid=\(owner.uid)", "--regid=\(owner.gid)", "--clear-groups", "--", executable] + arguments,
+                                environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
+    }
+
+    private func waitUntil(_ failure: String, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(20)
+        while !condition() {
+            guard Date() < deadline else { throw Failure(description: failure) }
+            usleep(50_000)
+        }
     }
 
     deinit {
-        for process in processes.reversed() {
+        for process in ([keyringProcess].compactMap { $0 } + daemons.reversed()) {
             process.signal(SIGKILL)
             _ = process.wait(timeout: 10)
         }
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// One item as `secret-tool search --all` prints it.
+public struct ListedItem: Equatable, Sendable {
+    public var label = ""
+    public var secret = ""
+    /// `attribute.NAME = VALUE` lines, and the `schema = …` line as `xdg:schema`.
+    public var attributes: [String: String] = [:]
+
+    static func parse(_ text: String) -> [ListedItem] {
+        var items: [ListedItem] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("[/") {
+                items.append(ListedItem())
+                continue
+            }
+            guard !items.isEmpty, let separator = line.range(of: " = ") else { continue }
+            let name = String(line[..<separator.lowerBound]), value = String(line[separator.upperBound...])
+            switch name {
+            case "label": items[items.count - 1].label = value
+            case "secret": items[items.count - 1].secret = value
+            case "schema": items[items.count - 1].attributes["xdg:schema"] = value
+            default:
+                if name.hasPrefix("attribute.") { items[items.count - 1].attributes[String(name.dropFirst("attribute.".count))] = value }
+            }
+        }
+        return items
     }
 }

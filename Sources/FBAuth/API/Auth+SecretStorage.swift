@@ -15,12 +15,22 @@ extension Auth {
     /// Keyring items that disagree with the saved sessions: a session whose item is gone (it
     /// must be signed in again) and an item no session uses (left by a crash or another
     /// copy of the config directory). Empty when every secret is in the file.
+    ///
+    /// When no saved session uses the keyring, items left there (by a migration or sign-out
+    /// that was cut short) are still listed when a keyring answers; one that cannot be reached
+    /// then is no problem.
     public func keyringProblems() throws(FBAuthError) -> [KeyringProblem] {
         let contents = try store.load()
-        let usesKeyring = contents.projects.values.contains { $0.sessions.contains { !$0.kindsInKeyring.isEmpty } }
-        guard usesKeyring || contents.secretStorage == .keyring else { return [] }
-        let audit = try store.audit()
-        return audit.missing.map { KeyringProblem(kind: .missing, attributes: $0) } + audit.orphaned.map { KeyringProblem(kind: .orphaned, attributes: $0) }
+        let usesKeyring = contents.projects.values.contains { $0.sessions.contains { !$0.kindsInKeyring.isEmpty } || $0.pendingCredential?.isInKeyring == true }
+        let audit: KeyringAudit
+        do {
+            audit = try store.audit()
+        } catch {
+            guard usesKeyring || contents.secretStorage == .keyring else { return [] }
+            throw error
+        }
+        return audit.missing.map { KeyringProblem(kind: .missing, attributes: $0) }
+            + audit.orphaned.map { KeyringProblem(kind: .orphaned, attributes: $0, sharesAttributesWithUsedItem: audit.sharingAttributes.contains($0)) }
     }
 }
 
@@ -42,9 +52,18 @@ public struct KeyringProblem: Sendable, Equatable {
     }
 
     public let kind: Kind
-    /// The item's attributes (`service`, `username`, `project`, `tenant`, `kind`): names, never
-    /// secrets.
+    /// fbauth's attributes of the item (`service`, `username`, `project`, `tenant`, `kind`):
+    /// names, never secrets. Attributes the keyring or another program added are left out.
     public let attributes: [String: String]
+    /// An orphan whose attributes an item in use also carries: a `secret-tool clear` with them
+    /// would delete that item too, so none is offered.
+    public let sharesAttributesWithUsedItem: Bool
+
+    init(kind: Kind, attributes: [String: String], sharesAttributesWithUsedItem: Bool = false) {
+        self.kind = kind
+        self.attributes = attributes
+        self.sharesAttributesWithUsedItem = sharesAttributesWithUsedItem
+    }
 
     /// The user's uid, as the item names it.
     public var uid: String { attributes["username"] ?? "" }

@@ -15,10 +15,14 @@ final class DBusConnection {
         let reason: String
         /// The D-Bus error name, when the bus or a service answered with one.
         var errorName: String?
+        /// The bus, or the service on it, belongs to another user: nothing secret may go there.
+        var refusedOwner = false
     }
 
-    /// Connects to the first usable address of `DBUS_SESSION_BUS_ADDRESS` and authenticates.
-    init(address: String?, timeout: Duration) throws(Failure) {
+    /// Connects to the first usable address of `DBUS_SESSION_BUS_ADDRESS` and authenticates,
+    /// once the bus is known to be the user's own (`checkingOwner` false only for tests that
+    /// watch another user's bus).
+    init(address: String?, timeout: Duration, checkingOwner: Bool = true) throws(Failure) {
         guard let address, !address.isEmpty else { throw Failure(reason: "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set") }
         guard let socketAddress = Self.unixSocket(in: address) else {
             throw Failure(reason: "the D-Bus session address names no Unix socket")
@@ -26,6 +30,18 @@ final class DBusConnection {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         do {
             socket = try Platform.UnixSocket(path: socketAddress.path, abstract: socketAddress.abstract, deadline: deadline)
+        } catch {
+            throw Failure(reason: "the D-Bus session bus cannot be reached: \(error.reason)")
+        }
+        // Before a byte is sent: the address may have outlived its bus (tmux, screen, an old
+        // dbus-launch) and been taken by another user's daemon.
+        let fileOwner = socketAddress.abstract ? nil : Platform.ownerOfFile(socketAddress.path)
+        if checkingOwner, let distrust = BusOwnership.distrust(peer: socket.peerUserID, socketFile: socketAddress.abstract ? nil : .some(fileOwner),
+                                                user: Platform.effectiveUserID) {
+            throw Failure(reason: distrust.reason(address: TerminalText.safe(socketAddress.abstract ? "@" + socketAddress.path : socketAddress.path)),
+                          refusedOwner: true)
+        }
+        do {
             try authenticate()
         } catch {
             throw Failure(reason: "the D-Bus session bus cannot be reached: \(error.reason)")

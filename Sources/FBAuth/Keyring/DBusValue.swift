@@ -5,6 +5,8 @@ indirect enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case uint32(UInt32)
+    /// `t`: the Secret Service's times (seconds since 1970).
+    case uint64(UInt64)
     case string(String)
     case objectPath(String)
     case signature(String)
@@ -19,6 +21,7 @@ indirect enum DBusValue: Equatable, Sendable {
         case .byte: "y"
         case .boolean: "b"
         case .uint32: "u"
+        case .uint64: "t"
         case .string: "s"
         case .objectPath: "o"
         case .signature: "g"
@@ -71,6 +74,9 @@ struct DBusWriter {
         case .byte(let byte): bytes.append(byte)
         case .boolean(let flag): writeUInt32(flag ? 1 : 0)
         case .uint32(let number): writeUInt32(number)
+        case .uint64(let number):
+            align(8)
+            for index in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: number >> (8 * index))) }
         case .string(let text), .objectPath(let text):
             writeUInt32(UInt32(text.utf8.count))
             bytes += text.utf8
@@ -165,6 +171,10 @@ struct DBusReader {
             return .boolean(number == 1)
         case "u":
             return readUInt32().map(DBusValue.uint32)
+        case "t":
+            guard align(8), offset + 8 <= bytes.count else { return nil }
+            defer { offset += 8 }
+            return .uint64((0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[offset + $1]) << (8 * $1) })
         case "s", "o":
             guard let length = readUInt32().map(Int.init), let text = readText(length: length) else { return nil }
             return code == "s" ? .string(text) : .objectPath(text)

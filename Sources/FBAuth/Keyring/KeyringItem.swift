@@ -35,6 +35,16 @@ package struct KeyringItem: Equatable, Sendable {
 
     static let service = "fbauth"
 
+    /// The attributes fbauth writes. An item is fbauth's when it carries these, whatever else
+    /// the keyring or another client added (gnome-keyring's and libsecret's `xdg:schema`,
+    /// KWallet's and KeePassXC's own).
+    static let attributeNames: Set<String> = ["service", "username", "project", "tenant", "kind"]
+
+    /// fbauth's attributes of an item, without those others added.
+    static func own(_ attributes: [String: String]) -> [String: String] {
+        attributes.filter { attributeNames.contains($0.key) }
+    }
+
     var attributes: [String: String] {
         var attributes = ["service": Self.service, "username": uid, "project": project, "kind": kind.rawValue]
         if let tenantId { attributes["tenant"] = tenantId }
@@ -54,7 +64,7 @@ package protocol SecretKeeper: Sendable {
     func store(_ secret: String, as item: KeyringItem) throws(FBAuthError)
     func secret(of item: KeyringItem) throws(FBAuthError) -> String?
     func delete(_ item: KeyringItem) throws(FBAuthError)
-    /// The attributes of every fbauth item (`service=fbauth`), for `status`.
+    /// fbauth's attributes of every fbauth item (`service=fbauth`), for `status`.
     func listed() throws(FBAuthError) -> [[String: String]]
 }
 
@@ -70,15 +80,19 @@ struct SecretServiceKeeper: SecretKeeper {
     }
 
     func listed() throws(FBAuthError) -> [[String: String]] {
-        try withService { (service) throws(SecretService.Failure) in try service.itemAttributes(matching: ["service": KeyringItem.service]) }
+        try withService { (service) throws(SecretService.Failure) in
+            try service.items(["service": KeyringItem.service], ownNames: ["service"]).map { KeyringItem.own($0.attributes) }
+        }
     }
 
     func store(_ secret: String, as item: KeyringItem) throws(FBAuthError) {
-        try withService { (service) throws(SecretService.Failure) in try service.store(Array(secret.utf8), label: item.label, attributes: item.attributes) }
+        try withService { (service) throws(SecretService.Failure) in
+            try service.store(Array(secret.utf8), label: item.label, attributes: item.attributes, ownNames: KeyringItem.attributeNames)
+        }
     }
 
     func secret(of item: KeyringItem) throws(FBAuthError) -> String? {
-        let bytes = try withService { (service) throws(SecretService.Failure) in try service.secret(attributes: item.attributes) }
+        let bytes = try withService { (service) throws(SecretService.Failure) in try service.secret(item.attributes, ownNames: KeyringItem.attributeNames) }
         return try bytes.map { (bytes: [UInt8]) throws(FBAuthError) -> String in
             guard let text = String(validating: bytes, as: UTF8.self) else { throw .store("the keyring holds something else than a token for \(item.label)") }
             return text
@@ -86,7 +100,7 @@ struct SecretServiceKeeper: SecretKeeper {
     }
 
     func delete(_ item: KeyringItem) throws(FBAuthError) {
-        try withService { (service) throws(SecretService.Failure) in _ = try service.delete(attributes: item.attributes) }
+        try withService { (service) throws(SecretService.Failure) in _ = try service.delete(item.attributes, ownNames: KeyringItem.attributeNames) }
     }
 
     private func withService<T>(_ body: (SecretService) throws(SecretService.Failure) -> T) throws(FBAuthError) -> T {
@@ -112,6 +126,7 @@ struct SecretServiceKeeper: SecretKeeper {
         case .unavailable(let reason): .store("no keyring: \(reason)")
         case .locked: .store("the keyring is locked: unlock it (Seahorse, or your desktop's keyring prompt) and try again")
         case .failed(let reason): .store("the keyring refused: \(reason)")
+        case .foreign(let reason): .store("no keyring: \(reason)")
         }
     }
 }

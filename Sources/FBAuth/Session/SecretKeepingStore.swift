@@ -114,7 +114,11 @@ package struct SecretKeepingStore: SessionStore {
         }
         guard let keeper else { return KeyringAudit(missing: expected, orphaned: []) }
         let listed = try keeper.listed()
-        return KeyringAudit(missing: expected.filter { !listed.contains($0) }, orphaned: listed.filter { !expected.contains($0) })
+        let orphaned = listed.filter { !expected.contains($0) }
+        // `secret-tool clear` deletes every item that carries the attributes it is given: an
+        // orphan without a tenant would take a used item with one along.
+        let unsafe = orphaned.filter { orphan in expected.contains { used in orphan.allSatisfy { used[$0.key] == $0.value } } }
+        return KeyringAudit(missing: expected.filter { !listed.contains($0) }, orphaned: orphaned, sharingAttributes: unsafe)
     }
 
     func requireKeeper() throws(FBAuthError) -> any SecretKeeper {
@@ -169,4 +173,7 @@ package struct SecretMove: Sendable, Equatable {
 package struct KeyringAudit: Sendable, Equatable {
     package var missing: [[String: String]]
     package var orphaned: [[String: String]]
+    /// Orphans whose attributes a used item also carries: no search by attributes can take
+    /// them alone.
+    package var sharingAttributes: [[String: String]] = []
 }

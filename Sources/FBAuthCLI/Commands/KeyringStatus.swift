@@ -35,6 +35,8 @@ struct KeyringStatus {
                 let name = who?.who ?? "uid \(TerminalText.safe(problem.uid))"
                 let command = who.map { "`\($0.user.signInCommand)`" } ?? "`\(fbauth) signin`"
                 lines.append("The \(problem.secretName) of \(name) is not in the keyring (its item was deleted): sign in again with \(command)")
+            case .orphaned where problem.sharesAttributesWithUsedItem:
+                lines.append("The keyring holds a \(problem.secretName) no saved session uses (uid \(TerminalText.safe(problem.uid))), with the attributes of one in use: remove it by its label in your keyring's manager (Seahorse), not with secret-tool")
             case .orphaned:
                 lines.append("The keyring holds a \(problem.secretName) no saved session uses (uid \(TerminalText.safe(problem.uid))); remove it with: secret-tool clear \(problem.secretToolArguments)")
             }
