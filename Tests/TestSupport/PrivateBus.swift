@@ -84,10 +84,20 @@ public final class PrivateBus: @unchecked Sendable {
     /// Starts gnome-keyring's Secret Service (as the bus's owner), unlocked with a test
     /// password, and waits until it owns `org.freedesktop.secrets` (at most ten seconds).
     /// Called again after `killKeyring`, it brings back the same keyring file.
-    public func startKeyring() throws {
+    /// `user`: another user than the bus's (the bus must be open to every user), with a home
+    /// of its own.
+    public func startKeyring(as user: Owner? = nil) throws {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure(description: "no pipe") }
-        let keyring = try spawn(Self.keyring, ["--foreground", "--unlock", "--components=secrets"], environment: environment, stdin: pipeEnds[0])
+        var environment = environment
+        if let user {
+            let home = directory + "/keyring-of-\(user.uid)"
+            try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            chown(home, user.uid, user.gid)
+            chmod(directory, 0o755)
+            environment.merge(["HOME": home, "XDG_RUNTIME_DIR": home, "XDG_DATA_HOME": home + "/data"]) { $1 }
+        }
+        let keyring = try spawn(Self.keyring, ["--foreground", "--unlock", "--components=secrets"], as: user ?? owner, environment: environment, stdin: pipeEnds[0])
         close(pipeEnds[0])
         keyringProcess = keyring
         let password = Array("test password".utf8)
@@ -164,9 +174,9 @@ public final class PrivateBus: @unchecked Sendable {
     public func fbauthItemCount() throws -> Int { try fbauthItems().count }
 
     /// Starts `executable` as the bus's owner.
-    private func spawn(_ executable: String, _ arguments: [String], environment: [String: String],
+    private func spawn(_ executable: String, _ arguments: [String], as owner: Owner? = nil, environment: [String: String],
                        stdin: Int32? = nil, stdout: Int32? = nil, stderr: Int32? = nil) throws -> ChildProcess {
-        guard let owner else {
+        guard let owner = owner ?? self.owner else {
             return try ChildProcess(executable, arguments, environment: environment, stdin: stdin, stdout: stdout, stderr: stderr)
         }
         return try ChildProcess("/usr/bin/setpriv", ["--reuid=\(owner.uid)", "--regid=\(owner.gid)", "--clear-groups", "--", executable] + arguments,
