@@ -186,7 +186,7 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
             contents.save(ada, in: project, makeCurrent: true)
         }
         #expect(keyring.secrets == ["AMf-ada"] && !fileText.contains("AMf-ada") && fileText.contains("AMf-bob"), "bob waits for his refresh")
-        #expect(try store().moveSecrets(to: .keyring) == SecretMove(moved: 1, missing: []))
+        #expect(try store().moveSecrets(to: .keyring) == SecretMove(moved: 1, alreadyThere: 1, missing: []))
         #expect(!fileText.contains("AMf-") && keyring.itemCount == 2)
         keyring.remove(kind: "refresh-token")
         try store().update { $0.save(session("cy", refreshToken: "AMf-cy"), in: project, makeCurrent: false) }

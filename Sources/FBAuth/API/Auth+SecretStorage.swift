@@ -5,7 +5,8 @@ extension Auth {
     /// before the file stops holding it; to the file, the other way round.
     public func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMoveReport {
         let move = try store.moveSecrets(to: target)
-        return SecretMoveReport(moved: move.moved, missing: move.missing)
+        return SecretMoveReport(moved: move.moved, pendingCredentials: move.pendingCredentials, alreadyThere: move.alreadyThere,
+                                missing: move.missing, notRemoved: move.notRemoved)
     }
 
     /// The place new secrets go when the settings name none: remembered in the config
@@ -31,6 +32,7 @@ extension Auth {
         }
         return audit.missing.map { KeyringProblem(kind: .missing, attributes: $0) }
             + audit.orphaned.map { KeyringProblem(kind: .orphaned, attributes: $0, sharesAttributesWithUsedItem: audit.sharingAttributes.contains($0)) }
+            + audit.leftover.map { KeyringProblem(kind: .leftover, attributes: $0, sharesAttributesWithUsedItem: audit.sharingAttributes.contains($0)) }
     }
 }
 
@@ -38,8 +40,15 @@ extension Auth {
 public struct SecretMoveReport: Sendable, Equatable {
     /// How many sessions had a secret moved.
     public let moved: Int
+    /// How many pending provider credentials had their tokens moved.
+    public let pendingCredentials: Int
+    /// How many sessions kept their secrets where they were, already in the target place.
+    public let alreadyThere: Int
     /// The users (email, else uid) whose secret was no longer in the keyring: they sign in again.
     public let missing: [String]
+    /// Keyring items that stayed although their secret moved to the file: each named, with
+    /// why and how to remove it.
+    public let notRemoved: [String]
 }
 
 /// A keyring item that disagrees with the saved sessions.
@@ -49,6 +58,9 @@ public struct KeyringProblem: Sendable, Equatable {
         case missing
         /// An item of fbauth's that no saved session uses.
         case orphaned
+        /// A copy of a secret that sessions.json keeps now (a migration or fallback was cut
+        /// short): safe to remove.
+        case leftover
     }
 
     public let kind: Kind

@@ -76,3 +76,30 @@ struct KeptCredentialSecret: Sendable {
         KeptCredentialSecret(kind: .appleAccessToken, value: { $0.providerId == "apple.com" ? $0.accessToken : nil }, set: { $1.accessToken = $0 }),
     ]
 }
+
+extension Session {
+    /// Whether it holds a secret the keyring would keep: a refresh token, an X token secret or
+    /// an Apple access token (in either place).
+    var hasSecrets: Bool {
+        !refreshToken.isEmpty || KeptCredentialSecret.all.contains { kept in providerCredentials.contains { kept.value($0) != nil } }
+    }
+}
+
+extension StoreContents {
+    /// Whether any session or pending credential keeps a secret in the keyring.
+    var keepsSecretsInKeyring: Bool {
+        projects.values.contains { project in
+            project.sessions.contains { !$0.kindsInKeyring.isEmpty } || project.pendingCredential?.isInKeyring == true
+        }
+    }
+
+    /// Every item the keyring could hold for these sessions and pending credentials, of every
+    /// kind, whether they keep one there or not.
+    var possibleKeyringItems: [KeyringItem] {
+        projects.sorted { $0.key < $1.key }.flatMap { key, project in
+            project.sessions.flatMap { session in
+                [KeyringItem.Kind.refreshToken, .tokenSecret, .appleAccessToken].map { KeyringItem($0, of: session, in: key, projectId: project.projectId) }
+            } + (project.pendingCredential.map { [KeyringItem(pending: $0, in: key, projectId: project.projectId)] } ?? [])
+        }
+    }
+}

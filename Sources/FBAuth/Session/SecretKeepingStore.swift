@@ -62,17 +62,35 @@ package struct SecretKeepingStore: SessionStore {
 
     /// Moves every session's secrets to `target` and remembers it as the place for new ones
     /// (the keyring's copy is written before the file's is removed, and the other way round).
+    ///
+    /// Moving to the file also takes from the keyring every item of a saved session or pending
+    /// credential that is left there (by a migration, sign-out or fallback cut short): its
+    /// secret is in the file now. What cannot be removed is named in the result.
     package func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMove {
         if target == .keyring { _ = try requireKeeper().probe() }
         var stale: [KeyringItem] = []
         var placement = SecretPlacement(store: self, storage: target, movingAll: true)
+        var after = StoreContents()
+        var keptSecrets = false
         try file.update { (contents: inout StoreContents) throws(FBAuthError) in
             let before = contents
+            keptSecrets = before.keepsSecretsInKeyring
             contents.secretStorage = target
             stale = try placement.place(before: before, after: &contents)
+            after = contents
         }
-        delete(stale)
-        return placement.moved
+        var moved = placement.moved
+        moved.notRemoved = deleteReporting(stale)
+        if target == .file, let keeper {
+            do throws(FBAuthError) {
+                let listed = try keeper.listed()
+                moved.notRemoved += deleteReporting(after.possibleKeyringItems.filter { listed.contains($0.attributes) })
+            } catch {
+                // Without a keyring there is nothing left in it to take.
+                if keptSecrets { moved.notRemoved.append("the keyring could not be checked for items left behind: \(error.message)") }
+            }
+        }
+        return moved
     }
 
     package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String {
@@ -114,11 +132,13 @@ package struct SecretKeepingStore: SessionStore {
         }
         guard let keeper else { return KeyringAudit(missing: expected, orphaned: []) }
         let listed = try keeper.listed()
-        let orphaned = listed.filter { !expected.contains($0) }
+        let possible = contents.possibleKeyringItems.map(\.attributes)
+        let unused = listed.filter { !expected.contains($0) }
         // `secret-tool clear` deletes every item that carries the attributes it is given: an
         // orphan without a tenant would take a used item with one along.
-        let unsafe = orphaned.filter { orphan in expected.contains { used in orphan.allSatisfy { used[$0.key] == $0.value } } }
-        return KeyringAudit(missing: expected.filter { !listed.contains($0) }, orphaned: orphaned, sharingAttributes: unsafe)
+        let unsafe = unused.filter { orphan in expected.contains { used in orphan.allSatisfy { used[$0.key] == $0.value } } }
+        return KeyringAudit(missing: expected.filter { !listed.contains($0) }, orphaned: unused.filter { !possible.contains($0) },
+                            leftover: unused.filter { possible.contains($0) }, sharingAttributes: unsafe)
     }
 
     func requireKeeper() throws(FBAuthError) -> any SecretKeeper {
@@ -147,6 +167,21 @@ package struct SecretKeepingStore: SessionStore {
         return secret
     }
 
+    /// Deletes `items`; for each that could not be deleted, what it is, why, and how to
+    /// remove it.
+    private func deleteReporting(_ items: [KeyringItem]) -> [String] {
+        guard let keeper else { return [] }
+        var failures: [String] = []
+        for item in items {
+            do throws(FBAuthError) {
+                try keeper.delete(item)
+            } catch {
+                failures.append("\"\(item.label)\" (\(error.message); remove it with: secret-tool clear \(item.searchWords))")
+            }
+        }
+        return failures
+    }
+
     /// Deletes items the file no longer names; one that cannot be deleted is left for `status`
     /// to report, with how to remove it.
     private func delete(_ items: [KeyringItem]) {
@@ -164,8 +199,15 @@ package struct SecretKeepingStore: SessionStore {
 /// How many sessions' secrets `moveSecrets` moved, and whose were missing.
 package struct SecretMove: Sendable, Equatable {
     package var moved = 0
+    /// Pending provider credentials moved.
+    package var pendingCredentials = 0
+    /// Sessions whose secrets were in the target place already.
+    package var alreadyThere = 0
     /// The users whose keyring item was gone (they sign in again).
     package var missing: [String] = []
+    /// Items that stayed in the keyring although their secret moved: each with why and how to
+    /// remove it.
+    package var notRemoved: [String] = []
 }
 
 /// Keyring items as attributes: those a saved session names but the keyring lacks, and those
@@ -173,6 +215,8 @@ package struct SecretMove: Sendable, Equatable {
 package struct KeyringAudit: Sendable, Equatable {
     package var missing: [[String: String]]
     package var orphaned: [[String: String]]
+    /// Items of saved sessions whose secret the file keeps now: copies left behind.
+    package var leftover: [[String: String]] = []
     /// Orphans whose attributes a used item also carries: no search by attributes can take
     /// them alone.
     package var sharingAttributes: [[String: String]] = []

@@ -52,6 +52,7 @@ struct SecretPlacement {
         var session = session
         let wasKept = old?.kindsInKeyring ?? []
         var placedAny = false
+        let missingBefore = moved.missing.count
         if let token = try placed(session.refreshToken, as: KeyringItem(.refreshToken, of: session, in: key, projectId: projectId),
                                   whose: session.displayLabel, contents: &contents, stale: &stale,
                                   wasKept: wasKept.contains(.refreshToken), placedAny: &placedAny) {
@@ -69,7 +70,11 @@ struct SecretPlacement {
                 stale.append(item)
             }
         }
-        if placedAny { moved.moved += 1 }
+        if placedAny {
+            moved.moved += 1
+        } else if movingAll, session.hasSecrets, moved.missing.count == missingBefore {
+            moved.alreadyThere += 1
+        }
         return session
     }
 
@@ -91,6 +96,7 @@ struct SecretPlacement {
             pending.secrets = placed == Session.keptInKeyring
                 ? PendingCredential.Secrets(pendingToken: Session.keptInKeyring) : try PendingCredential.Secrets(keyringText: placed)
         }
+        if movingAll, placedAny { moved.pendingCredentials += 1 }
         return pending
     }
 

@@ -35,6 +35,9 @@ struct KeyringStatus {
                 let name = who?.who ?? "uid \(TerminalText.safe(problem.uid))"
                 let command = who.map { "`\($0.user.signInCommand)`" } ?? "`\(fbauth) signin`"
                 lines.append("The \(problem.secretName) of \(name) is not in the keyring (its item was deleted): sign in again with \(command)")
+            case .leftover:
+                let name = who?.who ?? "uid \(TerminalText.safe(problem.uid))"
+                lines.append("The keyring still holds a copy of the \(problem.secretName) of \(name), which sessions.json keeps now; remove it with: secret-tool clear \(problem.secretToolArguments)")
             case .orphaned where problem.sharesAttributesWithUsedItem:
                 lines.append("The keyring holds a \(problem.secretName) no saved session uses (uid \(TerminalText.safe(problem.uid))), with the attributes of one in use: remove it by its label in your keyring's manager (Seahorse), not with secret-tool")
             case .orphaned:
@@ -48,7 +51,11 @@ struct KeyringStatus {
     var problemObjects: [[String: String]] {
         problems.map { problem in
             var object = problem.attributes.mapValues { TerminalText.safe($0) }
-            object["problem"] = problem.kind == .missing ? "missing" : "orphaned"
+            object["problem"] = switch problem.kind {
+            case .missing: "missing"
+            case .orphaned: "orphaned"
+            case .leftover: "leftover"
+            }
             return object
         }
     }

@@ -37,6 +37,17 @@ enum StoreCommand: RunnableCommand {
         return Options()
     }
 
+    /// "Moved the secrets of 5 sessions and 1 pending credential to the keyring (1 session's
+    /// were there already); new refresh tokens are kept there too."
+    static func summary(_ report: SecretMoveReport, place: String) -> String {
+        func count(_ number: Int, _ noun: String) -> String { number == 1 ? "1 \(noun)" : "\(number) \(noun)s" }
+        var moved = "Moved the secrets of \(count(report.moved, "session"))"
+        if report.pendingCredentials > 0 { moved += " and \(count(report.pendingCredentials, "pending credential"))" }
+        moved += " to \(place)"
+        if report.alreadyThere > 0 { moved += " (\(report.alreadyThere == 1 ? "1 session's were" : "\(report.alreadyThere) sessions' were") there already)" }
+        return moved + "; new refresh tokens are kept there too."
+    }
+
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let target = context.settings.secretStorage ?? .keyring
         let place = target == .keyring ? "the keyring" : "sessions.json"
@@ -47,8 +58,10 @@ enum StoreCommand: RunnableCommand {
         }
         // The store is one file for every project: any project's Auth moves them all.
         let report = try context.auth(for: ProjectContext(project, tenantId: nil)).moveSecrets(to: target)
-        let sessions = report.moved == 1 ? "1 session" : "\(report.moved) sessions"
-        context.console.say("Moved the secrets of \(sessions) to \(place); new refresh tokens are kept there too.")
+        context.console.say(summary(report, place: place))
+        if !report.notRemoved.isEmpty {
+            throw .store("could not remove from the keyring \(report.notRemoved.map { TerminalText.safe($0) }.joined(separator: "; "))")
+        }
         if !report.missing.isEmpty {
             let names = report.missing.map { TerminalText.safe($0) }.joined(separator: ", ")
             throw .signInAgain("the refresh token of \(names) was no longer in the keyring; sign in again (see `fbauth status`)")
