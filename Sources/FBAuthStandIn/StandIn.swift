@@ -17,6 +17,7 @@ public final class StandIn: @unchecked Sendable {
     private let wakePipe: WakePipe
     private let finished = DispatchSemaphore(value: 0)
     private var running = false
+    private var holdHook: (@Sendable (String) -> Void)?
 
     public let port: UInt16
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
@@ -42,13 +43,22 @@ public final class StandIn: @unchecked Sendable {
         withBackend { $0.outbox = deliver }
     }
 
+    /// Calls `hook` on the serving thread with each request's endpoint (`token`,
+    /// `accounts:lookup`) before answering it: a test holds a request there, as a slow server
+    /// would, while it breaks something else. Nil: answer at once.
+    public func beforeAnswering(_ hook: (@Sendable (String) -> Void)?) {
+        lock.withLock { holdHook = hook }
+    }
+
     /// Starts serving on a background thread.
     public func start() {
         lock.withLock { running = true }
         BackgroundThread.start { [self] in
             while true {
                 let event = server.next(until: nil, watching: [wakePipe.readDescriptor]) { request in
-                    self.lock.withLock { self.backend.route(request) }
+                    let endpoint = request.path.split(separator: "/").last.map(String.init) ?? request.path
+                    self.lock.withLock { self.holdHook }?(endpoint)
+                    return self.lock.withLock { self.backend.route(request) }
                 }
                 if case .readable = event { break }
             }

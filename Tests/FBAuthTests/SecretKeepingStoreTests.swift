@@ -109,7 +109,7 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         keyring.fail(with: .store("no keyring: no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set"))
         try store().update { $0.save(session("bob", refreshToken: "AMf-bob"), in: project, makeCurrent: true) }
         #expect(fileText.contains("AMf-bob"))
-        #expect(notices.lines.last == "no keyring: no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set: the refresh token of bob@example.com is kept in \(directory)/sessions.json (0600) this time")
+        #expect(notices.lines.last == "no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set; the refresh token of bob@example.com is kept in \(directory)/sessions.json (0600) this time")
         let ada = try #require(try store().load().project(project)?.sessions.first)
         #expect(failure { _ = try store().refreshToken(of: ada, in: project) }
                 == "keychainError: no keyring: no D-Bus session: DBUS_SESSION_BUS_ADDRESS is not set; the refresh token of ada@example.com is kept there")

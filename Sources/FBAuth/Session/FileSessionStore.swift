@@ -21,6 +21,11 @@ package struct FileSessionStore: SessionStore {
     var lockTimeout: Duration
     /// Told once when the lock is busy, to say that we wait.
     var waiting: @Sendable (String) -> Void
+    /// Writes the file whole or not at all (the seam where tests make a disk full, or a
+    /// process die, between the keyring's step and the file's).
+    var writeFile: @Sendable (Data, String) throws(Platform.FileProblem) -> Void = { data, path throws(Platform.FileProblem) in
+        try Platform.writeAtomically(data, to: path)
+    }
 
     package init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
         self.directory = directory
@@ -95,7 +100,7 @@ package struct FileSessionStore: SessionStore {
                 throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than is read back; remove sessions you no longer need and try again; the file was left as it was")
             }
             do {
-                try Platform.writeAtomically(data, to: filePath)
+                try writeFile(data, filePath)
             } catch {
                 throw .store("\(error.description); \(filePath) was left as it was")
             }

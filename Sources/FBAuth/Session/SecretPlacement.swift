@@ -132,7 +132,7 @@ struct SecretPlacement {
             // The user's own choice of the keyring is kept to: no silent fallback. A place
             // chosen earlier (or by default) gives way, and the user is told.
             if store.choice == .keyring || movingAll { throw error }
-            store.notice("\(error.message): the \(item.kind.words) of \(whose) is kept in \(store.location) (0600) this time")
+            store.notice("\(error.message.droppingPrefix("no keyring: ")); the \(item.kind.words) of \(whose) is kept in \(store.location) (0600) this time")
             return nil
         }
         placedAny = true
