@@ -60,6 +60,22 @@ extension Platform {
 
     package static func removeFile(_ path: String) { unlink(path) }
 
+    /// Whether `path` is a regular file (not a link) owned by this user.
+    package static func isOwnRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid()
+    }
+
+    /// Removes a lock file nobody holds: taken first, so a process that holds it (a refresh
+    /// under way) keeps it, and none can take the old file while a new one is made.
+    package static func removeUnheldLockFile(_ path: String) {
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return }
+        unlink(path)
+    }
+
     package static var processID: Int32 { getpid() }
 
     /// `path` from the working directory when it is relative (`./fbauth-demo` →

@@ -80,6 +80,32 @@ import Testing
         #expect((failed.json["code"] as? String)?.isEmpty == false && (failed.json["message"] as? String)?.contains("sign in") == true, "\(failed)")
     }
 
+    /// Issue 37, item 5: what fbauth wrote for google-auth goes with the session: signout,
+    /// signout --all and delete-account remove the output file (google-auth would go on handing
+    /// out the signed-out user's token) and the session's refresh lock; a file something else
+    /// wrote over since stays.
+    @Test(arguments: [["signout"], ["signout", "--all"], ["delete-account", "--yes"]])
+    func signingOutRemovesTheFilesWrittenForOtherPrograms(_ command: [String]) throws {
+        let harness = try signedIn()
+        let output = harness.directory + "/google-token.json"
+        let kept = harness.directory + "/written-over.json"
+        for path in [output, kept] {
+            let written = try harness.run(["token", "--format", "google-executable", "--force-refresh"], environment: ["GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE": path])
+            #expect(written.status == 0 && FileManager.default.fileExists(atPath: path), "\(written)")
+        }
+        try Data("{\"mine\": true}".utf8).write(to: URL(fileURLWithPath: kept))
+        let locks = { (try? FileManager.default.contentsOfDirectory(atPath: harness.configDirectory))?.filter { $0.hasPrefix("sessions.refresh-") } ?? [] }
+        #expect(locks().count == 1, "the forced refresh made the session's lock: \(locks())")
+
+        let ended = try harness.run(command)
+        #expect(ended.status == 0, "\(ended)")
+        #expect(!FileManager.default.fileExists(atPath: output), "the token fbauth wrote for google-auth is gone")
+        #expect(FileManager.default.contents(atPath: kept) == Data("{\"mine\": true}".utf8), "a file written over since stays as it is")
+        #expect(locks().isEmpty, "\(locks())")
+        let files = try FileManager.default.contentsOfDirectory(atPath: harness.configDirectory).sorted()
+        #expect(files == ["sessions.json", "sessions.lock"], "nothing else of the session is left: \(files)")
+    }
+
     @Test func wrongFormatsAreUsageErrors() throws {
         let harness = try Harness()
         let unknown = try harness.run(["token", "--format", "yaml"])
@@ -134,13 +160,16 @@ import Testing
         #expect(result.status == 0 && result.stdout == idToken + "\n", "\(result)")
         #expect(FileManager.default.fileExists(atPath: output))
 
-        // Signed out: the library reads the still-valid output file without running fbauth;
-        // once it is gone, fbauth's error response is what the library reports.
-        #expect(try harness.run(["signout"]).status == 0)
+        // The still-valid output file is read back without running fbauth…
         let cached = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, configuration],
-                                        environment: environment, stdin: nil, directory: harness.directory, timeout: 60)
-        #expect(cached.status == 0 && cached.stdout == idToken + "\n", "\(cached)")
-        try FileManager.default.removeItem(atPath: output)
+                                        environment: ["PATH": environment["PATH"] ?? "/usr/bin:/bin", "HOME": harness.directory + "/nowhere",
+                                                      "GOOGLE_EXTERNAL_ACCOUNT_ALLOW_EXECUTABLES": "1"],
+                                        stdin: nil, directory: harness.directory, timeout: 60)
+        #expect(cached.status == 0 && cached.stdout == idToken + "\n", "without fbauth's environment, from the file: \(cached)")
+        // …until the user signs out: the file goes with the session (issue 37), so the library
+        // runs fbauth, and reports its error response, instead of the signed-out user's token.
+        #expect(try harness.run(["signout"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: output))
         let failed = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, configuration],
                                         environment: environment, stdin: nil, directory: harness.directory, timeout: 60)
         #expect(failed.status != 0 && failed.stderr.contains("Executable exited with non-zero return code 3"), "\(failed)")

@@ -49,15 +49,39 @@ package struct SecretKeepingStore: SessionStore {
 
     package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         var stale: [KeyringItem] = []
+        var gone: [Session] = []
         let result = try file.update { (contents: inout StoreContents) throws(FBAuthError) -> T in
             let before = contents
             let result = try change(&contents)
             var placement = SecretPlacement(store: self, storage: nil, movingAll: false)
             stale = try placement.place(before: before, after: &contents)
+            gone = before.sessionsGone(in: contents)
             return result
         }
         delete(stale)
+        removeFiles(of: gone)
         return result
+    }
+
+    /// What fbauth left on disk for sessions that are gone: the files it wrote for other
+    /// programs (unless written over since) and their refresh locks (unless held).
+    private func removeFiles(of sessions: [Session]) {
+        for session in sessions {
+            session.writtenFiles?.forEach { $0.removeIfUnchanged() }
+            Platform.removeUnheldLockFile(file.refreshLockPath(session.reference))
+        }
+    }
+
+    /// Remembers that `contents` was written to `path` for the session of `user`, so that the
+    /// file goes when the session does.
+    package func recordWrittenFile(_ written: WrittenFile, for user: SessionReference, in project: ProjectKey) throws(FBAuthError) {
+        try file.update { (contents: inout StoreContents) throws(FBAuthError) in
+            guard var session = try? contents.session(.exactly(user), in: project) else { return }
+            var files = (session.writtenFiles ?? []).filter { $0.path != written.path }
+            files.append(written)
+            session.writtenFiles = files
+            contents.save(session, in: project, makeCurrent: false)
+        }
     }
 
     /// Moves every session's secrets to `target` and remembers it as the place for new ones

@@ -32,6 +32,10 @@ package struct Session: Codable, Sendable, Equatable {
     /// How the session was signed in (`--provider yahoo.com --loopback`), for the command a
     /// message tells the user to run when it must be signed in again; nil in older stores.
     package var signInArguments: [String]?
+    /// Files fbauth wrote for other programs with this session's tokens (google-auth's
+    /// `GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE`): removed when the session goes, unless something
+    /// else was written there since. Nil when there are none.
+    package var writtenFiles: [WrittenFile]?
 
     package init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
                 displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,

@@ -106,6 +106,9 @@ package struct StoreContents: Sendable, Equatable {
     package mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         if let index = project.sessions.firstIndex(where: { $0.reference == session.reference }) {
+            var session = session
+            // A new sign-in of the same user still owns the files written for the old one.
+            if session.writtenFiles == nil { session.writtenFiles = project.sessions[index].writtenFiles }
             project.sessions[index] = session
         } else {
             project.sessions.append(session)
@@ -128,5 +131,14 @@ extension StoreContents {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         change(&project)
         projects[key.storageKey] = project
+    }
+}
+
+extension StoreContents {
+    /// The sessions of these contents that `after` no longer has.
+    func sessionsGone(in after: StoreContents) -> [Session] {
+        projects.flatMap { key, project in
+            project.sessions.filter { session in after.projects[key]?.sessions.contains { $0.reference == session.reference } != true }
+        }
     }
 }

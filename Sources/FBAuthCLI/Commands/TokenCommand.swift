@@ -111,7 +111,7 @@ enum TokenCommand: RunnableCommand {
                 throw error
             }
             let output = try format.render(token, environment: context.environment)
-            if format == .googleExecutable { try GoogleExecutableResponse.writeOutputFile(output, environment: context.environment) }
+            if format == .googleExecutable { try GoogleExecutableResponse.writeOutputFile(output, for: token.uid, auth: auth, environment: context.environment) }
             context.console.writeOutput(output)
             // Which project the token is for, on stderr with --verbose only: a script reads
             // projectId in the JSON, and stderr stays empty unless asked (as a bare token's).

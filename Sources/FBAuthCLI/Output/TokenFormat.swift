@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import FBAuth
+@_spi(FBAuthCLI) import FBAuth
 import FBAuthSupport
 
 /// The shapes `fbauth token --format` prints the ID token in, each as the program that reads it
@@ -96,13 +96,15 @@ enum GoogleExecutableResponse {
     }
 
     /// Writes a successful response to `GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE` when it is set
-    /// (mode 0600, replaced atomically), so the auth library reuses it until it expires.
-    static func writeOutputFile(_ response: String, environment: [String: String]) throws(FBAuthError) {
+    /// (mode 0600, replaced atomically), so the auth library reuses it until it expires; the
+    /// session remembers it, so that signing out removes it (google-auth would go on handing
+    /// out the signed-out user's token).
+    static func writeOutputFile(_ response: String, for uid: String, auth: Auth, environment: [String: String]) throws(FBAuthError) {
         guard let path = environment["GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE"], !path.isEmpty else { return }
         do {
-            try Platform.writeAtomically(Data(response.utf8), to: Platform.absolutePath(path))
+            try auth.writeFile(response, to: path, forSessionOf: uid)
         } catch {
-            throw .store("cannot write GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE: \(error.description)")
+            throw .store("cannot write GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE: \(error.message)")
         }
     }
 }
