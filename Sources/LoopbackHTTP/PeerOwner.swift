@@ -108,11 +108,14 @@ public enum PeerOwner {
         return owner(local: local, remote: remote, in: contents)
     }
 
-    /// The same on the table's text (`sl local_address rem_address st … uid …`).
+    /// The same on the table's text (`sl local_address rem_address st … uid timeout inode`).
+    /// Only an ESTABLISHED socket (`01`) that a process still holds (an inode) names its
+    /// owner: one closed already is listed under uid 0, which would make any user root.
     static func owner(local: String, remote: String, in contents: String) -> UInt32? {
         for line in contents.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count > 7, fields[1] == local, fields[2] == remote else { continue }
+            guard fields.count > 9, fields[1] == local, fields[2] == remote else { continue }
+            guard fields[3] == "01", fields[9] != "0" else { return nil }
             return UInt32(fields[7])
         }
         return nil

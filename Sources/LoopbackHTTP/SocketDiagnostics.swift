@@ -11,6 +11,7 @@ enum SocketDiagnostics {
     private static let sockDiagByFamily: UInt16 = 20  // SOCK_DIAG_BY_FAMILY
     private static let netlinkError: UInt16 = 2       // NLMSG_ERROR
     private static let request: UInt16 = 1            // NLM_F_REQUEST
+    private static let established: UInt8 = 1         // TCP_ESTABLISHED
 
     /// The uid owning the socket at the other end of connected socket `fd`; nil when the kernel
     /// does not say (another namespace, a socket gone, netlink refused).
@@ -79,10 +80,14 @@ enum SocketDiagnostics {
         var answer = [UInt8](repeating: 0, count: 8192)
         let received = answer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         // nlmsghdr (16 bytes), then inet_diag_msg: family, state, timer, retrans, sockid (48),
-        // expires, rqueue, wqueue, uid (at 64), inode.
+        // expires, rqueue, wqueue, uid (at 64), inode (at 68).
         guard received >= 16 + 72 else { return nil }
         let type = answer.withUnsafeBytes { $0.load(fromByteOffset: 4, as: UInt16.self) }
         guard type == sockDiagByFamily else { return nil }
+        // Only a connected socket that a process still holds names its owner: one closed
+        // already (FIN_WAIT, TIME_WAIT) has no inode, and the kernel lists it under uid 0.
+        let inode = answer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16 + 68, as: UInt32.self) }
+        guard answer[16 + 1] == established, inode != 0 else { return nil }
         return answer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 16 + 64, as: UInt32.self) }
     }
 

@@ -41,6 +41,35 @@ struct PeerOwnerTests {
             """
         #expect(PeerOwner.owner(local: "0100007F:D431", remote: "0100007F:2311", in: table) == 1001)
         #expect(PeerOwner.owner(local: "0100007F:D432", remote: "0100007F:2311", in: table) == nil)
+        // A peer that closed already (TIME_WAIT 06, FIN_WAIT2 05): the kernel lists it under
+        // uid 0 with no inode, which names nobody.
+        let closed = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:D433 0100007F:2311 06 00000000:00000000 03:00001770 00000000     0        0 0 3 0000000000000000
+               1: 0100007F:D434 0100007F:2311 05 00000000:00000000 00:00000000 00000000     0        0 0 3 0000000000000000
+               2: 0100007F:D435 0100007F:2311 01 00000000:00000000 00:00000000 00000000     0        0 0 1 0000000000000000 20 4 30 10 -1
+            """
+        for port in ["D433", "D434", "D435"] { #expect(PeerOwner.owner(local: "0100007F:\(port)", remote: "0100007F:2311", in: closed) == nil, "\(port)") }
+    }
+
+    /// A peer that connected and closed before it was checked is nobody's, not root's: as
+    /// root, the kernel's uid 0 for a closed socket would have been this user.
+    @Test func aPeerThatClosedAlreadyIsNobody() throws {
+        let listener = try Socket.listen(on: .ipv4, port: 0)
+        defer { close(listener.fd) }
+        let client = try Socket.connect(to: .ipv4, port: listener.port, timeoutSeconds: 1)
+        var accepted: Int32 = -1
+        for _ in 0..<100 where accepted < 0 {
+            if let fd = Socket.accept(listener.fd) { accepted = fd } else { _ = Socket.poll([(listener.fd, Socket.readable)], timeoutMilliseconds: 20) }
+        }
+        try #require(accepted >= 0)
+        defer { close(accepted) }
+        #expect(PeerOwner.uid(ofPeerOf: accepted) == geteuid(), "connected: this user")
+        Socket.close(client)
+        // The client's socket leaves ESTABLISHED once its FIN arrives here.
+        _ = Socket.poll([(accepted, Socket.readable)], timeoutMilliseconds: 2000)
+        #expect(PeerOwner.uid(ofPeerOf: accepted) == nil, "closed: nobody (netlink)")
+        #expect(PeerOwner.uidFromTable(ofPeerOf: accepted) == nil, "closed: nobody (/proc/net/tcp)")
     }
 
     @Test func addressesAreWrittenAsTheKernelWritesThem() {
