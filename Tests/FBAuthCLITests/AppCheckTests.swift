@@ -85,6 +85,29 @@ import Testing
         #expect(refused.stderr.contains("Manage debug tokens") && harness.browserPages.isEmpty, "refused before the browser: \(refused)")
     }
 
+    /// Issue 37, item 6: with `FBAUTH_APP_CHECK_HOST`, a refusal and a host that does not
+    /// answer name that host, not the Identity Toolkit emulator's.
+    @Test func anExchangeHostOfItsOwnIsTheOneNamed() throws {
+        var configuration = StandInConfiguration()
+        configuration.appCheck = AppCheckEnforcement(debugTokens: [Self.debugToken])
+        let appCheck = try StandIn(configuration: configuration)
+        appCheck.start()
+        defer { appCheck.stop() }
+        let harness = try enforcing()
+        let refused = try harness.signIn("yahoo.com", environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "not-registered", "FBAUTH_APP_CHECK_HOST": appCheck.hostAndPort])
+        #expect(refused.status == 1 && refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+        #expect(refused.stderr.hasPrefix("fbauth: App Check at \(appCheck.hostAndPort) refused the debug token for app \(Self.appID) (HTTP 403: App attestation failed.)"),
+                "\(refused.stderr)")
+        #expect(appCheck.requests(to: "\(Self.appID):exchangeDebugToken").count == 1 && harness.standIn.requests.isEmpty, "the exchange went to its own host, and nothing else was sent")
+
+        let dead = try StandIn()
+        let deadHost = dead.hostAndPort
+        dead.start()
+        dead.stop()  // its port is closed now: connections are refused
+        let unreachable = try harness.signIn("yahoo.com", environment: withToken.merging(["FBAUTH_APP_CHECK_HOST": deadHost]) { $1 })
+        #expect(unreachable.status == 6 && unreachable.stderr.contains(deadHost) && !unreachable.stderr.contains(harness.standIn.hostAndPort), "\(unreachable)")
+    }
+
     @Test func theDebugTokenComesFromAFileOrStdinNeverAnArgument() throws {
         let harness = try enforcing()
         let file = harness.directory + "/debug-token"

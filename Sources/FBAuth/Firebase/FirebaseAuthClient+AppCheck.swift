@@ -47,7 +47,8 @@ extension FirebaseAuthClient {
                 throw .failed(.appCheckTokenInvalid, "the Auth emulator at \(emulator) does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens): leave App Check unconfigured against it")
             }
             guard case .server(let refusal, _) = error, [400, 403, 404].contains(refusal.httpStatus) else { throw error }
-            throw .failed(.appCheckTokenInvalid, "App Check refused the debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)")
+            let answeredBy = settings.exchangeHost == nil ? "" : " at \(endpoints.displayHost(for: url))"
+            throw .failed(.appCheckTokenInvalid, "App Check\(answeredBy) refused the debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)")
         }
         guard TokenAlphabet.jwt.accepts(answer.token), let seconds = answer.seconds else {
             throw .badResponse(host: endpoints.displayHost(for: url), reason: "the App Check exchange answered no usable token or ttl")

@@ -132,8 +132,12 @@ package struct FirebaseEndpoints: Sendable, Equatable {
     package var identityToolkitHost: String { emulatorHost ?? "identitytoolkit.googleapis.com" }
 
     /// The host named in errors: the emulator's `host:port`, or the production host.
+    /// The host that answers `url`, as messages name it: `host:port` for an emulator (or a
+    /// host given for one service, such as `FBAUTH_APP_CHECK_HOST`), the host name otherwise.
     package func displayHost(for url: URL) -> String {
-        emulatorHost ?? url.host ?? "the server"
+        guard let host = url.host else { return emulatorHost ?? "the server" }
+        guard url.scheme == "http" else { return host }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     /// `…/v1/projects/PROJECT/apps/APP:exchangeDebugToken?key=KEY` on
