@@ -22,6 +22,8 @@ extension Platform {
         case notRegularFile(path: String)
         /// Larger than fbauth reads (`maximumFileBytes`).
         case tooLarge(path: String, limit: Int)
+        /// A FIFO that nothing wrote to (and closed) in time.
+        case noWriter(path: String, seconds: Int)
 
         /// `64 KiB`, `16 MiB`: a limit in the unit it is a whole number of.
         static func size(_ bytes: Int) -> String {
@@ -36,6 +38,7 @@ extension Platform {
             case .busy(let path, let seconds): "\(path) stayed locked by another process for \(seconds) s"
             case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so it is not read"
             case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than is read"
+            case .noWriter(let path, let seconds): "\(path) is a FIFO that no program wrote to and closed within \(seconds) s"
             }
         }
     }
@@ -117,12 +120,49 @@ extension Platform {
     }
 
     /// A small input the user names (`--token-file`, `--mfa-code-file`): any file they can read,
-    /// a FIFO or process substitution (`<(…)`) included, at most `limit` bytes.
-    package static func readInput(_ path: String, limit: Int = 64 * 1024) throws(FileProblem) -> Data {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// a FIFO or process substitution (`<(…)`) included, at most `limit` bytes. A FIFO that no
+    /// program writes to is given up after `fifoWait` (`.noWriter`), never waited on for ever.
+    package static func readInput(_ path: String, limit: Int = 64 * 1024, fifoWait: Duration = fifoWriterWait) throws(FileProblem) -> Data {
+        // Opened without blocking: the open of a FIFO with no writer would wait for one.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .failed(operation: "cannot read", path: path, code: errno) }
         defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+            return Data(try readPipe(fd, name: path, limit: limit, wait: fifoWait))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return Data(try readAllBytes(fd, name: path, limit: limit))
+    }
+
+    /// How long a FIFO given as an input may go without a writer (or without its end).
+    package static let fifoWriterWait: Duration = .seconds(30)
+
+    /// All of a FIFO opened without blocking, until its writer closes it, within `wait`.
+    private static func readPipe(_ fd: Int32, name: String, limit: Int, wait: Duration) throws(FileProblem) -> [UInt8] {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: wait)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let left = deadline - clock.now
+            guard left > .zero else { throw .noWriter(path: name, seconds: Int(wait.components.seconds)) }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            let ready = poll(&entry, 1, milliseconds)
+            if ready < 0, errno != EINTR { throw .failed(operation: "cannot read", path: name, code: errno) }
+            guard ready > 0 else { continue }
+            // Linux reports the end (POLLHUP) only once a writer came and went; a FIFO that
+            // never had one stays silent until the deadline.
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .failed(operation: "cannot read", path: name, code: errno)
+            }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+            if bytes.count > limit { throw .tooLarge(path: name, limit: limit) }
+        }
     }
 
     /// A file fbauth reads but does not own (an app config), symbolic links followed, with

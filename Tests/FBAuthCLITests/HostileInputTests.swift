@@ -30,6 +30,21 @@ import Testing
         return (harness, bin)
     }
 
+    /// Issue 37, item 6: a token file that is a FIFO nobody writes to is given up after the
+    /// documented 30 s, naming the file, instead of waiting for ever.
+    @Test func aFIFOThatNobodyWritesToIsGivenUpIn30Seconds() throws {
+        let harness = try Harness()
+        let path = harness.directory + "/token-fifo"
+        #expect(mkfifo(path, 0o600) == 0)
+        let started = Date()
+        let result = try harness.run(["signin", "--provider", "custom", "--token-file", path], timeout: 90)
+        let took = Date().timeIntervalSince(started)
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == "fbauth: cannot read --token-file: \(path) is a FIFO that no program wrote to and closed within 30 s\n", "\(result.stderr)")
+        #expect(took >= 29 && took < 80, "\(took)")
+        #expect(harness.standIn.requests.isEmpty)
+    }
+
     @Test func bashCompletionRunsNothingFromASavedEmail() throws {
         let bash = try #require(["/usr/bin/bash", "/bin/bash"].first(where: FileManager.default.isExecutableFile))
         let marker = NSTemporaryDirectory() + "fbauth-pwned-" + UUID().uuidString

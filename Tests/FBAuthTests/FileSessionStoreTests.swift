@@ -150,3 +150,39 @@ private final class Told: @unchecked Sendable {
     func add(_ line: String) { lock.withLock { values.append(line) } }
     var lines: [String] { lock.withLock { values } }
 }
+
+/// Issue 37, item 6: a FIFO given as an input is read once a program writes to it and closes
+/// it, and given up when none does, within the wait.
+@Suite struct FIFOInputTests {
+    func fifo() -> String {
+        let path = NSTemporaryDirectory() + "fbauth-fifo-" + UUID().uuidString
+        mkfifo(path, 0o600)
+        return path
+    }
+
+    @Test func aFIFOWithoutAWriterIsGivenUp() {
+        let path = fifo()
+        defer { unlink(path) }
+        let started = ContinuousClock.now
+        #expect(throws: Platform.FileProblem.self) { try Platform.readInput(path, fifoWait: .milliseconds(300)) }
+        let took = ContinuousClock.now - started
+        #expect(took >= .milliseconds(300) && took < .seconds(20), "\(took)")
+        do {
+            _ = try Platform.readInput(path, fifoWait: .milliseconds(50))
+        } catch {
+            #expect(error.description == "\(path) is a FIFO that no program wrote to and closed within 0 s")
+        }
+    }
+
+    @Test func aFIFOThatIsWrittenIsRead() throws {
+        let path = fifo()
+        defer { unlink(path) }
+        Thread.detachNewThread {
+            usleep(100_000)  // the writer comes after the reader has opened it
+            let fd = open(path, O_WRONLY)
+            _ = Array("a-token\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        #expect(try Platform.readInput(path, fifoWait: .seconds(20)) == Data("a-token\n".utf8))
+    }
+}
