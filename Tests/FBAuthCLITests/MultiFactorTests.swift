@@ -197,6 +197,22 @@ import Testing
         #expect(harness.standIn.requests(to: "mfaSignIn:start").isEmpty, "no SMS was asked for")
     }
 
+    /// Issue 37, item 6: `printf 'pw\n' | fbauth signin …` (or `reauth`) for a user with an
+    /// SMS factor: stdin has ended after the password, so no SMS is asked for.
+    @Test(arguments: [["signin", "--provider", "password", "--email", "sms@example.com"], ["reauth", "--provider", "password"]])
+    func stdinThatEndedAfterThePasswordSendsNoSMS(_ command: [String]) throws {
+        let harness = try Harness(configuration: Self.smsNoReCAPTCHA())
+        let uid = harness.standIn.createPasswordUser(email: "sms@example.com", password: "correct horse")
+        if command[0] == "reauth" {
+            #expect(try harness.run(["signin", "--provider", "password", "--email", "sms@example.com"], stdin: "correct horse\n").status == 0)
+        }
+        harness.standIn.enrollPhone(uid: uid, phoneNumber: "+15555550125", displayName: "mobile")
+        let result = try harness.run(command, stdin: "correct horse\n")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.split(separator: "\n").last == "fbauth: this account needs the code of an SMS, and stdin ended after the password: give the code on its next line, or with --mfa-code-file FILE (no SMS was sent)", "\(result.stderr)")
+        #expect(harness.standIn.requests(to: "mfaSignIn:start").isEmpty, "no SMS was asked for")
+    }
+
     @Test func aPasswordAndThenTheCodeOnStdinReauthenticate() throws {
         let harness = try Harness(configuration: Self.smsNoReCAPTCHA())
         harness.environment["BROWSER"] = "/bin/false"

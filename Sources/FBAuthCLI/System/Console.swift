@@ -26,6 +26,9 @@ package protocol Console: Sendable {
     func readAllInput() -> Data
     /// One line of stdin without the newline; nil at end of input.
     func readLine() -> String?
+    /// Whether stdin is known to have ended already (nothing more can be read), without
+    /// waiting for it.
+    func inputHasEnded() -> Bool
     /// Reads a line from the terminal without echoing it; nil when there is no terminal (or
     /// the input ended). Ctrl-C at the prompt is `.flowIncomplete` (exit 4), the terminal
     /// restored.
@@ -47,6 +50,9 @@ extension Console {
 
     /// Consoles that are not a process's standard streams write to no terminal.
     package var isOutputTerminal: Bool { false }
+
+    /// Unknown, so not ended: input may still come.
+    package func inputHasEnded() -> Bool { false }
 }
 
 /// The process's real standard streams.
@@ -73,8 +79,9 @@ package struct StandardConsole: Console {
     package var inputDescriptor: Int32 { 0 }
     package var isErrorTerminal: Bool { Platform.isTerminal(2) }
     package var isOutputTerminal: Bool { Platform.isTerminal(1) }
-    package func readAllInput() -> Data { (try? Platform.readAll(0)) ?? Data() }
-    package func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+    package func readAllInput() -> Data { StandardInput.shared.readAll() }
+    package func readLine() -> String? { StandardInput.shared.readLine() }
+    package func inputHasEnded() -> Bool { StandardInput.shared.hasEnded() }
 
     package func readSecret(prompt: String) throws(FBAuthError) -> String? {
         guard isInputTerminal else { return nil }

@@ -59,6 +59,11 @@ struct TerminalSecondFactor: MultiFactorPrompt {
                 try challenge.finish(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code))
             }
         default:
+            // `printf 'pw\n' | fbauth signin …`: stdin gave the password and ended, so no code
+            // can come from it; an SMS now would only cost quota.
+            if source == .standardInput, console.inputHasEnded() {
+                throw .usage("this account needs the code of an SMS, and stdin ended after the password: give the code on its next line, or with --mfa-code-file FILE (no SMS was sent)")
+            }
             let verificationID = try challenge.sendSMS(to: factor)
             console.say("A code was sent by SMS to \(factor.phoneNumber ?? "the enrolled phone").")
             return try withAttempts(source, prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
