@@ -8,7 +8,9 @@ enum SignOutCommand: RunnableCommand {
         usage: ["[--all]"],
         options: [OptionSpec("all", help: "Forget every saved session of the project.")],
         details: """
-            Signing out is local: fbauth deletes the saved tokens from this machine. Firebase \
+            Signing out is local: fbauth deletes the saved tokens from this machine (the \
+            session, its keyring items, and the GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE it wrote \
+            for the session, unless something else was written there since). Firebase \
             refresh tokens stay valid until they are revoked on the server side — with the Admin \
             SDK (revokeRefreshTokens) or by disabling or deleting the user in the Firebase console.
             """,
