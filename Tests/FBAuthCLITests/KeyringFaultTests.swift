@@ -9,10 +9,7 @@ import Testing
                              "needs dbus-daemon, gnome-keyring-daemon and secret-tool (Debian: dbus-daemon, gnome-keyring, libsecret-tools)"))
 struct KeyringFaultTests {
     @Test func theKeyringKilledInTheMiddleOfARefreshLosesNothing() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         let signin = try harness.signIn("yahoo.com")
         let refreshToken = try #require(signin.json.string("user", "refreshToken"))
         #expect(signin.status == 0 && harness.savedSessions.first?["refreshToken"] as? String == "@keyring")

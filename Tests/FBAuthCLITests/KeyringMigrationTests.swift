@@ -26,10 +26,7 @@ struct KeyringMigrationTests {
     }
 
     @Test func everySecretMovesInAndOutAndNothingStaysBehind() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         try everyKindOfSecret(harness)
         let fileBefore = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
         #expect(try bus.fbauthItemCount() == 0)
@@ -69,10 +66,7 @@ struct KeyringMigrationTests {
     /// sign-out or migration cut short) takes them too; in file mode, status names what is
     /// left, and its command removes it.
     @Test func leftoversAreTakenByMigrationAndNamedByStatus() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         #expect(try harness.signIn("yahoo.com").status == 0)
         let item = try #require(try bus.fbauthItems().first)
         #expect(try harness.run(["store", "migrate", "--store", "file"]).status == 0)
@@ -98,10 +92,7 @@ struct KeyringMigrationTests {
     /// A migration whose keyring goes away midway names what it could not move, exits
     /// non-zero, and leaves every session usable.
     @Test func aMigrationThatCannotFinishSaysWhatAndLosesNothing() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         #expect(try harness.signIn("yahoo.com").status == 0)
         try bus.killKeyring()
         let out = try harness.run(["store", "migrate", "--store", "file"])

@@ -19,9 +19,7 @@ struct KeyringTests {
     }
 
     @Test func theRefreshTokenLivesInTheKeyringAndAFreshTokenNeverAsksIt() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try harness(on: bus)
+        let (bus, harness) = try Harness.onPrivateKeyring()
         let signin = try harness.signIn("yahoo.com")
         #expect(signin.status == 0, "\(signin)")
         #expect(signin.stderr.components(separatedBy: "refresh tokens are kept in the GNOME keyring").count == 2, "said once: \(signin.stderr)")
@@ -124,9 +122,7 @@ struct KeyringTests {
     /// A store saved with every token in the file keeps working, and moves in on the next
     /// refresh or with `store migrate`; `store migrate --store file` moves back.
     @Test func anOldStoreMovesInOnItsNextRefreshOrAllAtOnce() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try harness(on: bus)
+        let (bus, harness) = try Harness.onPrivateKeyring()
         let first = try harness.run(["--store", "file", "signin", "--loopback", "--provider", "yahoo.com", "--port", "0"])
         let second = try harness.run(["--store", "file", "signin", "--loopback", "--provider", "microsoft.com", "--port", "0"], environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"])
         #expect(first.status == 0 && second.status == 0, "\(first)\n\(second)")
@@ -151,9 +147,7 @@ struct KeyringTests {
     /// An item deleted by hand, one no session uses, and a locked keyring: each is said, with
     /// the way out, in seconds.
     @Test func missingOrphanedAndLockedItemsAreReported() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try harness(on: bus)
+        let (bus, harness) = try Harness.onPrivateKeyring()
         #expect(try harness.signIn("yahoo.com").status == 0)
         try bus.secretTool(["clear", "service", "fbauth"])
         let planted = try bus.secretTool(["store", "--label=left behind", "service", "fbauth", "username", "gone-uid", "project", "test-api-key", "kind", "refresh-token"],
@@ -175,9 +169,7 @@ struct KeyringTests {
 
     /// `signout --all` and `delete-account` take the items of the sessions they end.
     @Test func signoutAllAndDeleteAccountRemoveTheItems() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try harness(on: bus)
+        let (bus, harness) = try Harness.onPrivateKeyring()
         #expect(try harness.signIn("yahoo.com").status == 0)
         #expect(try harness.signIn("yahoo.com", environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"]).status == 0)
         #expect(try bus.fbauthItemCount() == 2)

@@ -59,10 +59,7 @@ struct KeyringTrustTests {
     /// rewritten through libsecret carries it too: status has no problem to report, and every
     /// session refreshes from its item.
     @Test func itemsTheKeyringRewroteAreStillTheSessions() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         let ada = try harness.signIn("yahoo.com")
         let bob = try harness.signIn("microsoft.com", environment: ["FBAUTH_FAKE_BROWSER_EMAIL": "bob@example.com"])
         #expect(ada.status == 0 && bob.status == 0, "\(ada)\n\(bob)")
@@ -97,10 +94,7 @@ struct KeyringTrustTests {
     /// The advice status gives for an orphan, run as given, removes the orphan alone: every
     /// session still refreshes, and its item is still there.
     @Test func theOrphansClearCommandTakesTheOrphanAlone() throws {
-        let bus = try PrivateBus()
-        try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        let (bus, harness) = try Harness.onPrivateKeyring()
         #expect(try harness.signIn("yahoo.com").status == 0)
         try bus.secretTool(["store", "--label=left behind", "service", "fbauth", "username", "gone-uid", "project", "test-api-key", "kind", "refresh-token"],
                            input: "left-behind")
