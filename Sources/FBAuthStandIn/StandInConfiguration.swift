@@ -21,8 +21,11 @@ public struct StandInConfiguration: Sendable {
     /// "One account per email address" (the Firebase default): a provider whose unverified
     /// email belongs to another account gets `needConfirmation`.
     public var oneAccountPerEmail = true
-    /// Email enumeration protection: `createAuthUri` with `identifier` returns no methods.
-    public var emailEnumerationProtection = false
+    /// Email enumeration protection: `createAuthUri` with `identifier` returns no methods, and
+    /// a wrong email or password is `INVALID_LOGIN_CREDENTIALS`. On by default, as for every
+    /// Firebase project created since September 2023; tests that need the old answers turn it
+    /// off and say why.
+    public var emailEnumerationProtection = true
     /// When set, only these API keys are valid; otherwise any non-empty key is (as in the emulator).
     public var validAPIKeys: Set<String>? = nil
     /// reCAPTCHA Enterprise enforcement for email/password sign-in: requests without a

@@ -107,11 +107,15 @@ import Testing
         let reauth = try harness.run(["reauth", "--provider", "password"], stdin: "correct horse")
         #expect(reauth.status == 0, "\(reauth)")
         let wrong = try harness.run(["reauth", "--provider", "password"], stdin: "wrong")
-        #expect(wrong.status == 1 && wrong.stderr.contains("the password is wrong"))
+        #expect(wrong.status == 1 && wrong.stderr.hasSuffix("the email or password is wrong [INVALID_LOGIN_CREDENTIALS]\n") && !wrong.stderr.contains("wrong\n\n"), "\(wrong)")
     }
 
     @Test func theWholeAccountExistsResolution() throws {
-        let harness = try Harness()
+        // A project whose sign-in methods can be looked up (enumeration protection off, as
+        // before September 2023), so the advice names them.
+        var configuration = StandInConfiguration()
+        configuration.emailEnumerationProtection = false
+        let harness = try Harness(configuration: configuration)
         let uid = harness.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
 
         // Microsoft reports the email unverified, so Firebase asks to confirm: exit 5.
@@ -164,7 +168,11 @@ import Testing
     }
 
     @Test func providersForAnEmail() throws {
-        let harness = try Harness()
+        // Methods are listed only where enumeration protection is off (projects from before
+        // September 2023); the protected case follows.
+        var open = StandInConfiguration()
+        open.emailEnumerationProtection = false
+        let harness = try Harness(configuration: open)
         harness.standIn.createPasswordUser(email: "pat@example.com", password: "secret1")
         let known = try harness.run(["providers", "--email", "pat@example.com"])
         #expect(known.status == 0, "\(known)")
@@ -232,14 +240,26 @@ import Testing
         #expect(harness.standIn.requests.isEmpty)
     }
 
+    /// A wrong password and an unknown address get one answer, as production gives them on
+    /// every project created since September 2023 (email enumeration protection).
     @Test func passwordErrors() throws {
         let harness = try Harness()
         harness.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
         let wrong = try harness.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "nope\n")
-        #expect(wrong.status == 1 && wrong.stderr.contains("the password is wrong [INVALID_PASSWORD]"))
-        #expect(!wrong.stderr.contains("nope"))
+        #expect(wrong.status == 1 && wrong.stderr == "fbauth: password sign-in failed: the email or password is wrong [INVALID_LOGIN_CREDENTIALS]\n", "\(wrong.stderr)")
         let missing = try harness.run(["signin", "--provider", "password", "--email", "who@example.com"], stdin: "x\n")
-        #expect(missing.status == 1 && missing.stderr.contains("EMAIL_NOT_FOUND"))
+        #expect(missing.status == 1 && missing.stderr == wrong.stderr, "the same answer: \(missing.stderr)")
+        #expect(harness.savedSessions.isEmpty)
+
+        // A project from before then (protection off) says which.
+        var configuration = StandInConfiguration()
+        configuration.emailEnumerationProtection = false
+        let older = try Harness(configuration: configuration)
+        older.standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
+        let oldWrong = try older.run(["signin", "--provider", "password", "--email", "pat@example.com"], stdin: "nope\n")
+        #expect(oldWrong.status == 1 && oldWrong.stderr.hasSuffix("the password is wrong [INVALID_PASSWORD]\n") && !oldWrong.stderr.contains("nope"), "\(oldWrong.stderr)")
+        let oldMissing = try older.run(["signin", "--provider", "password", "--email", "who@example.com"], stdin: "x\n")
+        #expect(oldMissing.status == 1 && oldMissing.stderr.hasSuffix("there is no user with this email address [EMAIL_NOT_FOUND]\n"), "\(oldMissing.stderr)")
     }
 
     @Test func unlinkRemovesTheProvider() throws {

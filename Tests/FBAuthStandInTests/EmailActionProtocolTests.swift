@@ -28,7 +28,8 @@ import Testing
     }
 
     @Test func passwordResetCodeWorksOnceAndRevokesSessions() throws {
-        let (standIn, client) = try started()
+        // Without enumeration protection, so that an unknown address is named as such.
+        let (standIn, client) = try started { $0.emailEnumerationProtection = false }
         let uid = standIn.createPasswordUser(email: "Pat@Example.com", password: "secret-1")
         let old = client.accounts("signInWithPassword", ["email": "pat@example.com", "password": "secret-1"]).json["idToken"] as? String
         #expect(client.accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "nobody@example.com"]).errorMessage == "EMAIL_NOT_FOUND")

@@ -35,8 +35,8 @@ final class InProcessMachine {
     /// What `demo` and `emulator` start; none unless a test sets one.
     var localStandIn: LocalStandIn?
 
-    init() throws {
-        standIn = try StandIn()
+    init(configuration: StandInConfiguration = StandInConfiguration()) throws {
+        standIn = try StandIn(configuration: configuration)
         standIn.start()
         directory = NSTemporaryDirectory() + "fbauth-inprocess-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
