@@ -1,6 +1,7 @@
 import FBAuthStandIn
 import Foundation
 import Testing
+import TestSupport
 
 /// Signing in where no browser runs beside fbauth: SSH, containers, WSL, CI, scripts.
 @Suite struct HeadlessTests {
@@ -45,8 +46,9 @@ import Testing
     @Test func completeReadsTheAddressFromStdinAndChecksItBelongsToTheCommand() throws {
         let harness = try headlessHarness()
         #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["BROWSER": Binaries.url("fbauth-fake-browser").path]).status == 0)
-        let url = try harness.run(["link", "--loopback", "--provider", "github.com", "--print-url", "--port", "9123"]).stdout.trimmingCharacters(in: .newlines)
-        let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 9123).last?.url)
+        let port = try HeldPort()
+        let url = try harness.run(["link", "--loopback", "--provider", "github.com", "--print-url", "--port", port.text]).stdout.trimmingCharacters(in: .newlines)
+        let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: port.number).last?.url)
         let wrong = try harness.run(["signin", "--complete", address])
         #expect(wrong.status == 2 && wrong.stderr.contains("belongs to a pending `link`, not to this one"), "\(wrong)")
         let linked = try harness.run(["link", "--complete", "-"], stdin: address + "\n")
@@ -57,8 +59,9 @@ import Testing
     @Test func twoStepReauthentication() throws {
         let harness = try headlessHarness()
         #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["BROWSER": Binaries.url("fbauth-fake-browser").path]).status == 0)
-        let url = try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--print-url", "--port", "9124"]).stdout.trimmingCharacters(in: .newlines)
-        let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 9124).last?.url)
+        let port = try HeldPort()
+        let url = try harness.run(["reauth", "--loopback", "--provider", "yahoo.com", "--print-url", "--port", port.text]).stdout.trimmingCharacters(in: .newlines)
+        let address = try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: port.number).last?.url)
         let reauth = try harness.run(["reauth", "--complete", address])
         #expect(reauth.status == 0, "\(reauth)")
         #expect(harness.bodies(of: "accounts:signInWithIdp").last?["autoCreate"] as? Bool == false)

@@ -3,6 +3,7 @@
 import FBAuthStandIn
 import Foundation
 import Testing
+import TestSupport
 
 /// The commands that change an account, the two-step flow, `demo` and `emulator`, run in this
 /// process (see `InProcessMachine`).
@@ -125,12 +126,13 @@ import Testing
     /// `--print-url` then `--complete` for signin, link and reauth: one path through each.
     @Test func theTwoStepFlowOfEachCommand() throws {
         let machine = try InProcessMachine()
+        let port = try HeldPort()
         func start(_ arguments: [String]) throws -> String {
-            let started = machine.run(arguments + ["--loopback", "--print-url", "--port", "8977"])
+            let started = machine.run(arguments + ["--loopback", "--print-url", "--port", port.text])
             #expect(started.status == 0 && started.stderr.contains("--complete -"), "\(started)")
             let url = started.stdout.trimmed()
             // The browser ends on the loopback redirect, which does not load: its address is the result.
-            return try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: 8977).last?.url)
+            return try #require(try HeadlessBrowser(email: "ada@example.com").visit(url, stoppingAtPort: port.number).last?.url)
         }
 
         let signIn = machine.run(["signin", "--complete", "-"], stdin: try start(["signin", "--provider", "yahoo.com"]) + "\n")
