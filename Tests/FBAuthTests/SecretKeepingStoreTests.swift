@@ -4,19 +4,25 @@ import Foundation
 import Testing
 @testable import FBAuthSupport
 
-/// A keyring in memory: what it holds, what was asked of it, and a switch that makes it answer
-/// as an absent (or locked) one.
+/// A keyring in memory that answers as gnome-keyring does (`KeyringRecordings`): items keep
+/// every attribute they were given and gain the keyring's own on a restart (`xdg:schema`), a
+/// search matches by subset, and fbauth's items are told by fbauth's attributes alone. What it
+/// holds, what was asked of it, and a switch that makes it answer as an absent (or locked)
+/// one. `KeyringContractTests` runs the same calls on it and on the real keyring.
 final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [[String: String]: String] = [:]
+    private var items: [(attributes: [String: String], secret: String)] = []
     private var failure: FBAuthError?
     private(set) var calls = 0
 
     func fail(with error: FBAuthError?) { lock.withLock { failure = error } }
-    var secrets: [String] { lock.withLock { Array(items.values) } }
+    var secrets: [String] { lock.withLock { items.map(\.secret) } }
     var itemCount: Int { lock.withLock { items.count } }
-    func remove(kind: String) { lock.withLock { items = items.filter { $0.key["kind"] != kind } } }
-    func plant(_ attributes: [String: String], _ secret: String) { lock.withLock { items[attributes] = secret } }
+    func remove(kind: String) { lock.withLock { items.removeAll { $0.attributes["kind"] == kind } } }
+    /// An item written by another program (with the attributes it gave).
+    func plant(_ attributes: [String: String], _ secret: String) { lock.withLock { items.append((attributes, secret)) } }
+    /// The daemon restarted: every item carries the attributes the keyring adds of its own.
+    func restart() { lock.withLock { items = items.map { ($0.attributes.merging(KeyringRecordings.addedByTheKeyring) { old, _ in old }, $0.secret) } } }
 
     private func answer<T>(_ body: () -> T) throws(FBAuthError) -> T {
         lock.lock()
@@ -26,11 +32,20 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         return body()
     }
 
+    private func isItem(_ attributes: [String: String], _ item: KeyringItem) -> Bool { KeyringItem.own(attributes) == item.attributes }
+
     func probe() throws(FBAuthError) -> String { try answer { "the memory keyring" } }
-    func store(_ secret: String, as item: KeyringItem) throws(FBAuthError) { try answer { items[item.attributes] = secret } }
-    func secret(of item: KeyringItem) throws(FBAuthError) -> String? { try answer { items[item.attributes] } }
-    func delete(_ item: KeyringItem) throws(FBAuthError) { try answer { items[item.attributes] = nil } }
-    func listed() throws(FBAuthError) -> [[String: String]] { try answer { Array(items.keys) } }
+    func store(_ secret: String, as item: KeyringItem) throws(FBAuthError) {
+        try answer {
+            items.removeAll { isItem($0.attributes, item) }
+            items.append((item.attributes, secret))
+        }
+    }
+    func secret(of item: KeyringItem) throws(FBAuthError) -> String? { try answer { items.last { isItem($0.attributes, item) }?.secret } }
+    func delete(_ item: KeyringItem) throws(FBAuthError) { try answer { items.removeAll { isItem($0.attributes, item) } } }
+    func listed() throws(FBAuthError) -> [[String: String]] {
+        try answer { items.filter { $0.attributes["service"] == KeyringItem.service }.map { KeyringItem.own($0.attributes) } }
+    }
 }
 
 /// Issue 30: what the store keeps in the keyring and what in sessions.json, and the ways back.
@@ -203,8 +218,13 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         try keyring.delete(KeyringItem(.refreshToken, of: bob, in: project.storageKey, projectId: nil))
         let orphan = ["service": "fbauth", "username": "gone", "project": project.storageKey, "kind": "refresh-token"]
         keyring.plant(orphan, "AMf-gone")
+        // The keyring restarted: every item carries its `xdg:schema` now, ada's too; she is
+        // neither missing nor orphaned, and the orphan is named by fbauth's attributes alone.
+        keyring.restart()
         let audit = try store().audit()
-        #expect(audit.missing.map { $0["username"] } == ["bob"] && audit.orphaned == [orphan])
+        #expect(audit.missing.map { $0["username"] } == ["bob"] && audit.orphaned == [orphan] && audit.leftover.isEmpty, "\(audit)")
+        let ada = try #require(try store().load().project(project)?.sessions.first)
+        #expect(try store().refreshToken(of: ada, in: project) == "AMf-refresh")
         #expect(failure { _ = try store().refreshToken(of: bob, in: project) }
                 == "\(FBAuthError.signInAgain("").code): the refresh token of bob@example.com is no longer in the keyring (its item was deleted); sign in again")
     }

@@ -15,7 +15,9 @@ import Foundation
 public final class PrivateBus: @unchecked Sendable {
     public static let daemon = "/usr/bin/dbus-daemon"
     public static let keyring = "/usr/bin/gnome-keyring-daemon"
-    public static let secretTool = "/usr/bin/secret-tool"
+    /// `FBAUTH_TEST_SECRET_TOOL` replaces it (with a program that fails, the keyring suites
+    /// must fail: Tests/README.md).
+    public static let secretTool = ProcessInfo.processInfo.environment["FBAUTH_TEST_SECRET_TOOL"] ?? "/usr/bin/secret-tool"
     public static var available: Bool { FileManager.default.isExecutableFile(atPath: daemon) && FileManager.default.isExecutableFile(atPath: keyring) }
     public static var secretToolAvailable: Bool { FileManager.default.isExecutableFile(atPath: secretTool) }
 
@@ -33,6 +35,8 @@ public final class PrivateBus: @unchecked Sendable {
     public let directory: String
     public let address: String
     public let owner: Owner?
+    /// The program `secretTool` runs.
+    public var secretToolPath = PrivateBus.secretTool
     private var daemons: [ChildProcess] = []
     private var keyringProcess: ChildProcess?
 
@@ -146,7 +150,7 @@ public final class PrivateBus: @unchecked Sendable {
         defer { close(descriptor); unlink(output) }
         var pipeEnds: [Int32] = [-1, -1]
         if input != nil { guard pipe(&pipeEnds) == 0 else { throw Failure(description: "no pipe") } }
-        let tool = try spawn("/usr/bin/stdbuf", ["-oL", Self.secretTool] + arguments, environment: environment,
+        let tool = try spawn("/usr/bin/stdbuf", ["-oL", secretToolPath] + arguments, environment: environment,
                              stdin: input == nil ? nil : pipeEnds[0], stdout: descriptor, stderr: descriptor)
         if let input {
             close(pipeEnds[0])
@@ -207,7 +211,13 @@ public struct ListedItem: Equatable, Sendable {
     /// `attribute.NAME = VALUE` lines, and the `schema = …` line as `xdg:schema`.
     public var attributes: [String: String] = [:]
 
-    static func parse(_ text: String) -> [ListedItem] {
+    public init(label: String = "", secret: String = "", attributes: [String: String] = [:]) {
+        self.label = label
+        self.secret = secret
+        self.attributes = attributes
+    }
+
+    public static func parse(_ text: String) -> [ListedItem] {
         var items: [ListedItem] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             if line.hasPrefix("[/") {

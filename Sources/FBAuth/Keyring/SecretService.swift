@@ -137,6 +137,11 @@ struct SecretService {
     /// The attributes and modification time of the item at `path` (readable without unlocking).
     private func properties(of path: String) throws(Failure) -> (attributes: [String: String], modified: UInt64) {
         let answer = try call(path: path, interface: "org.freedesktop.DBus.Properties", member: "GetAll", [.string("org.freedesktop.Secret.Item")])
+        return Self.itemProperties(answer)
+    }
+
+    /// What an item's `GetAll` answers (`a{sv}`): its attributes and modification time.
+    static func itemProperties(_ answer: [DBusValue]) -> (attributes: [String: String], modified: UInt64) {
         var attributes: [String: String] = [:]
         var modified: UInt64 = 0
         for entry in answer.first?.arrayValues ?? [] {
