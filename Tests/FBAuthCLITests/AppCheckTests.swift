@@ -81,8 +81,9 @@ import Testing
         let harness = try enforcing()
         let refused = try harness.signIn("yahoo.com", environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "not-registered"])
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr.contains("App Check refused the debug token for app \(Self.appID) (HTTP 403: App attestation failed.)"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("Manage debug tokens") && harness.browserPages.isEmpty, "refused before the browser: \(refused)")
+        #expect(refused.stderr == "fbauth: App Check refused the debug token for app \(Self.appID) (HTTP 403: App attestation failed.): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens) (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)\n", "\(refused.stderr)")
+        // Before the browser: only the exchange reached the server, no authorization request.
+        #expect(harness.standIn.requests.map(\.endpoint) == ["\(Self.appID):exchangeDebugToken"], "refused before the browser: \(harness.standIn.requests.map(\.endpoint))")
     }
 
     /// Issue 37, item 6: with `FBAUTH_APP_CHECK_HOST`, a refusal and a host that does not

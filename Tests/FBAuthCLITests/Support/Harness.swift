@@ -110,10 +110,17 @@ struct RunResult: CustomStringConvertible {
     var stdout: String
     var stderr: String
 
-    /// stdout as one JSON object.
-    var json: [String: Any] {
-        ((try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]) ?? [:]
+    /// stdout as one JSON object. Output that is not one is a test failure, recorded where
+    /// the property is read: `json["x"] == nil` must never pass on a page of text.
+    func json(sourceLocation: SourceLocation = #_sourceLocation) -> [String: Any] {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any] else {
+            Issue.record("stdout is not one JSON object: \(self)", sourceLocation: sourceLocation)
+            return [:]
+        }
+        return object
     }
+
+    var json: [String: Any] { json() }
 
     var description: String { "exit \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
 }
