@@ -217,6 +217,26 @@ struct HostedFlowTests {
         return ReceivedResponse(parsing: client.readToEnd())
     }
 
+    /// `FBAUTH_AUTH_DOMAIN` (issue 38, item 10): without `--auth-domain`, the variable's domain
+    /// is the page's, and an option given too wins.
+    @Test(arguments: [([String](), "env.example.com"), (["--auth-domain", "option.example.com"], "option.example.com")])
+    func theAuthDomainVariableReachesThePage(options: [String], expected: String) throws {
+        let harness = try Harness()
+        let running = try BackgroundProcess(["signin", "--hosted", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser"] + options,
+                                            harness: harness, environment: ["FBAUTH_AUTH_DOMAIN": "env.example.com"])
+        #expect(running.waitForStderr(containing: "/start?n="))
+        let printed = try #require(running.printedURL)
+        let start = try #require(URLComponents(string: printed))
+        let port = UInt16(try #require(start.port))
+        let host = "Host: localhost:\(port)\r\n"
+        let first = try #require(try request(port, "GET \(start.percentEncodedPath)?\(start.percentEncodedQuery ?? "") HTTP/1.1\r\n\(host)\r\n"))
+        let cookie = try #require(first.header("Set-Cookie")?.split(separator: ";").first)
+        let page = try #require(try request(port, "GET / HTTP/1.1\r\n\(host)Cookie: \(cookie)\r\n\r\n"))
+        #expect(page.status == 200 && page.bodyText.contains(#""authDomain":"\#(expected)""#), "\(page.bodyText.prefix(400))")
+        running.interrupt()
+        #expect(running.finish().status == 4)
+    }
+
     @Test func requestsWithoutThePagesCookieAreRefusedAndTheFlowKeepsWaiting() throws {
         let harness = try Harness()
         let running = try BackgroundProcess(["signin", "--hosted", "--provider", "yahoo.com", "--port", "0", "--timeout", "20", "--no-browser",

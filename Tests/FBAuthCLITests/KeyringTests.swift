@@ -173,6 +173,9 @@ struct KeyringTests {
             "The refresh token of user@example.com (uid UID) is not in the keyring (its item was deleted): sign in again with `fbauth signin --provider yahoo.com --loopback --email user@example.com`",
             "The keyring holds a refresh token no saved session uses (uid gone-uid); remove it with: secret-tool clear kind 'refresh-token' project 'test-api-key' service 'fbauth' username 'gone-uid'",
         ], "\(status.stdout)")
+        let json = try harness.run(["status", "--json"]).json
+        let problems = try #require(json["keyringProblems"] as? [[String: String]], "\(json)")
+        #expect(Set(problems.map { "\($0["problem"] ?? "?") \($0["username"] ?? "?")" }) == ["missing \(json.string("current", "uid") ?? "?")", "orphaned gone-uid"], "\(problems)")
         let refresh = try harness.run(["token", "--force-refresh"])
         #expect(refresh.status == 3 && refresh.stderr.contains("no longer in the keyring") && refresh.stderr.split(separator: "\n").count == 1, "\(refresh)")
 

@@ -228,6 +228,26 @@ import Testing
         #expect(try harness.run(["token"]).status == 3)
     }
 
+    /// `XDG_CONFIG_HOME` through the binary (issue 38, item 10): the sessions go to
+    /// `$XDG_CONFIG_HOME/fbauth`, where the quick `token` path and `status` find them; a
+    /// relative value is ignored, as the XDG Base Directory specification says.
+    @Test func theConfigDirectoryFollowsXDGConfigHome() throws {
+        let harness = try Harness()
+        harness.environment["FBAUTH_CONFIG_DIR"] = nil
+        harness.environment["XDG_CONFIG_HOME"] = harness.directory + "/xdg"
+        let signin = try harness.signIn("yahoo.com")
+        #expect(signin.status == 0 && signin.stderr.contains("the session is saved in \(harness.directory)/xdg/fbauth/sessions.json"), "\(signin)")
+        #expect(FileManager.default.fileExists(atPath: harness.directory + "/xdg/fbauth/sessions.json"))
+        #expect(!FileManager.default.fileExists(atPath: harness.directory + "/.config"), "nothing under HOME")
+        let token = try harness.run(["token"])
+        #expect(token.status == 0 && token.stdout == (signin.json.string("user", "idToken") ?? "-") + "\n", "\(token)")
+        let status = try harness.run(["status"])
+        #expect(status.stdout.hasSuffix("Sessions are stored in \(harness.directory)/xdg/fbauth/sessions.json; new refresh tokens are kept in sessions.json\n"), "\(status)")
+
+        let relative = try harness.run(["status"], environment: ["XDG_CONFIG_HOME": "xdg"])
+        #expect(relative.status == 3 && relative.stdout.hasSuffix("Sessions are stored in \(harness.directory)/.config/fbauth/sessions.json\n"), "\(relative)")
+    }
+
     @Test func notSignedInIsExit3() throws {
         let harness = try Harness()
         for command in [["token"], ["whoami"], ["whoami", "--offline"], ["token", "--provider", "yahoo.com"]] {
