@@ -87,9 +87,10 @@ import Testing
     @Test(.enabled(if: PrivateBus.available, "needs dbus-daemon"))
     func noKeyringIsReportedAndNoneIsStarted() throws {
         let bus = try PrivateBus()
+        // Answered, not timed out: the deadline is far beyond what a busy machine takes.
         let started = ContinuousClock.now
-        #expect(throws: SecretService.Failure.self) { try SecretService(connection: DBusConnection(address: bus.address, timeout: .seconds(5))) }
-        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(throws: SecretService.Failure.self) { try SecretService(connection: DBusConnection(address: bus.address, timeout: .seconds(60))) }
+        #expect(ContinuousClock.now - started < .seconds(20))
         let names = try DBusConnection(address: bus.address, timeout: .seconds(5)).call(
             .call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "ListNames"))
         let owners = names.first?.arrayValues ?? []
@@ -126,7 +127,7 @@ import Testing
             try SecretServiceKeeper(busAddress: nil).secret(of: KeyringItem(kind: .refreshToken, uid: "u", project: "k", userLabel: "u", projectLabel: "p"))
         }
         #expect(error?.code == .keychainError && error?.message.contains("no D-Bus session") == true, "\(String(describing: error))")
-        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(ContinuousClock.now - started < .seconds(10), "no bus is known at once, without a deadline to wait out")
     }
 
     @Test func noBusIsReportedAtOnce() {
@@ -151,7 +152,8 @@ import Testing
         let started = ContinuousClock.now
         #expect(throws: DBusConnection.Failure.self) { try DBusConnection(address: "unix:path=\(path)", timeout: .seconds(1)) }
         let took = ContinuousClock.now - started
-        #expect(took >= .milliseconds(900) && took < .seconds(3), "\(took)")
+        // The deadline is the behaviour: at least it, and not for ever (a bound a busy machine meets).
+        #expect(took >= .milliseconds(900) && took < .seconds(15), "\(took)")
     }
 
     @Test func busAddressesAreRead() {
