@@ -10,6 +10,11 @@ let package = Package(
         // Firebase Authentication's OAuth sign-in for Swift programs, named as Firebase's Apple
         // SDK names it: the flows, the REST client, the redirect listener and the session store.
         .library(name: "FBAuth", targets: ["FBAuth"]),
+        // Firebase's Apple SDK's own public API on Linux, over FBAuth: `import FirebaseCore`,
+        // `import FirebaseAuth`, and the guides' Swift compiles unchanged. Full Foundation
+        // (NSError, property lists), which only programs importing these link: `fbauth` does not.
+        .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
+        .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
     ],
     targets: [
         // Sockets, a pure HTTP/1.1 request parser and a poll loop: the loopback listener's
@@ -23,6 +28,11 @@ let package = Package(
         // of the command line; reports progress to an observer. FoundationEssentials only on
         // Linux (no ICU), HTTP through the system's libcurl loaded on the first request.
         .target(name: "FBAuth", dependencies: ["FBAuthSupport", "LoopbackHTTP", "CCurl"]),
+        // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
+        .target(name: "FirebaseCore"),
+        // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)
+        // over FBAuth.
+        .target(name: "FirebaseAuth", dependencies: ["FirebaseCore", "FBAuth"]),
         // The system's libcurl, loaded with dlopen on the first request (Linux's HTTP stack).
         .target(name: "CCurl"),
         // argc and argv for `CommandLine` on Linux without the runtime's read of /proc/self/maps

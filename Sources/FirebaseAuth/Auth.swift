@@ -1,0 +1,250 @@
+import FBAuth
+import FirebaseCore
+import Foundation
+
+/// Firebase Authentication for a configured app, as the SDK's `Auth`: `Auth.auth()` after
+/// `FirebaseApp.configure()`. Completion handlers run on the main queue with `(T?, Error?)`,
+/// errors are `NSError`s in `AuthErrorDomain`, and every call has an `async` twin, as in the
+/// SDK. Underneath, fbauth does the work: sessions are saved as the `fbauth` command saves
+/// them (`~/.config/fbauth`, refresh tokens in the OS keyring where there is one), and browser
+/// sign-ins open the user's browser on a loopback listener.
+public final class Auth: NSObject, @unchecked Sendable {
+    /// The app this `Auth` belongs to.
+    public let app: FirebaseApp
+    private let lock = NSLock()
+    private var emulatorHost: String?
+    private var core: FBAuth.Auth
+    private var stateListeners: [UUID: (Auth, User?) -> Void] = [:]
+    private var tokenListeners: [UUID: (Auth, User?) -> Void] = [:]
+    /// The signed-in user last told to listeners (uid), to tell changes only.
+    private var toldUser: String??
+
+    nonisolated(unsafe) private static var instances: [String: Auth] = [:]
+    private static let instancesLock = NSLock()
+
+    private init(app: FirebaseApp) {
+        self.app = app
+        core = Auth.makeCore(app.options, emulatorHost: nil)
+        super.init()
+    }
+
+    /// The `Auth` of the default app (`FirebaseApp.configure()` first).
+    public static func auth() -> Auth {
+        guard let app = FirebaseApp.app() else {
+            fatalError("The default FirebaseApp instance must be configured before the default Auth instance can be initialized: call FirebaseApp.configure()")
+        }
+        return auth(app: app)
+    }
+
+    /// The `Auth` of `app`.
+    public static func auth(app: FirebaseApp) -> Auth {
+        instancesLock.withLock {
+            if let auth = instances[app.name] { return auth }
+            let auth = Auth(app: app)
+            instances[app.name] = auth
+            return auth
+        }
+    }
+
+    /// Sends every request to an Auth emulator (`fbauth emulator`, Google's) at `host:port`.
+    /// Browser sign-ins then redirect to the loopback listener directly.
+    public func useEmulator(withHost host: String, port: Int) {
+        lock.withLock {
+            emulatorHost = "\(host):\(port)"
+            core = Auth.makeCore(app.options, emulatorHost: emulatorHost)
+        }
+    }
+
+    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?) -> FBAuth.Auth {
+        var settings = AuthSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID)
+        // An emulator accepts a loopback redirect for every provider, and the hosted page would
+        // load the Firebase JS SDK from the internet.
+        settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
+        return FBAuth.Auth(settings: settings, observer: LinuxSeams.signInObserver)
+    }
+
+    var fbauth: FBAuth.Auth { lock.withLock { core } }
+
+    /// The signed-in user, if any (as the last sign-in on this machine saved it).
+    public var currentUser: User? { fbauth.currentUser.map { User($0, auth: self) } }
+
+    /// The tenant users sign in to; nil for the project's own users.
+    public var tenantID: String?
+
+    /// The language of provider pages and mails; kept for source compatibility.
+    public var languageCode: String?
+
+    // MARK: - Signing in
+
+    public func signIn(with credential: AuthCredential, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> AuthDataResult in try await self.signingIn(with: credential) }, completion)
+    }
+
+    public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
+        try await bridged { () async throws(FBAuthError) in try await self.signingIn(with: credential) }
+    }
+
+    private func signingIn(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
+        let result: FBAuth.AuthDataResult
+        switch credential.use {
+        case .browser(let provider): result = try await fbauth.signIn(with: provider)
+        case .tokens(let tokens): result = try await fbauth.signIn(with: tokens)
+        case .other(let other): result = try await fbauth.signIn(with: other)
+        }
+        return signedIn(result)
+    }
+
+    public func signIn(withEmail email: String, password: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withEmail: email, password: password)) }, completion)
+    }
+
+    public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withEmail: email, password: password)) }
+    }
+
+    public func createUser(withEmail email: String, password: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.createUser(withEmail: email, password: password)) }, completion)
+    }
+
+    public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.createUser(withEmail: email, password: password)) }
+    }
+
+    public func signInAnonymously(completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signInAnonymously()) }, completion)
+    }
+
+    public func signInAnonymously() async throws -> AuthDataResult {
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signInAnonymously()) }
+    }
+
+    public func signIn(withCustomToken token: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }, completion)
+    }
+
+    public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }
+    }
+
+    /// The sign-in methods of an email (empty where the project hides them: email enumeration
+    /// protection, the default since 2023).
+    public func fetchSignInMethods(forEmail email: String, completion: (([String]?, Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> [String] in try await self.fbauth.fetchSignInMethods(forEmail: email) }, completion)
+    }
+
+    public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
+        try await bridged { () async throws(FBAuthError) in try await self.fbauth.fetchSignInMethods(forEmail: email) }
+    }
+
+    public func sendPasswordReset(withEmail email: String, completion: ((Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> Void in try await self.fbauth.sendPasswordReset(withEmail: email) }) { (_: Void?, error) in completion?(error) }
+    }
+
+    public func sendPasswordReset(withEmail email: String) async throws {
+        try await bridged { () async throws(FBAuthError) in try await self.fbauth.sendPasswordReset(withEmail: email) }
+    }
+
+    /// Forgets the current user on this machine, as the SDK's `signOut()` does on a device.
+    public func signOut() throws {
+        do {
+            if fbauth.currentUser != nil { try fbauth.signOut() }
+        } catch {
+            throw AuthErrorBridge.error(error)
+        }
+        tellListeners()
+    }
+
+    // MARK: - Listeners
+
+    /// Calls `listener` on the main queue now, and whenever the signed-in user changes through
+    /// this `Auth` (sign-in, sign-out).
+    @discardableResult
+    public func addStateDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> AuthStateDidChangeListenerHandle {
+        let handle = AuthStateDidChangeListenerHandle()
+        lock.withLock { stateListeners[handle.id] = listener }
+        let call = UncheckedBox((listener, currentUser))
+        DispatchQueue.main.async { call.value.0(self, call.value.1) }
+        return handle
+    }
+
+    public func removeStateDidChangeListener(_ listenerHandle: AuthStateDidChangeListenerHandle) {
+        lock.withLock { _ = stateListeners.removeValue(forKey: listenerHandle.id) }
+    }
+
+    /// Calls `listener` on the main queue now, and whenever a sign-in, sign-out or refresh
+    /// through this `Auth` changes the ID token.
+    @discardableResult
+    public func addIDTokenDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> IDTokenDidChangeListenerHandle {
+        let handle = IDTokenDidChangeListenerHandle()
+        lock.withLock { tokenListeners[handle.id] = listener }
+        let call = UncheckedBox((listener, currentUser))
+        DispatchQueue.main.async { call.value.0(self, call.value.1) }
+        return handle
+    }
+
+    public func removeIDTokenDidChangeListener(_ listenerHandle: IDTokenDidChangeListenerHandle) {
+        lock.withLock { _ = tokenListeners.removeValue(forKey: listenerHandle.id) }
+    }
+
+    /// Tells the token listeners, and the state listeners when the user changed.
+    func tellListeners() {
+        let user = currentUser
+        let (state, token, changed) = lock.withLock { () -> ([(Auth, User?) -> Void], [(Auth, User?) -> Void], Bool) in
+            let changed = toldUser != .some(user?.uid)
+            toldUser = .some(user?.uid)
+            return (Array(stateListeners.values), Array(tokenListeners.values), changed)
+        }
+        let calls = UncheckedBox((changed ? state : [], token, user))
+        DispatchQueue.main.async {
+            calls.value.0.forEach { $0(self, calls.value.2) }
+            calls.value.1.forEach { $0(self, calls.value.2) }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    func signedIn(_ result: FBAuth.AuthDataResult) -> AuthDataResult {
+        defer { tellListeners() }
+        return AuthDataResult(result, auth: self)
+    }
+
+    /// Runs `work` off the caller's thread and hands its outcome to `completion` on the main
+    /// queue, as the SDK does.
+    func run<T>(_ work: @escaping @Sendable () async throws(FBAuthError) -> T, _ completion: ((T?, Error?) -> Void)?) {
+        let deliver = UncheckedBox(completion)
+        Task.detached {
+            do throws(FBAuthError) {
+                let value = UncheckedBox(try await work())
+                DispatchQueue.main.async { deliver.value?(value.value, nil) }
+            } catch {
+                let bridged = AuthErrorBridge.error(error)
+                DispatchQueue.main.async { deliver.value?(nil, bridged) }
+            }
+        }
+    }
+
+    /// `work` with its failure as the SDK's `NSError`.
+    func bridged<T>(_ work: () async throws(FBAuthError) -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch {
+            throw AuthErrorBridge.error(error)
+        }
+    }
+}
+
+/// A value handed across threads as the SDK hands its results to the main queue.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// What `addStateDidChangeListener` returns, to remove the listener with.
+public final class AuthStateDidChangeListenerHandle: NSObject, @unchecked Sendable {
+    let id = UUID()
+}
+
+/// What `addIDTokenDidChangeListener` returns, to remove the listener with.
+public final class IDTokenDidChangeListenerHandle: NSObject, @unchecked Sendable {
+    let id = UUID()
+}

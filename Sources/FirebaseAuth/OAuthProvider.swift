@@ -1,0 +1,81 @@
+import FBAuth
+import Foundation
+
+/// Presents the SDK's web views on Apple platforms. On Linux the sign-in runs in the user's
+/// browser through fbauth's loopback listener, so none is needed: pass nil.
+public protocol AuthUIDelegate: AnyObject {}
+
+/// An OAuth identity provider, as the SDK's `OAuthProvider`: the provider id, custom OAuth
+/// parameters and scopes, and a credential from the user's consent.
+///
+/// On Linux `getCredentialWith(nil)` needs no UI delegate: the credential it gives runs
+/// fbauth's browser sign-in (the system's browser, `$BROWSER`, opened on a page of a loopback
+/// listener) when it is used with `signIn(with:)`, `link(with:)` or `reauthenticate(with:)`.
+open class OAuthProvider: NSObject, @unchecked Sendable {
+    public let providerID: String
+    /// Parameters for the provider's authorization request (`prompt`, Microsoft's `tenant`).
+    public var customParameters: [String: String]?
+    /// OAuth scopes beyond the provider's defaults.
+    public var scopes: [String]?
+    let auth: Auth
+
+    public convenience init(providerID: String) {
+        self.init(providerID: providerID, auth: Auth.auth())
+    }
+
+    public init(providerID: String, auth: Auth) {
+        self.providerID = providerID
+        self.auth = auth
+        super.init()
+    }
+
+    /// The SDK's factory, kept for source compatibility.
+    public static func provider(providerID: String, auth: Auth = Auth.auth()) -> OAuthProvider {
+        OAuthProvider(providerID: providerID, auth: auth)
+    }
+
+    /// A credential of this provider with its parameters and scopes; its browser sign-in runs
+    /// when it is used. The completion runs on the main queue, as the SDK's does.
+    open func getCredentialWith(_ uiDelegate: AuthUIDelegate?, completion: ((AuthCredential?, Error?) -> Void)? = nil) {
+        let credential = OAuthCredential(browser: fbauthProvider)
+        let deliver = UncheckedBox(completion)
+        DispatchQueue.main.async { deliver.value?(credential, nil) }
+    }
+
+    /// The same, with `async`.
+    open func credential(with uiDelegate: AuthUIDelegate?) async throws -> AuthCredential {
+        OAuthCredential(browser: fbauthProvider)
+    }
+
+    var fbauthProvider: FBAuth.OAuthProvider {
+        var provider = FBAuth.OAuthProvider(providerID: providerID)
+        provider.scopes = scopes ?? []
+        provider.customParameters = customParameters ?? [:]
+        return provider
+    }
+
+    /// A provider token held already (Google Sign-In, Sign in with Apple, a CI's OpenID Connect
+    /// token), as the SDK's `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:)`.
+    public static func credential(providerID: AuthProviderID, idToken: String, rawNonce: String? = nil, accessToken: String? = nil) -> OAuthCredential {
+        OAuthCredential(pending: FBAuth.OAuthProvider.credential(providerID: providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken))
+    }
+
+    /// An access token held already (and, for OAuth 1.0a, its secret).
+    public static func credential(providerID: AuthProviderID, accessToken: String, secret: String? = nil) -> OAuthCredential {
+        OAuthCredential(pending: FBAuth.OAuthProvider.credential(providerID: providerID.rawValue, accessToken: accessToken, secret: secret))
+    }
+}
+
+/// The SDK's provider ids, as `AuthProviderID`.
+public struct AuthProviderID: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { rawValue = value }
+
+    public static let apple: AuthProviderID = "apple.com"
+    public static let email: AuthProviderID = "password"
+    public static let facebook: AuthProviderID = "facebook.com"
+    public static let gitHub: AuthProviderID = "github.com"
+    public static let google: AuthProviderID = "google.com"
+    public static let phone: AuthProviderID = "phone"
+}

@@ -1,0 +1,57 @@
+import FBAuthStandIn
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 39: Firebase's guides' own Swift (Yahoo, Twitter, Microsoft on Apple platforms), in a
+/// package outside the repository that depends on fbauth by path, built and run to the end
+/// against the stand-in with a browser: sign-in with custom parameters and scopes, link,
+/// reauthenticate, sign-out, account-exists resolved by linking the pending credential, a state
+/// listener, and a wrong password's `localizedDescription`.
+@Suite struct GuidesOnLinuxTests {
+    @Test func theGuidesSwiftBuildsAndRunsOnLinux() throws {
+        let harness = try Harness()
+        let package = harness.directory + "/GuidesOnLinux"
+        try FileManager.default.copyItem(atPath: DistributionTests.repository.appendingPathComponent("Examples/GuidesOnLinux").path, toPath: package)
+        try? FileManager.default.removeItem(atPath: package + "/.build")
+        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+            .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(DistributionTests.repository.path)""#)
+        try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
+        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first(where: FileManager.default.isExecutableFile) ?? "/usr/bin/env"
+        let built = try Subprocess.run(URL(fileURLWithPath: swift), (swift == "/usr/bin/env" ? ["swift"] : []) + ["build", "--package-path", package],
+                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: package, timeout: 900)
+        try #require(built.status == 0, "\(built)")
+
+        var environment = harness.environment
+        environment["FBAUTH_FAKE_BROWSER_EMAIL"] = "pat@example.com"
+        let run = try Subprocess.run(URL(fileURLWithPath: package + "/.build/debug/GuidesOnLinux"), [], environment: environment, stdin: nil,
+                                     directory: harness.directory, timeout: 120)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            "state: signed out",
+            "state: pat@example.com",
+            "signed in with yahoo.com: pat@example.com",
+            "access token: true, ID token: true",
+            "yahoo uid: present",
+            "linked twitter.com (token secret: true); providers: [\"twitter.com\", \"yahoo.com\"]",
+            "reauthenticated pat@example.com",
+            "state: signed out",
+            "account exists for pat@example.com: An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address.",
+            "state: pat@example.com",
+            "linked the pending microsoft.com credential; providers: [\"microsoft.com\", \"twitter.com\", \"yahoo.com\"]",
+            "wrong password: FIRAuthErrorDomain 17004 The supplied auth credential is malformed or has expired.",
+        ], "\(run)")
+        // What the guides ask of the provider reached it: Yahoo's parameters and scopes,
+        // Microsoft's tenant.
+        let authorizations = harness.standIn.requests(to: "accounts:createAuthUri").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.body.utf8))) as? [String: Any]
+        }
+        let yahoo = try #require(authorizations.first { $0["providerId"] as? String == "yahoo.com" })
+        #expect(yahoo["customParameter"] as? [String: String] == ["prompt": "login", "language": "fr"], "\(yahoo)")
+        #expect((yahoo["oauthScope"] as? String)?.contains("mail-r") == true, "\(yahoo)")
+        let microsoft = try #require(authorizations.first { $0["providerId"] as? String == "microsoft.com" })
+        #expect((microsoft["customParameter"] as? [String: String])?["tenant"] == "contoso.onmicrosoft.com", "\(microsoft)")
+        // One user, with the three providers.
+        #expect(harness.standIn.users.count == 1)
+    }
+}
