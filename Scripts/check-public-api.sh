@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# One door (issue 28): the command line may use only FBAuth's public API.
+# One door (issues 28, 39): the command line, and the `fbauth` executable that drives it, may use
+# only FBAuth's public API.
 #
 #   Scripts/check-public-api.sh [--list]
 #
 # Copies the package to a temporary directory, turns every `package` declaration of
-# Sources/FBAuth into `internal`, and builds FBAuthCLI there. The FBAuth names the command line
+# Sources/FBAuth into `internal`, and builds FBAuthCLI and the `fbauth` executable there. The FBAuth names the command line
 # still reaches behind the door (what the compiler cannot find or may not access) are compared
 # with Scripts/public-api-debt.txt, the list of what is left to move onto the public API:
 # a name not on that list fails (a new use of an internal), and so does a listed name that is no
@@ -24,7 +25,7 @@ find "$work/Sources/FBAuth" -name '*.swift' -exec perl -pi -e \
 
 log="$work/build.log"
 status=0
-(cd "$work" && swift build --target FBAuthCLI --scratch-path "$work/.build" >"$log" 2>&1) || status=$?
+(cd "$work" && swift build --product fbauth --scratch-path "$work/.build" >"$log" 2>&1) || status=$?
 
 # The names the compiler reports: missing types and values, inaccessible members, members of
 # FBAuth types it cannot see. Each name once, sorted.
@@ -41,11 +42,11 @@ fi
 expected=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^[[:space:]]*$/d' "$debt_file" | sort -u)
 if [ -z "$expected" ]; then
   if [ "$status" -ne 0 ]; then
-    echo "FBAuthCLI does not build against FBAuth's public API alone:" >&2
+    echo "FBAuthCLI and fbauth do not build against FBAuth's public API alone:" >&2
     grep -E ': error: ' "$log" | head -40 >&2
     exit 1
   fi
-  echo "FBAuthCLI builds against FBAuth's public API alone."
+  echo "FBAuthCLI and fbauth build against FBAuth's public API alone."
   exit 0
 fi
 if [ "$status" -ne 0 ] && [ -z "$used" ]; then

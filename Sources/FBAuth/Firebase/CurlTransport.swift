@@ -13,15 +13,17 @@ import CCurl
 /// `maximumBodyBytes` — after decompression, so a small gzip body cannot expand without
 /// limit — is refused.
 ///
+/// The HTTP transport on Linux (a seam a program may replace: `HTTPTransport`).
+///
 /// Proxies: libcurl reads `https_proxy`/`HTTPS_PROXY`, `http_proxy` and `no_proxy`/`NO_PROXY`
 /// from the environment. CA certificates: the system's store, as for `curl`.
-package struct CurlTransport: HTTPTransport {
+public struct CurlTransport: HTTPTransport {
     /// Identity Toolkit's answers are a few kilobytes; 1 MiB is plenty.
-    package static let maximumBodyBytes = 1 << 20
+    public static let maximumBodyBytes = 1 << 20
 
-    package init() {}
+    public init() {}
 
-    package func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
+    public func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
         let headerLines = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         var response = ccurl_response()
         defer { ccurl_response_free(&response) }
