@@ -7,12 +7,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "fbauth", targets: ["fbauth"]),
-        // Firebase Authentication's OAuth sign-in for Swift programs, named as Firebase's Apple
-        // SDK names it: the flows, the REST client, the redirect listener and the session store.
-        .library(name: "FBAuth", targets: ["FBAuth"]),
-        // Firebase's Apple SDK's own public API on Linux, over FBAuth: `import FirebaseCore`,
-        // `import FirebaseAuth`, and the guides' Swift compiles unchanged. Full Foundation
+        // The library: Firebase's Apple SDK's own public API on Linux (`import FirebaseCore`,
+        // `import FirebaseAuth`), so the guides' Swift compiles unchanged. Full Foundation
         // (NSError, property lists), which only programs importing these link: `fbauth` does not.
+        // FBAuth, the machinery under it and under the command line, is no product: its API is
+        // fbauth's own, not the SDK's (issue 39).
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
     ],

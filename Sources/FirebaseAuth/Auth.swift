@@ -56,11 +56,12 @@ public final class Auth: NSObject, @unchecked Sendable {
     }
 
     private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?) -> FBAuth.Auth {
-        var settings = AuthSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID)
+        var settings = AuthSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID,
+                                    configDirectory: LinuxSeams.sessionsDirectory)
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.
         settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
-        return FBAuth.Auth(settings: settings, observer: LinuxSeams.signInObserver)
+        return FBAuth.Auth(settings: settings, browser: LinuxSeams.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
     }
 
     var fbauth: FBAuth.Auth { lock.withLock { core } }
@@ -76,10 +77,12 @@ public final class Auth: NSObject, @unchecked Sendable {
 
     // MARK: - Signing in
 
+    /// Signs in with a credential: a provider's browser sign-in (`getCredentialWith`), a provider token, or an email and password.
     public func signIn(with credential: AuthCredential, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> AuthDataResult in try await self.signingIn(with: credential) }, completion)
     }
 
+    /// The same, with `async`.
     public func signIn(with credential: AuthCredential) async throws -> AuthDataResult {
         try await bridged { () async throws(FBAuthError) in try await self.signingIn(with: credential) }
     }
@@ -94,34 +97,42 @@ public final class Auth: NSObject, @unchecked Sendable {
         return signedIn(result)
     }
 
+    /// Signs in with an email and password.
     public func signIn(withEmail email: String, password: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withEmail: email, password: password)) }, completion)
     }
 
+    /// The same, with `async`.
     public func signIn(withEmail email: String, password: String) async throws -> AuthDataResult {
         try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withEmail: email, password: password)) }
     }
 
+    /// Makes an email and password user and signs it in.
     public func createUser(withEmail email: String, password: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.createUser(withEmail: email, password: password)) }, completion)
     }
 
+    /// The same, with `async`.
     public func createUser(withEmail email: String, password: String) async throws -> AuthDataResult {
         try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.createUser(withEmail: email, password: password)) }
     }
 
+    /// Signs in a new anonymous user.
     public func signInAnonymously(completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signInAnonymously()) }, completion)
     }
 
+    /// The same, with `async`.
     public func signInAnonymously() async throws -> AuthDataResult {
         try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signInAnonymously()) }
     }
 
+    /// Signs in with a custom token your server made.
     public func signIn(withCustomToken token: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }, completion)
     }
 
+    /// The same, with `async`.
     public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
         try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }
     }
@@ -132,14 +143,17 @@ public final class Auth: NSObject, @unchecked Sendable {
         run({ () async throws(FBAuthError) -> [String] in try await self.fbauth.fetchSignInMethods(forEmail: email) }, completion)
     }
 
+    /// The same, with `async`.
     public func fetchSignInMethods(forEmail email: String) async throws -> [String] {
         try await bridged { () async throws(FBAuthError) in try await self.fbauth.fetchSignInMethods(forEmail: email) }
     }
 
+    /// Has Firebase mail a password-reset link.
     public func sendPasswordReset(withEmail email: String, completion: ((Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> Void in try await self.fbauth.sendPasswordReset(withEmail: email) }) { (_: Void?, error) in completion?(error) }
     }
 
+    /// The same, with `async`.
     public func sendPasswordReset(withEmail email: String) async throws {
         try await bridged { () async throws(FBAuthError) in try await self.fbauth.sendPasswordReset(withEmail: email) }
     }
@@ -167,6 +181,7 @@ public final class Auth: NSObject, @unchecked Sendable {
         return handle
     }
 
+    /// Stops calling a state listener.
     public func removeStateDidChangeListener(_ listenerHandle: AuthStateDidChangeListenerHandle) {
         lock.withLock { _ = stateListeners.removeValue(forKey: listenerHandle.id) }
     }
@@ -182,6 +197,7 @@ public final class Auth: NSObject, @unchecked Sendable {
         return handle
     }
 
+    /// Stops calling an ID-token listener.
     public func removeIDTokenDidChangeListener(_ listenerHandle: IDTokenDidChangeListenerHandle) {
         lock.withLock { _ = tokenListeners.removeValue(forKey: listenerHandle.id) }
     }

@@ -64,8 +64,10 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
 
 /// Builds email and password credentials, as the SDK's `EmailAuthProvider`.
 public enum EmailAuthProvider {
+    /// `password`.
     public static let id = EmailAuthProviderID
 
+    /// A credential of an email and its password.
     public static func credential(withEmail email: String, password: String) -> AuthCredential {
         AuthCredential(provider: EmailAuthProviderID, use: .other(FBAuth.EmailAuthProvider.credential(withEmail: email, password: password)))
     }

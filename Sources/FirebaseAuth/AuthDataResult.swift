@@ -3,7 +3,9 @@ import Foundation
 
 /// What a sign-in, link or reauthentication gives, as the SDK's `AuthDataResult`.
 public final class AuthDataResult: NSObject, @unchecked Sendable {
+    /// The signed-in user.
     public let user: User
+    /// What the provider said of the user.
     public let additionalUserInfo: AdditionalUserInfo?
     /// The provider's credential, with its tokens: `(authResult.credential as? OAuthCredential)?.accessToken`.
     public let credential: AuthCredential?
@@ -18,10 +20,13 @@ public final class AuthDataResult: NSObject, @unchecked Sendable {
 
 /// What the provider said of the user, as the SDK's `AdditionalUserInfo`.
 public final class AdditionalUserInfo: NSObject, @unchecked Sendable {
+    /// The provider of the sign-in.
     public let providerID: String
     /// The provider's profile of the user (Yahoo's, Microsoft's, X's own fields).
     public let profile: [String: NSObject]?
+    /// The provider's user name (X's screen name, GitHub's login).
     public let username: String?
+    /// Whether the sign-in made a new user.
     public let isNewUser: Bool
 
     init(_ info: FBAuth.AdditionalUserInfo) {

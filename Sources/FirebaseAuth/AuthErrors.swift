@@ -14,50 +14,90 @@ public let AuthErrorUserInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedC
 
 /// The keys of `AuthErrorCode` errors, as the SDK's `AuthErrors` names them.
 public enum AuthErrors {
+    /// `FIRAuthErrorDomain`.
     public static let domain = AuthErrorDomain
+    /// `AuthErrorUserInfoNameKey`.
     public static let userInfoNameKey = AuthErrorUserInfoNameKey
+    /// `AuthErrorUserInfoEmailKey`.
     public static let userInfoEmailKey = AuthErrorUserInfoEmailKey
+    /// `AuthErrorUserInfoUpdatedCredentialKey`.
     public static let userInfoUpdatedCredentialKey = AuthErrorUserInfoUpdatedCredentialKey
 }
 
 /// The SDK's error codes, with its raw values (firebase-ios-sdk
 /// FirebaseAuth/Sources/Swift/Utilities/AuthErrors.swift): `(error as NSError).code`.
 public enum AuthErrorCode: Int, Sendable {
+    /// A custom token that is not valid.
     case invalidCustomToken = 17000
+    /// The custom token's service account and the API key belong to different projects.
     case customTokenMismatch = 17002
+    /// The provider token, requestUri or email and password are not valid (`INVALID_LOGIN_CREDENTIALS` under email enumeration protection).
     case invalidCredential = 17004
+    /// The user's account is disabled on the server.
     case userDisabled = 17005
+    /// The sign-in method is disabled for the project.
     case operationNotAllowed = 17006
+    /// The email address belongs to another account.
     case emailAlreadyInUse = 17007
+    /// The email address is badly formatted.
     case invalidEmail = 17008
+    /// The password is wrong (without email enumeration protection).
     case wrongPassword = 17009
+    /// Too many requests from this device.
     case tooManyRequests = 17010
+    /// No user has this identifier.
     case userNotFound = 17011
+    /// The provider's email belongs to an account with other sign-in methods: `AuthErrorUserInfoEmailKey` and `AuthErrorUserInfoUpdatedCredentialKey` say which, and what to link.
     case accountExistsWithDifferentCredential = 17012
+    /// The operation needs a recent sign-in: reauthenticate first.
     case requiresRecentLogin = 17014
+    /// The user already has this provider.
     case providerAlreadyLinked = 17015
+    /// The user has no such provider to unlink.
     case noSuchProvider = 17016
+    /// The user's saved credential is not valid for this project.
     case invalidUserToken = 17017
+    /// Firebase could not be reached, or did not answer in time.
     case networkError = 17020
+    /// The user's credential is no longer valid: sign in again.
     case userTokenExpired = 17021
+    /// The API key is not valid.
     case invalidAPIKey = 17023
+    /// A reauthentication signed in another user than the current one.
     case userMismatch = 17024
+    /// The provider account belongs to another Firebase user.
     case credentialAlreadyInUse = 17025
+    /// The password does not meet the project's policy.
     case weakPassword = 17026
+    /// The API key does not allow this app.
     case appNotAuthorized = 17028
+    /// A mailed link's code has expired.
     case expiredActionCode = 17029
+    /// A mailed link's code is not valid, or was used.
     case invalidActionCode = 17030
+    /// An email address was needed.
     case missingEmail = 17034
+    /// A domain that is not among the project's authorized domains.
     case unauthorizedDomain = 17038
+    /// The browser sign-in did not complete: denied, closed, timed out or cancelled.
     case webContextCancelled = 17058
+    /// A request of the browser sign-in failed.
     case webNetworkRequestFailed = 17061
+    /// The browser sign-in failed in the page.
     case webInternalError = 17062
+    /// No user was signed in for an operation that needs one.
     case nullUser = 17067
+    /// The provider id is not valid.
     case invalidProviderID = 17071
+    /// The account needs a second factor.
     case secondFactorRequired = 17078
+    /// A blocking Cloud Function refused the operation.
     case blockingCloudFunctionError = 17105
+    /// The saved sessions (the file, or the OS keyring) cannot be read or written.
     case keychainError = 17995
+    /// Anything else; `NSLocalizedFailureReasonErrorKey` says what.
     case internalError = 17999
+    /// A token that is not a JWT.
     case malformedJWT = 18000
 
     /// `ERROR_WRONG_PASSWORD`: the error's short name, in `AuthErrorUserInfoNameKey`.

@@ -12,6 +12,7 @@ public protocol AuthUIDelegate: AnyObject {}
 /// fbauth's browser sign-in (the system's browser, `$BROWSER`, opened on a page of a loopback
 /// listener) when it is used with `signIn(with:)`, `link(with:)` or `reauthenticate(with:)`.
 open class OAuthProvider: NSObject, @unchecked Sendable {
+    /// `yahoo.com`, `microsoft.com`, `twitter.com`, `oidc.NAME`, …
     public let providerID: String
     /// Parameters for the provider's authorization request (`prompt`, Microsoft's `tenant`).
     public var customParameters: [String: String]?
@@ -19,10 +20,12 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
     public var scopes: [String]?
     let auth: Auth
 
+    /// A provider of the default app.
     public convenience init(providerID: String) {
         self.init(providerID: providerID, auth: Auth.auth())
     }
 
+    /// A provider of `auth`.
     public init(providerID: String, auth: Auth) {
         self.providerID = providerID
         self.auth = auth
@@ -68,14 +71,23 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
 
 /// The SDK's provider ids, as `AuthProviderID`.
 public struct AuthProviderID: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The provider id itself.
     public let rawValue: String
+    /// A provider id.
     public init(rawValue: String) { self.rawValue = rawValue }
+    /// A provider id written as a string.
     public init(stringLiteral value: String) { rawValue = value }
 
+    /// `apple.com`.
     public static let apple: AuthProviderID = "apple.com"
+    /// `password`.
     public static let email: AuthProviderID = "password"
+    /// `facebook.com`.
     public static let facebook: AuthProviderID = "facebook.com"
+    /// `github.com`.
     public static let gitHub: AuthProviderID = "github.com"
+    /// `google.com`.
     public static let google: AuthProviderID = "google.com"
+    /// `phone`.
     public static let phone: AuthProviderID = "phone"
 }

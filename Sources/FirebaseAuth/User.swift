@@ -3,11 +3,17 @@ import Foundation
 
 /// One provider's view of the user, as the SDK's `UserInfo`.
 public protocol UserInfo: NSObjectProtocol {
+    /// The provider: `yahoo.com`, `password`, …
     var providerID: String { get }
+    /// The provider's own id of the user.
     var uid: String { get }
+    /// The name the provider gives.
     var displayName: String? { get }
+    /// The photo the provider gives.
     var photoURL: URL? { get }
+    /// The email the provider gives.
     var email: String? { get }
+    /// The phone number the provider gives.
     var phoneNumber: String? { get }
 }
 
@@ -42,24 +48,35 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
 
     /// `firebase`, as the SDK's.
     public var providerID: String { "firebase" }
+    /// The Firebase user id.
     public var uid: String { core.uid }
+    /// The user's name.
     public var displayName: String? { core.displayName }
+    /// The user's photo.
     public var photoURL: URL? { core.photoURL.flatMap(URL.init(string:)) }
+    /// The user's email address.
     public var email: String? { core.email }
+    /// The user's phone number.
     public var phoneNumber: String? { core.phoneNumber }
+    /// Whether the user signed in anonymously.
     public var isAnonymous: Bool { core.isAnonymous }
+    /// Whether the email address is verified.
     public var isEmailVerified: Bool { core.isEmailVerified }
+    /// The tenant the user belongs to (Identity Platform).
     public var tenantID: String? { core.tenantID }
+    /// The refresh token (read from the OS keyring where it is kept there).
     public var refreshToken: String? { core.refreshToken }
     /// Each linked provider's view of the user.
     public var providerData: [UserInfo] { core.providerData.map(ProviderUserInfo.init) }
 
     // MARK: - Linking and reauthenticating
 
+    /// Adds the credential's provider to the user (a browser sign-in for `getCredentialWith`'s credential).
     public func link(with credential: AuthCredential, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> AuthDataResult in try await self.linking(credential) }, completion)
     }
 
+    /// The same, with `async`.
     public func link(with credential: AuthCredential) async throws -> AuthDataResult {
         try await auth.bridged { () async throws(FBAuthError) in try await self.linking(credential) }
     }
@@ -74,10 +91,12 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
         return auth.signedIn(result)
     }
 
+    /// Signs the same user in again, for operations that need a recent sign-in (`userMismatch` for another user).
     public func reauthenticate(with credential: AuthCredential, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> AuthDataResult in try await self.reauthenticating(credential) }, completion)
     }
 
+    /// The same, with `async`.
     public func reauthenticate(with credential: AuthCredential) async throws -> AuthDataResult {
         try await auth.bridged { () async throws(FBAuthError) in try await self.reauthenticating(credential) }
     }
@@ -92,14 +111,17 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
         return auth.signedIn(result)
     }
 
+    /// Removes a provider from the user.
     public func unlink(fromProvider provider: String, completion: ((User?, Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> User in User(try await self.core.unlink(fromProvider: provider), auth: self.auth) }, completion)
     }
 
+    /// The same, with `async`.
     public func unlink(fromProvider provider: String) async throws -> User {
         try await auth.bridged { () async throws(FBAuthError) in User(try await self.core.unlink(fromProvider: provider), auth: self.auth) }
     }
 
+    /// Deletes the account (it needs a recent sign-in).
     public func delete(completion: ((Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> Void in try await self.core.delete() }) { (_: Void?, error) in
             self.auth.tellListeners()
@@ -107,6 +129,7 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
         }
     }
 
+    /// The same, with `async`.
     public func delete() async throws {
         try await auth.bridged { () async throws(FBAuthError) in try await self.core.delete() }
         auth.tellListeners()
@@ -119,14 +142,17 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
         getIDTokenForcingRefresh(false, completion: completion)
     }
 
+    /// The ID token, refreshed first when `forceRefresh`.
     public func getIDTokenForcingRefresh(_ forceRefresh: Bool, completion: ((String?, Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> String in try await self.core.idToken(forcingRefresh: forceRefresh) }, completion)
     }
 
+    /// The ID token, with `async`.
     public func getIDToken() async throws -> String {
         try await auth.bridged { () async throws(FBAuthError) in try await self.core.idToken() }
     }
 
+    /// The ID token, refreshed first when `forceRefresh`, with `async`.
     public func idTokenForcingRefresh(_ forceRefresh: Bool) async throws -> String {
         try await auth.bridged { () async throws(FBAuthError) in try await self.core.idToken(forcingRefresh: forceRefresh) }
     }
@@ -136,10 +162,12 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
         getIDTokenResult(forcingRefresh: false, completion: completion)
     }
 
+    /// The ID token and its claims, refreshed first when `forcingRefresh`.
     public func getIDTokenResult(forcingRefresh: Bool, completion: ((AuthTokenResult?, Error?) -> Void)? = nil) {
         auth.run({ () async throws(FBAuthError) -> AuthTokenResult in try AuthTokenResult(try await self.core.idToken(forcingRefresh: forcingRefresh)) }, completion)
     }
 
+    /// The same, with `async`.
     public func getIDTokenResult(forcingRefresh: Bool = false) async throws -> AuthTokenResult {
         try await auth.bridged { () async throws(FBAuthError) in try AuthTokenResult(try await self.core.idToken(forcingRefresh: forcingRefresh)) }
     }
@@ -147,11 +175,17 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
 
 /// An ID token and what it says, as the SDK's `AuthTokenResult`.
 public final class AuthTokenResult: NSObject, @unchecked Sendable {
+    /// The ID token itself.
     public let token: String
+    /// When it expires (`exp`).
     public let expirationDate: Date
+    /// When the user signed in (`auth_time`).
     public let authDate: Date
+    /// When it was issued (`iat`).
     public let issuedAtDate: Date
+    /// How the user signed in (`firebase.sign_in_provider`).
     public let signInProvider: String
+    /// The second factor of the sign-in, if any (`firebase.sign_in_second_factor`).
     public let signInSecondFactor: String
     /// Every claim of the token.
     public let claims: [String: Any]

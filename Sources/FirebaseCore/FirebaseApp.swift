@@ -6,7 +6,9 @@ public final class FirebaseApp: NSObject, @unchecked Sendable {
     /// `__FIRAPP_DEFAULT`, the SDK's name of the default app.
     public static let defaultAppName = "__FIRAPP_DEFAULT"
 
+    /// The app's name (`defaultAppName` for the default app).
     public let name: String
+    /// What the app was configured with.
     public let options: FirebaseOptions
     /// Whether Firebase collects usage data; kept for source compatibility, nothing is sent.
     public var isDataCollectionDefaultEnabled = true

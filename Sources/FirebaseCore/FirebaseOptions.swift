@@ -30,6 +30,7 @@ public final class FirebaseOptions: NSObject, @unchecked Sendable {
     /// The App Group the SDK would share its keychain with; kept, unused on Linux.
     public var appGroupID: String?
 
+    /// Options for the app `googleAppID` of the project numbered `gcmSenderID`; set `apiKey` and `projectID` next.
     public init(googleAppID: String, gcmSenderID: String) {
         self.googleAppID = googleAppID
         self.gcmSenderID = gcmSenderID
