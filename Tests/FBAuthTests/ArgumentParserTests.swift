@@ -55,7 +55,7 @@ import Testing
         #expect {
             try parser.parse(arguments)
         } throws: { error in
-            guard case FBAuthError.usage(let text) = error else { return false }
+            guard case FBAuthError.usage(let text, _) = error else { return false }
             return text.contains(message)
         }
     }

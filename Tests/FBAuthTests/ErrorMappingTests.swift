@@ -111,6 +111,24 @@ import Testing
         #expect(!error.message.contains("\n"))
     }
 
+    /// Issue 39, item 6: the command line adds its commands and options to a failure by the
+    /// remedy the library gives, never by the wording of the library's sentence: the same
+    /// words in any sentence, and none for a sentence without a remedy.
+    @Test(arguments: [
+        (Remedy.signIn, "run `fbauth signin --provider ID`"), (.waitLonger, "--timeout SECONDS"), (.applyActionCode, "`fbauth email apply`"),
+        (.resetPassword, "`fbauth password reset --link -`"), (.chooseSession, "`fbauth use UID-or-EMAIL`; `fbauth accounts` lists them"),
+        (.listAllSessions, "`fbauth accounts --all` lists them"), (.otherConfigDirectory, "--config-dir or FBAUTH_CONFIG_DIR"),
+        (.removeSessions, "`fbauth signout --all`"), (.otherPort, "--port"), (.otherRedirectHost, "--redirect-host"),
+    ])
+    func remediesAreNamedByTheCommandLine(remedy: Remedy, words: String) {
+        for error in [FBAuthError.usage("any words", remedy: remedy), .signInAgain("any words", remedy: remedy), .store("any words", remedy: remedy),
+                      .flowIncomplete("any words", remedy: remedy), .failed(.listenerUnavailable, "any words", remedy: remedy)] {
+            #expect(error.commandLineMessage == "any words (\(words))", "\(error)")
+        }
+        #expect(FBAuthError.signInAgain("not signed in to a project; sign in first").commandLineMessage == "not signed in to a project; sign in first",
+                "a sentence alone gets nothing: the remedy is typed")
+    }
+
     @Test func projectPoliciesAreExplained() {
         let policy = server("PASSWORD_DOES_NOT_MEET_REQUIREMENTS : Missing password requirements: [Password must contain at least 8 characters]")
         #expect(policy.message.contains("password policy") && policy.message.contains("Password must contain at least 8 characters"))

@@ -68,7 +68,7 @@ import Testing
         #expect {
             try store.update { $0.save(session("a"), in: project, makeCurrent: true) }
         } throws: { error in
-            guard let error = error as? FBAuthError, case .store(let text) = error else { return false }
+            guard let error = error as? FBAuthError, case .store(let text, _) = error else { return false }
             return text.contains(message) && error.exitCode == .store
         }
         #expect(FileManager.default.contents(atPath: store.filePath) == Data(text.utf8))

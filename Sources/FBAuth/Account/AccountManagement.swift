@@ -44,7 +44,7 @@ package struct AccountManagement {
     package func resetPassword(code: String, newPassword: String) throws(FBAuthError) -> String? {
         let info = try client.checkActionCode(code, tenantId: tenantId)
         guard info.requestType == "PASSWORD_RESET" else {
-            throw .usage("that code is not a password reset's (it is for \(info.requestType ?? "something else")); verification and email-change links are applied instead")
+            throw .usage("that code is not a password reset's (it is for \(info.requestType ?? "something else")); verification and email-change links are applied instead", remedy: .applyActionCode)
         }
         return try PasswordPolicyWords.explaining(client: client, tenantId: tenantId) { () throws(FBAuthError) in
             try client.confirmPasswordReset(code: code, newPassword: newPassword, tenantId: tenantId).email ?? info.email
@@ -68,7 +68,7 @@ package struct AccountManagement {
         let info = try client.checkActionCode(code, tenantId: tenantId)
         guard ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION"].contains(info.requestType ?? "") else {
             throw .usage("that code is not a verification or email-change link's (it is for \(info.requestType ?? "something else"))"
-                + (info.requestType == "PASSWORD_RESET" ? "; it resets a password" : ""))
+                + (info.requestType == "PASSWORD_RESET" ? "; it resets a password" : ""), remedy: info.requestType == "PASSWORD_RESET" ? .resetPassword : nil)
         }
         return try client.applyActionCode(code, tenantId: tenantId)
     }

@@ -2,7 +2,7 @@
 /// a one-line message for people (`message`). The cases say where the failure came from.
 public enum FBAuthError: Error, Sendable {
     /// A value given to the library (or to fbauth's command line) is not acceptable.
-    case usage(String)
+    case usage(String, remedy: Remedy? = nil)
     /// The server answered with an error; `action` says what was being done ("sign-in").
     case server(ServerError, action: String)
     /// No answer: connection refused, DNS, TLS, timeout.
@@ -10,16 +10,16 @@ public enum FBAuthError: Error, Sendable {
     /// An answer that is not the JSON Firebase sends (empty, wrong type, malformed).
     case badResponse(host: String, reason: String)
     /// No usable session: not signed in, or its tokens are no longer accepted.
-    case signInAgain(String)
+    case signInAgain(String, remedy: Remedy? = nil)
     /// The browser flow did not complete (denied, closed, timed out, cancelled).
-    case flowIncomplete(String)
+    case flowIncomplete(String, remedy: Remedy? = nil)
     /// `needConfirmation`: an account exists with another credential; carries the email and the
     /// provider's credential.
     case accountExists(AccountExistsConflict)
     /// The session store cannot be read or written.
-    case store(String)
+    case store(String, remedy: Remedy? = nil)
     /// Anything else, with its code.
-    case failed(AuthErrorCode, String)
+    case failed(AuthErrorCode, String, remedy: Remedy? = nil)
     /// The first factor was right and the account needs a second one: the SDK's error with its
     /// `MultiFactorResolver`, which finishes the sign-in.
     case secondFactorRequired(MultiFactorResolver)
@@ -36,15 +36,23 @@ public enum FBAuthError: Error, Sendable {
         case .flowIncomplete: .webContextCancelled
         case .accountExists: .accountExistsWithDifferentCredential
         case .store: .keychainError
-        case .failed(let code, _): code
+        case .failed(let code, _, _): code
         case .secondFactorRequired: .secondFactorRequired
+        }
+    }
+
+    /// What the user can do about it, where the library knows.
+    public var remedy: Remedy? {
+        switch self {
+        case .usage(_, let remedy), .signInAgain(_, let remedy), .flowIncomplete(_, let remedy), .store(_, let remedy), .failed(_, _, let remedy): remedy
+        case .server, .network, .badResponse, .accountExists, .secondFactorRequired: nil
         }
     }
 
     /// One line for stderr, without the `fbauth:` prefix.
     public var message: String {
         switch self {
-        case .usage(let text), .signInAgain(let text), .flowIncomplete(let text), .store(let text), .failed(_, let text):
+        case .usage(let text, _), .signInAgain(let text, _), .flowIncomplete(let text, _), .store(let text, _), .failed(_, let text, _):
             return text
         case .accountExists(let conflict):
             return conflict.message

@@ -181,7 +181,7 @@ struct BrowserWait<Delivery> {
                 }
             case .deadlineReached:
                 if clock.now >= deadline {
-                    throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; try again, or wait longer")
+                    throw .flowIncomplete("no answer from \(awaited) within \(timeout.wholeSeconds) s; try again, or wait longer", remedy: .waitLonger)
                 }
                 if let failure = launched?.failure() {
                     if launched?.failureEndsTheWait == true { throw .flowIncomplete(failure) }

@@ -26,11 +26,11 @@ package final class RedirectReceiver {
         } catch {
             switch error {
             case .portInUse(let port):
-                throw .failed(.listenerUnavailable, "port \(port) is already in use on this machine, probably by another sign-in that is still waiting (find it with: ss -ltnp 'sport = :\(port)'); finish or cancel it, or choose another port (0 picks a free one); with a loopback redirect the provider accepts only the redirect URI registered for that port")
+                throw .failed(.listenerUnavailable, "port \(port) is already in use on this machine, probably by another sign-in that is still waiting (find it with: ss -ltnp 'sport = :\(port)'); finish or cancel it, or choose another port (0 picks a free one); with a loopback redirect the provider accepts only the redirect URI registered for that port", remedy: .otherPort)
             case .addressUnavailable(let address):
-                throw .failed(.listenerUnavailable, "this machine has no \(address.rawValue) loopback address; choose another redirect host")
+                throw .failed(.listenerUnavailable, "this machine has no \(address.rawValue) loopback address; choose another redirect host", remedy: .otherRedirectHost)
             case .failed(let socketError):
-                throw .failed(.listenerUnavailable, "cannot listen on port \(port): \(socketError.description)")
+                throw .failed(.listenerUnavailable, "cannot listen on port \(port): \(socketError.description)", remedy: .otherRedirectHost)
             }
         }
         self.port = server.port

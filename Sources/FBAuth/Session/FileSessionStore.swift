@@ -38,7 +38,8 @@ package struct FileSessionStore: SessionStore {
         guard let untrusted = Platform.untrustedDirectory(directory) else { return }
         let fix = untrusted.chmodFixes
             ? "run: chmod 700 '\(directory)'" : "use a directory of your own"
-        throw .store("the config directory \(directory) \(untrusted.reason), so another user could replace or read your sessions; \(fix)")
+        throw .store("the config directory \(directory) \(untrusted.reason), so another user could replace or read your sessions; \(fix)",
+                     remedy: untrusted.chmodFixes ? nil : .otherConfigDirectory)
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
@@ -97,7 +98,8 @@ package struct FileSessionStore: SessionStore {
         if contents != original {
             let data = StoreFile.encode(contents)
             guard data.count <= Platform.maximumFileBytes else {
-                throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than is read back; remove sessions you no longer need and try again; the file was left as it was")
+                throw .store("saving would make \(filePath) larger than \(Platform.maximumFileBytes >> 20) MiB, more than is read back; remove sessions you no longer need and try again; the file was left as it was",
+                             remedy: .removeSessions)
             }
             do {
                 try writeFile(data, filePath)

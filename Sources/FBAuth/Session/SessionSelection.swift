@@ -15,9 +15,9 @@ extension StoreContents {
         switch selector {
         case .current:
             guard let session = currentSession(of: key) else {
-                throw .signInAgain(sessions.isEmpty
-                    ? "not signed in to \(named); sign in first"
-                    : "no current session on \(named); choose one of its saved sessions")
+                throw sessions.isEmpty
+                    ? .signInAgain("not signed in to \(named); sign in first", remedy: .signIn)
+                    : .signInAgain("no current session on \(named); choose one of its saved sessions", remedy: .chooseSession)
             }
             return session
         case .exactly(let reference):
@@ -29,7 +29,7 @@ extension StoreContents {
             let byUID = sessions.filter { $0.uid == name }
             let matches = byUID.isEmpty ? sessions.filter { $0.email?.lowercased() == name.lowercased() } : byUID
             guard !matches.isEmpty else {
-                throw .signInAgain("no saved session for '\(name)' on \(named)")
+                throw .signInAgain("no saved session for '\(name)' on \(named)", remedy: .listAllSessions)
             }
             guard matches.count == 1 else {
                 let uids = matches.map { $0.uid + ($0.tenantId.map { " (tenant \($0))" } ?? "") }.joined(separator: ", ")

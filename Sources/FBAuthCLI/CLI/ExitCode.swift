@@ -69,12 +69,10 @@ extension FBAuthError {
         if case .server(let error, _) = self, let remedy = CommandLineRemedies.forKeyRestriction(error.reasons) {
             return message + " (\(remedy))"
         }
-        switch code {
-        case .appCheckTokenInvalid: return message + " (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)"
-        case .listenerUnavailable where message.hasPrefix("port"): return message + " (--port)"
-        case .listenerUnavailable: return message + " (--redirect-host)"
-        default: return CommandLineRemedies.forLibrarySentence(message).map { message + " (\($0))" } ?? message
+        if code == .appCheckTokenInvalid {
+            return message + " (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)"
         }
+        return remedy.map { message + " (\(CommandLineRemedies.words(for: $0)))" } ?? message
     }
 }
 
@@ -83,19 +81,19 @@ extension FBAuthError {
     /// words name neither.
     func hinting(_ hint: String) -> FBAuthError {
         switch self {
-        case .usage(let text): .usage("\(text) (\(hint))")
-        case .signInAgain(let text): .signInAgain("\(text) (\(hint))")
-        case .flowIncomplete(let text): .flowIncomplete("\(text) (\(hint))")
-        case .store(let text): .store("\(text) (\(hint))")
-        case .failed(let code, let text): .failed(code, "\(text) (\(hint))")
+        case .usage(let text, let remedy): .usage("\(text) (\(hint))", remedy: remedy)
+        case .signInAgain(let text, let remedy): .signInAgain("\(text) (\(hint))", remedy: remedy)
+        case .flowIncomplete(let text, let remedy): .flowIncomplete("\(text) (\(hint))", remedy: remedy)
+        case .store(let text, let remedy): .store("\(text) (\(hint))", remedy: remedy)
+        case .failed(let code, let text, let remedy): .failed(code, "\(text) (\(hint))", remedy: remedy)
         case .server, .network, .badResponse, .accountExists, .secondFactorRequired: self
         }
     }
 
     /// A usage error about what `option` gave: "OPTION: the library's sentence".
     func naming(_ option: String) -> FBAuthError {
-        guard case .usage(let text) = self else { return self }
-        return .usage("\(option): \(text)")
+        guard case .usage(let text, let remedy) = self else { return self }
+        return .usage("\(option): \(text)", remedy: remedy)
     }
 }
 
@@ -115,21 +113,22 @@ enum CommandLineRemedies {
         return nil
     }
 
-    /// The commands or options that act on the library's own sentences (it names none), by the
-    /// words each sentence starts or ends with.
-    static func forLibrarySentence(_ message: String) -> String? {
-        let remedies: [(matches: (String) -> Bool, remedy: String)] = [
-            ({ $0.hasPrefix("not signed in to") }, "run `fbauth signin --provider ID`"),
-            ({ $0.hasPrefix("no answer from") }, "--timeout SECONDS"),
-            ({ $0.hasSuffix("links are applied instead") }, "`fbauth email apply`"),
-            ({ $0.hasSuffix("; it resets a password") }, "`fbauth password reset --link -`"),
-            ({ $0.hasPrefix("no current session on") }, "`fbauth use UID-or-EMAIL`; `fbauth accounts` lists them"),
-            ({ $0.hasPrefix("no saved session for") }, "`fbauth accounts --all` lists them"),
-            ({ $0.hasSuffix("use a directory of your own") }, "--config-dir or FBAUTH_CONFIG_DIR"),
-            ({ $0.contains("remove sessions you no longer need") }, "`fbauth signout --all`"),
-        ]
-        return remedies.first { $0.matches(message) }?.remedy
+    /// The command or option that acts on a remedy the library gives (its words name none).
+    static func words(for remedy: Remedy) -> String {
+        switch remedy {
+        case .signIn: "run `fbauth signin --provider ID`"
+        case .waitLonger: "--timeout SECONDS"
+        case .applyActionCode: "`fbauth email apply`"
+        case .resetPassword: "`fbauth password reset --link -`"
+        case .chooseSession: "`fbauth use UID-or-EMAIL`; `fbauth accounts` lists them"
+        case .listAllSessions: "`fbauth accounts --all` lists them"
+        case .otherConfigDirectory: "--config-dir or FBAUTH_CONFIG_DIR"
+        case .removeSessions: "`fbauth signout --all`"
+        case .otherPort: "--port"
+        case .otherRedirectHost: "--redirect-host"
+        }
     }
+
     static let forServerCode: [String: String] = [
         "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": "`fbauth reauth --provider …`",
         "TENANT_ID_MISMATCH": "--tenant-id",

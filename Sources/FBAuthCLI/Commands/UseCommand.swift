@@ -51,13 +51,14 @@ enum UseCommand: RunnableCommand {
         if context.namesProject, !elsewhere.isEmpty {
             // The project named (FIREBASE_API_KEY, --project…) has no such session; others do.
             let here = current.map { saved.project(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost).description } ?? "the project named"
-            throw .signInAgain("no saved session for '\(name)' on \(here); it is saved elsewhere: " + picks.joined(separator: "; or "))
+            throw .signInAgain("no saved session for '\(name)' on \(here); it is saved elsewhere: " + picks.joined(separator: "; or "), remedy: .listAllSessions)
         }
         guard elsewhere.count <= 1 else {
             throw .usage("'\(name)' names sessions in several projects; pick one: " + picks.joined(separator: "; or "))
         }
         guard let (user, project) = elsewhere.first else {
-            throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"))
+            throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"),
+                               remedy: .listAllSessions)
         }
         try user.auth.updateCurrentUser(user)
         say(user, on: project, context)

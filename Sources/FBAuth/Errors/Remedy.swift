@@ -1,0 +1,25 @@
+/// What the user can do about a failure, given where it arises so that a program says it in
+/// its own words: fbauth's command line names its commands and options (`CommandLineRemedies`),
+/// a Swift program its own buttons. The library's messages name none of them.
+public enum Remedy: Sendable, Equatable {
+    /// Nobody is signed in to the project: sign in.
+    case signIn
+    /// Nothing came within the wait: wait longer.
+    case waitLonger
+    /// The link verifies an email or changes it: apply it, rather than reset a password.
+    case applyActionCode
+    /// The link resets a password: reset it with that link.
+    case resetPassword
+    /// Saved sessions exist, none is current: choose one.
+    case chooseSession
+    /// The named session is saved for another project: list them all.
+    case listAllSessions
+    /// The config directory is not private: use another one.
+    case otherConfigDirectory
+    /// The store would grow past what is read back: sign sessions out.
+    case removeSessions
+    /// The listener's port is taken: choose another.
+    case otherPort
+    /// The loopback address is missing: choose another redirect host.
+    case otherRedirectHost
+}
