@@ -35,6 +35,63 @@ import Testing
              timeout: .seconds(30), browser: HeadlessLauncher(email: email), observer: observer)
     }
 
+    /// Issue 39, item 6: the rules a Swift program meets as the command line does, in the
+    /// library: reauthenticating into an account that exists with another credential is a
+    /// user mismatch (not an account-exists conflict), and the session is left as it was.
+    @Test func reauthenticationIntoAnotherAccountIsAUserMismatch() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
+        let directory = try temporaryDirectory()
+        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: OAuthProvider(providerID: "yahoo.com")).user
+        // Microsoft says pat@example.com, unverified: that account exists with a password.
+        let asPat = auth(standIn, email: "pat@example.com", directory: directory)
+        let before = try String(contentsOfFile: directory + "/sessions.json", encoding: .utf8)
+        do {
+            _ = try await asPat.savedUser(ada.uid).reauthenticate(with: OAuthProvider(providerID: "microsoft.com"))
+            Issue.record("reauthenticated into another account")
+        } catch {
+            #expect(error.code == .userMismatch, "\(error)")
+            #expect(error.message == "user mismatch: you signed in as an account that is not this user, not as ada@example.com (uid \(ada.uid)); the session was left unchanged")
+        }
+        #expect(try String(contentsOfFile: directory + "/sessions.json", encoding: .utf8) == before)
+    }
+
+    /// Issue 39, item 6: deleting a Sign in with Apple user revokes its Apple token first, in
+    /// the library (as the command does); without a kept token nothing is deleted and the
+    /// remedy says to sign in with Apple again.
+    @Test func deletingAnAppleUserRevokesItsTokenFirst() async throws {
+        let standIn = try StandIn()
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = auth(standIn, email: "apple@example.com", directory: try temporaryDirectory())
+        let user = try await auth.signIn(with: OAuthProvider(providerID: "apple.com")).user
+        let token = try #require(user.keptAppleAccessToken)
+        try await user.delete()
+        let paths = standIn.requests.map(\.endpoint)
+        let revoked = try #require(paths.firstIndex(of: "accounts:revokeToken")), deleted = try #require(paths.firstIndex(of: "accounts:delete"))
+        #expect(revoked < deleted && standIn.requests[revoked].body.contains(token) && standIn.users.isEmpty, "\(paths)")
+
+        // A session saved before fbauth kept Apple tokens: none to revoke.
+        _ = try await auth.signIn(with: OAuthProvider(providerID: "apple.com"))
+        let path = auth.sessionsLocation
+        let kept = try #require(auth.currentUser?.keptAppleAccessToken)
+        let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"accessToken\" : \"\(kept)\",", with: "")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let other = try #require(auth.currentUser)
+        #expect(other.keptAppleAccessToken == nil)
+        do throws(FBAuthError) {
+            try await other.delete()
+            Issue.record("deleted without revoking")
+        } catch {
+            #expect(error.remedy == .reauthenticateWithApple && error.code == .requiresRecentLogin, "\(error)")
+        }
+        #expect(standIn.users.count == 1, "nothing was deleted")
+        try await other.delete(revokingAppleToken: false)
+        #expect(standIn.users.isEmpty)
+    }
+
     /// docs/library.md's examples without a browser, as written there.
     @Test func emailAndPasswordAccountsAsTheSDKHasThem() async throws {
         let standIn = try StandIn()

@@ -226,15 +226,14 @@ public final class Auth: Sendable {
     func renew(_ reference: SessionReference, purpose: FlowPurpose, providerId: String,
                        signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthDataResult {
         try store.checkWritable()
-        let mismatch = { (other: String) in
-            FBAuthError.failed(.userMismatch, "user mismatch: you signed in as \(other), not as the user of uid \(reference.uid); the session was left unchanged")
-        }
         let record: SignInRecord
         do {
             record = try signedIn(signIn(), providerId: providerId)
-        } catch where purpose == .reauthenticate && error.code == .userNotFound {
-            // Reauthentication never creates a user: an unknown account is somebody else.
-            throw mismatch("an account that is not this user")
+        } catch where purpose == .reauthenticate && (error.code == .userNotFound || error.code == .accountExistsWithDifferentCredential) {
+            // Reauthentication never creates a user: an unknown account is somebody else, and
+            // so is one that exists with another sign-in method (the SDK's rule too).
+            let label = (try? store.load().session(.exactly(reference), in: project))?.displayLabel
+            throw .userMismatch(answeredFor: "an account that is not this user", expected: label, uid: reference.uid)
         }
         let renewed = try SessionRenewal(store: store, project: project, clock: clock)
             .merge(record, into: reference, purpose: purpose == .reauthenticate ? .reauthenticate : .link)

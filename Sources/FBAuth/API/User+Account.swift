@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// The account operations of the Apple SDK's `User` (`FirebaseAuth/Sources/Swift/User/User.swift`).
 /// Each acts on the saved session of this user and saves what Firebase answers into it through
@@ -77,11 +78,22 @@ extension User {
     }
 
     /// `delete()`: deletes the account in Firebase (needs a recent sign-in: `requiresRecentLogin`
-    /// otherwise), then its session.
-    public func delete() async throws(FBAuthError) { try await auth.inBackground(deleting) }
+    /// otherwise), then its session. A Sign in with Apple user's Apple token is revoked first
+    /// (Apple's App Store Review Guideline 5.1.1(v); the SDKs' `revokeAccessToken`), with the
+    /// token kept from its last Apple sign-in: without one, nothing is deleted and the remedy is
+    /// `.reauthenticateWithApple`; when Apple's revocation is refused, nothing is deleted either
+    /// (`.deleteWithoutRevoking`). `revokingAppleToken` false deletes without revoking.
+    public func delete(revokingAppleToken: Bool = true) async throws(FBAuthError) {
+        try await auth.inBackground(deleting(revokingAppleToken: revokingAppleToken))
+    }
 
     /// `delete(completion:)`.
-    public func delete(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) { auth.onBackground(deleting, completion) }
+    public func delete(revokingAppleToken: Bool = true, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+        auth.onBackground(deleting(revokingAppleToken: revokingAppleToken), completion)
+    }
+
+    /// Whether deleting this user revokes a Sign in with Apple token first.
+    public var hasSignInWithApple: Bool { providerData.contains { $0.providerID == "apple.com" } }
 
     // MARK: - The operations, each blocking; the variants above run them on their own thread
 
@@ -133,8 +145,21 @@ extension User {
         }
     }
 
-    private var deleting: @Sendable () throws(FBAuthError) -> Void {
-        withSession { (session, auth) throws(FBAuthError) in
+    private func deleting(revokingAppleToken: Bool) -> @Sendable () throws(FBAuthError) -> Void {
+        let apple = revokingAppleToken && hasSignInWithApple ? keptAppleAccessToken.map { Optional($0) } ?? .some(nil) : nil
+        let label = TerminalText.safe(email ?? uid)
+        return withSession { (session, auth) throws(FBAuthError) in
+            if case .some(let token) = apple {
+                guard let token else {
+                    throw .failed(.requiresRecentLogin, "no Apple token is kept for \(label) to revoke before deleting it: sign in with Apple again first; nothing was deleted",
+                                  remedy: .reauthenticateWithApple)
+                }
+                do throws(FBAuthError) {
+                    try auth.client().revokeToken(token, type: "ACCESS_TOKEN", providerId: "apple.com", idToken: session.idToken, tenantId: session.tenantId)
+                } catch where !error.isTransient {
+                    throw .failed(error.code, "nothing was deleted: \(error.message)", remedy: .deleteWithoutRevoking)
+                }
+            }
             try auth.client().deleteAccount(idToken: session.idToken)
             try auth.store.update { (contents: inout StoreContents) throws(FBAuthError) in contents.remove(session.reference, in: auth.project) }
         }

@@ -32,7 +32,8 @@ package struct SessionRenewal {
                        clearingPending: Bool = false) throws(FBAuthError) -> Session {
         guard record.account.localId == reference.uid else {
             let other = record.account.email ?? record.account.localId ?? "another user"
-            throw .failed(.userMismatch, "user mismatch: \(purpose == .link ? "linking answered for" : "you signed in as") \(TerminalText.safe(other)), not the user of uid \(reference.uid); the session was left unchanged")
+            let label = (try? store.load().session(.exactly(reference), in: project))?.displayLabel
+            throw .userMismatch(answeredFor: other, expected: label, uid: reference.uid, linking: purpose == .link)
         }
         return try store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session in
             guard let current = try? contents.session(.exactly(reference), in: project) else {

@@ -1,3 +1,5 @@
+import FBAuthSupport
+
 /// Every failure the library reports: a code (`AuthErrorCode`, what a program decides on) and
 /// a one-line message for people (`message`). The cases say where the failure came from.
 public enum FBAuthError: Error, Sendable {
@@ -117,5 +119,14 @@ enum APIKeyRestriction {
             return "the API key is not valid (Firebase console → Project settings → General → Web API key)"
         }
         return nil
+    }
+}
+
+extension FBAuthError {
+    /// A reauthentication, or a link, that answered for another account than the session's:
+    /// one sentence wherever it is found (the library's `User`, fbauth's `reauth`).
+    package static func userMismatch(answeredFor other: String, expected label: String?, uid: String, linking: Bool = false) -> FBAuthError {
+        let expected = label.map { $0 == uid ? "the user of uid \(uid)" : "\($0) (uid \(uid))" } ?? "the user of uid \(uid)"
+        return .failed(.userMismatch, "user mismatch: \(linking ? "linking answered for" : "you signed in as") \(TerminalText.safe(other)), not as \(expected); the session was left unchanged")
     }
 }

@@ -22,4 +22,9 @@ public enum Remedy: Sendable, Equatable {
     case otherPort
     /// The loopback address is missing: choose another redirect host.
     case otherRedirectHost
+    /// A Sign in with Apple user's token must be revoked before the account is deleted, and
+    /// none is kept: sign in with Apple again (a reauthentication) first.
+    case reauthenticateWithApple
+    /// Apple's token could not be revoked: delete without revoking it, if that must be.
+    case deleteWithoutRevoking
 }

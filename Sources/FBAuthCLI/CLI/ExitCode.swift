@@ -126,6 +126,8 @@ enum CommandLineRemedies {
         case .removeSessions: "`fbauth signout --all`"
         case .otherPort: "--port"
         case .otherRedirectHost: "--redirect-host"
+        case .reauthenticateWithApple: "`fbauth reauth --provider apple.com`, or --skip-revoke"
+        case .deleteWithoutRevoking: "--skip-revoke deletes without revoking"
         }
     }
 

@@ -7,6 +7,22 @@ struct AccountExistsHandling {
     let auth: Auth
     let context: CommandContext
 
+    /// What a command does with the conflict: a sign-in keeps the credential and says how to
+    /// link it (`keep`); a link only words it for the command line.
+    enum Outcome { case keep, report }
+
+    /// `body`, with an account-exists conflict handled as `outcome` says: the one place the
+    /// sign-in and link commands (each in one step and in two) catch it.
+    static func handling<T>(_ outcome: Outcome, auth: Auth, context: CommandContext, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+        do throws(FBAuthError) {
+            return try body()
+        } catch {
+            guard case .accountExists(let conflict) = error else { throw error }
+            if outcome == .keep { try AccountExistsHandling(auth: auth, context: context).keep(conflict) }
+            throw .accountExists(conflict.reported)
+        }
+    }
+
     func keep(_ conflict: AccountExistsConflict) throws(FBAuthError) -> Never {
         try auth.keep(conflict)
         let provider = conflict.updatedCredential.providerID

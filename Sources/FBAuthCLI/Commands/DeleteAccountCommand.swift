@@ -54,48 +54,35 @@ enum DeleteAccountCommand: RunnableCommand {
                 throw .failed(.declined, "not deleted: confirmation not given")
             }
         }
-        let revoked = try revokeAppleToken(of: user, options, context)
+        // The library revokes a Sign in with Apple token before it deletes (Apple's guideline
+        // 5.1.1(v)); the command adds the browser sign-in it needs when none is kept.
+        let revoking = user.hasSignInWithApple && !options.skipRevoke
+        if user.hasSignInWithApple && options.skipRevoke {
+            context.console.say("warning: the user's Sign in with Apple token is not revoked (--skip-revoke); Apple requires apps to revoke it when they delete an account")
+        }
         do throws(FBAuthError) {
-            try Waiting.result { user.delete(completion: $0) }
-        } catch where error.code == .requiresRecentLogin {
+            do throws(FBAuthError) {
+                try Waiting.result { user.delete(revokingAppleToken: !options.skipRevoke, completion: $0) }
+            } catch where error.remedy == .reauthenticateWithApple {
+                let again = try signInWithAppleAgain(user, options, context)
+                try Waiting.result { again.delete(completion: $0) }
+            }
+        } catch where error.code == .requiresRecentLogin && error.remedy == nil {
             let provider = user.providerData.first?.providerID ?? "password"
             throw .failed(.requiresRecentLogin, "deleting \(user.displayLabel) needs a recent sign-in: run `fbauth reauth --provider \(provider)` first [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
         }
-        context.console.say("Deleted the Firebase user \(user.displayLabel) (uid \(user.uid))\(revoked ? " after revoking its Sign in with Apple token" : "") and removed its session.")
+        context.console.say("Deleted the Firebase user \(user.displayLabel) (uid \(user.uid))\(revoking ? " after revoking its Sign in with Apple token" : "") and removed its session.")
     }
 
-    /// Revokes the Apple access token of a user with Sign in with Apple before the deletion
-    /// (Apple's App Store Review Guideline 5.1.1(v); the SDKs' `revokeAccessToken` and
-    /// `revokeToken(withAuthorizationCode:)`); whether it did.
-    private static func revokeAppleToken(of user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> Bool {
-        guard user.providerData.contains(where: { $0.providerID == "apple.com" }) else { return false }
-        guard !options.skipRevoke else {
-            context.console.say("warning: the user's Sign in with Apple token is not revoked (--skip-revoke); Apple requires apps to revoke it when they delete an account")
-            return false
-        }
-        let token: String
-        if let kept = user.keptAppleAccessToken { token = kept } else { token = try freshAppleToken(for: user, options, context) }
-        do throws(FBAuthError) {
-            try Waiting.result { user.auth.revokeAccessToken(token, of: user, completion: $0) }
-        } catch where error.exitCode != .network {
-            throw .failed(error.code, "nothing was deleted: \(error.message); --skip-revoke deletes without revoking")
-        }
-        return true
-    }
-
-    /// The Apple access token of a new Sign in with Apple of this user, when none is kept (a
-    /// session saved before fbauth kept them): the re-authentication `fbauth reauth --provider
-    /// apple.com` runs, which deleting needs recently anyway.
-    private static func freshAppleToken(for user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> String {
+    /// The user after a new Sign in with Apple, whose Apple token the deletion then revokes,
+    /// when none was kept (a session saved before fbauth kept them): the re-authentication
+    /// `fbauth reauth --provider apple.com` runs, which deleting needs recently anyway.
+    private static func signInWithAppleAgain(_ user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> User {
         context.console.say("No Apple token is kept for \(user.displayLabel) to revoke before deleting: sign in with Apple again in the browser.")
         let project = try context.project()
         let flow = try context.browserRun(options.appleFlow, project: project)
         let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: flow.openBrowser, secondFactor: SecondFactorOptions(), stdinTaken: false)
         let again = try auth.savedUser(context.globals.user)
-        let result = try Waiting.result { again.reauthenticate(with: flow.provider, completion: $0) }
-        guard let token = result.credential?.accessToken ?? result.user.keptAppleAccessToken else {
-            throw .failed(.invalidResponse, "Apple gave no access token to revoke for \(user.displayLabel); nothing was deleted (--skip-revoke deletes without revoking)")
-        }
-        return token
+        return try Waiting.result { again.reauthenticate(with: flow.provider, completion: $0) }.user
     }
 }

@@ -99,8 +99,7 @@ enum LinkCommand: RunnableCommand {
         }
         let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor, stdinTaken: stdinTaken)
         let user = try auth.savedUser(context.globals.user)
-        let result: AuthDataResult
-        do throws(FBAuthError) {
+        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
             switch options.method {
             case .pending:
                 guard let kept = auth.keptCredential else {
@@ -110,29 +109,27 @@ enum LinkCommand: RunnableCommand {
                 if age > KeptCredential.probableLifetime {
                     context.console.say("The pending \(kept.credential.providerID) credential was saved \(Int(age / 60)) minutes ago and has probably expired; trying anyway.")
                 }
-                result = try Waiting.result { user.linkKeptCredential(completion: $0) }
+                return try Waiting.result { user.linkKeptCredential(completion: $0) }
             case .provider:
-                guard let flow else { return }
+                guard let flow else { return nil }
                 try refuseLinked(flow.providerId, to: user, alternative: "unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account")
-                result = try Waiting.result { user.link(with: flow.provider, completion: $0) }
+                return try Waiting.result { user.link(with: flow.provider, completion: $0) }
             case .password(let email, _):
                 if user.providerData.contains(where: { $0.providerID == "password" }) {
                     throw .failed(.providerAlreadyLinked, "\(user.displayLabel) has a password already; `fbauth password change` changes it")
                 }
                 let password = try SecretInput.newPassword(for: email, console: context.console)
-                result = try Waiting.result { user.link(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+                return try Waiting.result { user.link(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
             case .emailLink(let link):
                 let credential = try link.credential(context.console)
-                result = try Waiting.result { user.link(with: credential, completion: $0) }
+                return try Waiting.result { user.link(with: credential, completion: $0) }
             case .providerToken(let sources):
                 try refuseLinked(sources.providerId, to: user, alternative: nil)
                 let credential = AuthCredential(try sources.credential(context.console))
-                result = try Waiting.result { user.link(with: credential, completion: $0) }
+                return try Waiting.result { user.link(with: credential, completion: $0) }
             }
-        } catch {
-            guard case .accountExists(let conflict) = error else { throw error }
-            throw .accountExists(conflict.reported)
         }
+        guard let result else { return }
         report(result, auth: auth, json: options.json, context: context)
     }
 
@@ -149,21 +146,18 @@ enum LinkCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func linkInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        let result: AuthDataResult?
-        do throws(FBAuthError) {
-            result = try context.runInTwoSteps(mode, purpose: .link, command: "link", project: project, secondFactor: options.secondFactor) { (auth: Auth) throws(FBAuthError) -> User? in
+        let auth = try context.auth(for: project)
+        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
+            try context.runInTwoSteps(mode, purpose: .link, command: "link", project: project, secondFactor: options.secondFactor) { (auth: Auth) throws(FBAuthError) -> User? in
                 let user = try auth.savedUser(context.globals.user)
                 if let flow = mode.startOptions {
                     try refuseLinked(flow.providerId, to: user, alternative: "unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account")
                 }
                 return user
             }
-        } catch {
-            guard case .accountExists(let conflict) = error else { throw error }
-            throw .accountExists(conflict.reported)
         }
         guard let result else { return }
-        report(result, auth: try context.auth(for: project), json: options.json, context: context)
+        report(result, auth: auth, json: options.json, context: context)
     }
 }
 

@@ -67,23 +67,17 @@ enum ReauthCommand: RunnableCommand {
         let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor, stdinTaken: stdinTaken)
         let user = try auth.savedUser(context.globals.user)
         let result: AuthDataResult
-        do throws(FBAuthError) {
-            switch options.method {
-            case .providerToken(let sources):
-                let credential = AuthCredential(try sources.credential(context.console))
-                result = try Waiting.result { user.reauthenticate(with: credential, completion: $0) }
-            case .password(let email, _):
-                guard let email = email ?? user.email else { throw .usage("missing --email: this user has no email address on file") }
-                let password = try SecretInput.password(for: email, console: context.console)
-                result = try Waiting.result { user.reauthenticate(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
-            case .provider:
-                guard let flow else { return }
-                result = try Waiting.result { user.reauthenticate(with: flow.provider, completion: $0) }
-            }
-        } catch {
-            // An account that exists with another method is not this user.
-            guard case .accountExists = error else { throw error }
-            throw mismatch(user.displayLabel, uid: user.uid, other: "an account that is not this user")
+        switch options.method {
+        case .providerToken(let sources):
+            let credential = AuthCredential(try sources.credential(context.console))
+            result = try Waiting.result { user.reauthenticate(with: credential, completion: $0) }
+        case .password(let email, _):
+            guard let email = email ?? user.email else { throw .usage("missing --email: this user has no email address on file") }
+            let password = try SecretInput.password(for: email, console: context.console)
+            result = try Waiting.result { user.reauthenticate(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+        case .provider:
+            guard let flow else { return }
+            result = try Waiting.result { user.reauthenticate(with: flow.provider, completion: $0) }
         }
         report(result, auth: auth, json: options.json, context: context)
     }
@@ -94,21 +88,12 @@ enum ReauthCommand: RunnableCommand {
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func reauthInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
-        let result: AuthDataResult?
-        do throws(FBAuthError) {
-            result = try context.runInTwoSteps(mode, purpose: .reauthenticate, command: "reauth", project: project, secondFactor: options.secondFactor) {
-                (auth: Auth) throws(FBAuthError) -> User? in try auth.savedUser(context.globals.user)
-            }
-        } catch {
-            // An account that exists with another method is not this user.
-            guard case .accountExists = error else { throw error }
-            throw .failed(.userMismatch, "user mismatch: you signed in as an account that is not this user; the session was left unchanged")
+        // An account that exists with another method is not this user: the library says so.
+        let result = try context.runInTwoSteps(mode, purpose: .reauthenticate, command: "reauth", project: project, secondFactor: options.secondFactor) {
+            (auth: Auth) throws(FBAuthError) -> User? in try auth.savedUser(context.globals.user)
         }
         guard let result else { return }
         report(result, auth: try context.auth(for: project), json: options.json, context: context)
     }
 
-    private static func mismatch(_ label: String, uid: String, other: String) -> FBAuthError {
-        .failed(.userMismatch, "user mismatch: you signed in as \(other), not as \(label) (uid \(uid)); the session was left unchanged")
-    }
 }

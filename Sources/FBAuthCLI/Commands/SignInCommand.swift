@@ -150,38 +150,31 @@ enum SignInCommand: RunnableCommand {
             try auth.checkSessionsWritable()
             credential = nil
         }
-        let result: AuthDataResult
-        do throws(FBAuthError) {
+        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
             switch options.method {
             case .identityProvider:
-                guard let flow else { return }
+                guard let flow else { return nil }
                 try sayWhenSignedInAlready(with: flow.providerId, auth: auth, context: context)
-                result = try Waiting.result { auth.signIn(with: flow.provider, completion: $0) }
+                return try Waiting.result { auth.signIn(with: flow.provider, completion: $0) }
             case .anonymous:
-                result = try Waiting.result { auth.signInAnonymously(completion: $0) }
+                return try Waiting.result { auth.signInAnonymously(completion: $0) }
             case .customToken(let source):
                 let token = try SecretInput.customToken(from: source, console: context.console)
-                result = try Waiting.result { auth.signIn(withCustomToken: token, completion: $0) }
+                return try Waiting.result { auth.signIn(withCustomToken: token, completion: $0) }
             case .password, .emailLink, .providerToken:
-                guard let credential else { return }
-                result = try Waiting.result { auth.signIn(with: credential, completion: $0) }
+                guard let credential else { return nil }
+                return try Waiting.result { auth.signIn(with: credential, completion: $0) }
             }
-        } catch {
-            guard case .accountExists(let conflict) = error else { throw error }
-            try AccountExistsHandling(auth: auth, context: context).keep(conflict)
         }
+        guard let result else { return }
         report(result, auth: auth, json: options.json, context: context)
     }
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func runInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         let auth = try context.auth(for: project)
-        let result: AuthDataResult?
-        do throws(FBAuthError) {
-            result = try context.runInTwoSteps(mode, purpose: .signIn, command: "signin", project: project, secondFactor: options.secondFactor) { _ in nil }
-        } catch {
-            guard case .accountExists(let conflict) = error else { throw error }
-            try AccountExistsHandling(auth: auth, context: context).keep(conflict)
+        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
+            try context.runInTwoSteps(mode, purpose: .signIn, command: "signin", project: project, secondFactor: options.secondFactor) { _ in nil }
         }
         guard let result else { return }
         report(result, auth: auth, json: options.json, context: context)
