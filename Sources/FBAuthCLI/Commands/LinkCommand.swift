@@ -87,17 +87,7 @@ enum LinkCommand: RunnableCommand {
             try linkInTwoSteps(mode, options: options, project: project, context: context)
             return
         }
-        var flow: BrowserFlowRequest?
-        if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
-        var opensBrowser = true
-        var stdinTaken = false
-        switch options.method {
-        case .password(_, let opens): opensBrowser = opens
-        case .emailLink(let link): opensBrowser = link.openBrowser
-        case .providerToken(let sources): stdinTaken = sources.readsStandardInput  // a password or a link takes only stdin's first line
-        case .pending, .provider: break
-        }
-        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor, stdinTaken: stdinTaken)
+        let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor)
         let user = try auth.savedUser(context.globals.user)
         let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
             switch options.method {
@@ -170,5 +160,26 @@ extension LinkCommand.Method {
         case .emailLink: "emailLink"
         case .providerToken(let sources): sources.providerId
         }
+    }
+}
+
+extension LinkCommand.Method: SignInMethod {
+    var browserRequest: BrowserFlowRequest? {
+        if case .provider(.run(let requested)) = self { return requested }
+        return nil
+    }
+
+    var opensBrowser: Bool {
+        switch self {
+        case .password(_, let opens): opens
+        case .emailLink(let link): link.openBrowser
+        case .pending, .provider, .providerToken: true
+        }
+    }
+
+    /// A password or a link takes only stdin's first line.
+    var readsAllOfStandardInput: Bool {
+        if case .providerToken(let sources) = self { return sources.readsStandardInput }
+        return false
     }
 }

@@ -55,16 +55,7 @@ enum ReauthCommand: RunnableCommand {
             try reauthInTwoSteps(mode, options: options, project: project, context: context)
             return
         }
-        var flow: BrowserFlowRequest?
-        if case .provider(.run(let requested)) = options.method { flow = try context.browserRun(requested, project: project) }
-        var opensBrowser = true
-        var stdinTaken = false
-        switch options.method {
-        case .password(_, let opens): opensBrowser = opens  // the password is stdin's first line; a code may follow
-        case .providerToken(let sources): stdinTaken = sources.readsStandardInput
-        case .provider: break
-        }
-        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor, stdinTaken: stdinTaken)
+        let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor)
         let user = try auth.savedUser(context.globals.user)
         let result: AuthDataResult
         switch options.method {
@@ -96,4 +87,22 @@ enum ReauthCommand: RunnableCommand {
         report(result, auth: try context.auth(for: project), json: options.json, context: context)
     }
 
+}
+
+extension ReauthCommand.Method: SignInMethod {
+    var browserRequest: BrowserFlowRequest? {
+        if case .provider(.run(let requested)) = self { return requested }
+        return nil
+    }
+
+    /// The password is stdin's first line; a code may follow.
+    var opensBrowser: Bool {
+        if case .password(_, let opens) = self { return opens }
+        return true
+    }
+
+    var readsAllOfStandardInput: Bool {
+        if case .providerToken(let sources) = self { return sources.readsStandardInput }
+        return false
+    }
 }

@@ -119,20 +119,12 @@ enum SignInCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let project = try context.project()
-        var flow: BrowserFlowRequest?
-        if case .identityProvider(let mode) = options.method {
-            guard case .run(let requested) = mode else {
-                try runInTwoSteps(mode, options: options, project: project, context: context)
-                return
-            }
-            flow = try context.browserRun(requested, project: project)
+        if case .identityProvider(let mode) = options.method, !mode.runsNow {
+            try runInTwoSteps(mode, options: options, project: project, context: context)
+            return
         }
-        var opensBrowser = true
-        if case .password(_, let opens) = options.method { opensBrowser = opens }
-        if case .emailLink(let link) = options.method { opensBrowser = link.openBrowser }
-        let auth = try context.signInAuth(for: project, flow: flow, opensBrowser: opensBrowser, secondFactor: options.secondFactor,
-                                          stdinTaken: options.method.readsAllOfStandardInput,
-                                          signInArguments: flow?.repeatArguments ?? options.method.repeatArguments)
+        let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor,
+                                                   signInArguments: options.method.repeatArguments)
         let credential: AuthCredential?
         switch options.method {
         case .identityProvider:
@@ -205,9 +197,20 @@ extension ParsedArguments {
     }
 }
 
-extension SignInCommand.Method {
-    /// Whether this way of signing in reads all of stdin (a token from `-`), so that a second
-    /// factor's code cannot come from there. A password takes only the first line.
+extension SignInCommand.Method: SignInMethod {
+    var browserRequest: BrowserFlowRequest? {
+        if case .identityProvider(.run(let requested)) = self { return requested }
+        return nil
+    }
+
+    var opensBrowser: Bool {
+        switch self {
+        case .password(_, let opens): opens
+        case .emailLink(let link): link.openBrowser
+        case .identityProvider, .providerToken, .anonymous, .customToken: true
+        }
+    }
+
     var readsAllOfStandardInput: Bool {
         switch self {
         case .providerToken(let sources): sources.readsStandardInput
