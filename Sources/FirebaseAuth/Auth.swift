@@ -176,9 +176,14 @@ public final class Auth: NSObject, @unchecked Sendable {
     public func addStateDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> AuthStateDidChangeListenerHandle {
         let handle = AuthStateDidChangeListenerHandle()
         lock.withLock { stateListeners[handle.id] = listener }
+        callNow(listener)
+        return handle
+    }
+
+    /// Calls a listener just added with the user of now, on the main queue, as the SDK does.
+    private func callNow(_ listener: @escaping (Auth, User?) -> Void) {
         let call = UncheckedBox((listener, currentUser))
         DispatchQueue.main.async { call.value.0(self, call.value.1) }
-        return handle
     }
 
     /// Stops calling a state listener.
@@ -192,8 +197,7 @@ public final class Auth: NSObject, @unchecked Sendable {
     public func addIDTokenDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> IDTokenDidChangeListenerHandle {
         let handle = IDTokenDidChangeListenerHandle()
         lock.withLock { tokenListeners[handle.id] = listener }
-        let call = UncheckedBox((listener, currentUser))
-        DispatchQueue.main.async { call.value.0(self, call.value.1) }
+        callNow(listener)
         return handle
     }
 
