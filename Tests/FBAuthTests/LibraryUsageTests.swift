@@ -304,7 +304,7 @@ import Testing
         settings.timeout = .seconds(30)
         let auth = Auth(settings: settings, browser: HeadlessLauncher(email: "ada@example.com"),
                         host: AuthHost(clock: clock, interrupts: NoInterrupts(), secrets: SystemSecretTokens(), environment: [:]))
-        func lastSignIn() throws -> Date? { try FileSessionStore(directory: directory).load().projects.values.first?.sessions.first?.lastSignInTime }
+        func lastSignIn() throws -> Date? { auth.currentUser?.metadata.lastSignInDate }
         let signedIn = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
         let first = try #require(try lastSignIn())
         clock.advance(by: 3600)

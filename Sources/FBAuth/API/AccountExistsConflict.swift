@@ -12,7 +12,7 @@ public struct AccountExistsConflict: Sendable {
     /// One line for people.
     public let message: String
 
-    package init(response: SignInWithIdpResponse, providerId: String, message: String) {
+    internal init(response: SignInWithIdpResponse, providerId: String, message: String) {
         email = response.email
         updatedCredential = OAuthCredential(
             providerID: response.providerId ?? providerId, accessToken: response.oauthAccessToken, idToken: response.oauthIdToken,

@@ -31,7 +31,7 @@ public struct AdditionalUserInfo: Sendable {
     /// Whether this sign-in created the Firebase user.
     public let isNewUser: Bool
 
-    package static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
+    internal static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
         switch method {
         case "github.com": idp?.rawUserInfo?["login"]?.stringValue
         case "twitter.com": idp?.screenName
@@ -53,7 +53,7 @@ public struct OAuthCredential: Sendable {
     /// The raw nonce whose SHA-256 the ID token carries (Apple, OpenID Connect).
     let rawNonce: String?
 
-    package init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil,
+    internal init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil,
                  rawNonce: String? = nil) {
         self.providerID = providerID
         self.accessToken = accessToken
@@ -86,7 +86,7 @@ extension OAuthCredential {
 
 extension PendingCredential {
     /// The credential saved as the store keeps it (the store knows nothing of the API's types).
-    package init(credential: OAuthCredential, email: String?, savedAt: Date) {
+    internal init(credential: OAuthCredential, email: String?, savedAt: Date) {
         self.init(providerId: credential.providerID, pendingToken: credential.pendingToken, accessToken: credential.accessToken,
                   idToken: credential.idToken, secret: credential.secret, email: email, savedAt: savedAt)
     }

@@ -9,7 +9,7 @@ public struct AuthHost: Sendable {
     public var secrets: SecretTokens
     public var environment: [String: String]
     /// The OS keyring refresh tokens are kept in; nil: the system's (a test gives its own).
-    package var keyring: (any SecretKeeper)?
+    internal var keyring: (any SecretKeeper)?
 
     /// The process's own: the system clock, the system's secure generator and its environment.
     /// No Ctrl-C handling: a library does not take the process's signals unless asked

@@ -4,7 +4,7 @@ import FBAuthSupport
 /// `core/user/account_info.ts`): password resets and changes, email verification, a change of
 /// address, mailed codes applied, the profile. Operations on the signed-in user renew its
 /// saved session from the answer.
-package struct AccountManagement {
+internal struct AccountManagement {
     let client: FirebaseAuthClient
     let store: SessionStore
     let project: ProjectKey
@@ -13,7 +13,7 @@ package struct AccountManagement {
     /// reCAPTCHA Enterprise tokens, where the project protects email/password.
     let recaptchaTokens: RecaptchaTokenSource?
 
-    package init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock,
+    internal init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock,
                  recaptchaTokens: RecaptchaTokenSource? = nil) {
         self.client = client
         self.store = store
@@ -24,7 +24,7 @@ package struct AccountManagement {
     }
 
     /// The same with reCAPTCHA Enterprise tokens, for the requests that take them.
-    package func with(recaptchaTokens: RecaptchaTokenSource) -> AccountManagement {
+    internal func with(recaptchaTokens: RecaptchaTokenSource) -> AccountManagement {
         AccountManagement(client: client, store: store, project: project, tenantId: tenantId, clock: clock, recaptchaTokens: recaptchaTokens)
     }
 
@@ -33,7 +33,7 @@ package struct AccountManagement {
 
     /// `sendPasswordResetEmail`. Under email enumeration protection the server answers the
     /// same whether or not the address has an account.
-    package func sendPasswordReset(email: String) throws(FBAuthError) {
+    internal func sendPasswordReset(email: String) throws(FBAuthError) {
         try recaptcha.perform(action: "getOobCode") { (fields) throws(FBAuthError) in
             try client.sendOobCode(.passwordReset(email: email), tenantId: tenantId, recaptcha: fields)
         }
@@ -41,7 +41,7 @@ package struct AccountManagement {
 
     /// `confirmPasswordReset`: checks that the code is a password reset's, then sets the
     /// password; returns the account's email.
-    package func resetPassword(code: String, newPassword: String) throws(FBAuthError) -> String? {
+    internal func resetPassword(code: String, newPassword: String) throws(FBAuthError) -> String? {
         let info = try client.checkActionCode(code, tenantId: tenantId)
         guard info.requestType == "PASSWORD_RESET" else {
             throw .usage("that code is not a password reset's (it is for \(info.requestType ?? "something else")); verification and email-change links are applied instead", remedy: .applyActionCode)
@@ -52,19 +52,19 @@ package struct AccountManagement {
     }
 
     /// `sendEmailVerification` for the signed-in user.
-    package func sendVerification(for session: Session) throws(FBAuthError) {
+    internal func sendVerification(for session: Session) throws(FBAuthError) {
         try client.sendOobCode(.verifyEmail(idToken: session.idToken), tenantId: tenantId)
     }
 
     /// `verifyBeforeUpdateEmail`: the address changes once the link mailed to `newEmail` is
     /// opened (the way that works with email enumeration protection).
-    package func sendEmailChange(to newEmail: String, for session: Session) throws(FBAuthError) {
+    internal func sendEmailChange(to newEmail: String, for session: Session) throws(FBAuthError) {
         try client.sendOobCode(.verifyAndChangeEmail(idToken: session.idToken, newEmail: newEmail), tenantId: tenantId)
     }
 
     /// `applyActionCode`: a verification or email-change link. Returns what the server says the
     /// account is now.
-    package func apply(code: String) throws(FBAuthError) -> UpdateAccountResponse {
+    internal func apply(code: String) throws(FBAuthError) -> UpdateAccountResponse {
         let info = try client.checkActionCode(code, tenantId: tenantId)
         guard ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL", "REVERT_SECOND_FACTOR_ADDITION"].contains(info.requestType ?? "") else {
             throw .usage("that code is not a verification or email-change link's (it is for \(info.requestType ?? "something else"))"
@@ -75,7 +75,7 @@ package struct AccountManagement {
 
     /// `updatePassword`: needs a recent sign-in; the server signs the user's other sessions
     /// out and answers with new tokens for this one.
-    package func changePassword(to newPassword: String, for session: Session) throws(FBAuthError) -> Session {
+    internal func changePassword(to newPassword: String, for session: Session) throws(FBAuthError) -> Session {
         let answer = try PasswordPolicyWords.explaining(client: client, tenantId: tenantId) { () throws(FBAuthError) in
             try client.updatePassword(newPassword, idToken: session.idToken, tenantId: tenantId)
         }
@@ -84,7 +84,7 @@ package struct AccountManagement {
 
     /// `updateProfile`: a value sets, nil leaves as it is; `deleting` removes (`DISPLAY_NAME`,
     /// `PHOTO_URL`).
-    package func updateProfile(displayName: String?, photoURL: String?, deleting: [String], for session: Session) throws(FBAuthError) -> Session {
+    internal func updateProfile(displayName: String?, photoURL: String?, deleting: [String], for session: Session) throws(FBAuthError) -> Session {
         try renew(session, with: client.updateProfile(displayName: displayName, photoUrl: photoURL, deleting: deleting,
                                                       idToken: session.idToken, tenantId: tenantId))
     }

@@ -11,7 +11,7 @@ import LoopbackHTTP
 /// offset, packages/app-check `TOKEN_REFRESH_TIME`), else a new one from the debug-token
 /// exchange, saved for the next request and the next process. So the exchange happens once per
 /// token lifetime, not once per command.
-package final class AppCheckTokens: @unchecked Sendable {
+internal final class AppCheckTokens: @unchecked Sendable {
     let settings: AppCheckDebugSettings
     let store: SessionStore
     let project: ProjectKey
@@ -24,7 +24,7 @@ package final class AppCheckTokens: @unchecked Sendable {
 
     static let refreshOffset: TimeInterval = 5 * 60
 
-    package init(settings: AppCheckDebugSettings, store: SessionStore, project: ProjectKey, projectID: @escaping @Sendable () -> String?,
+    internal init(settings: AppCheckDebugSettings, store: SessionStore, project: ProjectKey, projectID: @escaping @Sendable () -> String?,
                  clock: WallClock, exchangeClient: @escaping @Sendable () -> FirebaseAuthClient) {
         self.settings = settings
         self.store = store
@@ -35,7 +35,7 @@ package final class AppCheckTokens: @unchecked Sendable {
     }
 
     /// A token with more than five minutes left.
-    package func token() throws(FBAuthError) -> AppCheckToken {
+    internal func token() throws(FBAuthError) -> AppCheckToken {
         do {
             return try lock.withLock { try fetch() }
         } catch let error as FBAuthError {

@@ -4,7 +4,7 @@
 /// sign-in. A password the project's policy refuses is explained with the policy in words.
 extension CredentialSignIn {
     /// `createUserWithEmailAndPassword`.
-    package func signUp(email: String, password: String, displayName: String? = nil) throws(FBAuthError) -> SignInRecord {
+    internal func signUp(email: String, password: String, displayName: String? = nil) throws(FBAuthError) -> SignInRecord {
         let response = try explainingPolicy { () throws(FBAuthError) in
             try recaptcha.perform(action: "signUpPassword") { (fields) throws(FBAuthError) in
                 try client.signUp(email: email, password: password, displayName: displayName, tenantId: tenantId, recaptcha: fields)
@@ -16,7 +16,7 @@ extension CredentialSignIn {
     }
 
     /// Adds an email and password to the user of `idToken`.
-    package func linkPassword(email: String, password: String, idToken: String) throws(FBAuthError) -> SignInRecord {
+    internal func linkPassword(email: String, password: String, idToken: String) throws(FBAuthError) -> SignInRecord {
         let response = try explainingPolicy { () throws(FBAuthError) in
             try recaptcha.perform(action: "signUpPassword") { (fields) throws(FBAuthError) in
                 try client.signUp(email: email, password: password, idToken: idToken, tenantId: tenantId, recaptcha: fields)
@@ -26,7 +26,7 @@ extension CredentialSignIn {
     }
 
     /// `signInWithEmailLink`, or with `linkingTo` an ID token, the email linked to its user.
-    package func emailLink(email: String, link: EmailActionLink, linkingTo idToken: String? = nil) throws(FBAuthError) -> SignInRecord {
+    internal func emailLink(email: String, link: EmailActionLink, linkingTo idToken: String? = nil) throws(FBAuthError) -> SignInRecord {
         guard link.operation == .emailLink else {
             throw .usage("that is \(link.operation.sentence), not a sign-in link")
         }

@@ -3,17 +3,17 @@ import FBAuthSupport
 /// app's server (the Firebase Auth REST API reference), or a provider credential Firebase
 /// handed back earlier. Each ends like an identity-provider sign-in: the
 /// whole user from `accounts:lookup`.
-package struct CredentialSignIn {
+internal struct CredentialSignIn {
     let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
     /// Who completes a sign-in that needs a second factor.
-    package let secondFactor: SecondFactorHandling?
+    internal let secondFactor: SecondFactorHandling?
     /// Where reCAPTCHA Enterprise tokens come from when the project protects email/password;
     /// nil: such a sign-in fails with the server's error.
     let recaptchaTokens: RecaptchaTokenSource?
 
-    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil,
+    internal init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil,
                  recaptchaTokens: RecaptchaTokenSource? = nil) {
         self.client = client
         self.clock = clock
@@ -23,13 +23,13 @@ package struct CredentialSignIn {
     }
 
     /// The same sign-in with reCAPTCHA Enterprise tokens, for the password requests that take them.
-    package func with(recaptchaTokens: RecaptchaTokenSource) -> CredentialSignIn {
+    internal func with(recaptchaTokens: RecaptchaTokenSource) -> CredentialSignIn {
         CredentialSignIn(client: client, clock: clock, tenantId: tenantId, secondFactor: secondFactor, recaptchaTokens: recaptchaTokens)
     }
 
     /// Signs in, links or reauthenticates with a provider credential Firebase handed back
     /// earlier (`needConfirmation`), without the browser.
-    package func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
+    internal func providerCredential(_ credential: PendingCredential, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
         try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
     }
 
@@ -44,7 +44,7 @@ package struct CredentialSignIn {
             .complete(response, providerId: providerId, purpose: purpose)
     }
 
-    package func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {
+    internal func password(email: String, password: String) throws(FBAuthError) -> SignInRecord {
         let response = try recaptcha.perform(action: "signInWithPassword") { (fields) throws(FBAuthError) in
             try client.signInWithPassword(email: email, password: password, tenantId: tenantId, recaptcha: fields)
         }
@@ -53,13 +53,13 @@ package struct CredentialSignIn {
 
     var recaptcha: PasswordRecaptcha { PasswordRecaptcha(client: client, tenantId: tenantId, source: recaptchaTokens) }
 
-    package func anonymous() throws(FBAuthError) -> SignInRecord {
+    internal func anonymous() throws(FBAuthError) -> SignInRecord {
         var record = try record(client.signUpAnonymously(tenantId: tenantId), method: nil, action: "anonymous sign-in")
         record.isNewUser = true  // signUp always creates the user
         return record
     }
 
-    package func customToken(_ token: String) throws(FBAuthError) -> SignInRecord {
+    internal func customToken(_ token: String) throws(FBAuthError) -> SignInRecord {
         try record(client.signInWithCustomToken(token, tenantId: tenantId), method: nil, action: "custom-token sign-in")
     }
 

@@ -6,23 +6,23 @@ import FBAuthSupport
 /// `packages/auth/src/core/action_code_url.ts`): the query's `apiKey`, `oobCode` and `mode`,
 /// possibly inside a `link` or `deep_link_id` parameter (Dynamic Links, iOS custom schemes).
 /// The code is a one-time secret: it is never printed.
-package struct EmailActionLink: Sendable, Equatable {
-    package var operation: ActionCodeOperation
-    package var code: String
-    package var apiKey: String
-    package var continueUrl: String?
-    package var tenantId: String?
+internal struct EmailActionLink: Sendable, Equatable {
+    internal var operation: ActionCodeOperation
+    internal var code: String
+    internal var apiKey: String
+    internal var continueUrl: String?
+    internal var tenantId: String?
 
     /// Reads a pasted link (quotes and angle brackets around it are ignored); nil with the
     /// reason when it is not an email action link.
-    package static func parse(_ text: String) -> Result<EmailActionLink, LinkProblem> {
+    internal static func parse(_ text: String) -> Result<EmailActionLink, LinkProblem> {
         let link = unwrap(text.trimmed().trimmed(where: { "\"'<>".contains($0) }))
         guard link.contains("?") else { return .failure(.notALink) }
         return from(parameters(of: link))
     }
 
     /// From the query parameters (of a link, or of the request the link led to).
-    package static func from(_ parameters: [String: String]) -> Result<EmailActionLink, LinkProblem> {
+    internal static func from(_ parameters: [String: String]) -> Result<EmailActionLink, LinkProblem> {
         guard let code = parameters["oobCode"], let mode = parameters["mode"], let apiKey = parameters["apiKey"] else {
             return .failure(.notALink)
         }
@@ -54,10 +54,10 @@ package struct EmailActionLink: Sendable, Equatable {
         return parameters
     }
 
-    package enum LinkProblem: Error, Sendable, Equatable {
+    internal enum LinkProblem: Error, Sendable, Equatable {
         case notALink, unknownMode, malformedCode
 
-        package var reason: String {
+        internal var reason: String {
             switch self {
             case .notALink: "it is not a link from a Firebase email (one has mode, oobCode and apiKey in its query)"
             case .unknownMode: "its mode is not one Firebase sends"

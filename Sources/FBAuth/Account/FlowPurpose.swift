@@ -1,13 +1,13 @@
 /// What a sign-in is for, through the browser or with a credential; each changes the
 /// `signInWithIdp` request.
-package enum FlowPurpose: Sendable, Equatable {
+internal enum FlowPurpose: Sendable, Equatable {
     case signIn
     /// Link the provider to the user holding this ID token.
     case link(idToken: String)
     /// Sign in again as the current user, never creating one (`autoCreate: false`).
     case reauthenticate
 
-    package var linkToken: String? {
+    internal var linkToken: String? {
         if case .link(let idToken) = self { return idToken }
         return nil
     }

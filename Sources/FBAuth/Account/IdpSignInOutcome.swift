@@ -7,7 +7,7 @@ import Foundation
 /// What a `signInWithIdp` answer means. HTTP 200 is not always success: `needConfirmation`,
 /// `errorMessage`, a second factor, or a missing `idToken` are failures
 /// (firebase-js-sdk packages/auth/src/api/index.ts and core/strategies/idp.ts).
-package enum IdpSignInOutcome: Sendable {
+internal enum IdpSignInOutcome: Sendable {
     /// Signed in: the answer and the Firebase tokens it was checked to carry.
     case signedIn(SignInWithIdpResponse, IssuedTokens)
     /// An account with this email exists with other sign-in methods.
@@ -16,7 +16,7 @@ package enum IdpSignInOutcome: Sendable {
     /// factor must complete.
     case secondFactor(SignInWithIdpResponse, SecondFactorChallenge)
 
-    package static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
+    internal static func classify(_ response: SignInWithIdpResponse, host: String, action: String) throws(FBAuthError) -> IdpSignInOutcome {
         // needConfirmation first, as the JS SDK does (packages/auth/src/api/index.ts,
         // `_performFetchWithErrorHandling`): such an answer may carry an errorMessage too.
         if response.needConfirmation == true { return .accountExists(response) }
@@ -44,13 +44,13 @@ extension SecondFactorChallenge {
 }
 
 /// The Firebase tokens of a sign-in answer.
-package struct IssuedTokens: Sendable {
-    package var idToken: String
-    package var refreshToken: String
+internal struct IssuedTokens: Sendable {
+    internal var idToken: String
+    internal var refreshToken: String
     /// Seconds; Firebase ID tokens last 3600.
-    package var expiresIn: Int?
+    internal var expiresIn: Int?
 
-    package init(idToken: String, refreshToken: String, expiresIn: Int?) {
+    internal init(idToken: String, refreshToken: String, expiresIn: Int?) {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
@@ -59,21 +59,21 @@ package struct IssuedTokens: Sendable {
 
 /// A completed sign-in, by any method: the tokens, the provider's answer when an identity
 /// provider was used, and the account as `accounts:lookup` reports it.
-package struct SignInRecord: Sendable {
-    package var tokens: IssuedTokens
+internal struct SignInRecord: Sendable {
+    internal var tokens: IssuedTokens
     /// The identity provider's part of the answer; nil for password, anonymous and custom tokens.
-    package var idp: SignInWithIdpResponse?
-    package var account: AccountInfo
+    internal var idp: SignInWithIdpResponse?
+    internal var account: AccountInfo
     /// The method as the SDKs' `additionalUserInfo.providerId` names it (`yahoo.com`,
     /// `password`); nil for anonymous and custom-token sign-in.
-    package var method: String?
-    package var isNewUser: Bool
-    package var tenantId: String?
-    package var receivedAt: Date
+    internal var method: String?
+    internal var isNewUser: Bool
+    internal var tenantId: String?
+    internal var receivedAt: Date
     /// The second factor that completed the sign-in, if one did.
-    package var secondFactor: MfaEnrollmentInfo?
+    internal var secondFactor: MfaEnrollmentInfo?
 
-    package init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
+    internal init(tokens: IssuedTokens, idp: SignInWithIdpResponse?, account: AccountInfo, method: String?,
                 isNewUser: Bool, tenantId: String?, receivedAt: Date, secondFactor: MfaEnrollmentInfo? = nil) {
         self.secondFactor = secondFactor
         self.tokens = tokens
@@ -86,7 +86,7 @@ package struct SignInRecord: Sendable {
     }
 
     /// The provider's OAuth credential, when the answer carried one.
-    package var providerCredential: ProviderCredential? {
+    internal var providerCredential: ProviderCredential? {
         guard let idp, let method, idp.oauthAccessToken != nil || idp.oauthIdToken != nil || idp.oauthTokenSecret != nil else { return nil }
         return ProviderCredential(
             providerId: method, accessToken: idp.oauthAccessToken, idToken: idp.oauthIdToken, secret: idp.oauthTokenSecret,
@@ -96,7 +96,7 @@ package struct SignInRecord: Sendable {
 
     /// The session to save; `previous` (the same user's saved session, when linking or
     /// reauthenticating) keeps the credentials of other providers.
-    package func session(replacing previous: Session? = nil) -> Session {
+    internal func session(replacing previous: Session? = nil) -> Session {
         var session = Session(
             uid: account.localId ?? "",
             tenantId: account.tenantId ?? idp?.tenantId ?? tenantId,

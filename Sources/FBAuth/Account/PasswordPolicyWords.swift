@@ -1,13 +1,13 @@
 /// A project's password policy in words (`GET /v2/passwordPolicy`; firebase-js-sdk
 /// `packages/auth/src/core/auth/password_policy_impl.ts`), for the message when the server
 /// refuses a password (`PASSWORD_DOES_NOT_MEET_REQUIREMENTS`, `WEAK_PASSWORD`).
-package enum PasswordPolicyWords {
+internal enum PasswordPolicyWords {
     /// Firebase's floor when no policy is enforced (the Firebase Auth REST API reference).
     static let minimumLength = 6
 
     /// "at least 8 characters, a lower-case letter, an upper-case letter, a digit and a symbol
     /// (one of ^$*.)"; nil when the policy asks for nothing.
-    package static func requirements(_ policy: PasswordPolicyResponse) -> String? {
+    internal static func requirements(_ policy: PasswordPolicyResponse) -> String? {
         guard policy.enforcementState == "ENFORCE" else { return "at least \(minimumLength) characters" }
         let options = policy.customStrengthOptions ?? PasswordPolicyResponse.Options()
         var parts: [String] = []

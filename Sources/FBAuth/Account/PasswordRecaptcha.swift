@@ -4,20 +4,20 @@
 /// project's configuration says Enterprise protects `EMAIL_PASSWORD_PROVIDER`, a token for the
 /// action is fetched in the browser and the request sent again. A server without a reCAPTCHA
 /// configuration (Google's Auth emulator) is never sent the fields.
-package struct PasswordRecaptcha: Sendable {
+internal struct PasswordRecaptcha: Sendable {
     let client: FirebaseAuthClient
     let tenantId: String?
     /// Where tokens come from; nil: such a request fails with the server's error.
     let source: RecaptchaTokenSource?
 
-    package init(client: FirebaseAuthClient, tenantId: String?, source: RecaptchaTokenSource?) {
+    internal init(client: FirebaseAuthClient, tenantId: String?, source: RecaptchaTokenSource?) {
         self.client = client
         self.tenantId = tenantId
         self.source = source
     }
 
     /// `action`: `signInWithPassword`, `signUpPassword` or `getOobCode`.
-    package func perform<Answer>(action: String, _ call: (RecaptchaFields?) throws(FBAuthError) -> Answer) throws(FBAuthError) -> Answer {
+    internal func perform<Answer>(action: String, _ call: (RecaptchaFields?) throws(FBAuthError) -> Answer) throws(FBAuthError) -> Answer {
         do {
             return try call(nil)
         } catch .server(let error, let what) where error.code == "MISSING_RECAPTCHA_TOKEN" {
@@ -30,6 +30,6 @@ package struct PasswordRecaptcha: Sendable {
 }
 
 /// Gets a reCAPTCHA Enterprise token for an action (in the browser, or a test's double).
-package protocol RecaptchaTokenSource: Sendable {
+internal protocol RecaptchaTokenSource: Sendable {
     func enterpriseToken(siteKey: String, action: String) throws(FBAuthError) -> String
 }

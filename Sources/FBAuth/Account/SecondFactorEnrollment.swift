@@ -10,14 +10,14 @@ import FBAuthSupport
 /// `enroll`, `unenroll`; `TotpMultiFactorGenerator.generateSecret`), through Identity Toolkit v2
 /// `mfaEnrollment:*`. Each step that answers with tokens renews the saved session, which then
 /// takes the factors as `accounts:lookup` reports them.
-package struct SecondFactorEnrollment {
+internal struct SecondFactorEnrollment {
     let client: FirebaseAuthClient
     let store: SessionStore
     let project: ProjectKey
     let tenantId: String?
     let clock: WallClock
 
-    package init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock) {
+    internal init(client: FirebaseAuthClient, store: SessionStore, project: ProjectKey, tenantId: String?, clock: WallClock) {
         self.client = client
         self.store = store
         self.project = project
@@ -26,37 +26,37 @@ package struct SecondFactorEnrollment {
     }
 
     /// The user's second factors, fresh from the server (and saved with the session).
-    package func factors(of session: Session) throws(FBAuthError) -> [MfaEnrollmentInfo] {
+    internal func factors(of session: Session) throws(FBAuthError) -> [MfaEnrollmentInfo] {
         let account = try client.lookup(idToken: session.idToken)
         try save(session, tokens: nil, account: account)
         return account.mfaInfo
     }
 
     /// A new TOTP secret for the user's authenticator app.
-    package func startTOTP(for session: Session) throws(FBAuthError) -> TotpSecret {
+    internal func startTOTP(for session: Session) throws(FBAuthError) -> TotpSecret {
         try client.startTotpEnrollment(idToken: session.idToken, tenantId: tenantId)
     }
 
     /// Completes a TOTP enrolment with a code the app shows for `secret`.
-    package func finishTOTP(_ secret: TotpSecret, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
+    internal func finishTOTP(_ secret: TotpSecret, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
         try renew(session, with: client.finalizeEnrollment(
             idToken: session.idToken, code: .totp(code: code, enrollmentSession: secret.sessionInfo), displayName: name, tenantId: tenantId))
     }
 
     /// Sends a code to `phoneNumber` (after the reCAPTCHA step of `verifier`); returns its session.
-    package func sendCode(to phoneNumber: String, for session: Session, verifier: PhoneVerifier) throws(FBAuthError) -> String {
+    internal func sendCode(to phoneNumber: String, for session: Session, verifier: PhoneVerifier) throws(FBAuthError) -> String {
         try client.startPhoneEnrollment(idToken: session.idToken, phoneNumber: phoneNumber,
                                         verification: verifier.verification(for: .secondFactorEnrollment), tenantId: tenantId)
     }
 
     /// Completes an SMS enrolment with the code sent for `sessionInfo`.
-    package func finishPhone(sessionInfo: String, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
+    internal func finishPhone(sessionInfo: String, code: String, name: String?, for session: Session) throws(FBAuthError) -> Session {
         try renew(session, with: client.finalizeEnrollment(
             idToken: session.idToken, code: .phone(sessionInfo: sessionInfo, code: code), displayName: name, tenantId: tenantId))
     }
 
     /// Removes the factor `enrollmentId`.
-    package func withdraw(_ enrollmentId: String, for session: Session) throws(FBAuthError) -> Session {
+    internal func withdraw(_ enrollmentId: String, for session: Session) throws(FBAuthError) -> Session {
         try renew(session, with: client.withdrawSecondFactor(idToken: session.idToken, enrollmentId: enrollmentId, tenantId: tenantId))
     }
 
@@ -78,7 +78,7 @@ extension TotpSecret {
     /// `algorithm`, `digits` and `period` are left out where they are the format's defaults
     /// (SHA1, 6, 30, which Firebase uses): every app assumes them, and the shorter URI makes a
     /// QR code small enough for an 80×24 terminal.
-    package func uri(account: String, issuer: String) -> String {
+    internal func uri(account: String, issuer: String) -> String {
         let label = FormEncoding.percentEncode(issuer) + ":" + FormEncoding.percentEncode(account)
         var parameters = [("secret", sharedSecretKey), ("issuer", issuer)]
         if hashingAlgorithm.uppercased() != "SHA1" { parameters.append(("algorithm", hashingAlgorithm)) }

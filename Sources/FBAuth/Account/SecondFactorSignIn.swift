@@ -1,27 +1,27 @@
 /// A first factor that needs a second one: instead of tokens, the server answered with a pending
 /// credential and the user's second factors (firebase-js-sdk `mfa/mfa_error.ts`,
 /// `MultiFactorError`; the Apple SDK's `secondFactorRequired` error with its resolver).
-package struct SecondFactorChallenge: Sendable {
-    package var pendingCredential: String
+internal struct SecondFactorChallenge: Sendable {
+    internal var pendingCredential: String
     /// The enrolled factors to choose from (phone numbers masked).
-    package var factors: [MfaEnrollmentInfo]
+    internal var factors: [MfaEnrollmentInfo]
     /// What the sign-in was for, for messages ("sign-in", "reauthentication").
-    package var action: String
+    internal var action: String
 }
 
 /// Completes a sign-in with a second factor (the SDKs' `MultiFactorResolver.resolveSignIn`):
 /// picks a factor, gets its code, and finishes through `SecondFactorSignIn`. fbauth's command
 /// line asks the user at the terminal; a program may answer from anywhere.
-package protocol SecondFactorResolver: Sendable {
+internal protocol SecondFactorResolver: Sendable {
     func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult
 }
 
 /// The tokens a second factor produced, and which factor it was.
-package struct SecondFactorResult: Sendable {
-    package var tokens: IssuedTokens
-    package var factor: MfaEnrollmentInfo
+internal struct SecondFactorResult: Sendable {
+    internal var tokens: IssuedTokens
+    internal var factor: MfaEnrollmentInfo
 
-    package init(tokens: IssuedTokens, factor: MfaEnrollmentInfo) {
+    internal init(tokens: IssuedTokens, factor: MfaEnrollmentInfo) {
         self.tokens = tokens
         self.factor = factor
     }
@@ -29,14 +29,14 @@ package struct SecondFactorResult: Sendable {
 
 /// The calls that complete a pending sign-in (`mfaSignIn:start` and `mfaSignIn:finalize`,
 /// Identity Toolkit v2), held by the pending credential, which never leaves memory.
-package struct SecondFactorSignIn: Sendable {
+internal struct SecondFactorSignIn: Sendable {
     let client: FirebaseAuthClient
     let pendingCredential: String
     let tenantId: String?
     /// Proves a person asks for an SMS code (reCAPTCHA); none for the Auth emulator.
-    package let phoneVerifier: PhoneVerifier
+    internal let phoneVerifier: PhoneVerifier
 
-    package init(client: FirebaseAuthClient, pendingCredential: String, tenantId: String?, phoneVerifier: PhoneVerifier) {
+    internal init(client: FirebaseAuthClient, pendingCredential: String, tenantId: String?, phoneVerifier: PhoneVerifier) {
         self.client = client
         self.pendingCredential = pendingCredential
         self.tenantId = tenantId
@@ -44,7 +44,7 @@ package struct SecondFactorSignIn: Sendable {
     }
 
     /// Completes the sign-in with a code of the authenticator app enrolled as `factor`.
-    package func finish(totp code: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
+    internal func finish(totp code: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
         try result(client.finalizeSecondFactorSignIn(
             pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId, code: .totp(code: code, enrollmentSession: nil),
             tenantId: tenantId), factor: factor)
@@ -52,14 +52,14 @@ package struct SecondFactorSignIn: Sendable {
 
     /// Sends an SMS code to the phone enrolled as `factor` (after the reCAPTCHA step); returns
     /// the session the code belongs to.
-    package func sendCode(to factor: MfaEnrollmentInfo) throws(FBAuthError) -> String {
+    internal func sendCode(to factor: MfaEnrollmentInfo) throws(FBAuthError) -> String {
         let verification = try phoneVerifier.verification(for: .secondFactorSignIn)
         return try client.startPhoneSignIn(pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId,
                                            verification: verification, tenantId: tenantId)
     }
 
     /// Completes the sign-in with the SMS code of `sessionInfo`.
-    package func finish(smsCode code: String, sessionInfo: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
+    internal func finish(smsCode code: String, sessionInfo: String, factor: MfaEnrollmentInfo) throws(FBAuthError) -> SecondFactorResult {
         try result(client.finalizeSecondFactorSignIn(
             pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId, code: .phone(sessionInfo: sessionInfo, code: code),
             tenantId: tenantId), factor: factor)
@@ -76,11 +76,11 @@ package struct SecondFactorSignIn: Sendable {
 /// How a flow completes a sign-in that needs a second factor: who is asked, and how a phone
 /// number's reCAPTCHA step is done. Without one, such a sign-in fails with
 /// `secondFactorRequired`.
-package struct SecondFactorHandling: Sendable {
-    package var resolver: SecondFactorResolver
-    package var phoneVerifier: PhoneVerifier
+internal struct SecondFactorHandling: Sendable {
+    internal var resolver: SecondFactorResolver
+    internal var phoneVerifier: PhoneVerifier
 
-    package init(resolver: SecondFactorResolver, phoneVerifier: PhoneVerifier) {
+    internal init(resolver: SecondFactorResolver, phoneVerifier: PhoneVerifier) {
         self.resolver = resolver
         self.phoneVerifier = phoneVerifier
     }
@@ -98,10 +98,10 @@ package struct SecondFactorHandling: Sendable {
 
 /// Why a phone number is being verified: the reCAPTCHA action of each (firebase-js-sdk
 /// `api/index.ts`, `RecaptchaActionName`).
-package enum PhoneVerificationPurpose: Sendable {
+internal enum PhoneVerificationPurpose: Sendable {
     case secondFactorSignIn, secondFactorEnrollment
 
-    package var recaptchaAction: String {
+    internal var recaptchaAction: String {
         switch self {
         case .secondFactorSignIn: "mfaSmsSignIn"
         case .secondFactorEnrollment: "mfaSmsEnrollment"
@@ -110,13 +110,13 @@ package enum PhoneVerificationPurpose: Sendable {
 }
 
 /// Proves that a person asks for an SMS code: the fields a phone number's request carries.
-package protocol PhoneVerifier: Sendable {
+internal protocol PhoneVerifier: Sendable {
     func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields
 }
 
 /// No reCAPTCHA step: for servers that check none (the Auth emulator) and programs that never
 /// use SMS factors.
-package struct NoPhoneVerification: PhoneVerifier {
-    package init() {}
-    package func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields { .none }
+internal struct NoPhoneVerification: PhoneVerifier {
+    internal init() {}
+    internal func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields { .none }
 }

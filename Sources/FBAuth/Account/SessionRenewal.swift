@@ -7,12 +7,12 @@ import FBAuthSupport
 
 /// Saves what an account operation answered — new tokens, the user as `accounts:lookup` now
 /// reports it — into a session as it is now in the store: a sign-out meanwhile stays.
-package struct SessionRenewal {
+internal struct SessionRenewal {
     let store: SessionStore
     let project: ProjectKey
     let clock: WallClock
 
-    package init(store: SessionStore, project: ProjectKey, clock: WallClock) {
+    internal init(store: SessionStore, project: ProjectKey, clock: WallClock) {
         self.store = store
         self.project = project
         self.clock = clock
@@ -20,7 +20,7 @@ package struct SessionRenewal {
 
     /// What renewed the session: it decides `lastSignInTime` (the SDKs' `metadata`), which a
     /// reauthentication moves and a link does not (linking adds a provider; nobody signed in).
-    package enum Purpose: Sendable, Equatable {
+    internal enum Purpose: Sendable, Equatable {
         case reauthenticate, link
     }
 
@@ -28,7 +28,7 @@ package struct SessionRenewal {
     /// `User`, fbauth's commands): the same user, or nothing is saved; merged under the store's
     /// lock into the session as it is now (a concurrent link keeps its provider token, a
     /// sign-out meanwhile stays); the pending credential cleared when it was the one used.
-    package func merge(_ record: SignInRecord, into reference: SessionReference, purpose: Purpose,
+    internal func merge(_ record: SignInRecord, into reference: SessionReference, purpose: Purpose,
                        clearingPending: Bool = false) throws(FBAuthError) -> Session {
         guard record.account.localId == reference.uid else {
             let other = record.account.email ?? record.account.localId ?? "another user"

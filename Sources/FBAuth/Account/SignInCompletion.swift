@@ -1,21 +1,21 @@
 import FBAuthSupport
 /// The common end of every identity-provider sign-in: classify the `signInWithIdp` answer and,
 /// on success, fetch the whole user with `accounts:lookup`, as the SDKs do after each sign-in.
-package struct SignInCompletion {
+internal struct SignInCompletion {
     let client: FirebaseAuthClient
     let clock: WallClock
     let tenantId: String?
     /// Who completes a sign-in that needs a second factor.
     var secondFactor: SecondFactorHandling?
 
-    package init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
+    internal init(client: FirebaseAuthClient, clock: WallClock, tenantId: String?, secondFactor: SecondFactorHandling? = nil) {
         self.client = client
         self.clock = clock
         self.tenantId = tenantId
         self.secondFactor = secondFactor
     }
 
-    package func complete(_ response: SignInWithIdpResponse, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
+    internal func complete(_ response: SignInWithIdpResponse, providerId: String, purpose: FlowPurpose) throws(FBAuthError) -> SignInResult {
         let tokens: IssuedTokens, factor: MfaEnrollmentInfo?
         switch try IdpSignInOutcome.classify(response, host: client.endpoints.identityToolkitHost, action: purpose.action) {
         case .accountExists(let response):

@@ -1,5 +1,5 @@
 /// How a sign-in with a provider ended, in the browser or with a credential.
-package enum SignInResult: Sendable {
+internal enum SignInResult: Sendable {
     case signedIn(SignInRecord)
     /// `needConfirmation`: the provider's email belongs to an account with other methods.
     case accountExists(SignInWithIdpResponse)

@@ -13,7 +13,7 @@ import FBAuthSupport
 /// starting together on an expiring token make one refresh request. The store's own lock is
 /// held only to write the answer, never while securetoken is being asked, so a `signout`
 /// meanwhile is not kept waiting — and is not undone.
-package struct TokenRefresher {
+internal struct TokenRefresher {
     let store: SessionStore
     let project: ProjectKey
     let clock: WallClock
@@ -23,7 +23,7 @@ package struct TokenRefresher {
     /// the command that does it); the library's are "sign in again".
     let signInAdvice: SignInAdvice
 
-    package init(store: SessionStore, project: ProjectKey, clock: WallClock, signInAdvice: SignInAdvice = .plain,
+    internal init(store: SessionStore, project: ProjectKey, clock: WallClock, signInAdvice: SignInAdvice = .plain,
                  makeClient: @escaping () throws(FBAuthError) -> FirebaseAuthClient) {
         self.store = store
         self.project = project
@@ -34,7 +34,7 @@ package struct TokenRefresher {
 
     /// The saved session if its token has at least `minValid` seconds left; nil otherwise.
     /// A session whose tokens were dropped is an error (exit 3) here already.
-    package static func cachedSession(in contents: StoreContents, _ selector: SessionSelector, project: ProjectKey,
+    internal static func cachedSession(in contents: StoreContents, _ selector: SessionSelector, project: ProjectKey,
                               minValid: TimeInterval, now: Date, advice: SignInAdvice = .plain) throws(FBAuthError) -> Session? {
         let session = try contents.session(selector, in: project)
         try requireTokens(session, advice: advice)
@@ -45,7 +45,7 @@ package struct TokenRefresher {
     }
 
     /// The selected session with an ID token valid for at least `minValid` seconds.
-    package func session(_ selector: SessionSelector, minValid: TimeInterval, forceRefresh: Bool = false) throws(FBAuthError) -> Session {
+    internal func session(_ selector: SessionSelector, minValid: TimeInterval, forceRefresh: Bool = false) throws(FBAuthError) -> Session {
         let contents = try store.load()
         if !forceRefresh, let fresh = try Self.cachedSession(in: contents, selector, project: project, minValid: minValid, now: clock.now(),
                                                              advice: signInAdvice) {
@@ -95,7 +95,7 @@ package struct TokenRefresher {
 
     /// Drops the session's tokens when an ID-token call (lookup, update, …) says they are no
     /// longer valid, and reports exit 3.
-    package func reject(_ session: Session, because error: FBAuthError) throws(FBAuthError) -> Never {
+    internal func reject(_ session: Session, because error: FBAuthError) throws(FBAuthError) -> Never {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             guard var saved = try? contents.session(.exactly(session.reference), in: project) else { return }
             saved.forgetTokens()
@@ -126,19 +126,19 @@ package struct TokenRefresher {
 
 /// How a message tells the user to sign a session in again. The library's words are plain;
 /// a client gives its own (fbauth: the command to paste, `CommandLineAdvice`).
-package struct SignInAdvice: Sendable {
-    package let words: @Sendable (Session) -> String
+internal struct SignInAdvice: Sendable {
+    internal let words: @Sendable (Session) -> String
 
-    package init(_ words: @escaping @Sendable (Session) -> String) { self.words = words }
+    internal init(_ words: @escaping @Sendable (Session) -> String) { self.words = words }
 
-    package static let plain = SignInAdvice { _ in "sign in again" }
+    internal static let plain = SignInAdvice { _ in "sign in again" }
 }
 
 extension FBAuthError {
     /// The server rejected the session's tokens for good (the Firebase Auth REST API reference,
     /// "Exchange a refresh token for an ID token"): signing in
     /// again is the only way on.
-    package var rejectsSession: Bool {
+    internal var rejectsSession: Bool {
         guard case .server(let error, _) = self, let code = error.code else { return false }
         return ["TOKEN_EXPIRED", "USER_DISABLED", "USER_NOT_FOUND", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN"].contains(code)
     }
@@ -146,5 +146,5 @@ extension FBAuthError {
 
 extension Session {
     /// How messages name the user: the email, else the uid.
-    package var displayLabel: String { TerminalText.safe(email ?? uid) }
+    internal var displayLabel: String { TerminalText.safe(email ?? uid) }
 }

@@ -125,7 +125,7 @@ enum APIKeyRestriction {
 extension FBAuthError {
     /// A reauthentication, or a link, that answered for another account than the session's:
     /// one sentence wherever it is found (the library's `User`, fbauth's `reauth`).
-    package static func userMismatch(answeredFor other: String, expected label: String?, uid: String, linking: Bool = false) -> FBAuthError {
+    internal static func userMismatch(answeredFor other: String, expected label: String?, uid: String, linking: Bool = false) -> FBAuthError {
         let expected = label.map { $0 == uid ? "the user of uid \(uid)" : "\($0) (uid \(uid))" } ?? "the user of uid \(uid)"
         return .failed(.userMismatch, "user mismatch: \(linking ? "linking answered for" : "you signed in as") \(TerminalText.safe(other)), not as \(expected); the session was left unchanged")
     }

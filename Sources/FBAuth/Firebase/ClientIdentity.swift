@@ -25,9 +25,9 @@ public struct ClientIdentity: Sendable, Equatable {
         self.appId = appId
     }
 
-    package static let clientVersion = "fbauth/\(FBAuthVersion.current)"
+    internal static let clientVersion = "fbauth/\(FBAuthVersion.current)"
 
-    package var headers: [String: String] {
+    internal var headers: [String: String] {
         var headers = ["X-Client-Version": Self.clientVersion]
         if let language { headers["X-Firebase-Locale"] = language }
         if let appId { headers["X-Firebase-gmpid"] = appId }
@@ -58,12 +58,12 @@ public struct ClientIdentity: Sendable, Equatable {
 /// A Web API key: printable ASCII without spaces, as Google's keys are (`AIza…`, 39
 /// characters); an Auth emulator takes any such string. It goes into URLs, the store and
 /// messages.
-package enum APIKey {
-    package static func isValid(_ key: String) -> Bool {
+internal enum APIKey {
+    internal static func isValid(_ key: String) -> Bool {
         (1...200).contains(key.utf8.count) && key.utf8.allSatisfy { (0x21...0x7E).contains($0) }
     }
 
-    package static func problem(_ key: String, named name: String) -> FBAuthError? {
+    internal static func problem(_ key: String, named name: String) -> FBAuthError? {
         isValid(key) ? nil : .usage("\(name) is not an API key: it must be 1 to 200 printable characters without spaces (Firebase console → Project settings → General → Web API key)")
     }
 }

@@ -3,7 +3,7 @@
 /// `api/account_management/email_and_password.ts`, `api/account_management/profile.ts`).
 extension FirebaseAuthClient {
     /// A new email/password user or, with `idToken`, the password added to that user.
-    package func signUp(email: String, password: String, displayName: String? = nil, idToken: String? = nil, tenantId: String?,
+    internal func signUp(email: String, password: String, displayName: String? = nil, idToken: String? = nil, tenantId: String?,
                         recaptcha: RecaptchaFields? = nil) throws(FBAuthError) -> TokenSignInResponse {
         try post("signUp", PasswordSignUpRequest(
             email: email, password: password, displayName: displayName, idToken: idToken, tenantId: tenantId,
@@ -13,7 +13,7 @@ extension FirebaseAuthClient {
 
     /// Has Firebase mail a link: `PASSWORD_RESET` and `EMAIL_SIGNIN` (by `email`), `VERIFY_EMAIL`
     /// and `VERIFY_AND_CHANGE_EMAIL` (for the user of `idToken`).
-    package func sendOobCode(_ mail: OutOfBandMail, tenantId: String?, recaptcha: RecaptchaFields? = nil) throws(FBAuthError) {
+    internal func sendOobCode(_ mail: OutOfBandMail, tenantId: String?, recaptcha: RecaptchaFields? = nil) throws(FBAuthError) {
         var request = SendOobCodeRequest(requestType: mail.requestType, tenantId: tenantId, captchaResp: recaptcha?.token,
                                          clientType: recaptcha?.clientType, recaptchaVersion: recaptcha?.version)
         switch mail {
@@ -31,43 +31,43 @@ extension FirebaseAuthClient {
     }
 
     /// What a mailed code is for (`checkActionCode`); nothing is changed.
-    package func checkActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
+    internal func checkActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
         try post("resetPassword", ResetPasswordRequest(oobCode: code, tenantId: tenantId), action: "checking the code", retry: .onceIfTransient)
     }
 
     /// Sets a new password with a `PASSWORD_RESET` code (`confirmPasswordReset`).
-    package func confirmPasswordReset(code: String, newPassword: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
+    internal func confirmPasswordReset(code: String, newPassword: String, tenantId: String?) throws(FBAuthError) -> CheckedActionCode {
         try post("resetPassword", ResetPasswordRequest(oobCode: code, newPassword: newPassword, tenantId: tenantId),
                  action: "resetting the password", retry: .never)
     }
 
     /// Applies a verification or email-change code (`applyActionCode`).
-    package func applyActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
+    internal func applyActionCode(_ code: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
         try post("update", UpdateAccountRequest(oobCode: code, tenantId: tenantId), action: "applying the code", retry: .never)
     }
 
     /// A new password for the signed-in user (`updatePassword`); answers with new tokens.
-    package func updatePassword(_ password: String, idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
+    internal func updatePassword(_ password: String, idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
         try post("update", UpdateAccountRequest(idToken: idToken, password: password, returnSecureToken: true, tenantId: tenantId),
                  action: "changing the password", retry: .never)
     }
 
     /// The user's display name and photo (`updateProfile`): a value sets, nil leaves, and the
     /// `deleting` attributes (`DISPLAY_NAME`, `PHOTO_URL`) are removed.
-    package func updateProfile(displayName: String?, photoUrl: String?, deleting: [String], idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
+    internal func updateProfile(displayName: String?, photoUrl: String?, deleting: [String], idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
         try post("update", UpdateAccountRequest(idToken: idToken, displayName: displayName, photoUrl: photoUrl,
                                                 deleteAttribute: deleting.isEmpty ? nil : deleting, tenantId: tenantId),
                  action: "updating the profile", retry: .onceIfTransient)
     }
 
     /// Signs in (or, with `idToken`, links the email) with an email link's code.
-    package func signInWithEmailLink(email: String, code: String, idToken: String?, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    internal func signInWithEmailLink(email: String, code: String, idToken: String?, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signInWithEmailLink", EmailLinkSignInRequest(email: email, oobCode: code, idToken: idToken, tenantId: tenantId),
                  action: idToken == nil ? "email-link sign-in" : "linking the email", retry: .never)
     }
 
     /// The project's password policy; nil where the server has none (the Auth emulator).
-    package func passwordPolicy(tenantId: String?) throws(FBAuthError) -> PasswordPolicyResponse? {
+    internal func passwordPolicy(tenantId: String?) throws(FBAuthError) -> PasswordPolicyResponse? {
         let request = HTTPClientRequest(method: "GET", url: endpoints.passwordPolicy(apiKey: apiKey, tenantId: tenantId), headers: identity.headers, timeout: timeout)
         do {
             return try decode(PasswordPolicyResponse.self, from: send(request, action: "reading the password policy", retry: .onceIfTransient), request: request)
@@ -78,7 +78,7 @@ extension FirebaseAuthClient {
 }
 
 /// A link Firebase mails.
-package enum OutOfBandMail: Sendable, Equatable {
+internal enum OutOfBandMail: Sendable, Equatable {
     case passwordReset(email: String)
     case signInLink(email: String, continueUrl: String)
     case verifyEmail(idToken: String)
@@ -104,7 +104,7 @@ package enum OutOfBandMail: Sendable, Equatable {
 
     /// Whether reCAPTCHA Enterprise for email/password covers it (the JS SDK's
     /// `sendPasswordResetEmail` and `sendSignInLinkToEmail` go through `handleRecaptchaFlow`).
-    package var isRecaptchaProtected: Bool {
+    internal var isRecaptchaProtected: Bool {
         switch self {
         case .passwordReset, .signInLink: true
         case .verifyEmail, .verifyAndChangeEmail: false

@@ -6,13 +6,13 @@ import Foundation
 import FBAuthSupport
 
 /// An App Check token and when it expires.
-package struct AppCheckToken: Codable, Sendable, Equatable {
-    package var token: String
-    package var expirationTime: Date
+internal struct AppCheckToken: Codable, Sendable, Equatable {
+    internal var token: String
+    internal var expirationTime: Date
     /// The app it attests (a cached token of another app is not used).
-    package var appID: String
+    internal var appID: String
 
-    package init(token: String, expirationTime: Date, appID: String) {
+    internal init(token: String, expirationTime: Date, appID: String) {
         self.token = token
         self.expirationTime = expirationTime
         self.appID = appID
@@ -36,7 +36,7 @@ struct AppCheckExchangeResponse: Decodable {
 extension FirebaseAuthClient {
     /// Exchanges a debug token for an App Check token (`…:exchangeDebugToken`, body
     /// `{"debug_token": …}`). Sent without an App Check header of its own.
-    package func exchangeDebugToken(_ settings: AppCheckDebugSettings, project: String, now: Date) throws(FBAuthError) -> AppCheckToken {
+    internal func exchangeDebugToken(_ settings: AppCheckDebugSettings, project: String, now: Date) throws(FBAuthError) -> AppCheckToken {
         let url = endpoints.appCheckExchange(project: project, appID: settings.appID, apiKey: apiKey, overrideHost: settings.exchangeHost)
         let answer: AppCheckExchangeResponse
         do {

@@ -9,9 +9,9 @@ import FBAuthSupport
 /// Identity Toolkit v1 and securetoken over an `HTTPTransport`. Every answer is checked here:
 /// transport failures become `.network`, error envelopes `.server`, anything that is not
 /// Firebase's JSON `.badResponse`. Callers see values or one `FBAuthError`.
-package struct FirebaseAuthClient: Sendable {
-    package let endpoints: FirebaseEndpoints
-    package let apiKey: String
+internal struct FirebaseAuthClient: Sendable {
+    internal let endpoints: FirebaseEndpoints
+    internal let apiKey: String
     let transport: HTTPTransport
     let timeout: TimeInterval
     let logger: HTTPExchangeLogger?
@@ -26,7 +26,7 @@ package struct FirebaseAuthClient: Sendable {
     /// The App Check token each request carries in `X-Firebase-AppCheck`; nil: none.
     var appCheck: (@Sendable () throws(FBAuthError) -> AppCheckToken)?
 
-    package init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
+    internal init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
                 logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),
                 sleeper: Sleeper = ThreadSleeper(), clock: MonotonicClock = SystemMonotonicClock()) {
         self.sleeper = sleeper
@@ -46,15 +46,15 @@ package struct FirebaseAuthClient: Sendable {
 
     // MARK: - Identity Toolkit
 
-    package func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
+    internal func createAuthUri(_ request: CreateAuthUriRequest) throws(FBAuthError) -> CreateAuthUriResponse {
         try post("createAuthUri", request, action: "starting the sign-in", retry: .onceIfTransient)
     }
 
-    package func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
+    internal func signInWithIdp(_ request: SignInWithIdpRequest, action: String = "sign-in") throws(FBAuthError) -> SignInWithIdpResponse {
         try post("signInWithIdp", request, action: action, retry: .never)
     }
 
-    package func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
+    internal func lookup(idToken: String) throws(FBAuthError) -> AccountInfo {
         let response: LookupResponse = try post("lookup", LookupRequest(idToken: idToken), action: "account lookup", retry: .onceIfTransient)
         guard let user = response.users?.first, user.localId != nil else {
             throw .signInAgain("account lookup found no user for this session; sign in again")
@@ -62,44 +62,44 @@ package struct FirebaseAuthClient: Sendable {
         return user
     }
 
-    package func signInWithPassword(email: String, password: String, tenantId: String?, recaptcha: RecaptchaFields? = nil) throws(FBAuthError) -> TokenSignInResponse {
+    internal func signInWithPassword(email: String, password: String, tenantId: String?, recaptcha: RecaptchaFields? = nil) throws(FBAuthError) -> TokenSignInResponse {
         try post("signInWithPassword", PasswordSignInRequest(email: email, password: password, tenantId: tenantId, recaptcha: recaptcha),
                  action: "password sign-in", retry: .never)
     }
 
-    package func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    internal func signUpAnonymously(tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signUp", SignUpRequest(tenantId: tenantId), action: "anonymous sign-in", retry: .never)
     }
 
-    package func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+    internal func signInWithCustomToken(_ token: String, tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
         try post("signInWithCustomToken", SignInWithCustomTokenRequest(token: token, tenantId: tenantId), action: "custom-token sign-in", retry: .never)
     }
 
     /// The sign-in methods registered for an email (`createAuthUri` with `identifier`).
-    package func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
+    internal func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
         try post("createAuthUri", CreateAuthUriRequest(continueUri: "http://localhost", tenantId: tenantId, identifier: email),
                  action: "looking up sign-in methods", retry: .onceIfTransient)
     }
 
     /// Unlinks providers (`accounts:update` with `deleteProvider`); returns the user as it is now.
-    package func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
+    internal func deleteProviders(_ providerIds: [String], idToken: String) throws(FBAuthError) -> AccountInfo {
         try post("update", DeleteProviderRequest(idToken: idToken, deleteProvider: providerIds), action: "unlinking", retry: .never)
     }
 
-    package func deleteAccount(idToken: String) throws(FBAuthError) {
+    internal func deleteAccount(idToken: String) throws(FBAuthError) {
         let _: EmptyAnswer = try post("delete", DeleteAccountRequest(idToken: idToken), action: "deleting the account", retry: .never)
     }
 
     /// Revokes a provider's token for the user (`POST /v2/accounts:revokeToken`; Apple only, as
     /// the SDKs' `revokeAccessToken` and `revokeToken(withAuthorizationCode:)`).
-    package func revokeToken(_ token: String, type: String, providerId: String, idToken: String, tenantId: String?) throws(FBAuthError) {
+    internal func revokeToken(_ token: String, type: String, providerId: String, idToken: String, tenantId: String?) throws(FBAuthError) {
         let _: EmptyAnswer = try post(endpoints.revokeToken(apiKey: apiKey),
                                       RevokeTokenRequest(idToken: idToken, providerId: providerId, tokenType: type, token: token, tenantId: tenantId),
                                       action: "revoking the \(providerId) token", retry: .never)
     }
 
     /// The project of the API key and its authorized domains (`GET /v1/projects`).
-    package func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
+    internal func projectConfig() throws(FBAuthError) -> ProjectConfigResponse {
         let request = HTTPClientRequest(method: "GET", url: endpoints.projectConfig(apiKey: apiKey), headers: identity.headers, timeout: timeout)
         return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
     }
@@ -107,7 +107,7 @@ package struct FirebaseAuthClient: Sendable {
     // MARK: - Multi-factor authentication (v2)
 
     /// Sends an SMS code to the enrolled phone of a pending sign-in; returns its session.
-    package func startPhoneSignIn(pendingCredential: String, enrollmentId: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
+    internal func startPhoneSignIn(pendingCredential: String, enrollmentId: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
         let answer: StartMfaSignInResponse = try post(endpoints.accountsV2("mfaSignIn:start", apiKey: apiKey), StartMfaSignInRequest(
             mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentId, phoneSignInInfo: verification, tenantId: tenantId),
             action: "second-factor sign-in", retry: .never)
@@ -115,14 +115,14 @@ package struct FirebaseAuthClient: Sendable {
     }
 
     /// Completes a pending sign-in with an SMS code or a TOTP code.
-    package func finalizeSecondFactorSignIn(pendingCredential: String, enrollmentId: String, code: SecondFactorCode, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+    internal func finalizeSecondFactorSignIn(pendingCredential: String, enrollmentId: String, code: SecondFactorCode, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
         try post(endpoints.accountsV2("mfaSignIn:finalize", apiKey: apiKey), FinalizeMfaSignInRequest(
             mfaPendingCredential: pendingCredential, mfaEnrollmentId: enrollmentId, phoneVerificationInfo: code.phone, totpVerificationInfo: code.totp,
             tenantId: tenantId), action: "second-factor sign-in", retry: .never)
     }
 
     /// Starts a TOTP enrolment: the secret for the authenticator app.
-    package func startTotpEnrollment(idToken: String, tenantId: String?) throws(FBAuthError) -> TotpSecret {
+    internal func startTotpEnrollment(idToken: String, tenantId: String?) throws(FBAuthError) -> TotpSecret {
         let answer: StartMfaEnrollmentResponse = try post(endpoints.accountsV2("mfaEnrollment:start", apiKey: apiKey), StartMfaEnrollmentRequest(
             idToken: idToken, totpEnrollmentInfo: [:], tenantId: tenantId), action: "TOTP enrolment", retry: .never)
         guard let secret = answer.totpSession else {
@@ -132,7 +132,7 @@ package struct FirebaseAuthClient: Sendable {
     }
 
     /// Starts an SMS enrolment: a code sent to `phoneNumber`; returns its session.
-    package func startPhoneEnrollment(idToken: String, phoneNumber: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
+    internal func startPhoneEnrollment(idToken: String, phoneNumber: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
         var info = verification
         info.phoneNumber = phoneNumber
         let answer: StartMfaEnrollmentResponse = try post(endpoints.accountsV2("mfaEnrollment:start", apiKey: apiKey), StartMfaEnrollmentRequest(
@@ -141,21 +141,21 @@ package struct FirebaseAuthClient: Sendable {
     }
 
     /// Completes an enrolment with the code the new factor gave.
-    package func finalizeEnrollment(idToken: String, code: SecondFactorCode, displayName: String?, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+    internal func finalizeEnrollment(idToken: String, code: SecondFactorCode, displayName: String?, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
         try post(endpoints.accountsV2("mfaEnrollment:finalize", apiKey: apiKey), FinalizeMfaEnrollmentRequest(
             idToken: idToken, displayName: displayName, phoneVerificationInfo: code.phone, totpVerificationInfo: code.totp, tenantId: tenantId),
             action: "second-factor enrolment", retry: .never)
     }
 
     /// Removes a second factor.
-    package func withdrawSecondFactor(idToken: String, enrollmentId: String, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
+    internal func withdrawSecondFactor(idToken: String, enrollmentId: String, tenantId: String?) throws(FBAuthError) -> MfaTokensResponse {
         try post(endpoints.accountsV2("mfaEnrollment:withdraw", apiKey: apiKey), WithdrawMfaRequest(
             idToken: idToken, mfaEnrollmentId: enrollmentId, tenantId: tenantId), action: "removing the second factor", retry: .never)
     }
 
     /// The project's reCAPTCHA configuration; nil where the server has none (the Auth emulator
     /// answers 501: it checks no reCAPTCHA, and must be sent none).
-    package func recaptchaConfig(tenantId: String?) throws(FBAuthError) -> RecaptchaConfigResponse? {
+    internal func recaptchaConfig(tenantId: String?) throws(FBAuthError) -> RecaptchaConfigResponse? {
         let request = HTTPClientRequest(method: "GET", url: endpoints.recaptchaConfig(apiKey: apiKey, tenantId: tenantId), headers: identity.headers, timeout: timeout)
         do {
             return try decode(RecaptchaConfigResponse.self, from: send(request, action: "reading the reCAPTCHA configuration", retry: .onceIfTransient), request: request)
@@ -165,7 +165,7 @@ package struct FirebaseAuthClient: Sendable {
     }
 
     /// The reCAPTCHA v2 site key (`GET /v1/recaptchaParams`).
-    package func recaptchaV2SiteKey() throws(FBAuthError) -> String {
+    internal func recaptchaV2SiteKey() throws(FBAuthError) -> String {
         let request = HTTPClientRequest(method: "GET", url: endpoints.recaptchaParams(apiKey: apiKey), headers: identity.headers, timeout: timeout)
         let answer = try decode(RecaptchaParamsResponse.self, from: send(request, action: "reading the reCAPTCHA site key", retry: .onceIfTransient), request: request)
         guard let key = answer.recaptchaSiteKey, !key.isEmpty, HeaderValue.isSafe(key), !key.contains(" ") else {
@@ -184,7 +184,7 @@ package struct FirebaseAuthClient: Sendable {
     // MARK: - securetoken
 
     /// Exchanges a refresh token for a new ID token (`POST /v1/token`, form body).
-    package func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
+    internal func refresh(refreshToken: String) throws(FBAuthError) -> SecureTokenResponse {
         let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
         let request = HTTPClientRequest(
             method: "POST", url: endpoints.token(apiKey: apiKey),

@@ -8,24 +8,24 @@ import LoopbackHTTP
 /// Where Identity Toolkit and securetoken live: Google's production hosts, or an Auth
 /// emulator (`FIREBASE_AUTH_EMULATOR_HOST=host:port`), which serves both under
 /// `http://HOST/<production host>/…` (firebase-tools src/emulator/auth, README.md and server.ts).
-package struct FirebaseEndpoints: Sendable, Equatable {
+internal struct FirebaseEndpoints: Sendable, Equatable {
     /// `host:port` of the emulator, or nil for production.
-    package let emulatorHost: String?
+    internal let emulatorHost: String?
 
-    package static let production = FirebaseEndpoints(emulatorHost: nil)
+    internal static let production = FirebaseEndpoints(emulatorHost: nil)
 
-    package static func emulator(_ hostAndPort: String) -> FirebaseEndpoints {
+    internal static func emulator(_ hostAndPort: String) -> FirebaseEndpoints {
         FirebaseEndpoints(emulatorHost: hostAndPort)
     }
 
     /// Reads `FIREBASE_AUTH_EMULATOR_HOST`; a value with a scheme or path is a usage error.
-    package static func from(environment: [String: String]) throws(FBAuthError) -> FirebaseEndpoints {
+    internal static func from(environment: [String: String]) throws(FBAuthError) -> FirebaseEndpoints {
         FirebaseEndpoints(emulatorHost: try emulatorHost(setting: environment["FIREBASE_AUTH_EMULATOR_HOST"]))
     }
 
     /// The emulator's `host:port` from the value of `FIREBASE_AUTH_EMULATOR_HOST`: nil (production)
     /// when unset or empty, a usage error when it has a scheme or path.
-    package static func emulatorHost(setting value: String?) throws(FBAuthError) -> String? {
+    internal static func emulatorHost(setting value: String?) throws(FBAuthError) -> String? {
         guard let value, !value.isEmpty else { return nil }
         guard isHostAndPort(value.utf8) else {
             throw .usage("FIREBASE_AUTH_EMULATOR_HOST must be host:port (e.g. 127.0.0.1:9099), not '\(value)'")
@@ -77,64 +77,64 @@ package struct FirebaseEndpoints: Sendable, Equatable {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
-    package var isEmulator: Bool { emulatorHost != nil }
+    internal var isEmulator: Bool { emulatorHost != nil }
 
     /// Against an Auth emulator, where a "mailed" link really is: the emulator's listing of
     /// them (`/emulator/v1/projects/PROJECT/oobCodes`, firebase-tools and fbauth's stand-in
     /// alike); empty against Firebase.
-    package func mailNote(projectId: String?) -> String {
+    internal func mailNote(projectId: String?) -> String {
         guard let emulatorHost else { return "" }
         return " (an Auth emulator sends no mail: the link is listed at http://\(emulatorHost)/emulator/v1/projects/\(projectId ?? "PROJECT_ID")/oobCodes)"
     }
 
     /// `…/v1/accounts:METHOD?key=KEY`
-    package func accounts(_ method: String, apiKey: String) -> URL {
+    internal func accounts(_ method: String, apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/accounts:\(method)", apiKey: apiKey)
     }
 
     /// `…/v2/accounts:revokeToken?key=KEY`: revokes a provider's token (Apple).
-    package func revokeToken(apiKey: String) -> URL {
+    internal func revokeToken(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v2/accounts:revokeToken", apiKey: apiKey)
     }
 
     /// `…/v2/accounts/METHOD?key=KEY` (multi-factor authentication: `mfaSignIn:start`, …).
-    package func accountsV2(_ method: String, apiKey: String) -> URL {
+    internal func accountsV2(_ method: String, apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v2/accounts/\(method)", apiKey: apiKey)
     }
 
     /// `…/v2/recaptchaConfig?key=KEY&clientType=CLIENT_TYPE_WEB&version=RECAPTCHA_ENTERPRISE[&tenantId=T]`.
-    package func recaptchaConfig(apiKey: String, tenantId: String?) -> URL {
+    internal func recaptchaConfig(apiKey: String, tenantId: String?) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v2/recaptchaConfig", apiKey: apiKey,
             query: [("clientType", "CLIENT_TYPE_WEB"), ("version", "RECAPTCHA_ENTERPRISE")] + (tenantId.map { [("tenantId", $0)] } ?? []))
     }
 
     /// `…/v2/passwordPolicy?key=KEY[&tenantId=T]`: the project's password policy.
-    package func passwordPolicy(apiKey: String, tenantId: String?) -> URL {
+    internal func passwordPolicy(apiKey: String, tenantId: String?) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v2/passwordPolicy", apiKey: apiKey, query: tenantId.map { [("tenantId", $0)] } ?? [])
     }
 
     /// `…/v1/recaptchaParams?key=KEY`: the reCAPTCHA v2 site key.
-    package func recaptchaParams(apiKey: String) -> URL {
+    internal func recaptchaParams(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/recaptchaParams", apiKey: apiKey)
     }
 
     /// `…/v1/projects?key=KEY`: the project configuration (project id, authorized domains).
-    package func projectConfig(apiKey: String) -> URL {
+    internal func projectConfig(apiKey: String) -> URL {
         url(host: "identitytoolkit.googleapis.com", path: "/v1/projects", apiKey: apiKey)
     }
 
     /// `…/v1/token?key=KEY` (securetoken).
-    package func token(apiKey: String) -> URL {
+    internal func token(apiKey: String) -> URL {
         url(host: "securetoken.googleapis.com", path: "/v1/token", apiKey: apiKey)
     }
 
     /// The Identity Toolkit host as named in errors.
-    package var identityToolkitHost: String { emulatorHost ?? "identitytoolkit.googleapis.com" }
+    internal var identityToolkitHost: String { emulatorHost ?? "identitytoolkit.googleapis.com" }
 
     /// The host named in errors: the emulator's `host:port`, or the production host.
     /// The host that answers `url`, as messages name it: `host:port` for an emulator (or a
     /// host given for one service, such as `FBAUTH_APP_CHECK_HOST`), the host name otherwise.
-    package func displayHost(for url: URL) -> String {
+    internal func displayHost(for url: URL) -> String {
         guard let host = url.host else { return emulatorHost ?? "the server" }
         guard url.scheme == "http" else { return host }
         return url.port.map { "\(host):\($0)" } ?? host
@@ -144,7 +144,7 @@ package struct FirebaseEndpoints: Sendable, Equatable {
     /// `content-firebaseappcheck.googleapis.com` (firebase-js-sdk packages/app-check
     /// `getExchangeDebugTokenRequest`), under the emulator's host as the other calls are, or
     /// under `overrideHost`.
-    package func appCheckExchange(project: String, appID: String, apiKey: String, overrideHost: String?) -> URL {
+    internal func appCheckExchange(project: String, appID: String, apiKey: String, overrideHost: String?) -> URL {
         let host = "content-firebaseappcheck.googleapis.com"
         let base = (overrideHost ?? emulatorHost).map { "http://\($0)/\(host)" } ?? "https://\(host)"
         // Both are checked where they are read (a project id or number, a Firebase app id).

@@ -8,7 +8,7 @@ import LoopbackHTTP
 /// Replaces secrets — tokens, codes, passwords, secrets, refresh tokens, the API key — with a
 /// marker before anything is logged. Works on structure (JSON keys, form and query names) and
 /// then, as a safety net, on anything shaped like a JWT.
-package enum Redaction {
+internal enum Redaction {
     static let marker = "[REDACTED]"
 
     /// Query and form parameters that carry secrets.
@@ -30,7 +30,7 @@ package enum Redaction {
     /// values of secret parameters and anything shaped like a JWT. Production's
     /// `INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost?id_token=…`
     /// repeats the credential it refused.
-    package static func serverMessage(_ text: String) -> String {
+    internal static func serverMessage(_ text: String) -> String {
         let words = text.split(separator: " ", omittingEmptySubsequences: false).map { word -> String in
             guard word.contains("=") else { return String(word) }
             return word.contains("?") ? url(String(word)) : form(String(word))
@@ -38,7 +38,7 @@ package enum Redaction {
         return scrubJWTs(words.joined(separator: " "))
     }
 
-    package static func url(_ text: String) -> String {
+    internal static func url(_ text: String) -> String {
         guard let question = text.firstIndex(of: "?") else { return text }
         let query = String(text[text.index(after: question)...])
         return String(text[..<question]) + "?" + form(query)
@@ -52,7 +52,7 @@ package enum Redaction {
     }
 
     /// A request or response body for the log.
-    package static func body(_ data: Data?, contentType: String?) -> String {
+    internal static func body(_ data: Data?, contentType: String?) -> String {
         guard let data, !data.isEmpty else { return "(empty)" }
         let type = contentType?.lowercased() ?? ""
         if type.contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "["),

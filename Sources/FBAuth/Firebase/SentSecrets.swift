@@ -10,16 +10,16 @@ import LoopbackHTTP
 /// proxy in front of it) may quote the request in its error (`… you sent {"password":"hunter2"}`);
 /// the structural `Redaction` cannot know where such an echo puts them, so every occurrence of
 /// each value is removed, in the spellings an echo uses: as sent, JSON-escaped, percent-encoded.
-package struct SentSecrets: Sendable {
+internal struct SentSecrets: Sendable {
     /// Longest first, so that a secret containing another is removed whole.
     private let values: [String]
 
     /// A request that carried no secret.
-    package static let none = SentSecrets(values: [])
+    internal static let none = SentSecrets(values: [])
 
     private init(values: [String]) { self.values = values }
 
-    package init(_ request: HTTPClientRequest) {
+    internal init(_ request: HTTPClientRequest) {
         var found: [String] = []
         for item in request.url.query.map(FormEncoding.decode) ?? [] where Redaction.secretParameters.contains(item.name) {
             found.append(item.value)
@@ -61,7 +61,7 @@ package struct SentSecrets: Sendable {
     /// `text` with every sent secret replaced by the marker. A secret shorter than eight
     /// characters is replaced where it stands as a word of its own, so that a short password
     /// such as `pw` does not eat the letters of every other word.
-    package func removed(from text: String) -> String {
+    internal func removed(from text: String) -> String {
         guard !values.isEmpty else { return text }
         var result = text
         for secret in values {

@@ -4,12 +4,12 @@
 /// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`. The words speak
 /// of Firebase and the account, never of a program's commands: a client adds its own way to
 /// act on each code (fbauth's command line: `CommandLineRemedies`).
-package enum ServerErrorTable {
-    package struct Entry: Sendable {
-        package let sentence: String
+internal enum ServerErrorTable {
+    internal struct Entry: Sendable {
+        internal let sentence: String
     }
 
-    package static func entry(for code: String) -> Entry? { entries[code] }
+    internal static func entry(for code: String) -> Entry? { entries[code] }
 
     private static func refused(_ sentence: String) -> Entry { Entry(sentence: sentence) }
 

@@ -11,7 +11,7 @@ import FBAuthSupport
 /// open `authUri` → receive the redirect → `signInWithIdp` with the URL exactly as received →
 /// answer the browser → `accounts:lookup`. Either way Firebase holds the provider's client
 /// secret and performs the code exchange.
-package struct BrowserSignInFlow: Sendable {
+internal struct BrowserSignInFlow: Sendable {
     let client: FirebaseAuthClient
     let browser: BrowserLauncher
     let observer: SignInObserver
@@ -25,7 +25,7 @@ package struct BrowserSignInFlow: Sendable {
     /// Who completes a sign-in that needs a second factor; nil: such a sign-in fails.
     let secondFactor: SecondFactorHandling?
 
-    package init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
+    internal init(client: FirebaseAuthClient, browser: BrowserLauncher, observer: SignInObserver, clock: WallClock,
                  tenantId: String?, interrupts: InterruptSource = NoInterrupts(), settings: BrowserFlowSettings = BrowserFlowSettings(),
                  secondFactor: SecondFactorHandling? = nil) {
         self.client = client
@@ -47,12 +47,12 @@ package struct BrowserSignInFlow: Sendable {
     var headless: HeadlessAdvice { settings.headless }
     var listenerGuard: ListenerGuard { settings.listenerGuard }
 
-    package typealias Result = SignInResult
+    internal typealias Result = SignInResult
 
-    package typealias Authorization = ProviderAuthorization
+    internal typealias Authorization = ProviderAuthorization
 
     /// Runs the whole flow in this process: listener, browser, wait, exchange.
-    package func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
+    internal func run(_ options: FlowOptions, purpose: FlowPurpose) throws(FBAuthError) -> Result {
         // Ctrl-C is watched from the start: one pressed while the advice is on the screen,
         // before the wait begins, ends the sign-in as one pressed during the wait does (exit 4,
         // listener closed, launch page removed) instead of killing the process.

@@ -15,14 +15,14 @@ import LoopbackHTTP
 /// continue URL's host must be an authorized domain: `localhost` is one in every new project.
 /// Only a request carrying this sign-in's `state` is taken: another local user cannot end the
 /// wait with a code of their own.
-package struct EmailLinkFlow: Sendable {
+internal struct EmailLinkFlow: Sendable {
     let flow: BrowserSignInFlow
     /// reCAPTCHA Enterprise tokens, where the project protects email/password.
     var recaptchaTokens: RecaptchaTokenSource?
 
-    package static let path = "/__/auth/emailLink"
+    internal static let path = "/__/auth/emailLink"
 
-    package init(flow: BrowserSignInFlow, recaptchaTokens: RecaptchaTokenSource?) {
+    internal init(flow: BrowserSignInFlow, recaptchaTokens: RecaptchaTokenSource?) {
         self.flow = flow
         self.recaptchaTokens = recaptchaTokens
     }
@@ -30,7 +30,7 @@ package struct EmailLinkFlow: Sendable {
     /// Sends the link to `email`, waits for it and signs in (or links, for `.link`). Ctrl-C is
     /// watched from the start, as in `BrowserSignInFlow.run`: one pressed once the link is said
     /// to be sent, before the wait, ends the sign-in instead of killing the process.
-    package func run(email: String, port: UInt16, timeout: Duration, purpose: FlowPurpose) throws(FBAuthError) -> SignInRecord {
+    internal func run(email: String, port: UInt16, timeout: Duration, purpose: FlowPurpose) throws(FBAuthError) -> SignInRecord {
         let held = HeldInterrupts(beginning: flow.interrupts)
         defer { held.endUnused() }
         var watched = flow
@@ -78,7 +78,7 @@ package struct EmailLinkFlow: Sendable {
     }
 
     /// Has Firebase mail the sign-in link (`sendOobCode` `EMAIL_SIGNIN`).
-    package func send(email: String, continueUrl: String) throws(FBAuthError) {
+    internal func send(email: String, continueUrl: String) throws(FBAuthError) {
         do {
             try credentials.recaptcha.perform(action: "getOobCode") { (fields) throws(FBAuthError) in
                 try flow.client.sendOobCode(.signInLink(email: email, continueUrl: continueUrl), tenantId: flow.tenantId, recaptcha: fields)

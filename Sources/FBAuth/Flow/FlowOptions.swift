@@ -5,33 +5,33 @@ import Foundation
 #endif
 
 /// The options of a browser flow with an identity provider (signin, link, reauth).
-package struct FlowOptions: Sendable, Equatable {
-    package var providerId: String
+internal struct FlowOptions: Sendable, Equatable {
+    internal var providerId: String
     /// Extra OAuth scopes, sent space-delimited as `oauthScope`.
-    package var scopes: [String]
+    internal var scopes: [String]
     /// Custom OAuth parameters, in the order given; `login_hint` from `--email` is added last.
-    package var customParameters: [KeyValue]
+    internal var customParameters: [KeyValue]
     /// The account hint; against the Auth emulator, the fake account's email.
-    package var email: String?
-    package var port: UInt16
-    package var redirectHost: RedirectHost
-    package var openBrowser: Bool
-    package var timeout: Duration
+    internal var email: String?
+    internal var port: UInt16
+    internal var redirectHost: RedirectHost
+    internal var openBrowser: Bool
+    internal var timeout: Duration
     /// How the provider's redirect comes back: through Firebase's hosted auth handler (the
     /// default) or straight to the loopback listener (`--loopback`).
-    package var redirect: RedirectRoute
+    internal var redirect: RedirectRoute
     /// Whether `--loopback` or `--hosted` chose `redirect`; otherwise the default may follow the
     /// server (an Auth emulator: the loopback flow).
-    package var redirectWasChosen = true
+    internal var redirectWasChosen = true
     /// The hosted handler's domain (`--auth-domain`); nil: `PROJECT_ID.firebaseapp.com`.
-    package var authDomain: String?
+    internal var authDomain: String?
 
     /// The default listener port, fixed so users can register the redirect URI
     /// `http://localhost:8977/__/auth/handler` with their provider.
-    package static let defaultPort: UInt16 = 8977
-    package static let defaultTimeout: Duration = .seconds(300)
+    internal static let defaultPort: UInt16 = 8977
+    internal static let defaultTimeout: Duration = .seconds(300)
 
-    package init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
+    internal init(providerId: String, scopes: [String] = [], customParameters: [KeyValue] = [], email: String? = nil,
                 port: UInt16 = defaultPort, redirectHost: RedirectHost = .localhost, openBrowser: Bool = true,
                 timeout: Duration = defaultTimeout, redirect: RedirectRoute = .hostedHandler, authDomain: String? = nil) {
         self.providerId = providerId
@@ -48,7 +48,7 @@ package struct FlowOptions: Sendable, Equatable {
 
     /// The parameters Firebase sets itself; providers reject duplicates (Firebase's guides for
     /// Microsoft and Yahoo sign-in).
-    package static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
+    internal static let reservedParameters: Set<String> = ["client_id", "redirect_uri", "response_type", "scope", "state", "response_mode"]
 
     /// SAML providers take neither custom parameters nor scopes (Firebase's hosted handler sends
     /// neither for `saml.*`).
@@ -88,11 +88,11 @@ public enum RedirectRoute: Sendable, Equatable {
 }
 
 /// A `KEY=VALUE` option value.
-package struct KeyValue: Sendable, Equatable {
-    package var key: String
-    package var value: String
+internal struct KeyValue: Sendable, Equatable {
+    internal var key: String
+    internal var value: String
 
-    package init(key: String, value: String) {
+    internal init(key: String, value: String) {
         self.key = key
         self.value = value
     }

@@ -3,7 +3,7 @@ import FBAuthSupport
 /// said before fbauth starts waiting, with the exact commands: the SSH port forward for the
 /// hosted flow's page (which needs JavaScript and this machine's port), `--loopback` and a
 /// pasted address for providers that accept loopback redirects, provider tokens in CI.
-package struct HeadlessAdvice: Sendable, Equatable {
+internal struct HeadlessAdvice: Sendable, Equatable {
     /// `SSH_CONNECTION`: client address and port, server address and port.
     var sshConnection: String?
     /// The user name on this machine, for the `ssh` command.
@@ -11,21 +11,21 @@ package struct HeadlessAdvice: Sendable, Equatable {
     /// Whether a graphical session is here (`DISPLAY`, `WAYLAND_DISPLAY`; always on macOS).
     var hasDisplay: Bool
     /// Whether the server is an Auth emulator, which takes a loopback redirect for every provider.
-    package var againstEmulator = false
+    internal var againstEmulator = false
     /// How the advice names the other ways to sign in.
-    package var words = AdviceWords()
+    internal var words = AdviceWords()
 
-    package init(environment: [String: String], isMacOS: Bool = Platform.isMacOS) {
+    internal init(environment: [String: String], isMacOS: Bool = Platform.isMacOS) {
         sshConnection = environment["SSH_CONNECTION"].flatMap { $0.isEmpty ? nil : $0 }
         user = (environment["USER"] ?? environment["LOGNAME"]).flatMap { Self.isShellWord($0) ? $0 : nil }
         hasDisplay = isMacOS || !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
     /// Whether this looks like a machine whose browser (if any) is elsewhere.
-    package var isRemote: Bool { sshConnection != nil && !hasDisplay }
+    internal var isRemote: Bool { sshConnection != nil && !hasDisplay }
 
     /// `ssh -L 8977:localhost:8977 ada@198.51.100.7 -p 2222`, to run on the user's own computer.
-    package func sshForward(port: UInt16) -> String? {
+    internal func sshForward(port: UInt16) -> String? {
         guard let parts = sshConnection?.split(separator: " "), parts.count == 4 else { return nil }
         let host = String(parts[2]), sshPort = String(parts[3])
         guard Self.isShellWord(host), sshPort.allSatisfy(\.isNumber) else { return nil }
@@ -38,7 +38,7 @@ package struct HeadlessAdvice: Sendable, Equatable {
     static let loopbackProviders: Set<String> = ["google.com", "microsoft.com", "twitter.com", "facebook.com"]
 
     /// The advice for the hosted flow's page (or the reCAPTCHA page) on `port`.
-    package func forLocalPage(port: UInt16, providerId: String?) -> String {
+    internal func forLocalPage(port: UInt16, providerId: String?) -> String {
         var text: String
         if let forward = sshForward(port: port) {
             text = "You are connected over SSH: on your own computer run\n\n  \(forward)\n\nkeep it open, and open the address there."

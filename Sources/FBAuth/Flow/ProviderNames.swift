@@ -1,6 +1,6 @@
 /// How messages name a provider: "this Yahoo account".
-package enum ProviderNames {
-    package static func name(of providerId: String) -> String {
+internal enum ProviderNames {
+    internal static func name(of providerId: String) -> String {
         switch providerId {
         case "yahoo.com": "Yahoo"
         case "microsoft.com": "Microsoft"
@@ -19,7 +19,7 @@ package enum ProviderNames {
 extension FBAuthError {
     /// Linking errors in the provider's words: "this Yahoo account is already linked to another
     /// Firebase user". Both arrive as HTTP-200 `errorMessage` answers.
-    package func explainingLink(of providerId: String) -> FBAuthError {
+    internal func explainingLink(of providerId: String) -> FBAuthError {
         guard case .server(let error, _) = self else { return self }
         let name = ProviderNames.name(of: providerId)
         switch error.code {

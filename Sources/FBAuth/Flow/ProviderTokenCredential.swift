@@ -6,12 +6,12 @@ import FBAuthSupport
 /// `OAuthProvider.credential(…)` does (firebase-js-sdk `packages/auth/src/core/credentials/oauth.ts`,
 /// `core/providers/oauth.ts`): `providerId`, `id_token`, `access_token`, `oauth_token_secret`,
 /// and the raw `nonce` whose SHA-256 the ID token carries.
-package struct ProviderTokenCredential: Sendable, Equatable {
-    package let providerId: String
-    package let idToken: String?
-    package let accessToken: String?
-    package let secret: String?
-    package let rawNonce: String?
+internal struct ProviderTokenCredential: Sendable, Equatable {
+    internal let providerId: String
+    internal let idToken: String?
+    internal let accessToken: String?
+    internal let secret: String?
+    internal let rawNonce: String?
 
     /// Checks the combination the provider accepts before anything is sent: Yahoo and
     /// Microsoft tokens are refused by Firebase itself; X (Twitter) needs its OAuth 1.0a
@@ -21,7 +21,7 @@ package struct ProviderTokenCredential: Sendable, Equatable {
     /// they are sent form-encoded in `postBody`, so only control characters are refused there.
     /// `names`: how the caller's user gives each part, for the messages (the SDK's parameter
     /// names by default; a command line names its options).
-    package init(providerId: String, idToken: String?, accessToken: String?, secret: String?, rawNonce: String?,
+    internal init(providerId: String, idToken: String?, accessToken: String?, secret: String?, rawNonce: String?,
                  forEmulator: Bool = false, names: PartNames = .sdk) throws(FBAuthError) {
         if let reason = Self.refusal(providerId) { throw .usage(reason) }
         guard idToken != nil || accessToken != nil else {
@@ -64,10 +64,10 @@ package struct ProviderTokenCredential: Sendable, Equatable {
         self.rawNonce = rawNonce
     }
 
-    package typealias PartNames = CredentialPartNames
+    internal typealias PartNames = CredentialPartNames
 
     /// Why tokens of `providerId` cannot be used, if they cannot.
-    package static func refusal(_ providerId: String) -> String? {
+    internal static func refusal(_ providerId: String) -> String? {
         switch providerId {
         case "microsoft.com", "yahoo.com":
             // Firebase's guides for Microsoft and Yahoo sign-in: the server cannot verify the
@@ -95,7 +95,7 @@ package struct ProviderTokenCredential: Sendable, Equatable {
 
 extension CredentialSignIn {
     /// Signs in, links or reauthenticates with a provider token held already.
-    package func providerToken(_ credential: ProviderTokenCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    internal func providerToken(_ credential: ProviderTokenCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
         try signInWithIdp(credential.request, providerId: credential.providerId, purpose: purpose)
     }
 }

@@ -10,13 +10,13 @@ import FBAuthSupport
 /// can wait: `--print-url` asks Firebase for the authorization URL and saves the pending flow;
 /// `--complete URL` takes the address the browser ended on (the redirect to the loopback
 /// address, which need not have loaded) and finishes the flow it belongs to.
-package struct TwoStepFlow {
-    package var flow: BrowserSignInFlow
+internal struct TwoStepFlow {
+    internal var flow: BrowserSignInFlow
     let store: SessionStore
     let project: ProjectKey
     let clock: WallClock
 
-    package init(flow: BrowserSignInFlow, store: SessionStore, project: ProjectKey, clock: WallClock) {
+    internal init(flow: BrowserSignInFlow, store: SessionStore, project: ProjectKey, clock: WallClock) {
         self.flow = flow
         self.store = store
         self.project = project
@@ -24,7 +24,7 @@ package struct TwoStepFlow {
     }
 
     /// Starts a flow for `command`; returns the authorization URL.
-    package func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
+    internal func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
         guard options.port != 0 else {
             throw .usage("a sign-in completed later needs a fixed port: the redirect URI registered with the provider names it")
         }
@@ -47,7 +47,7 @@ package struct TwoStepFlow {
     /// Takes the pending flow `address` belongs to out of the store, with the callback the
     /// address carries. An address that is not that flow's redirect leaves it pending; once
     /// claimed, the flow is used up, since an authorization code works once.
-    package func claim(_ address: String, command: String) throws(FBAuthError) -> ClaimedFlow {
+    internal func claim(_ address: String, command: String) throws(FBAuthError) -> ClaimedFlow {
         let query = URLComponents(string: address.trimmed())?.percentEncodedQuery ?? ""
         let values = Set(FormEncoding.decode(query).filter { ["state", "oauth_token", "denied"].contains($0.name) }.map(\.value))
         let now = clock.now()
@@ -84,18 +84,18 @@ package struct TwoStepFlow {
     }
 
     /// Lets Firebase exchange a claimed flow's code for `purpose`.
-    package func exchange(_ claimed: ClaimedFlow, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    internal func exchange(_ claimed: ClaimedFlow, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
         try flow.exchange(claimed.callback, authorization: claimed.pending.authorization, providerId: claimed.providerId, purpose: purpose)
     }
 }
 
 /// A pending flow taken out of the store together with the redirect it was waiting for: only
 /// the exchange is left.
-package struct ClaimedFlow {
+internal struct ClaimedFlow {
     let pending: PendingFlow
     let callback: ReceivedCallback
 
-    package var providerId: String { pending.providerId }
+    internal var providerId: String { pending.providerId }
     /// The session the flow was started for (link, reauth); nil for a sign-in.
-    package var user: SessionReference? { pending.user }
+    internal var user: SessionReference? { pending.user }
 }

@@ -4,7 +4,7 @@
 /// understands in Seahorse or KeePassXC. Attributes and labels are readable by anything on the
 /// bus without unlocking: nothing secret goes there (the API key is a project's public
 /// identifier; the uid and email are the account's names).
-package struct KeyringItem: Equatable, Sendable {
+internal struct KeyringItem: Equatable, Sendable {
     enum Kind: String, Sendable {
         case refreshToken = "refresh-token"
         /// An X (Twitter) OAuth 1.0a token secret.
@@ -57,7 +57,7 @@ package struct KeyringItem: Equatable, Sendable {
 
 /// Where a session's secrets are kept outside `sessions.json`: the seam the store will use, with
 /// the Secret Service on Linux (and the Keychain on macOS) behind it, and a dictionary in tests.
-package protocol SecretKeeper: Sendable {
+internal protocol SecretKeeper: Sendable {
     /// Whether a keyring answers, and how messages name it ("the GNOME keyring"); throws the
     /// reason when none does.
     func probe() throws(FBAuthError) -> String

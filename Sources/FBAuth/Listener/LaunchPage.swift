@@ -10,11 +10,11 @@ import FBAuthSupport
 /// 190–410 ms): whoever visits it first gets the sign-in's cookie. So the command line holds
 /// only the file's path, and the nonce never leaves this user's files and the loopback
 /// connection. (Jupyter hands its browser a token in a "redirect file" for the same reason.)
-package struct LaunchPage: Sendable {
+internal struct LaunchPage: Sendable {
     /// The file.
-    package let path: String
+    internal let path: String
     /// What the browser is given: the file's `file://` URL.
-    package var url: String { "file://" + Self.percentEncodedPath(path) }
+    internal var url: String { "file://" + Self.percentEncodedPath(path) }
     /// A directory made for the page when no private directory was given; removed with it.
     private let ownDirectory: String?
 
@@ -24,7 +24,7 @@ package struct LaunchPage: Sendable {
 
     /// Writes the page for `startURL` into `directory` (a new private temporary directory when
     /// nil), named with `unique`.
-    package static func create(in directory: String?, startURL: String, unique: String) throws(BrowserLaunchError) -> LaunchPage {
+    internal static func create(in directory: String?, startURL: String, unique: String) throws(BrowserLaunchError) -> LaunchPage {
         let folder: String, ownDirectory: String?
         do throws(Platform.FileProblem) {
             if let directory {
@@ -57,7 +57,7 @@ package struct LaunchPage: Sendable {
     }
 
     /// Removes the page (and its directory, when it was made for it).
-    package func remove() {
+    internal func remove() {
         Platform.removeFile(path)
         if let ownDirectory { Platform.removeDirectory(ownDirectory) }
     }

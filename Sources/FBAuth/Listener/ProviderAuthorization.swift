@@ -6,10 +6,10 @@ import Foundation
 
 /// What `createAuthUri` returned for one redirect URI: where to send the user, and what the
 /// redirect back must carry. Saved with a sign-in completed later (`PendingFlow`).
-package struct ProviderAuthorization: Sendable, Equatable {
-    package var authURI: String
-    package var sessionId: String
-    package var redirectURI: String
+internal struct ProviderAuthorization: Sendable, Equatable {
+    internal var authURI: String
+    internal var sessionId: String
+    internal var redirectURI: String
 
     var matcher: CallbackMatcher {
         CallbackMatcher(

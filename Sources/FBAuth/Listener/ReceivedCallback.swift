@@ -7,17 +7,17 @@ import LoopbackHTTP
 
 /// The provider's redirect, however it arrived: at the listener (to be answered after the
 /// exchange), pasted into the terminal, or given to `--complete`.
-package struct ReceivedCallback {
-    package let verdict: CallbackMatcher.Verdict
+internal struct ReceivedCallback {
+    internal let verdict: CallbackMatcher.Verdict
     /// The URL exactly as the browser requested it: scheme, host, port, path and query.
-    package let requestURI: String
+    internal let requestURI: String
     /// The form body of a POST callback (`response_mode=form_post`), as sent.
-    package let postBody: String?
+    internal let postBody: String?
     /// The browser's connection, when the redirect reached the listener.
     let held: HeldRequest?
 
     /// Answers the browser, when it is waiting on the listener.
-    package func respond(_ page: HTTPResponse) { held?.respond(page) }
+    internal func respond(_ page: HTTPResponse) { held?.respond(page) }
 }
 
 /// A redirect URL the user pasted (or passed to `--complete`), checked against the redirect URI

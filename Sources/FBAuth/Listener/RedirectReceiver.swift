@@ -7,18 +7,18 @@ import LoopbackHTTP
 
 /// The loopback listener of a browser flow: binds before the flow starts (so the redirect URI
 /// can be registered with Firebase), then waits for the one request `CallbackMatcher` accepts.
-package final class RedirectReceiver {
+internal final class RedirectReceiver {
     /// Where the provider sends the browser back. Firebase's hosted handler uses the same path.
-    package static let callbackPath = "/__/auth/handler"
+    internal static let callbackPath = "/__/auth/handler"
 
-    package let port: UInt16
-    package let redirectURI: String
+    internal let port: UInt16
+    internal let redirectURI: String
     /// Whether connections of other users are closed unread (`ListenerGuard`): the browser may
     /// then be given the start address itself.
-    package let refusesOtherUsers: Bool
+    internal let refusesOtherUsers: Bool
     private let server: LoopbackServer
 
-    package init(port: UInt16, host: RedirectHost, guard listenerGuard: ListenerGuard = .ownConnectionsOnly) throws(FBAuthError) {
+    internal init(port: UInt16, host: RedirectHost, guard listenerGuard: ListenerGuard = .ownConnectionsOnly) throws(FBAuthError) {
         let admits = listenerGuard.admits
         refusesOtherUsers = admits != nil
         do {
@@ -39,7 +39,7 @@ package final class RedirectReceiver {
 
     deinit { close() }
 
-    package enum WaitEvent {
+    internal enum WaitEvent {
         case callback(ReceivedCallback)
         case deadlineReached
         case readable(Int32)
@@ -48,7 +48,7 @@ package final class RedirectReceiver {
     }
 
     /// What `screen` makes of a request before the callback matcher sees it.
-    package enum Screening {
+    internal enum Screening {
         case pass
         /// Answer it and keep waiting.
         case answer(HTTPResponse)
@@ -59,7 +59,7 @@ package final class RedirectReceiver {
     /// Serves requests until the matching callback arrives, the deadline passes, or one of
     /// `watching` becomes readable. Stray requests get a 4xx page meanwhile.
     /// `screen` sees each request first and may answer it instead, or end the wait.
-    package func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+    internal func wait(for matcher: CallbackMatcher, until deadline: ContinuousClock.Instant, watching: [Int32] = [],
                      screen: (HTTPRequest) -> Screening = { _ in .pass }) -> WaitEvent {
         var stopAnswer: HTTPResponse?
         let event = serve(until: deadline, watching: watching) { (request: HTTPRequest) -> Route<CallbackMatcher.Verdict> in
@@ -94,12 +94,12 @@ package final class RedirectReceiver {
 
     /// What to do with one request: answer it now, or take it (and its connection, to be
     /// answered later) out of the loop.
-    package enum Route<Taken> {
+    internal enum Route<Taken> {
         case respond(HTTPResponse)
         case take(Taken)
     }
 
-    package enum ServeEvent<Taken> {
+    internal enum ServeEvent<Taken> {
         case taken(Taken, HeldRequest)
         case deadlineReached
         case readable(Int32)
@@ -107,7 +107,7 @@ package final class RedirectReceiver {
 
     /// Serves requests with `route` until it takes one, the deadline passes, or one of
     /// `watching` becomes readable.
-    package func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
+    internal func serve<Taken>(until deadline: ContinuousClock.Instant, watching: [Int32] = [],
                              route: (HTTPRequest) -> Route<Taken>) -> ServeEvent<Taken> {
         var taken: Taken?
         let event = server.next(until: deadline, watching: watching) { request in
@@ -130,7 +130,7 @@ package final class RedirectReceiver {
     }
 
     /// Closes every open connection and frees the port.
-    package func close() { server.close() }
+    internal func close() { server.close() }
 }
 
 /// The host name in the redirect URI. The listener always binds loopback addresses only.

@@ -2,19 +2,19 @@ import LoopbackHTTP
 
 /// The small page the browser shows after the redirect. Every value is HTML-escaped; no token
 /// is ever put on it.
-package enum ResultPage {
+internal enum ResultPage {
     static let closeTabSentence = "You can close this tab and return to the terminal."
     static let failureSuffix = " You can close this tab; details are in the terminal."
 
-    package static func success(signedInAs who: String) -> HTTPResponse {
+    internal static func success(signedInAs who: String) -> HTTPResponse {
         page(status: 200, title: "Signed in", heading: "Signed in as \(who)", text: closeTabSentence)
     }
 
-    package static func failure(_ what: String) -> HTTPResponse {
+    internal static func failure(_ what: String) -> HTTPResponse {
         page(status: 400, title: "Sign-in failed", heading: "Sign-in failed", text: what + failureSuffix)
     }
 
-    package static func rejected(status: Int, reason: String) -> HTTPResponse {
+    internal static func rejected(status: Int, reason: String) -> HTTPResponse {
         page(status: status, title: "fbauth", heading: HTTPResponse.reasonPhrase(status),
              text: "This address only receives the sign-in redirect for fbauth (\(reason)).")
     }
@@ -30,7 +30,7 @@ package enum ResultPage {
     }
 
     /// Escapes text for use in HTML element content and attribute values.
-    package static func escape(_ text: String) -> String {
+    internal static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.count)
         for character in text {

@@ -12,10 +12,10 @@ import FBAuthSupport
 /// lock: a directory owned by someone else, or writable by group or others, is refused; the
 /// file, the lock and the temporary file are opened without following links; the lock is
 /// waited for with a bound.
-package struct FileSessionStore: SessionStore {
-    package let directory: String
-    package var filePath: String { directory + "/sessions.json" }
-    package var location: String { filePath }
+internal struct FileSessionStore: SessionStore {
+    internal let directory: String
+    internal var filePath: String { directory + "/sessions.json" }
+    internal var location: String { filePath }
     var lockPath: String { directory + "/sessions.lock" }
     /// How long to wait for another fbauth holding the lock.
     var lockTimeout: Duration
@@ -27,7 +27,7 @@ package struct FileSessionStore: SessionStore {
         try Platform.writeAtomically(data, to: path)
     }
 
-    package init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
+    internal init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
         self.directory = directory
         self.lockTimeout = lockTimeout
         self.waiting = waiting
@@ -43,12 +43,12 @@ package struct FileSessionStore: SessionStore {
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
-    package static func directory(option: String?, environment: [String: String]) -> String {
+    internal static func directory(option: String?, environment: [String: String]) -> String {
         directory(option: option, variable: { environment[$0] })
     }
 
     /// The same, reading each variable with `variable` (`getenv` on `fbauth token`'s quick path).
-    package static func directory(option: String?, variable: (String) -> String?) -> String {
+    internal static func directory(option: String?, variable: (String) -> String?) -> String {
         if let option, !option.isEmpty { return option }
         if let explicit = variable("FBAUTH_CONFIG_DIR"), !explicit.isEmpty { return explicit }
         if let xdg = variable("XDG_CONFIG_HOME"), xdg.hasPrefix("/") { return xdg + "/fbauth" }
@@ -56,7 +56,7 @@ package struct FileSessionStore: SessionStore {
         return home + "/.config/fbauth"
     }
 
-    package func load() throws(FBAuthError) -> StoreContents {
+    internal func load() throws(FBAuthError) -> StoreContents {
         try requireTrustedDirectory()
         // The launch pages of an fbauth that was killed (SIGKILL) mid-sign-in: each names the
         // sign-in's one-time address, and nothing else would remove them.
@@ -75,7 +75,7 @@ package struct FileSessionStore: SessionStore {
         }
     }
 
-    package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    internal func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         let lock: Platform.FileLock
         do {
             try Platform.makeDirectory(directory)
@@ -110,7 +110,7 @@ package struct FileSessionStore: SessionStore {
         return result
     }
 
-    package func checkWritable() throws(FBAuthError) {
+    internal func checkWritable() throws(FBAuthError) {
         try update { (_: inout StoreContents) throws(FBAuthError) in
             do throws(Platform.FileProblem) {
                 try Platform.probeWritable(directory)
@@ -120,7 +120,7 @@ package struct FileSessionStore: SessionStore {
         }
     }
 
-    package func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    internal func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         try requireTrustedDirectory()
         let lock: Platform.FileLock
         do throws(Platform.FileProblem) {

@@ -6,7 +6,7 @@ import Foundation
 import FBAuthSupport
 
 /// Which project's current session a bare `fbauth token` asks for.
-package enum ProjectChoice: Sendable, Equatable {
+internal enum ProjectChoice: Sendable, Equatable {
     /// Named by an API key (and emulator), as `FIREBASE_API_KEY` or `--api-key` do.
     case key(ProjectKey)
     /// The remembered project of the last sign-in, when it is on this emulator (nil: any).
@@ -14,7 +14,7 @@ package enum ProjectChoice: Sendable, Equatable {
 }
 
 /// A `ProjectChoice` as bytes (of the environment, on `fbauth token`'s quick path).
-package struct ProjectQuery {
+internal struct ProjectQuery {
     /// The API key naming the project; nil for the remembered project.
     var apiKey: UnsafeRawBufferPointer?
     /// The emulator's `host:port`: nil for production, or with the remembered project for any.
@@ -27,7 +27,7 @@ public struct FreshIDToken: Sendable, Equatable {
     public var expirationTime: Date
     public var uid: String
 
-    package init(idToken: String, expirationTime: Date, uid: String) {
+    internal init(idToken: String, expirationTime: Date, uid: String) {
         self.idToken = idToken
         self.expirationTime = expirationTime
         self.uid = uid
@@ -53,8 +53,8 @@ public struct FreshIDTokenBytes {
 /// no escapes in the values it keeps. In every other case it returns nil and the caller takes
 /// the full path (`FileSessionStore.load` and `TokenRefresher`), which refreshes or explains —
 /// so it never gives an answer the full path would not, and tests hold the two to that.
-package enum FreshIDTokenReader {
-    package static func read(_ data: UnsafeRawBufferPointer, project: ProjectQuery, minValid: TimeInterval, now: Date) -> FreshIDTokenBytes? {
+internal enum FreshIDTokenReader {
+    internal static func read(_ data: UnsafeRawBufferPointer, project: ProjectQuery, minValid: TimeInterval, now: Date) -> FreshIDTokenBytes? {
         var cursor = JSONCursor(data)
         var root = RootFields()
         guard cursor.members({ key, cursor in root.read(key, &cursor, project: project) }), cursor.atEnd(),
@@ -67,7 +67,7 @@ package enum FreshIDTokenReader {
     }
 
     /// The same for the full path's `ProjectChoice`, as Strings.
-    package static func read(_ data: UnsafeRawBufferPointer, project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
+    internal static func read(_ data: UnsafeRawBufferPointer, project: ProjectChoice, minValid: TimeInterval, now: Date) -> FreshIDToken? {
         project.withQuery { query in read(data, project: query, minValid: minValid, now: now).map(FreshIDToken.init) }
     }
 
@@ -246,11 +246,11 @@ extension ProjectChoice {
 }
 
 extension FreshIDToken {
-    package init(_ session: Session) {
+    internal init(_ session: Session) {
         self.init(idToken: session.idToken, expirationTime: session.expirationTime, uid: session.uid)
     }
 
-    package init(_ token: FreshIDTokenBytes) {
+    internal init(_ token: FreshIDTokenBytes) {
         self.init(idToken: String(decoding: token.idToken, as: UTF8.self),
                   expirationTime: Date(timeIntervalSince1970: TimeInterval(token.expirationTime)),
                   uid: String(decoding: token.uid, as: UTF8.self))

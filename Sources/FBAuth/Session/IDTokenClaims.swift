@@ -8,15 +8,15 @@ import FBAuthSupport
 /// What fbauth reads from a Firebase ID token without verifying it (it came from Firebase over
 /// TLS, and the server verifies it on every use): the `aud` claim is the project id
 /// (Firebase documentation, "Verify ID tokens": `aud` must be the Firebase project ID).
-package enum IDTokenClaims {
-    package static func projectId(of idToken: String) -> String? {
+internal enum IDTokenClaims {
+    internal static func projectId(of idToken: String) -> String? {
         payload(of: idToken)?["aud"]?.stringValue.flatMap { isProjectID($0) ? $0 : nil }
     }
 
     /// A Google Cloud project id: lower-case letters, digits and hyphens (6 to 30 of them;
     /// older projects may also hold `.` and `:`, as `example.com:project`). Anything else in an
     /// `aud` claim or an app config is not saved or shown.
-    package static func isProjectID(_ text: String) -> Bool {
+    internal static func isProjectID(_ text: String) -> Bool {
         (1...100).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
@@ -26,7 +26,7 @@ package enum IDTokenClaims {
 
 extension IDTokenClaims {
     /// The token's payload, decoded (not verified).
-    package static func payload(of idToken: String) -> [String: JSONValue]? {
+    internal static func payload(of idToken: String) -> [String: JSONValue]? {
         let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
         var base64 = String(parts[1]).replacing("-", with: "+").replacing("_", with: "/")

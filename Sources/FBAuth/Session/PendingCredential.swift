@@ -8,22 +8,22 @@ import LoopbackHTTP
 /// A provider credential Firebase could not use because the email belongs to an account with
 /// other sign-in methods (`needConfirmation`). Saved so that, once the user has signed in to
 /// that account, `fbauth link --pending` can link it.
-package struct PendingCredential: Codable, Sendable, Equatable {
-    package var providerId: String
-    package var pendingToken: String?
-    package var accessToken: String?
-    package var idToken: String?
+internal struct PendingCredential: Codable, Sendable, Equatable {
+    internal var providerId: String
+    internal var pendingToken: String?
+    internal var accessToken: String?
+    internal var idToken: String?
     /// OAuth 1.0a token secret (Twitter).
-    package var secret: String?
-    package var email: String?
-    package var savedAt: Date
+    internal var secret: String?
+    internal var email: String?
+    internal var savedAt: Date
 
     /// Pending tokens are short-lived; after an hour the server will most likely refuse it.
-    package static let probableLifetime: TimeInterval = 3600
+    internal static let probableLifetime: TimeInterval = 3600
 
     /// The credential as `signInWithIdp` takes it back: the pending token, or (when the server
     /// sent none) the provider's tokens in `postBody`.
-    package var request: SignInWithIdpRequest {
+    internal var request: SignInWithIdpRequest {
         if let pendingToken { return SignInWithIdpRequest(requestUri: "http://localhost", pendingToken: pendingToken) }
         var items: [(String, String)] = [("providerId", providerId)]
         if let idToken { items.append(("id_token", idToken)) }

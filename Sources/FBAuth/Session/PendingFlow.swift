@@ -6,20 +6,20 @@ import Foundation
 
 /// A browser flow started with `--print-url`, waiting for `--complete URL` (perhaps from another
 /// process or machine). Saved under the project.
-package struct PendingFlow: Codable, Sendable, Equatable {
+internal struct PendingFlow: Codable, Sendable, Equatable {
     /// The command that started it: `signin`, `link` or `reauth`.
-    package var command: String
-    package var providerId: String
-    package var authURI: String
-    package var sessionId: String
-    package var redirectURI: String
-    package var tenantId: String?
+    internal var command: String
+    internal var providerId: String
+    internal var authURI: String
+    internal var sessionId: String
+    internal var redirectURI: String
+    internal var tenantId: String?
     /// The user being linked or reauthenticated.
-    package var user: SessionReference?
-    package var startedAt: Date
+    internal var user: SessionReference?
+    internal var startedAt: Date
 
     /// How long a started flow stays usable; providers expire their authorization requests.
-    package static let lifetime: TimeInterval = 30 * 60
+    internal static let lifetime: TimeInterval = 30 * 60
 
     var authorization: ProviderAuthorization {
         ProviderAuthorization(authURI: authURI, sessionId: sessionId, redirectURI: redirectURI)

@@ -14,8 +14,8 @@ import FBAuthSupport
 /// keyring before the file stops holding it, and the items of sessions that are gone are
 /// deleted after the file no longer names them. So a crash between the two leaves at worst an
 /// orphaned item (which `status` reports), never a session without its token.
-package struct SecretKeepingStore: SessionStore {
-    package let file: FileSessionStore
+internal struct SecretKeepingStore: SessionStore {
+    internal let file: FileSessionStore
     /// The system's keyring; nil where fbauth has none to use.
     let keeper: (any SecretKeeper)?
     /// This run's own choice; nil: the one remembered in the file, else one made now.
@@ -24,30 +24,30 @@ package struct SecretKeepingStore: SessionStore {
     /// had to stay in the file.
     let notice: @Sendable (String) -> Void
 
-    package init(file: FileSessionStore, keeper: (any SecretKeeper)?, choice: SecretStorage?, notice: @escaping @Sendable (String) -> Void = { _ in }) {
+    internal init(file: FileSessionStore, keeper: (any SecretKeeper)?, choice: SecretStorage?, notice: @escaping @Sendable (String) -> Void = { _ in }) {
         self.file = file
         self.keeper = keeper
         self.choice = choice
         self.notice = notice
     }
 
-    package var location: String { file.location }
-    package var directory: String { file.directory }
+    internal var location: String { file.location }
+    internal var directory: String { file.directory }
 
-    package func load() throws(FBAuthError) -> StoreContents { try file.load() }
+    internal func load() throws(FBAuthError) -> StoreContents { try file.load() }
 
-    package func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    internal func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         try file.withRefreshLock(of: session, body)
     }
 
     /// The file can be written and, when the user asked for the keyring, a keyring answers:
     /// both are known before the user consents in a browser.
-    package func checkWritable() throws(FBAuthError) {
+    internal func checkWritable() throws(FBAuthError) {
         try file.checkWritable()
         if choice == .keyring { _ = try requireKeeper().probe() }
     }
 
-    package func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    internal func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         var stale: [KeyringItem] = []
         var gone: [Session] = []
         let result = try file.update { (contents: inout StoreContents) throws(FBAuthError) -> T in
@@ -74,7 +74,7 @@ package struct SecretKeepingStore: SessionStore {
 
     /// Remembers that `contents` was written to `path` for the session of `user`, so that the
     /// file goes when the session does.
-    package func recordWrittenFile(_ written: WrittenFile, for user: SessionReference, in project: ProjectKey) throws(FBAuthError) {
+    internal func recordWrittenFile(_ written: WrittenFile, for user: SessionReference, in project: ProjectKey) throws(FBAuthError) {
         try file.update { (contents: inout StoreContents) throws(FBAuthError) in
             guard var session = try? contents.session(.exactly(user), in: project) else { return }
             var files = (session.writtenFiles ?? []).filter { $0.path != written.path }
@@ -90,7 +90,7 @@ package struct SecretKeepingStore: SessionStore {
     /// Moving to the file also takes from the keyring every item of a saved session or pending
     /// credential that is left there (by a migration, sign-out or fallback cut short): its
     /// secret is in the file now. What cannot be removed is named in the result.
-    package func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMove {
+    internal func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMove {
         if target == .keyring { _ = try requireKeeper().probe() }
         var stale: [KeyringItem] = []
         var placement = SecretPlacement(store: self, storage: target, movingAll: true)
@@ -117,12 +117,12 @@ package struct SecretKeepingStore: SessionStore {
         return moved
     }
 
-    package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String {
+    internal func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String {
         guard session.refreshToken == Session.keptInKeyring else { return session.refreshToken }
         return try keptSecret(KeyringItem(.refreshToken, of: session, in: project.storageKey, projectId: nil), whose: session.displayLabel)
     }
 
-    package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session {
+    internal func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session {
         var session = session
         for kept in KeptCredentialSecret.all {
             for index in session.providerCredentials.indices where kept.value(session.providerCredentials[index]) == Session.keptInKeyring {
@@ -133,7 +133,7 @@ package struct SecretKeepingStore: SessionStore {
         return session
     }
 
-    package func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential {
+    internal func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential {
         guard pending.isInKeyring else { return pending }
         var pending = pending
         pending.secrets = try PendingCredential.Secrets(keyringText: keptSecret(KeyringItem(pending: pending, in: project.storageKey, projectId: nil),
@@ -143,7 +143,7 @@ package struct SecretKeepingStore: SessionStore {
 
     /// Where each saved secret stands against the keyring: items whose session is gone, and
     /// sessions whose item was deleted.
-    package func audit() throws(FBAuthError) -> KeyringAudit {
+    internal func audit() throws(FBAuthError) -> KeyringAudit {
         let contents = try load()
         var expected: [[String: String]] = []
         for (key, project) in contents.projects {
@@ -221,27 +221,27 @@ package struct SecretKeepingStore: SessionStore {
 }
 
 /// How many sessions' secrets `moveSecrets` moved, and whose were missing.
-package struct SecretMove: Sendable, Equatable {
-    package var moved = 0
+internal struct SecretMove: Sendable, Equatable {
+    internal var moved = 0
     /// Pending provider credentials moved.
-    package var pendingCredentials = 0
+    internal var pendingCredentials = 0
     /// Sessions whose secrets were in the target place already.
-    package var alreadyThere = 0
+    internal var alreadyThere = 0
     /// The users whose keyring item was gone (they sign in again).
-    package var missing: [String] = []
+    internal var missing: [String] = []
     /// Items that stayed in the keyring although their secret moved: each with why and how to
     /// remove it.
-    package var notRemoved: [String] = []
+    internal var notRemoved: [String] = []
 }
 
 /// Keyring items as attributes: those a saved session names but the keyring lacks, and those
 /// the keyring holds for no saved session.
-package struct KeyringAudit: Sendable, Equatable {
-    package var missing: [[String: String]]
-    package var orphaned: [[String: String]]
+internal struct KeyringAudit: Sendable, Equatable {
+    internal var missing: [[String: String]]
+    internal var orphaned: [[String: String]]
     /// Items of saved sessions whose secret the file keeps now: copies left behind.
-    package var leftover: [[String: String]] = []
+    internal var leftover: [[String: String]] = []
     /// Orphans whose attributes a used item also carries: no search by attributes can take
     /// them alone.
-    package var sharingAttributes: [[String: String]] = []
+    internal var sharingAttributes: [[String: String]] = []
 }

@@ -11,10 +11,10 @@ extension Session {
     /// What `sessions.json` holds in place of a secret kept in the keyring. Never a token: a
     /// token has no `@`. It is not empty, so the file still says the session can be refreshed
     /// (and `fbauth token`'s quick path, which reads only the file, answers as before).
-    package static let keptInKeyring = "@keyring"
+    internal static let keptInKeyring = "@keyring"
 
     /// Where the refresh token is; nil once the server refused it (sign in again).
-    package var refreshTokenStorage: SecretStorage? {
+    internal var refreshTokenStorage: SecretStorage? {
         refreshToken.isEmpty ? nil : refreshToken == Self.keptInKeyring ? .keyring : .file
     }
 }

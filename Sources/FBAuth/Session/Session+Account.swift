@@ -7,7 +7,7 @@ import Foundation
 extension Session {
     /// Whether the session still has tokens. A refresh token the server rejected for good is
     /// dropped, and the session is kept only so `accounts` can show who needs to sign in again.
-    package var canRefresh: Bool { !refreshToken.isEmpty }
+    internal var canRefresh: Bool { !refreshToken.isEmpty }
 
     /// Drops the tokens after the server rejected them for good.
     mutating func forgetTokens() {
@@ -17,7 +17,7 @@ extension Session {
     }
 
     /// Takes the user's current state from `accounts:lookup`.
-    package mutating func update(from account: AccountInfo) {
+    internal mutating func update(from account: AccountInfo) {
         email = account.email
         emailVerified = account.emailVerified ?? false
         displayName = account.displayName
@@ -43,7 +43,7 @@ extension ProviderProfile {
     /// Microsoft's object id (`oid`) for this account: Firebase's id for a personal Microsoft
     /// account is 16 hex digits, which the `oid` pads into a GUID; a directory account's id is
     /// the `oid` itself (Firebase's guides for Microsoft and Yahoo sign-in).
-    package var microsoftObjectID: String? {
+    internal var microsoftObjectID: String? {
         guard providerId == "microsoft.com" else { return nil }
         let hex = uid.lowercased()
         if hex.count == 16, hex.allSatisfy(\.isHexDigit) {

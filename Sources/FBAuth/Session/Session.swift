@@ -6,38 +6,38 @@ import Foundation
 
 /// A signed-in Firebase user as fbauth keeps it between runs. Its coding keys are the
 /// on-disk field names of `sessions.json` (see `StoreFile` for the versioned envelope).
-package struct Session: Codable, Sendable, Equatable {
-    package var uid: String
-    package var tenantId: String?
-    package var email: String?
-    package var emailVerified: Bool
-    package var displayName: String?
-    package var photoURL: String?
-    package var phoneNumber: String?
-    package var isAnonymous: Bool
-    package var providerData: [ProviderProfile]
-    package var idToken: String
-    package var refreshToken: String
+internal struct Session: Codable, Sendable, Equatable {
+    internal var uid: String
+    internal var tenantId: String?
+    internal var email: String?
+    internal var emailVerified: Bool
+    internal var displayName: String?
+    internal var photoURL: String?
+    internal var phoneNumber: String?
+    internal var isAnonymous: Bool
+    internal var providerData: [ProviderProfile]
+    internal var idToken: String
+    internal var refreshToken: String
     /// When `idToken` expires.
-    package var expirationTime: Date
+    internal var expirationTime: Date
     /// When the user last signed in or reauthenticated through fbauth.
-    package var lastSignInTime: Date
+    internal var lastSignInTime: Date
     /// When the Firebase account was created, if the server said.
-    package var creationTime: Date?
+    internal var creationTime: Date?
     /// The provider credentials obtained at sign-in or linking, one per provider.
-    package var providerCredentials: [ProviderCredential]
+    internal var providerCredentials: [ProviderCredential]
     /// The user's second factors (multi-factor authentication), as `accounts:lookup` last said;
     /// nil when there are none.
-    package var enrolledFactors: [EnrolledFactor]?
+    internal var enrolledFactors: [EnrolledFactor]?
     /// How the session was signed in (`--provider yahoo.com --loopback`), for the command a
     /// message tells the user to run when it must be signed in again; nil in older stores.
-    package var signInArguments: [String]?
+    internal var signInArguments: [String]?
     /// Files fbauth wrote for other programs with this session's tokens (google-auth's
     /// `GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE`): removed when the session goes, unless something
     /// else was written there since. Nil when there are none.
-    package var writtenFiles: [WrittenFile]?
+    internal var writtenFiles: [WrittenFile]?
 
-    package init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
+    internal init(uid: String, tenantId: String? = nil, email: String? = nil, emailVerified: Bool = false,
                 displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil,
                 isAnonymous: Bool = false, providerData: [ProviderProfile] = [], idToken: String,
                 refreshToken: String, expirationTime: Date, lastSignInTime: Date, creationTime: Date? = nil,
@@ -60,23 +60,23 @@ package struct Session: Codable, Sendable, Equatable {
     }
 
     /// Adds or replaces the credential of its provider.
-    package mutating func remember(_ credential: ProviderCredential) {
+    internal mutating func remember(_ credential: ProviderCredential) {
         providerCredentials.removeAll { $0.providerId == credential.providerId }
         providerCredentials.append(credential)
     }
 }
 
 /// One provider linked to the user (`providerData[]` of the SDKs).
-package struct ProviderProfile: Codable, Sendable, Equatable {
-    package var providerId: String
+internal struct ProviderProfile: Codable, Sendable, Equatable {
+    internal var providerId: String
     /// The provider's own user id (`rawId`), not Firebase's `federatedId`.
-    package var uid: String
-    package var email: String?
-    package var displayName: String?
-    package var photoURL: String?
-    package var phoneNumber: String?
+    internal var uid: String
+    internal var email: String?
+    internal var displayName: String?
+    internal var photoURL: String?
+    internal var phoneNumber: String?
 
-    package init(providerId: String, uid: String, email: String? = nil, displayName: String? = nil,
+    internal init(providerId: String, uid: String, email: String? = nil, displayName: String? = nil,
                 photoURL: String? = nil, phoneNumber: String? = nil) {
         self.providerId = providerId
         self.uid = uid
@@ -88,17 +88,17 @@ package struct ProviderProfile: Codable, Sendable, Equatable {
 }
 
 /// A second factor of the user, as the SDKs' `MultiFactorInfo` describes it.
-package struct EnrolledFactor: Codable, Sendable, Equatable {
+internal struct EnrolledFactor: Codable, Sendable, Equatable {
     /// The enrollment id (`mfaEnrollmentId`).
-    package var uid: String
+    internal var uid: String
     /// `phone` or `totp`.
-    package var factorId: String
-    package var displayName: String?
-    package var enrollmentTime: Date?
+    internal var factorId: String
+    internal var displayName: String?
+    internal var enrollmentTime: Date?
     /// Phone factors only.
-    package var phoneNumber: String?
+    internal var phoneNumber: String?
 
-    package init(uid: String, factorId: String, displayName: String?, enrollmentTime: Date?, phoneNumber: String?) {
+    internal init(uid: String, factorId: String, displayName: String?, enrollmentTime: Date?, phoneNumber: String?) {
         self.uid = uid
         self.factorId = factorId
         self.displayName = displayName
@@ -106,23 +106,23 @@ package struct EnrolledFactor: Codable, Sendable, Equatable {
         self.phoneNumber = phoneNumber
     }
 
-    package init(_ info: MfaEnrollmentInfo) {
+    internal init(_ info: MfaEnrollmentInfo) {
         self.init(uid: info.mfaEnrollmentId, factorId: info.factorId, displayName: info.displayName, enrollmentTime: info.enrolledAt,
                   phoneNumber: info.phoneInfo)
     }
 }
 
 /// A provider's OAuth credential, for calling the provider's own API (`fbauth token --provider`).
-package struct ProviderCredential: Codable, Sendable, Equatable {
-    package var providerId: String
-    package var accessToken: String?
-    package var idToken: String?
+internal struct ProviderCredential: Codable, Sendable, Equatable {
+    internal var providerId: String
+    internal var accessToken: String?
+    internal var idToken: String?
     /// OAuth 1.0a token secret (Twitter).
-    package var secret: String?
-    package var expirationTime: Date?
-    package var obtainedAt: Date
+    internal var secret: String?
+    internal var expirationTime: Date?
+    internal var obtainedAt: Date
 
-    package init(providerId: String, accessToken: String? = nil, idToken: String? = nil, secret: String? = nil,
+    internal init(providerId: String, accessToken: String? = nil, idToken: String? = nil, secret: String? = nil,
                 expirationTime: Date? = nil, obtainedAt: Date) {
         self.providerId = providerId
         self.accessToken = accessToken

@@ -1,6 +1,6 @@
 /// Which saved session a command acts on: the project's current one, or the one named by
 /// the global `--user UID-or-EMAIL`.
-package enum SessionSelector: Sendable, Equatable {
+internal enum SessionSelector: Sendable, Equatable {
     case current
     case user(String)
     case exactly(SessionReference)
@@ -9,7 +9,7 @@ package enum SessionSelector: Sendable, Equatable {
 extension StoreContents {
     /// The selected session of the project, or a clear error: not signed in (exit 3), unknown
     /// user (exit 3), or an email that names several sessions (exit 2).
-    package func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
+    internal func session(_ selector: SessionSelector, in key: ProjectKey) throws(FBAuthError) -> Session {
         let sessions = project(key)?.sessions ?? []
         let named = key.displayName(projectId: project(key)?.projectId)
         switch selector {
@@ -40,14 +40,14 @@ extension StoreContents {
     }
 
     /// Removes one session; the project has no current session afterwards if it was current.
-    package mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
+    internal mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
         guard var project = projects[key.storageKey] else { return }
         project.sessions.removeAll { $0.reference == reference }
         if project.current == reference { project.current = nil }
         projects[key.storageKey] = project
     }
 
-    package mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
+    internal mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
         projects[key.storageKey]?.current = reference
     }
 }

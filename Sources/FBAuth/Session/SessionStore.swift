@@ -1,10 +1,10 @@
 extension SessionStore {
     /// The project id saved for `project`, when an app config or an ID token named it.
-    package func projectId(of project: ProjectKey) -> String? { (try? load())?.project(project)?.projectId }
+    internal func projectId(of project: ProjectKey) -> String? { (try? load())?.project(project)?.projectId }
 }
 
 /// Where sessions live between runs.
-package protocol SessionStore: Sendable {
+internal protocol SessionStore: Sendable {
     /// Where the sessions are, for messages.
     var location: String { get }
 
@@ -38,7 +38,7 @@ package protocol SessionStore: Sendable {
 
 extension SessionStore {
     /// A store that keeps every secret in its file has them at hand.
-    package func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String { session.refreshToken }
-    package func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session { session }
-    package func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential { pending }
+    internal func refreshToken(of session: Session, in project: ProjectKey) throws(FBAuthError) -> String { session.refreshToken }
+    internal func revealingCredentials(of session: Session, in project: ProjectKey) throws(FBAuthError) -> Session { session }
+    internal func revealing(_ pending: PendingCredential, in project: ProjectKey) throws(FBAuthError) -> PendingCredential { pending }
 }

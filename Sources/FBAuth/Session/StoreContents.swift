@@ -1,17 +1,17 @@
 /// Which Firebase project (and which server) sessions belong to. Sessions from an Auth
 /// emulator are kept apart from production ones, even with the same API key.
-package struct ProjectKey: Hashable, Sendable {
-    package var apiKey: String
-    package var emulatorHost: String?
+internal struct ProjectKey: Hashable, Sendable {
+    internal var apiKey: String
+    internal var emulatorHost: String?
 
-    package init(apiKey: String, emulatorHost: String?) {
+    internal init(apiKey: String, emulatorHost: String?) {
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
     }
 
     /// The key of this project in `sessions.json`: the API key, then for an emulator
     /// `emulatorSeparator` and its host.
-    package var storageKey: String { emulatorHost.map { "\(apiKey)\(Self.emulatorSeparator)\($0)" } ?? apiKey }
+    internal var storageKey: String { emulatorHost.map { "\(apiKey)\(Self.emulatorSeparator)\($0)" } ?? apiKey }
 
     static let emulatorSeparator: StaticString = "@emulator:"
 
@@ -29,45 +29,45 @@ package struct ProjectKey: Hashable, Sendable {
     /// known, the key's last six characters, and the emulator, if any.
     /// How messages name the project: `project my-project`, `project fbauth-stand-in
     /// (emulator 127.0.0.1:9099)`, or by the API key's end while its id is not known yet.
-    package func displayName(projectId: String?) -> String {
+    internal func displayName(projectId: String?) -> String {
         let name = projectId.flatMap { IDTokenClaims.isProjectID($0) ? "project " + $0 : nil } ?? "the project of API key …" + String(apiKey.suffix(6))
         return name + (emulatorHost.map { " (emulator \($0))" } ?? "")
     }
 
-    package func label(projectId: String?) -> String {
+    internal func label(projectId: String?) -> String {
         let details = ["key …" + String(apiKey.suffix(6))] + (emulatorHost.map { ["emulator \($0)"] } ?? [])
         return (projectId ?? "project") + " (" + details.joined(separator: ", ") + ")"
     }
 }
 
 /// Names one session of a project: tenant + uid.
-package struct SessionReference: Codable, Hashable, Sendable {
-    package var uid: String
-    package var tenantId: String?
+internal struct SessionReference: Codable, Hashable, Sendable {
+    internal var uid: String
+    internal var tenantId: String?
 
-    package init(uid: String, tenantId: String?) {
+    internal init(uid: String, tenantId: String?) {
         self.uid = uid
         self.tenantId = tenantId
     }
 }
 
 /// The saved state of one project: its sessions and which one is current.
-package struct ProjectState: Codable, Sendable, Equatable {
-    package var apiKey: String
-    package var emulatorHost: String?
+internal struct ProjectState: Codable, Sendable, Equatable {
+    internal var apiKey: String
+    internal var emulatorHost: String?
     /// The Firebase project id, once an app config file has named it.
-    package var projectId: String?
-    package var current: SessionReference?
-    package var sessions: [Session]
+    internal var projectId: String?
+    internal var current: SessionReference?
+    internal var sessions: [Session]
     /// Saved by a sign-in that ended with "account exists with different credential".
-    package var pendingCredential: PendingCredential?
+    internal var pendingCredential: PendingCredential?
     /// Flows started with `--print-url`, waiting for `--complete`.
-    package var pendingFlows: [PendingFlow]?
+    internal var pendingFlows: [PendingFlow]?
     /// The App Check token of the last debug-token exchange, used until shortly before it
     /// expires (it lives an hour at most, as an ID token does, and is kept beside them).
-    package var appCheck: AppCheckToken?
+    internal var appCheck: AppCheckToken?
 
-    package init(key: ProjectKey) {
+    internal init(key: ProjectKey) {
         apiKey = key.apiKey
         emulatorHost = key.emulatorHost
         sessions = []
@@ -75,35 +75,35 @@ package struct ProjectState: Codable, Sendable, Equatable {
 }
 
 /// Everything in `sessions.json`, as values.
-package struct StoreContents: Sendable, Equatable {
-    package var projects: [String: ProjectState]
+internal struct StoreContents: Sendable, Equatable {
+    internal var projects: [String: ProjectState]
     /// The project of the last sign-in (or `use`): commands that name no project act on it.
-    package var currentProject: String?
+    internal var currentProject: String?
     /// Where new secrets go when the run names no place: chosen once, on the first sign-in
     /// (the keyring when one answers), or by the user; nil until then.
-    package var secretStorage: SecretStorage?
+    internal var secretStorage: SecretStorage?
 
-    package init(projects: [String: ProjectState] = [:], currentProject: String? = nil, secretStorage: SecretStorage? = nil) {
+    internal init(projects: [String: ProjectState] = [:], currentProject: String? = nil, secretStorage: SecretStorage? = nil) {
         self.projects = projects
         self.currentProject = currentProject
         self.secretStorage = secretStorage
     }
 
     /// The remembered project, when it still exists.
-    package var rememberedProject: ProjectKey? {
+    internal var rememberedProject: ProjectKey? {
         guard let name = currentProject, let state = projects[name] else { return nil }
         return ProjectKey(apiKey: state.apiKey, emulatorHost: state.emulatorHost)
     }
 
-    package func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
+    internal func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
 
-    package func currentSession(of key: ProjectKey) -> Session? {
+    internal func currentSession(of key: ProjectKey) -> Session? {
         guard let project = project(key), let current = project.current else { return nil }
         return project.sessions.first { $0.reference == current }
     }
 
     /// Saves (adds or replaces) a session; other sessions are kept.
-    package mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
+    internal mutating func save(_ session: Session, in key: ProjectKey, makeCurrent: Bool) {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         if let index = project.sessions.firstIndex(where: { $0.reference == session.reference }) {
             var session = session
@@ -122,12 +122,12 @@ package struct StoreContents: Sendable, Equatable {
 }
 
 extension Session {
-    package var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
+    internal var reference: SessionReference { SessionReference(uid: uid, tenantId: tenantId) }
 }
 
 extension StoreContents {
     /// Changes the project's state, creating it when needed.
-    package mutating func modifyProject(_ key: ProjectKey, _ change: (inout ProjectState) -> Void) {
+    internal mutating func modifyProject(_ key: ProjectKey, _ change: (inout ProjectState) -> Void) {
         var project = projects[key.storageKey] ?? ProjectState(key: key)
         change(&project)
         projects[key.storageKey] = project

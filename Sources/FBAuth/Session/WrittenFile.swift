@@ -8,13 +8,13 @@ import FBAuthSupport
 /// A file fbauth wrote with a session's token for another program, and a digest of what it
 /// wrote: when the session goes (sign-out, deletion), the file goes too, but only while it
 /// still holds exactly that (another session, or the user, may have written there since).
-package struct WrittenFile: Codable, Sendable, Equatable {
+internal struct WrittenFile: Codable, Sendable, Equatable {
     /// Absolute.
-    package var path: String
+    internal var path: String
     /// FNV-1a (64 bits, hex) of the contents: not a secret, and enough to tell "unchanged".
-    package var digest: String
+    internal var digest: String
 
-    package init(path: String, contents: Data) {
+    internal init(path: String, contents: Data) {
         self.path = path
         digest = Self.digest(contents)
     }

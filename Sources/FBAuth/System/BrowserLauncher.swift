@@ -43,7 +43,7 @@ extension LaunchedBrowser {
 }
 
 /// How this machine opens a URL (pure: decided from the environment and which programs exist).
-package enum BrowserCommand: Equatable, Sendable {
+internal enum BrowserCommand: Equatable, Sendable {
     /// The program's arguments for the URL.
     case program([String])
     /// Nothing can open a browser here, and why.
@@ -51,7 +51,7 @@ package enum BrowserCommand: Equatable, Sendable {
 
     /// `$BROWSER` (one program, the URL its single argument); under WSL `wslview`, else
     /// `powershell.exe Start-Process`; on Linux `xdg-open` when there is a display; on macOS `open`.
-    package static func resolve(for url: String, environment: [String: String], isMacOS: Bool,
+    internal static func resolve(for url: String, environment: [String: String], isMacOS: Bool,
                                isWSL: Bool, hasExecutable: (String) -> Bool) -> BrowserCommand {
         if let browser = environment["BROWSER"], !browser.isEmpty { return .program([browser, url]) }
         if isMacOS { return .program(["open", url]) }
@@ -85,7 +85,7 @@ package enum BrowserCommand: Equatable, Sendable {
     }
 
     /// Windows Subsystem for Linux sets these for every process.
-    package static func isWSL(environment: [String: String], fileExists: (String) -> Bool) -> Bool {
+    internal static func isWSL(environment: [String: String], fileExists: (String) -> Bool) -> Bool {
         !(environment["WSL_DISTRO_NAME"] ?? "").isEmpty || !(environment["WSL_INTEROP"] ?? "").isEmpty
             || fileExists("/proc/sys/fs/binfmt_misc/WSLInterop")
     }

@@ -36,21 +36,21 @@ struct DeleteAccountRequest: Encodable {
 struct EmptyAnswer: Decodable {}
 
 /// The answer of signInWithPassword, signUp and signInWithCustomToken.
-package struct TokenSignInResponse: Decodable, Sendable {
-    package var idToken: String?
-    package var refreshToken: String?
-    package var expiresIn: Int?
-    package var localId: String?
-    package var email: String?
-    package var isNewUser: Bool?
-    package var mfaPendingCredential: String?
-    package var mfaInfo: [MfaEnrollmentInfo]?
+internal struct TokenSignInResponse: Decodable, Sendable {
+    internal var idToken: String?
+    internal var refreshToken: String?
+    internal var expiresIn: Int?
+    internal var localId: String?
+    internal var email: String?
+    internal var isNewUser: Bool?
+    internal var mfaPendingCredential: String?
+    internal var mfaInfo: [MfaEnrollmentInfo]?
 
     enum CodingKeys: String, CodingKey {
         case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential, mfaInfo
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = try c.token(.idToken, .jwt)
         refreshToken = try c.token(.refreshToken, .bearer)

@@ -5,12 +5,12 @@
 
 /// The reCAPTCHA Enterprise fields the JS SDK adds (`injectRecaptchaFields`) when a project
 /// protects email/password: the token, `CLIENT_TYPE_WEB` and `RECAPTCHA_ENTERPRISE`.
-package struct RecaptchaFields: Sendable, Equatable {
-    package var token: String
-    package var clientType = "CLIENT_TYPE_WEB"
-    package var version = "RECAPTCHA_ENTERPRISE"
+internal struct RecaptchaFields: Sendable, Equatable {
+    internal var token: String
+    internal var clientType = "CLIENT_TYPE_WEB"
+    internal var version = "RECAPTCHA_ENTERPRISE"
 
-    package init(token: String) { self.token = token }
+    internal init(token: String) { self.token = token }
 }
 
 /// `accounts:signInWithPassword` with its reCAPTCHA fields.
@@ -71,14 +71,14 @@ struct ResetPasswordRequest: Encodable {
 }
 
 /// What an out-of-band code is for, and for whom.
-package struct CheckedActionCode: Decodable, Sendable, Equatable {
-    package var requestType: String?
-    package var email: String?
-    package var newEmail: String?
+internal struct CheckedActionCode: Decodable, Sendable, Equatable {
+    internal var requestType: String?
+    internal var email: String?
+    internal var newEmail: String?
 
     enum CodingKeys: String, CodingKey { case requestType, email, newEmail }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         requestType = c.string(.requestType)
         email = c.string(.email)
@@ -100,20 +100,20 @@ struct UpdateAccountRequest: Encodable {
 
 /// The answer of `accounts:update`: the user as it is now and, when the change revoked the
 /// user's other sessions (a new password), new tokens for this one.
-package struct UpdateAccountResponse: Decodable, Sendable {
-    package var localId: String?
-    package var email: String?
-    package var newEmail: String?
-    package var emailVerified: Bool?
-    package var displayName: String?
-    package var photoUrl: String?
-    package var idToken: String?
-    package var refreshToken: String?
-    package var expiresIn: Int?
+internal struct UpdateAccountResponse: Decodable, Sendable {
+    internal var localId: String?
+    internal var email: String?
+    internal var newEmail: String?
+    internal var emailVerified: Bool?
+    internal var displayName: String?
+    internal var photoUrl: String?
+    internal var idToken: String?
+    internal var refreshToken: String?
+    internal var expiresIn: Int?
 
     enum CodingKeys: String, CodingKey { case localId, email, newEmail, emailVerified, displayName, photoUrl, idToken, refreshToken, expiresIn }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         localId = try c.identifier(.localId)
         email = c.string(.email)
@@ -136,21 +136,21 @@ struct EmailLinkSignInRequest: Encodable {
 }
 
 /// `GET /v2/passwordPolicy`: the project's rules for new passwords.
-package struct PasswordPolicyResponse: Decodable, Sendable, Equatable {
-    package struct Options: Decodable, Sendable, Equatable {
-        package var minPasswordLength: Int?
-        package var maxPasswordLength: Int?
-        package var containsLowercaseCharacter: Bool?
-        package var containsUppercaseCharacter: Bool?
-        package var containsNumericCharacter: Bool?
-        package var containsNonAlphanumericCharacter: Bool?
+internal struct PasswordPolicyResponse: Decodable, Sendable, Equatable {
+    internal struct Options: Decodable, Sendable, Equatable {
+        internal var minPasswordLength: Int?
+        internal var maxPasswordLength: Int?
+        internal var containsLowercaseCharacter: Bool?
+        internal var containsUppercaseCharacter: Bool?
+        internal var containsNumericCharacter: Bool?
+        internal var containsNonAlphanumericCharacter: Bool?
 
         enum CodingKeys: String, CodingKey {
             case minPasswordLength, maxPasswordLength, containsLowercaseCharacter, containsUppercaseCharacter, containsNumericCharacter,
                  containsNonAlphanumericCharacter
         }
 
-        package init(from decoder: Decoder) throws {
+        internal init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             minPasswordLength = try c.integer(.minPasswordLength, in: 0...4096)
             maxPasswordLength = try c.integer(.maxPasswordLength, in: 0...4096)
@@ -160,16 +160,16 @@ package struct PasswordPolicyResponse: Decodable, Sendable, Equatable {
             containsNonAlphanumericCharacter = c.bool(.containsNonAlphanumericCharacter)
         }
 
-        package init() {}
+        internal init() {}
     }
 
-    package var customStrengthOptions: Options?
-    package var enforcementState: String?
-    package var allowedNonAlphanumericCharacters: [String]?
+    internal var customStrengthOptions: Options?
+    internal var enforcementState: String?
+    internal var allowedNonAlphanumericCharacters: [String]?
 
     enum CodingKeys: String, CodingKey { case customStrengthOptions, enforcementState, allowedNonAlphanumericCharacters }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         customStrengthOptions = try c.decodeIfPresent(Options.self, forKey: .customStrengthOptions)
         enforcementState = c.string(.enforcementState)
@@ -178,7 +178,7 @@ package struct PasswordPolicyResponse: Decodable, Sendable, Equatable {
             .filter { $0.count == 1 && $0.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) } }
     }
 
-    package init(options: Options?, enforcementState: String?, symbols: [String]? = nil) {
+    internal init(options: Options?, enforcementState: String?, symbols: [String]? = nil) {
         customStrengthOptions = options
         self.enforcementState = enforcementState
         allowedNonAlphanumericCharacters = symbols

@@ -1,43 +1,43 @@
 /// `accounts:lookup` with the user's own ID token (the Firebase Auth REST API reference).
-package struct LookupRequest: Encodable, Sendable {
-    package var idToken: String
+internal struct LookupRequest: Encodable, Sendable {
+    internal var idToken: String
 }
 
-package struct LookupResponse: Decodable, Sendable {
-    package var users: [AccountInfo]?
+internal struct LookupResponse: Decodable, Sendable {
+    internal var users: [AccountInfo]?
 
     enum CodingKeys: String, CodingKey { case users }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         // A user the checks refuse refuses the answer (not "no user").
         users = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([AccountInfo].self, forKey: .users)
     }
 }
 
 /// A user as Identity Toolkit describes it.
-package struct AccountInfo: Decodable, Sendable, Equatable {
-    package var localId: String?
-    package var email: String?
-    package var emailVerified: Bool?
-    package var displayName: String?
-    package var photoUrl: String?
-    package var phoneNumber: String?
-    package var providerUserInfo: [ProviderUserInfo]
-    package var disabled: Bool?
-    package var tenantId: String?
+internal struct AccountInfo: Decodable, Sendable, Equatable {
+    internal var localId: String?
+    internal var email: String?
+    internal var emailVerified: Bool?
+    internal var displayName: String?
+    internal var photoUrl: String?
+    internal var phoneNumber: String?
+    internal var providerUserInfo: [ProviderUserInfo]
+    internal var disabled: Bool?
+    internal var tenantId: String?
     /// Milliseconds since 1970, as a string.
-    package var createdAt: String?
-    package var lastLoginAt: String?
-    package var passwordHash: String?
+    internal var createdAt: String?
+    internal var lastLoginAt: String?
+    internal var passwordHash: String?
     /// The user's second factors.
-    package var mfaInfo: [MfaEnrollmentInfo]
+    internal var mfaInfo: [MfaEnrollmentInfo]
 
     enum CodingKeys: String, CodingKey {
         case localId, email, emailVerified, displayName, photoUrl, phoneNumber, providerUserInfo
         case disabled, tenantId, createdAt, lastLoginAt, passwordHash, mfaInfo
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         localId = try c.identifier(.localId)
         email = c.string(.email)
@@ -55,22 +55,22 @@ package struct AccountInfo: Decodable, Sendable, Equatable {
     }
 }
 
-package struct ProviderUserInfo: Decodable, Sendable, Equatable {
-    package var providerId: String?
-    package var federatedId: String?
+internal struct ProviderUserInfo: Decodable, Sendable, Equatable {
+    internal var providerId: String?
+    internal var federatedId: String?
     /// The provider's own user id (what the SDKs show as `providerData[].uid`).
-    package var rawId: String?
-    package var displayName: String?
-    package var email: String?
-    package var phoneNumber: String?
-    package var photoUrl: String?
-    package var screenName: String?
+    internal var rawId: String?
+    internal var displayName: String?
+    internal var email: String?
+    internal var phoneNumber: String?
+    internal var photoUrl: String?
+    internal var screenName: String?
 
     enum CodingKeys: String, CodingKey {
         case providerId, federatedId, rawId, displayName, email, phoneNumber, photoUrl, screenName
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         providerId = c.string(.providerId)
         federatedId = c.string(.federatedId)

@@ -11,17 +11,17 @@ import FBAuthSupport
 
 /// One entry of `mfaInfo[]`: a second factor a user enrolled. The phone number is masked but
 /// for its last four digits in a sign-in's answer, whole in `accounts:lookup`.
-package struct MfaEnrollmentInfo: Decodable, Sendable, Equatable {
-    package var mfaEnrollmentId: String
-    package var displayName: String?
-    package var enrolledAt: Date?
-    package var phoneInfo: String?
+internal struct MfaEnrollmentInfo: Decodable, Sendable, Equatable {
+    internal var mfaEnrollmentId: String
+    internal var displayName: String?
+    internal var enrolledAt: Date?
+    internal var phoneInfo: String?
     /// `phone` or `totp` (the SDKs' `FactorId`).
-    package var factorId: String
+    internal var factorId: String
 
     enum CodingKeys: String, CodingKey { case mfaEnrollmentId, displayName, enrolledAt, phoneInfo, totpInfo }
 
-    package init(mfaEnrollmentId: String, displayName: String?, enrolledAt: Date?, phoneInfo: String?, factorId: String) {
+    internal init(mfaEnrollmentId: String, displayName: String?, enrolledAt: Date?, phoneInfo: String?, factorId: String) {
         self.mfaEnrollmentId = mfaEnrollmentId
         self.displayName = displayName
         self.enrolledAt = enrolledAt
@@ -29,7 +29,7 @@ package struct MfaEnrollmentInfo: Decodable, Sendable, Equatable {
         self.factorId = factorId
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let id = try c.identifier(.mfaEnrollmentId) else {
             throw ServerValueProblem(field: "mfaEnrollmentId", detail: "is missing")
@@ -53,20 +53,20 @@ struct StartMfaSignInRequest: Encodable {
 /// What a phone number's request carries to prove a person (and not a script) is asking
 /// (firebase-js-sdk `platform_browser/strategies/phone.ts`): a reCAPTCHA Enterprise token with
 /// its client type and version, or a reCAPTCHA v2 token; nothing for the Auth emulator.
-package struct PhoneVerificationFields: Encodable, Sendable, Equatable {
-    package var phoneNumber: String?
-    package var recaptchaToken: String?
-    package var captchaResponse: String?
-    package var clientType: String?
-    package var recaptchaVersion: String?
+internal struct PhoneVerificationFields: Encodable, Sendable, Equatable {
+    internal var phoneNumber: String?
+    internal var recaptchaToken: String?
+    internal var captchaResponse: String?
+    internal var clientType: String?
+    internal var recaptchaVersion: String?
 
-    package static let none = PhoneVerificationFields()
+    internal static let none = PhoneVerificationFields()
 
-    package static func enterprise(_ token: String) -> PhoneVerificationFields {
+    internal static func enterprise(_ token: String) -> PhoneVerificationFields {
         PhoneVerificationFields(captchaResponse: token, clientType: "CLIENT_TYPE_WEB", recaptchaVersion: "RECAPTCHA_ENTERPRISE")
     }
 
-    package static func v2(_ token: String) -> PhoneVerificationFields { PhoneVerificationFields(recaptchaToken: token) }
+    internal static func v2(_ token: String) -> PhoneVerificationFields { PhoneVerificationFields(recaptchaToken: token) }
 }
 
 struct StartMfaSignInResponse: Decodable {
@@ -95,13 +95,13 @@ struct TotpCode: Encodable {
 
 /// The tokens `mfaSignIn:finalize`, `mfaEnrollment:finalize` and `mfaEnrollment:withdraw`
 /// answer with (withdrawal may answer none, when the server revoked the session).
-package struct MfaTokensResponse: Decodable, Sendable {
-    package var idToken: String?
-    package var refreshToken: String?
+internal struct MfaTokensResponse: Decodable, Sendable {
+    internal var idToken: String?
+    internal var refreshToken: String?
 
     enum CodingKeys: String, CodingKey { case idToken, refreshToken }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = try c.token(.idToken, .jwt)
         refreshToken = try c.token(.refreshToken, .bearer)
@@ -116,14 +116,14 @@ struct StartMfaEnrollmentRequest: Encodable {
     var tenantId: String?
 }
 
-package struct StartMfaEnrollmentResponse: Decodable, Sendable {
-    package var phoneSessionInfo: String?
-    package var totpSession: TotpSecret?
+internal struct StartMfaEnrollmentResponse: Decodable, Sendable {
+    internal var phoneSessionInfo: String?
+    internal var totpSession: TotpSecret?
 
     enum CodingKeys: String, CodingKey { case phoneSessionInfo, totpSessionInfo }
     enum SessionKeys: String, CodingKey { case sessionInfo }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         phoneSessionInfo = try? c.nestedContainer(keyedBy: SessionKeys.self, forKey: .phoneSessionInfo).token(.sessionInfo, .visible)
         totpSession = try c.decodeIfPresent(TotpSecret.self, forKey: .totpSessionInfo)
@@ -131,17 +131,17 @@ package struct StartMfaEnrollmentResponse: Decodable, Sendable {
 }
 
 /// `totpSessionInfo`: the shared secret an authenticator app needs (the SDKs' `TotpSecret`).
-package struct TotpSecret: Decodable, Sendable, Equatable {
+internal struct TotpSecret: Decodable, Sendable, Equatable {
     /// Base32.
-    package var sharedSecretKey: String
-    package var hashingAlgorithm: String
-    package var verificationCodeLength: Int
-    package var periodSec: Int
-    package var sessionInfo: String
+    internal var sharedSecretKey: String
+    internal var hashingAlgorithm: String
+    internal var verificationCodeLength: Int
+    internal var periodSec: Int
+    internal var sessionInfo: String
 
     enum CodingKeys: String, CodingKey { case sharedSecretKey, hashingAlgorithm, verificationCodeLength, periodSec, sessionInfo }
 
-    package init(sharedSecretKey: String, hashingAlgorithm: String, verificationCodeLength: Int, periodSec: Int, sessionInfo: String) {
+    internal init(sharedSecretKey: String, hashingAlgorithm: String, verificationCodeLength: Int, periodSec: Int, sessionInfo: String) {
         self.sharedSecretKey = sharedSecretKey
         self.hashingAlgorithm = hashingAlgorithm
         self.verificationCodeLength = verificationCodeLength
@@ -149,7 +149,7 @@ package struct TotpSecret: Decodable, Sendable, Equatable {
         self.sessionInfo = sessionInfo
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let secret = c.string(.sharedSecretKey), !secret.isEmpty, secret.count <= 128,
             secret.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "2")...UInt8(ascii: "7")).contains($0) || $0 == UInt8(ascii: "=") })
@@ -185,23 +185,23 @@ struct WithdrawMfaRequest: Encodable {
 
 /// `GET /v2/recaptchaConfig` (firebase-js-sdk `api/authentication/recaptcha.ts`): the site key
 /// (`projects/P/keys/SITEKEY`) and, per provider, whether reCAPTCHA Enterprise is enforced.
-package struct RecaptchaConfigResponse: Decodable, Sendable {
-    package struct ProviderState: Decodable, Sendable {
-        package var provider: String?
-        package var enforcementState: String?
+internal struct RecaptchaConfigResponse: Decodable, Sendable {
+    internal struct ProviderState: Decodable, Sendable {
+        internal var provider: String?
+        internal var enforcementState: String?
     }
 
-    package var recaptchaKey: String?
-    package var recaptchaEnforcementState: [ProviderState]?
+    internal var recaptchaKey: String?
+    internal var recaptchaEnforcementState: [ProviderState]?
 
     /// The site key, the last part of `recaptchaKey`.
-    package var siteKey: String? {
+    internal var siteKey: String? {
         recaptchaKey?.split(separator: "/").last.map(String.init).flatMap { HeaderValue.isSafe($0) && !$0.contains(" ") ? $0 : nil }
     }
 
     /// Whether Enterprise protects `provider` (`PHONE_PROVIDER`, `EMAIL_PASSWORD_PROVIDER`):
     /// enforced, or audited (the SDK sends a token then too).
-    package func protects(_ provider: String) -> Bool {
+    internal func protects(_ provider: String) -> Bool {
         let state = recaptchaEnforcementState?.first { $0.provider == provider }?.enforcementState
         return state == "ENFORCE" || state == "AUDIT"
     }
@@ -244,7 +244,7 @@ extension KeyedDecodingContainer {
 
 /// The code a second factor gave: an SMS code for its session, or a TOTP code (with the
 /// enrolment's session while enrolling).
-package enum SecondFactorCode: Sendable {
+internal enum SecondFactorCode: Sendable {
     case phone(sessionInfo: String, code: String)
     case totp(code: String, enrollmentSession: String?)
 

@@ -2,7 +2,7 @@
 /// run browser sign-ins for it. The SDKs call it to check the page's origin
 /// (firebase-js-sdk `packages/auth/src/api/project_config/get_project_config.ts`;
 /// firebase-ios-sdk `FirebaseAuth/Sources/Swift/Backend/RPC/GetProjectConfigResponse.swift`).
-package struct ProjectConfigResponse: Decodable, Sendable, Equatable {
-    package var projectId: String?
-    package var authorizedDomains: [String]?
+internal struct ProjectConfigResponse: Decodable, Sendable, Equatable {
+    internal var projectId: String?
+    internal var authorizedDomains: [String]?
 }

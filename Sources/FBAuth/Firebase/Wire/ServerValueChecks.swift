@@ -24,7 +24,7 @@ enum ServerValueBounds {
 /// In FBAuth, not FBAuthSupport, on purpose: `accepts(bytes:)` is generic, and called across
 /// modules it runs unspecialized, which cost `fbauth token`'s quick path a quarter of a
 /// millisecond and 130 more functions (Scripts/bench.sh).
-package enum TokenAlphabet {
+internal enum TokenAlphabet {
     /// A compact JWS/JWT (RFC 7515 §7.1): three base64url segments joined by dots; the last one
     /// is empty in the Auth emulator's unsigned tokens. Firebase ID tokens.
     case jwt
@@ -35,10 +35,10 @@ package enum TokenAlphabet {
     /// formats vary (Microsoft's personal-account tokens hold `!`, `*` and `$`).
     case visible
 
-    package func accepts(_ text: String) -> Bool { accepts(bytes: text.utf8) }
+    internal func accepts(_ text: String) -> Bool { accepts(bytes: text.utf8) }
 
     /// The same on bytes (`fbauth token`'s quick path checks the saved token in place).
-    package func accepts<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
+    internal func accepts<Bytes: Collection<UInt8>>(bytes: Bytes) -> Bool {
         guard !bytes.isEmpty, bytes.count <= ServerValueBounds.tokenLength else { return false }
         switch self {
         case .jwt:

@@ -1,20 +1,20 @@
 /// `accounts:signInWithIdp` (the Identity Toolkit v1 reference, accounts.signInWithIdp; firebase-js-sdk
 /// packages/auth/src/api/authentication/idp.ts).
-package struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
+internal struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     /// The callback URL exactly as received, or `http://localhost` for credential and pending-token forms.
-    package var requestUri: String
-    package var postBody: String?
-    package var sessionId: String?
-    package var returnSecureToken = true
-    package var returnIdpCredential = true
+    internal var requestUri: String
+    internal var postBody: String?
+    internal var sessionId: String?
+    internal var returnSecureToken = true
+    internal var returnIdpCredential = true
     /// The ID token of the user to link to.
-    package var idToken: String?
-    package var pendingToken: String?
-    package var tenantId: String?
+    internal var idToken: String?
+    internal var pendingToken: String?
+    internal var tenantId: String?
     /// False for reauthentication: never create a user.
-    package var autoCreate: Bool?
+    internal var autoCreate: Bool?
 
-    package init(requestUri: String, postBody: String? = nil, sessionId: String? = nil, idToken: String? = nil,
+    internal init(requestUri: String, postBody: String? = nil, sessionId: String? = nil, idToken: String? = nil,
                 pendingToken: String? = nil, tenantId: String? = nil, autoCreate: Bool? = nil) {
         self.requestUri = requestUri
         self.postBody = postBody
@@ -26,33 +26,33 @@ package struct SignInWithIdpRequest: Encodable, Sendable, Equatable {
     }
 }
 
-package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
-    package var idToken: String?
-    package var refreshToken: String?
-    package var expiresIn: Int?
-    package var localId: String?
-    package var federatedId: String?
-    package var providerId: String?
-    package var email: String?
-    package var emailVerified: Bool?
-    package var displayName: String?
-    package var photoUrl: String?
-    package var screenName: String?
-    package var rawUserInfo: JSONValue?
-    package var oauthAccessToken: String?
-    package var oauthIdToken: String?
-    package var oauthTokenSecret: String?
-    package var oauthExpireIn: Int?
-    package var oauthRefreshToken: String?
-    package var isNewUser: Bool?
-    package var needConfirmation: Bool?
-    package var verifiedProvider: [String]?
-    package var errorMessage: String?
-    package var pendingToken: String?
-    package var tenantId: String?
-    package var mfaPendingCredential: String?
+internal struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
+    internal var idToken: String?
+    internal var refreshToken: String?
+    internal var expiresIn: Int?
+    internal var localId: String?
+    internal var federatedId: String?
+    internal var providerId: String?
+    internal var email: String?
+    internal var emailVerified: Bool?
+    internal var displayName: String?
+    internal var photoUrl: String?
+    internal var screenName: String?
+    internal var rawUserInfo: JSONValue?
+    internal var oauthAccessToken: String?
+    internal var oauthIdToken: String?
+    internal var oauthTokenSecret: String?
+    internal var oauthExpireIn: Int?
+    internal var oauthRefreshToken: String?
+    internal var isNewUser: Bool?
+    internal var needConfirmation: Bool?
+    internal var verifiedProvider: [String]?
+    internal var errorMessage: String?
+    internal var pendingToken: String?
+    internal var tenantId: String?
+    internal var mfaPendingCredential: String?
     /// The second factors to choose from, with `mfaPendingCredential`.
-    package var mfaInfo: [MfaEnrollmentInfo]?
+    internal var mfaInfo: [MfaEnrollmentInfo]?
 
     enum CodingKeys: String, CodingKey {
         case idToken, refreshToken, expiresIn, localId, federatedId, providerId, email, emailVerified
@@ -61,7 +61,7 @@ package struct SignInWithIdpResponse: Decodable, Sendable, Equatable {
         case verifiedProvider, errorMessage, pendingToken, tenantId, mfaPendingCredential, mfaInfo
     }
 
-    package init(from decoder: Decoder) throws {
+    internal init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = try c.token(.idToken, .jwt)
         refreshToken = try c.token(.refreshToken, .bearer)

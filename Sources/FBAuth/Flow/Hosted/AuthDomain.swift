@@ -8,12 +8,12 @@ import LoopbackHTTP
 /// The domain that serves Firebase's hosted auth handler (`https://DOMAIN/__/auth/handler`).
 /// Every provider of a project has that handler registered as its redirect URI, which is what
 /// lets the hosted flow work with no provider setup.
-package enum AuthDomain {
+internal enum AuthDomain {
     /// The default domain of a project: `PROJECT_ID.firebaseapp.com`.
-    package static func `default`(projectId: String) -> String { "\(projectId).firebaseapp.com" }
+    internal static func `default`(projectId: String) -> String { "\(projectId).firebaseapp.com" }
 
     /// A bare host name (letters, digits, dots, hyphens), optionally with a port.
-    package static func isValid(_ domain: String) -> Bool {
+    internal static func isValid(_ domain: String) -> Bool {
         let parts = domain.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), let host = parts.first, !host.isEmpty, host.count <= 253 else { return false }
         if parts.count == 2, UInt16(parts[1]) == nil { return false }
@@ -26,8 +26,8 @@ package enum AuthDomain {
 /// Settings → Authorized domains), matched as the JS SDK matches the page's origin
 /// (packages/auth/src/core/util/validate_origin.ts): an IP address exactly, a name with its
 /// subdomains.
-package enum AuthorizedDomains {
-    package static func allow(_ host: String, in domains: [String]) -> Bool {
+internal enum AuthorizedDomains {
+    internal static func allow(_ host: String, in domains: [String]) -> Bool {
         let host = host.lowercased().trimmed(where: { "[]".contains($0) })
         return domains.contains { domain in
             let domain = domain.lowercased()

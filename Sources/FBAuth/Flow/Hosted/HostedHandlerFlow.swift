@@ -86,14 +86,14 @@ struct HostedHandlerFlow {
 /// about to send to `accounts:signInWithIdp` (firebase-js-sdk
 /// `packages/auth/src/core/strategies/idp.ts`, `_buildIdpRequest`), minus what only the SDK
 /// would add.
-package struct HostedIdpResponse: Sendable, Equatable, Decodable {
+internal struct HostedIdpResponse: Sendable, Equatable, Decodable {
     /// The URL Firebase's handler received from the provider (code and state included).
-    package var requestUri: String
+    internal var requestUri: String
     /// The session id the handler passed to `createAuthUri`.
-    package var sessionId: String?
+    internal var sessionId: String?
     /// The form body of a POST callback (`response_mode=form_post`), when there was one.
-    package var postBody: String?
-    package var tenantId: String?
+    internal var postBody: String?
+    internal var tenantId: String?
 
     /// The hosted page's result: a JSON body whose `requestUri` is an http(s) URL.
     static func decode(_ body: [UInt8]) -> HostedIdpResponse? {

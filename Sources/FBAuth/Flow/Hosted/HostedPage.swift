@@ -26,16 +26,16 @@ import LoopbackHTTP
 ///   `/emulator/auth/handler`) with the provider id, `scopes` and `customParameters`;
 /// - `platform_browser/strategies/popup.ts`: a closed popup ends in
 ///   `auth/popup-closed-by-user`, a blocked one in `auth/popup-blocked`.
-package struct HostedPage {
+internal struct HostedPage {
     /// The SDK version the page loads from gstatic unless `FBAUTH_FIREBASE_JS_URL` says otherwise.
-    package static let sdkVersion = "12.18.0"
+    internal static let sdkVersion = "12.18.0"
     static let defaultSDKBase = "https://www.gstatic.com/firebasejs/\(sdkVersion)"
 
     /// Whether the page may load the SDK from `base` (`FBAUTH_FIREBASE_JS_URL`): the code there
     /// runs with the page's authority over the sign-in, so only `https://`, or `http://` to this
     /// machine (a test's copy), with no credentials, query or fragment, and nothing a page or a
     /// terminal would read differently (spaces, quotes, control characters).
-    package static func isAllowedSDKBase(_ base: String) -> Bool {
+    internal static func isAllowedSDKBase(_ base: String) -> Bool {
         guard base.utf8.allSatisfy({ (0x21...0x7E).contains($0) && !"\"'<>\\`".utf8.contains($0) }),
             let url = URLComponents(string: base), let host = url.host, !host.isEmpty,
             url.user == nil, url.password == nil, url.query == nil, url.fragment == nil

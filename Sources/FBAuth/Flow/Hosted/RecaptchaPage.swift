@@ -133,14 +133,14 @@ struct RecaptchaPage {
 /// v2 with the site key of `/v1/recaptchaParams`, both through `RecaptchaPage` in the browser;
 /// nothing where the server has no reCAPTCHA configuration (Google's Auth emulator, which must
 /// be sent no reCAPTCHA fields).
-package struct RecaptchaPhoneVerifier: PhoneVerifier {
+internal struct RecaptchaPhoneVerifier: PhoneVerifier {
     let step: RecaptchaBrowserStep
 
-    package init(flow: BrowserSignInFlow, port: UInt16 = 0, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
+    internal init(flow: BrowserSignInFlow, port: UInt16 = 0, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
         step = RecaptchaBrowserStep(flow: flow, port: port, openBrowser: openBrowser, timeout: timeout)
     }
 
-    package func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields {
+    internal func verification(for purpose: PhoneVerificationPurpose) throws(FBAuthError) -> PhoneVerificationFields {
         let flow = step.flow
         guard let config = try flow.client.recaptchaConfig(tenantId: flow.tenantId) else { return .none }
         if config.protects("PHONE_PROVIDER"), let siteKey = config.siteKey {
@@ -179,14 +179,14 @@ struct RecaptchaBrowserStep: Sendable {
 }
 
 /// Tokens from `RecaptchaPage` in the browser.
-package struct BrowserRecaptchaTokens: RecaptchaTokenSource {
+internal struct BrowserRecaptchaTokens: RecaptchaTokenSource {
     let step: RecaptchaBrowserStep
 
-    package init(flow: BrowserSignInFlow, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
+    internal init(flow: BrowserSignInFlow, openBrowser: Bool = true, timeout: Duration = .seconds(300)) {
         step = RecaptchaBrowserStep(flow: flow, port: 0, openBrowser: openBrowser, timeout: timeout)
     }
 
-    package func enterpriseToken(siteKey: String, action: String) throws(FBAuthError) -> String {
+    internal func enterpriseToken(siteKey: String, action: String) throws(FBAuthError) -> String {
         try step.token(RecaptchaPage(version: .enterprise, siteKey: siteKey, action: action))
     }
 }
