@@ -62,7 +62,8 @@ let package = Package(
         .target(name: "CallbackFuzzing", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
         .executableTarget(name: "fbauth-fuzz", dependencies: ["CallbackFuzzing"]),
         // How tests wait for other processes and threads (never for time to pass).
-        .target(name: "TestSupport", dependencies: ["FBAuth"], path: "Tests/TestSupport"),
+        // Plain code (no @testable import), so that `swift build -c release` builds it too.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing", "TestSupport"]),
         .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"],
                     // Answers recorded from real components, read by the tests from the source tree.

@@ -40,6 +40,13 @@ if [ "$(cat "$scratch/compile-flags" 2>/dev/null)" != "${flags[*]-}" ]; then
   echo "${flags[*]-}" > "$scratch/compile-flags"
 fi
 mkdir -p "$out"
+# The commit `fbauth --version` names: FBAUTH_COMMIT, else the checkout's. A header on an include
+# path that does not change, rewritten only when the commit does (build_info.c alone recompiles).
+commit="${FBAUTH_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || true)}"
+mkdir -p "$scratch/build-info"
+header="#define FBAUTH_COMMIT \"$commit\""
+[ "$(cat "$scratch/build-info/fbauth_build_commit.h" 2>/dev/null)" = "$header" ] || echo "$header" > "$scratch/build-info/fbauth_build_commit.h"
+flags+=(-Xcc "-I$PWD/$scratch/build-info")
 if [ -n "$static_libs" ]; then
   mkdir -p "$static_libs"
   echo "INPUT($libstdcxx)" > "$static_libs/libstdc++.so"

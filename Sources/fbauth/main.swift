@@ -4,6 +4,7 @@ import FBAuthCLI
 import FBAuthURLSession
 #endif
 import FBAuthSupport
+import CProcessArguments
 
 // The `fbauth` command: builds the live dependencies, runs the command line, exits with its
 // code. One executable: on Linux it links FoundationEssentials rather than Foundation (no ICU
@@ -20,6 +21,8 @@ if TokenShortcut.handles(CommandLine.unsafeArgv, count: CommandLine.argc),
     Platform.exit(code)
 }
 let environment = Platform.environment()
+let commit = String(cString: fbauth_build_commit())
+FBAuthVersion.commit = commit.isEmpty ? nil : commit
 #if os(macOS)
 let transport: HTTPTransport = URLSessionTransport()
 #else

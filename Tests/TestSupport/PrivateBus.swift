@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@testable import FBAuth
 import Foundation
 
 /// A private session bus and, when asked, an unlocked gnome-keyring on it: the real programs,
@@ -76,7 +75,9 @@ public final class PrivateBus: @unchecked Sendable {
         }
         daemons.append(try spawn(Self.daemon, arguments, environment: ["PATH": "/usr/bin:/bin"]))
         // The socket is waited for: what the daemon prints on a pipe may sit in its buffer.
-        try waitUntil("dbus-daemon did not open \(address)") { (try? DBusConnection(address: self.address, timeout: .seconds(1), checkingOwner: false)) != nil }
+        try waitUntil("dbus-daemon did not open \(address)") {
+            (try? self.dbusSend(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId"])) != nil
+        }
     }
 
     /// What a program on this bus runs with (a home and runtime directory of the bus's own).
@@ -122,21 +123,38 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// The unique name that owns `org.freedesktop.secrets`; nil when none does.
     public func secretsOwner() -> String? {
-        guard let connection = try? DBusConnection(address: address, timeout: .seconds(2), checkingOwner: false),
-              let answer = try? connection.call(.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                      interface: "org.freedesktop.DBus", member: "GetNameOwner", [.string("org.freedesktop.secrets")]))
+        guard let reply = try? dbusSend(["--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.GetNameOwner",
+                                         "string:org.freedesktop.secrets"]),
+              let name = reply.firstMatch(of: /string "([^"]+)"/)?.output.1
         else { return nil }
-        return answer.first?.stringValue
+        return String(name)
     }
 
     /// Locks every collection, as a screen lock or `secret-tool lock` does.
     /// (Through the Secret Service's `Lock`: `secret-tool lock` crashes with SIGSEGV after
     /// locking, on Debian 12's libsecret.)
     public func lockKeyring() throws {
-        let connection = try DBusConnection(address: address, timeout: .seconds(5), checkingOwner: false)
-        let answer = try connection.call(.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
-                                               member: "Lock", [.array(elementSignature: "o", [.objectPath("/org/freedesktop/secrets/collection/login")])]))
-        guard case .objectPath("/")? = answer.last else { throw Failure(description: "Lock asked for a prompt: \(answer)") }
+        let reply = try dbusSend(["--dest=org.freedesktop.secrets", "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.Lock",
+                                  "array:objpath:/org/freedesktop/secrets/collection/login"])
+        guard reply.hasSuffix("object path \"/\"\n") else { throw Failure(description: "Lock asked for a prompt: \(reply)") }
+    }
+
+    /// `dbus-send --print-reply ARGUMENTS` on this bus, as the test's own user: the reply as
+    /// dbus-send prints it. Throws when the call fails. (Not fbauth's own D-Bus client, whose
+    /// behaviour the tests check.)
+    func dbusSend(_ arguments: [String]) throws -> String {
+        let output = directory + "/dbus-send-\(UUID().uuidString.prefix(6)).out"
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(descriptor); unlink(output) }
+        let tool = try ChildProcess("/usr/bin/dbus-send", ["--session", "--print-reply", "--reply-timeout=5000", "--type=method_call"] + arguments,
+                                    environment: environment, stdout: descriptor, stderr: descriptor)
+        guard tool.wait(timeout: 20) else {
+            tool.signal(SIGKILL)
+            throw Failure(description: "dbus-send did not end")
+        }
+        let printed = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard tool.terminationStatus == 0 else { throw Failure(description: "dbus-send \(arguments.dropFirst(2).first ?? ""): \(printed)") }
+        return printed
     }
 
     /// `secret-tool ARGUMENTS` on this bus (as the bus's owner): what it printed (it writes

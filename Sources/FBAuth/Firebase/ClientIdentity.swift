@@ -70,5 +70,9 @@ internal enum APIKey {
 
 /// The library's version, sent in `X-Client-Version` (and printed by `fbauth --version`).
 public enum FBAuthVersion {
+    /// The one place the version is written: Scripts/release.sh and the Homebrew formula read
+    /// it from this line.
     public static let current = "0.1.0"
+    /// The commit of a release build (`fbauth --version` says it); nil in other builds.
+    nonisolated(unsafe) public static var commit: String?
 }

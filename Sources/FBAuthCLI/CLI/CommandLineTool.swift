@@ -56,7 +56,7 @@ package struct CommandLineTool: Sendable {
         do throws(FBAuthError) {
             switch try ArgumentParser(commands: Self.commands.map(\.spec)).parse(arguments) {
             case .version:
-                console.writeOutput("fbauth \(Self.version)\n")
+                console.writeOutput("fbauth \(Self.version)" + (FBAuthVersion.commit.map { " (commit \($0))" } ?? "") + "\n")
             case .help(let name):
                 console.writeOutput(try HelpCommand.text(for: name))
             case .run(let name, let parsed):

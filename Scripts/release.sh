@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Builds a release's artifacts into dist/ (issue 40), the one place that knows how:
+#
+#   dist/fbauth-VERSION-OS-ARCH.tar.gz   bin/fbauth, the man page, bash/zsh/fish completions,
+#                                       README.md (a top directory fbauth-VERSION/)
+#   dist/fbauth_VERSION_DEBARCH.deb      Linux: /usr/bin/fbauth and Debian's man and completion paths
+#   dist/fbauth-VERSION-source.tar.gz    the sources (git archive), what the formula builds
+#   dist/fbauth.rb                       a Homebrew formula building that source tarball
+#   dist/SHA256SUMS                      of all of them
+#
+#   Scripts/release.sh [DIST_DIR]
+#
+# The version comes from one place, FBAuthVersion.current (Sources/FBAuth/Firebase/ClientIdentity.swift);
+# the release location, where the installer and the formula download from, is
+# $FBAUTH_RELEASE_URL, by default https://github.com/fbauth/fbauth/releases/download/vVERSION.
+# Before writing anything it checks the binary it packs: no Swift runtime, Foundation or
+# Dispatch library among its dependencies (ldd), and `fbauth demo` running with PATH=/usr/bin:/bin.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dist=$(mkdir -p "${1:-dist}" && cd "${1:-dist}" && pwd)
+version=$(sed -n 's/.*public static let current = "\(.*\)"/\1/p' Sources/FBAuth/Firebase/ClientIdentity.swift)
+[ -n "$version" ] || { echo "release.sh: no version in Sources/FBAuth/Firebase/ClientIdentity.swift" >&2; exit 1; }
+release_url="${FBAUTH_RELEASE_URL:-https://github.com/fbauth/fbauth/releases/download/v$version}"
+os=$(uname -s | tr '[:upper:]' '[:lower:]')
+arch=$(uname -m)
+case "$arch" in x86_64|amd64) arch=x86_64 deb_arch=amd64 ;; aarch64|arm64) arch=arm64 deb_arch=arm64 ;; *) deb_arch=$arch ;; esac
+
+bin="$(Scripts/build-release.sh)"
+work=$(mktemp -d "${TMPDIR:-/tmp}/fbauth-release.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The binary, as the tarball holds it.
+stage="$work/fbauth-$version"
+FBAUTH_INSTALL_BINARIES="$bin" Scripts/install.sh "$stage" >/dev/null
+strip "$stage/bin/fbauth" 2>/dev/null || true
+cp README.md "$stage/"
+[ ! -f LICENSE ] || cp LICENSE "$stage/"
+
+# What it needs of the machine it runs on.
+if [ "$os" = linux ]; then
+  if ldd "$stage/bin/fbauth" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime'; then
+    echo "release.sh: the binary needs the Swift toolchain's libraries (above)" >&2
+    exit 1
+  fi
+  glibc=$(objdump -T "$stage/bin/fbauth" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -1)
+  demo=$(env -i PATH=/usr/bin:/bin HOME="$work/home" "$stage/bin/fbauth" demo --config-dir "$work/demo" </dev/null 2>&1) || {
+    echo "release.sh: fbauth demo failed without the toolchain on PATH:" >&2; echo "$demo" >&2; exit 1; }
+fi
+
+tarball="fbauth-$version-$os-$arch.tar.gz"
+tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$dist/$tarball" "fbauth-$version"
+artifacts=("$tarball")
+
+# The Debian package: Debian's paths, the measured glibc floor, the libcurl fbauth loads.
+if [ "$os" = linux ] && command -v dpkg-deb >/dev/null 2>&1; then
+  deb="$work/deb"
+  install -d "$deb/DEBIAN" "$deb/usr/bin" "$deb/usr/share/man/man1" "$deb/usr/share/bash-completion/completions" \
+    "$deb/usr/share/zsh/vendor-completions" "$deb/usr/share/fish/vendor_completions.d" "$deb/usr/share/doc/fbauth"
+  install -m 0755 "$stage/bin/fbauth" "$deb/usr/bin/fbauth"
+  gzip -9n < "$stage/share/man/man1/fbauth.1" > "$deb/usr/share/man/man1/fbauth.1.gz"
+  install -m 0644 "$stage/share/bash-completion/completions/fbauth" "$deb/usr/share/bash-completion/completions/fbauth"
+  install -m 0644 "$stage/share/zsh/site-functions/_fbauth" "$deb/usr/share/zsh/vendor-completions/_fbauth"
+  install -m 0644 "$stage/share/fish/vendor_completions.d/fbauth.fish" "$deb/usr/share/fish/vendor_completions.d/fbauth.fish"
+  cat > "$deb/usr/share/doc/fbauth/copyright" <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: fbauth
+Source: $release_url
+
+Files: *
+Copyright: the fbauth authors
+License: see the project's repository
+EOF
+  printf 'fbauth (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- fbauth maintainers <maintainers@fbauth.invalid>  %s\n' \
+    "$version" "$version" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" | gzip -9n > "$deb/usr/share/doc/fbauth/changelog.gz"
+  cat > "$deb/DEBIAN/control" <<EOF
+Package: fbauth
+Version: $version
+Section: utils
+Priority: optional
+Architecture: $deb_arch
+Maintainer: fbauth maintainers <maintainers@fbauth.invalid>
+Depends: libc6 (>= $glibc), libcurl4 | libcurl4t64
+Installed-Size: $(du -sk "$deb/usr" | cut -f1)
+Homepage: $release_url
+Description: Firebase Authentication from the command line
+ Signs in to Firebase Authentication with any OAuth provider Firebase supports
+ (Yahoo, Microsoft, X, Google, GitHub, Apple, OIDC, SAML), email and password,
+ email links and provider tokens, from terminals, scripts and CI; prints ID
+ tokens for curl, kubectl and Google's client libraries.
+EOF
+  find "$deb" -type d -exec chmod 0755 {} +
+  debfile="fbauth_${version}_${deb_arch}.deb"
+  dpkg-deb --root-owner-group --build "$deb" "$dist/$debfile" >/dev/null
+  artifacts+=("$debfile")
+fi
+
+# The sources, and the Homebrew formula that builds them with the static flags.
+source="fbauth-$version-source.tar.gz"
+git archive --format=tar.gz --prefix="fbauth-$version/" HEAD > "$dist/$source"
+source_sha=$(sha256sum "$dist/$source" | cut -d' ' -f1)
+commit=$(git rev-parse --short HEAD)
+cat > "$dist/fbauth.rb" <<EOF
+# Homebrew formula for fbauth $version, written by Scripts/release.sh.
+class Fbauth < Formula
+  desc "Firebase Authentication from the command line"
+  homepage "$release_url"
+  url "$release_url/$source"
+  sha256 "$source_sha"
+  license :cannot_represent
+
+  # Swift 6 (Xcode 16, or the swift.org toolchain on Linux).
+  depends_on xcode: ["16.0", :build] if OS.mac?
+  uses_from_macos "curl"
+
+  def install
+    ENV["FBAUTH_COMMIT"] = "$commit"
+    bin.install Utils.safe_popen_read("Scripts/build-release.sh").strip + "/fbauth"
+    man1.mkpath
+    (man1/"fbauth.1").write Utils.safe_popen_read(bin/"fbauth", "help", "man")
+    generate_completions_from_executable(bin/"fbauth", "completion")
+  end
+
+  test do
+    assert_match "fbauth $version", shell_output("#{bin}/fbauth --version")
+    output = shell_output("#{bin}/fbauth demo --config-dir #{testpath}/demo 2>&1")
+    assert_match "Signed in as", output
+  end
+end
+EOF
+artifacts+=("$source" "fbauth.rb")
+
+(cd "$dist" && sha256sum "${artifacts[@]}" > SHA256SUMS)
+echo "$dist: ${artifacts[*]} SHA256SUMS (fbauth $version, glibc >= ${glibc:-?})"
