@@ -6,6 +6,7 @@
 #   dist/fbauth_VERSION_DEBARCH.deb      Linux: /usr/bin/fbauth and Debian's man and completion paths
 #   dist/fbauth-VERSION-source.tar.gz    the sources (git archive), what the formula builds
 #   dist/fbauth.rb                       a Homebrew formula building that source tarball
+#   dist/get-fbauth.sh                   the installer (Scripts/get-fbauth.sh)
 #   dist/SHA256SUMS                      of all of them
 #
 #   Scripts/release.sh [DIST_DIR]
@@ -128,6 +129,9 @@ class Fbauth < Formula
 end
 EOF
 artifacts+=("$source" "fbauth.rb")
+# The installer users pipe into sh (README), published beside what it installs.
+cp Scripts/get-fbauth.sh "$dist/get-fbauth.sh"
+artifacts+=("get-fbauth.sh")
 
 (cd "$dist" && sha256sum "${artifacts[@]}" > SHA256SUMS)
 echo "$dist: ${artifacts[*]} SHA256SUMS (fbauth $version, glibc >= ${glibc:-?})"

@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 40, items 1, 2, 4 and 5: Scripts/release.sh from this checkout: the release build of
+/// every product, the four artifacts and the installer with their SHA256SUMS, a Debian package
+/// that inspects right, and a tarball whose `fbauth` needs no toolchain library (release.sh
+/// itself runs its demo with PATH=/usr/bin:/bin before it writes anything).
+@Suite struct ReleaseTests {
+    static var linux: Bool {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }
+
+    @Test(.enabled(if: linux && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"), "the Debian package is made on Debian and Ubuntu"),
+          .timeLimit(.minutes(20)))
+    func theReleaseArtifactsAreWhole() throws {
+        let dist = NSTemporaryDirectory() + "fbauth-dist-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dist) }
+        let repository = DistributionTests.repository.path
+        let release = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [dist], environment: ProcessInfo.processInfo.environment,
+                                         stdin: nil, directory: repository, timeout: 1100)
+        try #require(release.status == 0, "\(release)")
+        let version = try #require(release.stdout.firstMatch(of: /fbauth (\d+\.\d+\.\d+), glibc >= (2\.\d+)/))
+        let arch = InstallerTests.arch
+        let tarball = "fbauth-\(version.output.1)-linux-\(arch).tar.gz"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dist).sorted()
+        #expect(files.contains(tarball) && files.contains("fbauth.rb") && files.contains("get-fbauth.sh") && files.contains("SHA256SUMS")
+                && files.contains("fbauth-\(version.output.1)-source.tar.gz") && files.contains { $0.hasSuffix(".deb") }, "\(files)")
+
+        func run(_ command: String) throws -> RunResult {
+            try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": "/usr/bin:/bin"], stdin: nil, directory: dist, timeout: 60)
+        }
+        let sums = try run("sha256sum -c SHA256SUMS")
+        #expect(sums.status == 0 && sums.stdout.split(separator: "\n").count == 5 && sums.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(": OK") }, "\(sums)")
+        let control = try run("dpkg-deb -I fbauth_*.deb")
+        #expect(control.stdout.contains("Package: fbauth") && control.stdout.contains("Depends: libc6 (>= \(version.output.2)), libcurl4 | libcurl4t64"), "\(control)")
+        let contents = try run("dpkg-deb -c fbauth_*.deb | awk '{print $6}'").stdout.split(separator: "\n").map(String.init)
+        for path in ["./usr/bin/fbauth", "./usr/share/man/man1/fbauth.1.gz", "./usr/share/bash-completion/completions/fbauth",
+                     "./usr/share/zsh/vendor-completions/_fbauth", "./usr/share/fish/vendor_completions.d/fbauth.fish"] {
+            #expect(contents.contains(path), "\(path): \(contents)")
+        }
+        let unpacked = try run("mkdir x && tar -xzf \(tarball) -C x && ls x/*/bin/fbauth x/*/share/man/man1/fbauth.1 x/*/README.md && ldd x/*/bin/fbauth && x/*/bin/fbauth --version")
+        #expect(unpacked.status == 0 && !unpacked.stdout.contains("libswift") && !unpacked.stdout.contains("libFoundation")
+                && !unpacked.stdout.contains("libdispatch"), "\(unpacked)")
+        #expect(unpacked.stdout.contains("fbauth \(version.output.1) (commit "), "\(unpacked)")
+        let formula = try String(contentsOfFile: dist + "/fbauth.rb", encoding: .utf8)
+        #expect(formula.contains("class Fbauth < Formula") && formula.contains("test do") && formula.contains("generate_completions_from_executable"), "\(formula)")
+    }
+}
