@@ -353,3 +353,37 @@ import Testing
         #expect(upward.isEmpty, "\(upward.sorted())")
     }
 }
+
+/// Issue 40, item 6: the guides travel with the binary. `fbauth help TOPIC` prints docs/'s text,
+/// generated from it (not copied by hand), and no --help text points to a repository path.
+@Suite struct GuidesInTheBinaryTests {
+    @Test func theTopicsAreWhatTheGeneratorWritesFromDocs() throws {
+        let check = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", DistributionTests.repository.appendingPathComponent("Scripts/gen-help-topics.py").path, "--check"],
+                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: DistributionTests.repository.path, timeout: 60)
+        #expect(check.status == 0 && check.stdout == "help topics match docs/\n", "\(check)")
+    }
+
+    @Test(arguments: [("tokens", "docs/tokens.md"), ("app-check", "docs/app-check.md"), ("headless", "docs/headless.md"),
+                      ("security", "docs/security.md"), ("sessions", "docs/sessions.md")])
+    func eachTopicIsItsGuide(topic: String, file: String) throws {
+        let harness = try Harness()
+        let help = try harness.run(["help", topic])
+        #expect(help.status == 0 && help.stderr.isEmpty, "\(help)")
+        let markdown = try String(contentsOf: DistributionTests.repository.appendingPathComponent(file), encoding: .utf8)
+        // Every heading and every command example of the guide is in the help text.
+        for line in markdown.split(separator: "\n") where (line.hasPrefix("#") || line.hasPrefix("fbauth ")) && !line.contains("](") {
+            #expect(help.stdout.contains(line), "\(topic): \(line)")
+        }
+        #expect(!help.stdout.contains("](") && !help.stdout.contains(".md)") && !help.stdout.contains("<!--"), "no repository links: \(topic)")
+    }
+
+    @Test func noHelpTextNamesARepositoryPath() throws {
+        let harness = try Harness()
+        for command in try DistributionTests.commands(harness) + ["help"] {
+            let help = try harness.run([command, "--help"])
+            #expect(help.status == 0 && !help.stdout.contains("docs/") && !help.stdout.contains(".md"), "\(command): \(help.stdout)")
+        }
+        let man = try harness.run(["help", "man"])
+        #expect(!man.stdout.contains("docs/") && !man.stdout.contains(".md"), "the man page too")
+    }
+}

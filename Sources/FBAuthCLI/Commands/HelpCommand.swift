@@ -3,13 +3,15 @@ import LoopbackHTTP
 import FBAuthSupport
 /// `fbauth help [COMMAND|TOPIC]`
 enum HelpCommand: RunnableCommand {
-    static let topics = ["global", "exit-codes", "environment", "man"]
+    static let topics = ["global", "exit-codes", "environment", "man"] + HelpTopics.names
 
     static let spec = CommandSpec(
         name: "help",
-        summary: "Show help for fbauth, a command, or a topic: global, exit-codes, environment, man.",
-        usage: ["[COMMAND]", "global|exit-codes|environment|man"],
-        positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, help: "A command name, or global (the options every command takes), exit-codes, environment, or man (the manual page in roff).")])
+        summary: "Show help for fbauth, a command, or a topic: global, exit-codes, environment, man, and the guides tokens, app-check, headless, security, sessions.",
+        usage: ["[COMMAND]", "global|exit-codes|environment|man", HelpTopics.names.joined(separator: "|")],
+        positionals: [PositionalSpec("COMMAND-or-TOPIC", optional: true, suggestions: topics,
+                                     help: "A command name, or global (the options every command takes), exit-codes, environment, man (the manual page in roff), or a guide: "
+                                        + HelpTopics.guides.map { "\($0.name) (\($0.summary))" }.joined(separator: "; ") + ".")])
 
     struct Options: Equatable {
         /// The page to print: the overview, a command's, or a topic's.
@@ -39,10 +41,12 @@ enum HelpCommand: RunnableCommand {
             return "Environment variables:\n" + HelpFormatter.table(EnvironmentVariables.all.map { ($0.name, $0.meaning) })
         case "man":
             return ManPage.render(commands: specs)
+        case let name? where HelpTopics.guide(name) != nil:
+            return HelpTopics.guide(name) ?? ""
         case let name?:
             guard let spec = specs.first(where: { $0.name == name || $0.aliases.contains(name) }) else {
                 let suggestion = Suggestions.closest(to: name, among: specs.map(\.name) + topics)
-                throw .usage("no help for '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; try a command, or exit-codes, environment, man"))
+                throw .usage("no help for '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "; try a command, or exit-codes, environment, man, " + HelpTopics.names.joined(separator: ", ")))
             }
             return HelpFormatter.command(spec)
         }

@@ -45,8 +45,8 @@ enum TokenCommand: RunnableCommand {
             response Google's external-account credentials read from an executable (version 1, \
             success, token_type, id_token, expiration_time), also written to \
             GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE when set; when no token can be had it prints that \
-            format's error (success false, code, message) and exits as usual. docs/tokens.md has \
-            a kubeconfig and a credential configuration that use them.
+            format's error (success false, code, message) and exits as usual. `fbauth help tokens` \
+            has a kubeconfig and a credential configuration that use them.
 
             --claims decodes the token without verifying it (Firebase does, on every use): what \
             security rules see as request.auth.token. Custom claims set with the Admin SDK appear \
