@@ -200,3 +200,21 @@ enum LoopbackConnectionProbe {
         }
     }
 }
+
+@Suite struct EmulatorPortTests {
+    /// Issue 41, item 2: against an Auth emulator a sign-in without --port listens on a free
+    /// port (the emulator takes any loopback redirect): one waiting does not stop another.
+    @Test func againstAnEmulatorTwoSignInsDoNotShareAPort() throws {
+        let harness = try Harness()
+        let waiting = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--timeout", "60", "--no-browser"], harness: harness)
+        #expect(waiting.waitForStderr(containing: "/fake-idp/"), "\(waiting.stderr)")
+        let port = try #require(waiting.stderr.firstMatch(of: /redirect_uri=http%3A%2F%2Flocalhost%3A(\d+)/).map { String($0.output.1) }, "\(waiting.stderr)")
+        #expect(port != "8977", "a free port, not the production default")
+        let second = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--timeout", "30"])
+        #expect(second.status == 0, "\(second)")
+        let chosen = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--timeout", "30", "--port", port])
+        #expect(chosen.status == 1 && chosen.stderr.contains("port \(port) is already in use"), "--port is kept to: \(chosen)")
+        waiting.interrupt()
+        #expect(waiting.finish().status == 4)
+    }
+}

@@ -127,6 +127,8 @@ extension CommandContext {
             options.redirect = .loopback
             console.say("Against the Auth emulator at \(host) fbauth uses the loopback redirect (--hosted, or FBAUTH_FIREBASE_JS_URL set to a copy of the Firebase JS SDK, keeps the hosted handler).")
         }
+        // 8977 is the port registered with providers in production; an emulator takes any.
+        if !options.portWasChosen, project.emulatorHost != nil { options.port = 0 }
         return options
     }
 }

@@ -25,7 +25,7 @@ enum FlowOptionSpecs {
         OptionSpec("loopback", help: "Have the provider redirect straight to fbauth's listener instead of through Firebase's hosted handler (the default). Needs http://localhost:PORT/__/auth/handler registered with the provider; required by --print-url, --complete and pasted redirects."),
         OptionSpec("hosted", help: "Sign in through Firebase's hosted handler (the default, except against an Auth emulator, where fbauth takes --loopback unless FBAUTH_FIREBASE_JS_URL names a copy of the Firebase JS SDK: the page loads it from the internet)."),
         OptionSpec("auth-domain", value: "DOMAIN", help: "Domain of Firebase's hosted auth handler (default PROJECT_ID.firebaseapp.com, or FBAUTH_AUTH_DOMAIN), for projects that serve auth from their own domain."),
-        OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(BrowserFlowRequest.defaultPort); 0 picks a free port). With --loopback, register http://localhost:PORT/__/auth/handler with your provider."),
+        OptionSpec("port", value: "PORT", help: "Port of the loopback listener (default \(BrowserFlowRequest.defaultPort), a free one against an Auth emulator; 0 picks a free port). With --loopback, register http://localhost:PORT/__/auth/handler with your provider."),
         OptionSpec("redirect-host", value: "HOST", suggestions: RedirectHost.allCases.map(\.rawValue),
                    help: "Host in the redirect URI: localhost (default), 127.0.0.1 or [::1]. The listener binds loopback addresses only."),
         OptionSpec("no-browser", help: "Do not launch a browser: print the address to open on stderr and wait (e.g. over SSH port forwarding: ssh -L PORT:localhost:PORT host)."),
@@ -52,6 +52,10 @@ struct BrowserFlowRequest: Sendable, Equatable {
     var redirectWasChosen = true
     /// `--auth-domain`; nil: the setting's, else `PROJECT_ID.firebaseapp.com`.
     var authDomain: String?
+    /// Whether `--port` chose `port`; otherwise an Auth emulator, which takes any loopback
+    /// redirect, gets a free port (`CommandContext.browserRun`), so that two sign-ins (two CI
+    /// jobs on one runner) do not collide.
+    var portWasChosen = true
 
     /// The default listener port, fixed so users can register the redirect URI
     /// `http://localhost:8977/__/auth/handler` with their provider.
@@ -107,6 +111,7 @@ extension BrowserFlowRequest {
             redirectHost: redirectHost,
             openBrowser: !arguments.flag("no-browser"),
             timeout: try arguments.seconds("timeout") ?? BrowserFlowRequest.defaultTimeout,
-            redirect: loopback ? .loopback : .hostedHandler, redirectWasChosen: loopback || arguments.flag("hosted"), authDomain: authDomain)
+            redirect: loopback ? .loopback : .hostedHandler, redirectWasChosen: loopback || arguments.flag("hosted"), authDomain: authDomain,
+            portWasChosen: arguments.value("port") != nil)
     }
 }
