@@ -218,3 +218,23 @@ enum LoopbackConnectionProbe {
         #expect(waiting.finish().status == 4)
     }
 }
+
+/// Issue 41, item 4: a custom token's developer claims (`claims`, as the Admin SDK's
+/// createCustomToken and Google's emulator take them) are in the session's ID tokens, refreshed
+/// ones too, and in `token --claims`; a reserved name is refused.
+@Suite struct CustomTokenClaimsTests {
+    @Test func theClaimsOfACustomTokenStayWithTheSession() throws {
+        let harness = try Harness()
+        let token = #"{"uid": "ci-bot", "claims": {"admin": true, "plan": "pro", "tier": 3}}"#
+        let signin = try harness.run(["signin", "--provider", "custom", "--token-file", "-"], stdin: token)
+        #expect(signin.status == 0, "\(signin)")
+        for arguments in [["token", "--claims"], ["token", "--claims", "--force-refresh"]] {
+            let result = try harness.run(arguments)
+            let claims = try #require(result.json["claims"] as? [String: Any], "\(result)")
+            #expect(claims["admin"] as? Bool == true && claims["plan"] as? String == "pro" && claims["tier"] as? Int == 3, "\(arguments): \(claims)")
+            #expect(result.json["signInProvider"] as? String == "custom", "\(result)")
+        }
+        let reserved = try harness.run(["signin", "--provider", "custom", "--token-file", "-"], stdin: #"{"uid": "ci-bot", "claims": {"sub": "someone-else"}}"#)
+        #expect(reserved.status == 1 && reserved.stderr.contains("Developer claim \"sub\" is reserved"), "\(reserved)")
+    }
+}

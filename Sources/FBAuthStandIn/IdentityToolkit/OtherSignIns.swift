@@ -9,6 +9,10 @@ extension Backend {
     static let signUpFields: Set<String> = ["email", "password", "displayName", "photoUrl", "returnSecureToken", "tenantId", "idToken", "emailVerified", "disabled", "localId", "phoneNumber", "captchaResponse", "captchaChallenge", "instanceId", "targetProjectId", "clientType", "recaptchaVersion"]
     static let signInWithCustomTokenFields: Set<String> = ["token", "returnSecureToken", "tenantId", "instanceId", "delegatedProjectNumber"]
 
+    /// Claims a custom token's developer claims may not name (the Admin SDKs' reserved claims).
+    static let reservedClaims: Set<String> = ["acr", "amr", "at_hash", "aud", "auth_time", "azp", "cnf", "c_hash", "exp", "iat", "iss", "jti", "nbf",
+                                              "nonce", "sub", "firebase"]
+
     /// The audience of custom tokens made by the Admin SDK.
     static let customTokenAudience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
 
@@ -107,7 +111,13 @@ extension Backend {
         }
         account.lastLoginAt = now()
         accounts[uid] = account
-        for (key, value) in issueTokens(for: account, signInProvider: "custom") { answer[key] = value }
+        // The token's developer claims (`claims`, as the Admin SDK's createCustomToken puts them)
+        // are the session's, in its ID tokens; reserved names may not be among them.
+        let developerClaims = claims["claims"] as? [String: Any] ?? [:]
+        if let reserved = developerClaims.keys.first(where: { Self.reservedClaims.contains($0) }) {
+            throw .badRequest("INVALID_CUSTOM_TOKEN : Developer claim \"\(reserved)\" is reserved and cannot be specified.")
+        }
+        for (key, value) in issueTokens(for: account, signInProvider: "custom", developerClaims: developerClaims) { answer[key] = value }
         return answer
     }
 

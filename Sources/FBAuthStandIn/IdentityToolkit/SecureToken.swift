@@ -27,7 +27,8 @@ extension Backend {
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         guard issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
 
-        let idToken = mintIDToken(for: account, signInProvider: issued.signInProvider, secondFactor: issued.secondFactor)
+        let idToken = mintIDToken(for: account, signInProvider: issued.signInProvider, secondFactor: issued.secondFactor,
+                                  developerClaims: issued.developerClaims)
         return [
             "access_token": idToken,
             "expires_in": String(configuration.idTokenLifetime),

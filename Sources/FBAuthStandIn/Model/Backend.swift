@@ -78,18 +78,21 @@ final class Backend {
     // MARK: - Firebase tokens
 
     /// Mints an ID token and a refresh token for the account (`issueTokens` in the emulator).
-    func issueTokens(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil) -> [String: Any] {
+    func issueTokens(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
+                     developerClaims: [String: Any] = [:]) -> [String: Any] {
         let refreshToken = "AMf-vB" + RandomToken.make(bytes: 48)
         refreshTokens[refreshToken] = IssuedRefreshToken(
-            localId: account.localId, tenantId: account.tenantId, issuedAt: now(), signInProvider: signInProvider, secondFactor: secondFactor)
+            localId: account.localId, tenantId: account.tenantId, issuedAt: now(), signInProvider: signInProvider, secondFactor: secondFactor,
+            developerClaims: developerClaims)
         return [
-            "idToken": mintIDToken(for: account, signInProvider: signInProvider, secondFactor: secondFactor),
+            "idToken": mintIDToken(for: account, signInProvider: signInProvider, secondFactor: secondFactor, developerClaims: developerClaims),
             "refreshToken": refreshToken,
             "expiresIn": String(configuration.idTokenLifetime),
         ]
     }
 
-    func mintIDToken(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil) -> String {
+    func mintIDToken(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
+                     developerClaims: [String: Any] = [:]) -> String {
         let now = now()
         let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
         var identities: [String: [String]] = [:]
@@ -109,6 +112,7 @@ final class Backend {
         ]
         // Custom claims may not replace the reserved ones (Firebase's custom-claims guide).
         for (name, value) in account.customClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
+        for (name, value) in developerClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
         if let email = account.email { claims["email"] = email }
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }

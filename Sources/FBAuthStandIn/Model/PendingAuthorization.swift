@@ -60,6 +60,9 @@ struct IssuedRefreshToken {
     var issuedAt: Date
     var signInProvider: String
     var secondFactor: SecondFactorClaim?
+    /// The `claims` of the custom token the session signed in with: in every ID token of the
+    /// session, refreshed ones too (as production and Google's emulator keep them).
+    var developerClaims: [String: Any] = [:]
 }
 
 /// `firebase.sign_in_second_factor` and `firebase.second_factor_identifier` of an ID token.
