@@ -126,13 +126,32 @@ import Testing
         #expect(result.stderr.contains(harness.standIn.baseURL + "/fake-idp/yahoo.com/authorize?"))
     }
 
-    @Test func anUnlaunchableBrowserIsReportedAndTheURLStillShown() throws {
+    /// On a terminal the address is shown and the wait stays (a browser elsewhere may finish
+    /// through a forwarded port, or the address be pasted back).
+    @Test func anUnlaunchableBrowserIsReportedAndTheURLStillShownOnATerminal() throws {
         let harness = try Harness()
-        let result = try harness.run(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "1"],
-                                     environment: ["BROWSER": "/nonexistent/browser"])
-        #expect(result.status == 4, "\(result)")
-        #expect(result.stderr.contains("no browser can be opened here"))
-        #expect(result.stderr.contains("/fake-idp/yahoo.com/authorize?"))
+        let running = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30"], harness: harness,
+                                            environment: ["BROWSER": "/nonexistent/browser"], withTerminal: true)
+        #expect(running.waitForStderr(containing: "/fake-idp/yahoo.com/authorize?"), "\(running.stderr)")
+        #expect(running.stderr.contains("no browser can be opened here"))
+        running.interrupt()
+        #expect(running.finish().status == 4)
+    }
+
+    /// Issue 41, item 1: no browser and no terminal (CI): nobody could finish the sign-in, so
+    /// fbauth gives up at once (not after --timeout), with the ways that work, in one line.
+    @Test(arguments: [["signin", "--loopback", "--provider", "yahoo.com"], ["signin", "--provider", "yahoo.com"]])
+    func withoutABrowserAndATerminalItGivesUpAtOnce(_ command: [String]) throws {
+        let harness = try Harness()
+        let started = Date()
+        let result = try harness.run(command + ["--port", "0"], environment: ["BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(result.status == 4 && result.stdout.isEmpty, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.last?.hasPrefix("fbauth: no browser can be opened here (no display") == true
+                && lines.last?.hasSuffix("and no terminal can take back the address it ends on, so nobody could finish this sign-in; use --loopback --print-url and then --complete with the address it ends on (open the address in any browser), run the command again with --no-browser, which prints the address to open, or, in CI, --id-token-file, --provider custom or --provider password") == true,
+                "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 60, "not the 300 s timeout")
+        #expect(harness.savedSessions.isEmpty)
     }
 
     @Test func reservedParametersAreAUsageErrorWithoutAnyRequest() throws {

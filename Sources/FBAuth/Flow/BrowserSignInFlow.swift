@@ -86,7 +86,7 @@ internal struct BrowserSignInFlow: Sendable {
             ? StartGate(nonce: secrets.make(bytes: 16), cookie: secrets.make(bytes: 32),
                         authority: "\(options.redirectHost.rawValue):\(receiver.port)")
             : nil
-        let (launched, page) = present(authorization.authURI, gate: &gate, options: options, receiver: receiver)
+        let (launched, page) = try present(authorization.authURI, gate: &gate, options: options, receiver: receiver)
         defer { page?.remove() }
         var waiter = CallbackWaiter(
             receiver: receiver, matcher: authorization.matcher, authorizationURL: authorization.authURI,
@@ -176,7 +176,7 @@ internal struct BrowserSignInFlow: Sendable {
     /// browser can be opened, shows the authorization URL instead, for a browser anywhere (the
     /// gate is then dropped: a pasted or forwarded redirect carries no cookie).
     private func present(_ authorizationURL: String, gate: inout StartGate?, options: FlowOptions,
-                         receiver: RedirectReceiver) -> (LaunchedBrowser?, LaunchPage?) {
+                         receiver: RedirectReceiver) throws(FBAuthError) -> (LaunchedBrowser?, LaunchPage?) {
         if let start = gate?.startURL {
             do {
                 let (launched, page) = try launch(start, receiver: receiver)
@@ -187,6 +187,7 @@ internal struct BrowserSignInFlow: Sendable {
                 }
                 return (launched, page)
             } catch {
+                try headless.requireAWayBack(observer, noBrowser: error.reason)
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
                 gate = nil
             }

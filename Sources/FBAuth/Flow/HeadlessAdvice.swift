@@ -21,6 +21,16 @@ internal struct HeadlessAdvice: Sendable, Equatable {
         hasDisplay = isMacOS || !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
+    /// Gives up at once when no browser can be opened (`reason`) and no terminal can take the
+    /// address a browser ends on (CI, a script): the wait would last its whole timeout, and
+    /// nobody is there. A port forward still lets a browser elsewhere finish the sign-in, so
+    /// with a terminal, or with `--no-browser` (the user opens the address), the wait stays.
+    func requireAWayBack(_ observer: SignInObserver, noBrowser reason: String) throws(FBAuthError) {
+        guard observer.pasteInput?.isTerminal != true else { return }
+        throw .flowIncomplete("no browser can be opened here (\(reason)) and no terminal can take back the address it ends on, so nobody could finish this sign-in; "
+            + "use \(words.twoStep) (open the address in any browser), \(words.noBrowser), or, in CI, \(words.browserless)")
+    }
+
     /// Whether this looks like a machine whose browser (if any) is elsewhere.
     internal var isRemote: Bool { sshConnection != nil && !hasDisplay }
 

@@ -187,6 +187,12 @@ Facebook in development mode) it adds `--loopback`; for one that does not (Yahoo
 GitHub) it says so. It ends with what works in CI: `--id-token-file`, `--provider custom`,
 `--provider password`.
 
+**Nobody there, no wait.** When no browser can be opened (no display and no `BROWSER`) and stdin
+is not a terminal (CI, a script), nobody could finish the sign-in, so fbauth gives up at once,
+exit 4, with one line naming what works: `--loopback --print-url` then `--complete -`,
+`--no-browser`, or a browserless sign-in. With a terminal (over SSH, say), or with `--no-browser`,
+it shows the address and waits as before. The same holds for `link` and `reauth`.
+
 fbauth's listener binds the loopback addresses of the machine it runs on: the hosted flow's
 page is on `http://localhost:PORT/`, and with `--loopback` the provider redirects the browser to
 `http://localhost:PORT/__/auth/handler`. When the browser runs somewhere else, there are four

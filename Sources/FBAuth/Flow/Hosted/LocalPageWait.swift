@@ -30,7 +30,7 @@ struct LocalPageWait<Result> {
         let routes = Box(LocalPageRoutes(
             nonce: flow.secrets.make(bytes: 16), cookie: flow.secrets.make(bytes: 32), port: receiver.port, page: page, decodeResult: decodeResult))
         let startURL = routes.value.startURL
-        let (launched, launchPage) = present(startURL, openBrowser: openBrowser, receiver: receiver)
+        let (launched, launchPage) = try present(startURL, openBrowser: openBrowser, receiver: receiver)
         defer { launchPage?.remove() }
         let wait = BrowserWait<(Result, HeldRequest)>(
             observer: observer, interrupts: flow.interrupts, hintAfter: flow.hintAfter,
@@ -76,7 +76,7 @@ struct LocalPageWait<Result> {
 
     /// Opens the browser on the start address through a `LaunchPage`; with `--no-browser`, or
     /// where no browser can be opened, shows the start address for the user to open.
-    private func present(_ url: String, openBrowser: Bool, receiver: RedirectReceiver) -> (LaunchedBrowser?, LaunchPage?) {
+    private func present(_ url: String, openBrowser: Bool, receiver: RedirectReceiver) throws(FBAuthError) -> (LaunchedBrowser?, LaunchPage?) {
         let port = receiver.port
         // Over SSH without a display the browser is elsewhere: say what works before waiting.
         if openBrowser, flow.headless.isRemote {
@@ -90,6 +90,7 @@ struct LocalPageWait<Result> {
                 observer.notice(BrowserSignInFlow.launchNotice("\(task) in your browser\(launchedDetail).", page: page, startURL: url, words: flow.headless.words))
                 return (launched, page)
             } catch {
+                try flow.headless.requireAWayBack(observer, noBrowser: error.reason)
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
             }
         }
