@@ -106,7 +106,8 @@ package struct ArgumentParser: Sendable {
     }
 
     private func unknownOption(_ name: String, in command: CommandSpec?) -> FBAuthError {
-        let known = (command?.options ?? []).map(\.name) + GlobalOptions.specs.map(\.name) + ["help"]
+        // Before a command, `--version` is one too.
+        let known = (command?.options ?? []).map(\.name) + GlobalOptions.specs.map(\.name) + ["help"] + (command == nil ? ["version"] : [])
         let suggestion = Suggestions.closest(to: name, among: known)
         return .usage("unknown option '--\(name)'" + scopeSuffix(command) + (suggestion.map { "; did you mean '--\($0)'?" } ?? ""))
     }

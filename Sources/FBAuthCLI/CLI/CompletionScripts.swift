@@ -1,5 +1,6 @@
 import FBAuth
 import LoopbackHTTP
+import FBAuthSupport
 /// Shell completion for bash, zsh, fish and PowerShell, generated from the command specs:
 /// commands and their aliases (`login`, `logout`), their options and global options, provider
 /// ids and other fixed choices for option values and actions, help topics, and saved sessions.
@@ -259,8 +260,9 @@ enum CompletionCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "completion",
         summary: "Print a shell completion script: bash, zsh, fish or powershell.",
-        usage: ["bash|zsh|fish|powershell"],
-        positionals: [PositionalSpec("SHELL", suggestions: CompletionScripts.Shell.allCases.map(\.rawValue), help: "bash, zsh, fish or powershell.")],
+        usage: ["[bash|zsh|fish|powershell]"],
+        positionals: [PositionalSpec("SHELL", optional: true, suggestions: CompletionScripts.Shell.allCases.map(\.rawValue),
+                                     help: "bash, zsh, fish or powershell; without it, the shell $SHELL names.")],
         details: """
             bash: fbauth completion bash > ~/.local/share/bash-completion/completions/fbauth
             zsh: fbauth completion zsh > "${fpath[1]}/_fbauth"
@@ -270,19 +272,29 @@ enum CompletionCommand: RunnableCommand {
             """)
 
     struct Options: Equatable {
-        var shell: CompletionScripts.Shell
+        /// nil: the shell `$SHELL` names (as `gh completion` asks for one, fbauth looks).
+        var shell: CompletionScripts.Shell?
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        let name = arguments.positionals.first ?? ""
+        guard let name = arguments.positionals.first else { return Options(shell: nil) }
         guard let shell = CompletionScripts.Shell(rawValue: name) else {
-            throw .usage("no completion for '\(name)'; choose bash, zsh, fish or powershell")
+            throw .usage("no completion for '\(TerminalText.safe(name))'; choose bash, zsh, fish or powershell")
         }
         return Options(shell: shell)
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        context.console.writeOutput(CompletionScripts.script(for: options.shell, commands: CommandLineTool.commandSpecs))
+        let shell: CompletionScripts.Shell
+        if let chosen = options.shell { shell = chosen } else { shell = try shellOfTheUser(context.environment["SHELL"]) }
+        context.console.writeOutput(CompletionScripts.script(for: shell, commands: CommandLineTool.commandSpecs))
+    }
+
+    /// The shell `$SHELL` names (`/usr/bin/zsh` → zsh, `pwsh` → powershell).
+    static func shellOfTheUser(_ path: String?) throws(FBAuthError) -> CompletionScripts.Shell {
+        let name = path.flatMap { $0.split(separator: "/").last.map(String.init) } ?? ""
+        if let shell = CompletionScripts.Shell(rawValue: name) ?? (name == "pwsh" ? .powershell : nil) { return shell }
+        throw .usage("which shell? \(name.isEmpty ? "$SHELL is not set" : "$SHELL is '\(TerminalText.safe(name))'"): give bash, zsh, fish or powershell")
     }
 }
 
