@@ -7,6 +7,13 @@ import Testing
 @Suite struct DistributionTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
 
+    /// Runs `swift` with these arguments: the toolchain at its usual places, else the one on PATH.
+    static func swift(_ arguments: [String], in directory: String, timeout: TimeInterval) throws -> RunResult {
+        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first(where: FileManager.default.isExecutableFile) ?? "/usr/bin/env"
+        return try Subprocess.run(URL(fileURLWithPath: swift), (swift == "/usr/bin/env" ? ["swift"] : []) + arguments,
+                                  environment: ProcessInfo.processInfo.environment, stdin: nil, directory: directory, timeout: timeout)
+    }
+
     /// The command names, as `fbauth --help` lists them ("  name  summary").
     static func commands(_ harness: Harness) throws -> [String] {
         try harness.run(["--help"]).stdout.split(separator: "\n").drop { !$0.hasPrefix("Commands:") }.dropFirst()

@@ -17,9 +17,7 @@ import Testing
         let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
             .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(DistributionTests.repository.path)""#)
         try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
-        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first(where: FileManager.default.isExecutableFile) ?? "/usr/bin/env"
-        let built = try Subprocess.run(URL(fileURLWithPath: swift), (swift == "/usr/bin/env" ? ["swift"] : []) + ["build", "--package-path", package],
-                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: package, timeout: 900)
+        let built = try DistributionTests.swift(["build", "--package-path", package], in: package, timeout: 900)
         try #require(built.status == 0, "\(built)")
 
         var environment = harness.environment

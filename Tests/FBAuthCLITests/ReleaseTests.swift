@@ -50,4 +50,18 @@ import Testing
         let formula = try String(contentsOfFile: dist + "/fbauth.rb", encoding: .utf8)
         #expect(formula.contains("class Fbauth < Formula") && formula.contains("test do") && formula.contains("generate_completions_from_executable"), "\(formula)")
     }
+
+    /// Packagers build every target as it stands, `swift build -c release` with no flags of ours:
+    /// the libraries FirebaseCore and FirebaseAuth, the examples and the test helpers too, which
+    /// release.sh's products do not reach. A scratch directory of its own, so that the build does
+    /// not wait on the lock of the `swift test` that runs this.
+    @Test(.timeLimit(.minutes(20)))
+    func everyTargetBuildsForRelease() throws {
+        let scratch = NSTemporaryDirectory() + "fbauth-packager-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let repository = DistributionTests.repository.path
+        let build = try DistributionTests.swift(["build", "-c", "release", "--scratch-path", scratch], in: repository, timeout: 1100)
+        #expect(build.status == 0 && build.stdout.contains("Build complete!"), "\(build)")
+        #expect(!build.stdout.contains("error:") && !build.stderr.contains("error:") && !build.stdout.contains("warning:"), "\(build)")
+    }
 }
