@@ -36,7 +36,7 @@ import Testing
         ], "\(refresh)")
         let status = try harness.run(["status"], environment: ["FIREBASE_API_KEY": Self.wrong])
         #expect(status.status == 3 && lines(status.stdout, harness) == [
-            "Not signed in.",
+            "Not signed in to the project of API key …ijklmn (emulator HOST).",
             "Other saved sessions:",
             "  user@example.com (uid UID) on fbauth-stand-in (key …hijklm, emulator HOST): yahoo.com; token valid for 59 min, refresh token in sessions.json",
             "Sessions are stored in \(harness.sessionsPath); new refresh tokens are kept in sessions.json",

@@ -500,6 +500,31 @@ struct GoogleAuthEmulatorTests {
     }
 }
 
+extension GoogleAuthEmulatorTests {
+    /// Issue 41, item 7, on Google's emulator: a custom token's user is not anonymous, and the
+    /// emulator's project number (its `GET /v1/projects` answer) is not taken for the project
+    /// in the address of the mailed links.
+    @Test func aCustomTokenUserAndTheMailNote() throws {
+        let emulator = try GoogleAuthEmulator()
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
+        harness.environment["BROWSER"] = "/bin/false"
+        let uid = "bot-\(UUID().uuidString.prefix(8).lowercased())"
+        let signin = try harness.run(["signin", "--provider", "custom", "--token-file", "-"], stdin: #"{"uid": "\#(uid)"}"#)
+        #expect(signin.status == 0 && signin.json[path: "user", "isAnonymous"] as? Bool == false, "\(signin)")
+        #expect(try harness.run(["token", "--force-refresh"]).status == 0)
+        let status = try harness.run(["status"])
+        #expect(status.stdout.contains("\n  providers: none\n") && !status.stdout.contains("anonymous"), "\(status)")
+
+        let email = "link-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let waiting = try BackgroundProcess(["--api-key", "another-key", "signin", "--provider", "emailLink", "--email", email, "--timeout", "30"], harness: harness)
+        #expect(waiting.waitForStderr(containing: "A sign-in link was sent"), "\(waiting.stderr)")
+        waiting.interrupt()
+        let sent = waiting.finish()
+        #expect(sent.stderr.contains("(an Auth emulator sends no mail: the link is listed at http://\(emulator.host)/emulator/v1/projects/PROJECT_ID/oobCodes)"), "\(sent)")
+    }
+}
+
 /// The hosted flow against Google's own Auth emulator: the real Firebase JS SDK in headless
 /// Chromium, the emulator's widget in the popup (its fake tokens are JSON claims), fbauth's
 /// exchange. Issue 27, item 0: this is the path a stand-in alone did not catch.

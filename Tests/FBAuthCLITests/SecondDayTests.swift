@@ -360,29 +360,3 @@ import Testing
         try expectShape("whoami", of: try other.run(["whoami"]).stdout, in: shapes)
     }
 }
-
-/// Issue 41, item 7: near misses of options are suggested as commands are, and `completion`
-/// without a shell completes the one `$SHELL` names.
-@Suite struct MisleadingWordsTests {
-    @Test func aNearMissOfAnOptionIsSuggested() throws {
-        let harness = try Harness()
-        let result = try harness.run(["--versio"])
-        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "fbauth: unknown option '--versio'; did you mean '--version'?\n", "\(result)")
-    }
-
-    @Test(arguments: [("/usr/bin/zsh", "zsh"), ("/usr/local/bin/fish", "fish"), ("/bin/bash", "bash"), ("/opt/microsoft/powershell/pwsh", "powershell")])
-    func completionWithoutAShellUsesTheShellOfTheUser(path: String, shell: String) throws {
-        let harness = try Harness()
-        let bySHELL = try harness.run(["completion"], environment: ["SHELL": path])
-        let named = try harness.run(["completion", shell])
-        #expect(bySHELL.status == 0 && named.status == 0 && bySHELL.stdout == named.stdout && bySHELL.stderr.isEmpty, "\(bySHELL)")
-    }
-
-    @Test func anUnknownShellIsAskedFor() throws {
-        let harness = try Harness()
-        let unknown = try harness.run(["completion"], environment: ["SHELL": "/bin/tcsh"])
-        #expect(unknown.status == 2 && unknown.stderr == "fbauth: which shell? $SHELL is 'tcsh': give bash, zsh, fish or powershell\n", "\(unknown)")
-        let unset = try harness.run(["completion"], environment: ["SHELL": ""])
-        #expect(unset.status == 2 && unset.stderr == "fbauth: which shell? $SHELL is not set: give bash, zsh, fish or powershell\n", "\(unset)")
-    }
-}

@@ -113,4 +113,15 @@ import Testing
     func providerIdsThatAreNot(id: String) {
         #expect(throws: FBAuthError.self) { try ProviderID.validate(id) }
     }
+
+    /// fish shows the option's help beside a value without words of its own (issue 41).
+    @Test func everyValueCompletionOffersHasItsOwnWords() {
+        for command in CommandLineTool.commandSpecs {
+            for option in command.options + GlobalOptions.specs {
+                for value in option.suggestions {
+                    #expect(ValueWords.describe(value, of: option.name) != nil, "\(command.name) --\(option.name) \(value)")
+                }
+            }
+        }
+    }
 }

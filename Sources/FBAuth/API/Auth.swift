@@ -108,7 +108,7 @@ public final class Auth: Sendable {
 
     /// For a sentence that says an email was sent: against an Auth emulator, which sends none,
     /// where it lists the link (" (an Auth emulator sends no mail: …)"); empty against Firebase.
-    public var mailNote: String { client().endpoints.mailNote(projectId: projectID) }
+    public var mailNote: String { client().mailNote(knownProjectId: projectID) }
 
     /// Where the sessions are kept, for messages (the path of `sessions.json`).
     public var sessionsLocation: String { store.location }

@@ -104,6 +104,16 @@ internal struct FirebaseAuthClient: Sendable {
         return try decode(ProjectConfigResponse.self, from: send(request, action: "reading the project configuration", retry: .onceIfTransient), request: request)
     }
 
+    /// `endpoints.mailNote`, naming the project: `knownProjectId`, else, on an emulator, the
+    /// one its project configuration names. fbauth's stand-in answers with the project id;
+    /// Google's emulator, as production, with the project number (firebase-tools
+    /// `operations.ts`, `getProjects`), which names no `oobCodes` listing: then `PROJECT_ID`.
+    internal func mailNote(knownProjectId: String?) -> String {
+        guard endpoints.isEmulator else { return "" }
+        if let knownProjectId { return endpoints.mailNote(projectId: knownProjectId) }
+        return endpoints.mailNote(projectId: (try? projectConfig())?.namedProjectId)
+    }
+
     // MARK: - Multi-factor authentication (v2)
 
     /// Sends an SMS code to the enrolled phone of a pending sign-in; returns its session.

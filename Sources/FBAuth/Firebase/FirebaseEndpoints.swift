@@ -81,7 +81,7 @@ internal struct FirebaseEndpoints: Sendable, Equatable {
 
     /// Against an Auth emulator, where a "mailed" link really is: the emulator's listing of
     /// them (`/emulator/v1/projects/PROJECT/oobCodes`, firebase-tools and fbauth's stand-in
-    /// alike); empty against Firebase.
+    /// alike); empty against Firebase. `PROJECT_ID` stands in when the project is unknown.
     internal func mailNote(projectId: String?) -> String {
         guard let emulatorHost else { return "" }
         return " (an Auth emulator sends no mail: the link is listed at http://\(emulatorHost)/emulator/v1/projects/\(projectId ?? "PROJECT_ID")/oobCodes)"

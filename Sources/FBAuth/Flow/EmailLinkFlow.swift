@@ -44,7 +44,7 @@ internal struct EmailLinkFlow: Sendable {
         let state = flow.secrets.make(bytes: 16)
         let continueUrl = "http://localhost:\(receiver.port)\(Self.path)?state=\(state)"
         try send(email: email, continueUrl: continueUrl)
-        flow.observer.notice("A sign-in link was sent to \(email)\(flow.client.endpoints.mailNote(projectId: flow.projectId)). Open it on this machine and the sign-in completes here; on another device, copy the link (or the address it ends on) and paste it here.")
+        flow.observer.notice("A sign-in link was sent to \(email)\(flow.client.mailNote(knownProjectId: flow.projectId)). Open it on this machine and the sign-in completes here; on another device, copy the link (or the address it ends on) and paste it here.")
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
         while true {

@@ -13,6 +13,12 @@ internal enum IDTokenClaims {
         payload(of: idToken)?["aud"]?.stringValue.flatMap { isProjectID($0) ? $0 : nil }
     }
 
+    /// How the token's sign-in was made (`firebase.sign_in_provider`: `anonymous`, `custom`,
+    /// `password`, `yahoo.com`, …).
+    internal static func signInProvider(of idToken: String) -> String? {
+        payload(of: idToken)?["firebase"]?["sign_in_provider"]?.stringValue
+    }
+
     /// A Google Cloud project id: lower-case letters, digits and hyphens (6 to 30 of them;
     /// older projects may also hold `.` and `:`, as `example.com:project`). Anything else in an
     /// `aud` claim or an app config is not saved or shown.

@@ -24,7 +24,11 @@ extension Session {
         photoURL = account.photoUrl
         phoneNumber = account.phoneNumber
         providerData = account.providerUserInfo.compactMap(ProviderProfile.init(info:))
-        isAnonymous = providerData.isEmpty && email == nil && phoneNumber == nil
+        // Anonymous is how the user was made, not merely a user without providers: a custom
+        // token's user has none either. As the JS SDK (`reload.ts`) keeps it: once anonymous,
+        // until a provider, an email or a phone number is added; the ID token says how.
+        let madeAnonymously = IDTokenClaims.signInProvider(of: idToken).map { $0 == "anonymous" } ?? isAnonymous
+        isAnonymous = madeAnonymously && providerData.isEmpty && email == nil && phoneNumber == nil
         enrolledFactors = account.mfaInfo.isEmpty ? nil : account.mfaInfo.map(EnrolledFactor.init)
         if let created = account.createdAt.flatMap(Double.init) {
             creationTime = Date(timeIntervalSince1970: created / 1000)

@@ -159,14 +159,18 @@ enum CompletionScripts {
         for command in commands {
             let own = ([command.name] + command.aliases).joined(separator: " ")
             for word in [command.name] + command.aliases {
-                lines.append("complete -c fbauth -n 'not __fish_seen_subcommand_from \(names)' -a \(word) -d '\(quote(command.summary))'")
+                lines.append("complete -c fbauth -n 'not __fish_seen_subcommand_from \(names)' -a \(word) -d '\(fishQuote(command.summary))'")
             }
             for option in options(of: command) {
-                var line = "complete -c fbauth -n '__fish_seen_subcommand_from \(own)' -l \(option.name) -d '\(quote(option.help))'"
+                var line = "complete -c fbauth -n '__fish_seen_subcommand_from \(own)' -l \(option.name) -d '\(fishQuote(option.help))'"
                 if option.name == "user" {
                     line += " -x -a '(fbauth __complete sessions 2>/dev/null)'"
                 } else if !option.suggestions.isEmpty {
-                    line += " -x -a '\(option.suggestions.joined(separator: " "))'"
+                    // Each value with its own description (`VALUE\t"what it is"`), not the option's.
+                    let values = option.suggestions.map { value in
+                        ValueWords.describe(value, of: option.name).map { "\(value)\\t\"\($0)\"" } ?? value
+                    }
+                    line += " -x -a '\(fishQuote(values.joined(separator: " ")))'"
                 } else if option.takesValue {
                     line += " -r"
                 }
@@ -246,6 +250,11 @@ enum CompletionScripts {
             }
 
             """
+    }
+
+    /// Text for a single-quoted fish word, as it is: fish takes `\\` and `\'` there.
+    private static func fishQuote(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("'", with: "\\'")
     }
 
     /// Text for a single-quoted shell word (and zsh's `[…]` descriptions).
@@ -336,6 +345,34 @@ enum CompleteCommand: RunnableCommand {
             scalar.isASCII
                 ? (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "@._+-".unicodeScalars.contains(scalar))
                 : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil)
+        }
+    }
+}
+
+/// What a value offered by completion means, for shells that show it beside the value (fish,
+/// which shows the option's help beside a value that has none). Every value has its words.
+enum ValueWords {
+    static func describe(_ value: String, of option: String) -> String? {
+        switch (option, value) {
+        case ("provider", "password"): "email and password"
+        case ("provider", "emailLink"): "a sign-in link sent by email"
+        case ("provider", "anonymous"): "a new anonymous user"
+        case ("provider", "custom"): "a custom token from your server"
+        case ("provider", _): ProviderID.displayName(of: value)
+        case ("format", "raw"): "the ID token alone"
+        case ("format", "json"): "token, expiry and user as JSON"
+        case ("format", "header"): "an Authorization header line"
+        case ("format", "exec-credential"): "kubectl ExecCredential"
+        case ("format", "google-executable"): "google-auth executable source"
+        case ("store", "keyring"): "the OS keyring"
+        case ("store", "file"): "sessions.json (0600)"
+        case ("redirect-host", "localhost"): "the default"
+        case ("redirect-host", "127.0.0.1"): "IPv4 loopback (X requires it)"
+        case ("redirect-host", "[::1]"): "IPv6 loopback"
+        case ("qr", "colour"): "black on white, any theme"
+        case ("qr", "plain"): "light blocks, for a dark background"
+        case ("qr", "invert"): "dark blocks, for a light background"
+        default: nil
         }
     }
 }

@@ -68,7 +68,7 @@ enum AccountsCommand: RunnableCommand {
         // Cleaned cell by cell, so that the columns are measured on what is shown.
         let rows = listed.map { project, user, current in
             [current ? "*" : " ", user.uid, user.email ?? "-",
-             user.providerData.map(\.providerID).joined(separator: ",").nonEmpty ?? (user.isAnonymous ? "anonymous" : "-"),
+             user.providerNames(separator: ",", emailLink: "emailLink", none: "-"),
              state(of: user, now: now) + (options.allProjects ? "  [\(project.label)]" : "")]
                 .map(TerminalText.safe)
         }
@@ -81,7 +81,7 @@ enum AccountsCommand: RunnableCommand {
     }
 
     static func state(of user: User, now: Date) -> String {
-        guard user.canRefresh else { return "signed out by the server: sign in again" }
+        guard user.canRefresh else { return user.isAnonymous ? "signed out by the server: the anonymous account is lost" : "signed out by the server: sign in again" }
         let left = user.tokenExpiration.timeIntervalSince(now)
         return left > 0 ? "valid for \(Int(left / 60)) min" : "expired (refreshed on next use)"
     }

@@ -59,7 +59,7 @@ package struct CommandContext: Sendable {
         authSettings.clientHeaders = try clientIdentity()
         authSettings.logger = globals.verbose ? VerboseLogger(console: console) : nil
         authSettings.advice = CommandLineAdvice.words
-        authSettings.signInAgain = { user in "sign in again with `\(user.signInCommand)`" }
+        authSettings.signInAgain = { user in user.signInAgainAdvice }
         authSettings.credentialPartNames = CredentialOptions.TokenSources.optionNames
         configure(&authSettings)
         let style = TerminalStyle(console: console, environment: environment)

@@ -159,7 +159,7 @@ enum SignInCommand: RunnableCommand {
             }
         }
         guard let result else { return }
-        report(result, auth: auth, json: options.json, context: context)
+        report(result, auth: auth, json: options.json, context: context, how: options.method.how(result))
     }
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
@@ -172,10 +172,11 @@ enum SignInCommand: RunnableCommand {
         report(result, auth: auth, json: options.json, context: context)
     }
 
-    /// Prints a sign-in's result and where its session is kept.
-    static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+    /// Prints a sign-in's result and where its session is kept; `how` words the method
+    /// (" with yahoo.com"), else the result's provider names it.
+    static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext, how: String? = nil) {
         ResultReport(context: context, json: json).print(result, summary: "Signed in as \(result.user.displayLabel)"
-            + (result.additionalUserInfo.map { " with \($0.providerID)" } ?? "")
+            + (how ?? result.additionalUserInfo.map { " with \($0.providerID)" } ?? "")
             + ResultReport.projectAndStore(auth))
     }
 
@@ -216,6 +217,18 @@ extension SignInCommand.Method: SignInMethod {
         case .providerToken(let sources): sources.readsStandardInput
         case .customToken(let source): source == "-"
         case .identityProvider, .password, .emailLink, .anonymous: false
+        }
+    }
+
+    /// How the summary names the method. An email link's result says `password`, as the
+    /// SDKs' `additionalUserInfo.providerId` does, which would read as a password typed.
+    func how(_ result: AuthDataResult) -> String {
+        switch self {
+        case .password: " with a password"
+        case .emailLink: " with an email link"
+        case .anonymous: " anonymously"
+        case .customToken: " with a custom token"
+        case .identityProvider, .providerToken: result.additionalUserInfo.map { " with \($0.providerID)" } ?? ""
         }
     }
 

@@ -45,7 +45,7 @@ enum SignUpCommand: RunnableCommand {
         try auth.checkSessionsWritable()
         let password = try SecretInput.newPassword(for: options.email, console: context.console)
         let result = try Waiting.result { auth.createUser(withEmail: options.email, password: password, displayName: options.displayName, completion: $0) }
-        SignInCommand.report(result, auth: auth, json: options.json, context: context)
+        SignInCommand.report(result, auth: auth, json: options.json, context: context, how: " with a password")
     }
 }
 

@@ -48,36 +48,51 @@ enum StatusCommand: RunnableCommand {
         let now = context.clock.now()
         var entries: [StatusEntry] = []
         var keyring = KeyringStatus()
+        var namedHasSessions = false
         for project in saved.all {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
             if project == saved.all.first { keyring = KeyringStatus(auth) }
             let current = auth.currentUser
             let isNamed = named.map { $0.apiKey == project.apiKey && $0.emulatorHost == project.emulatorHost } ?? false
+            if isNamed, !auth.savedUsers.isEmpty { namedHasSessions = true }
             entries += auth.savedUsers.map { user in
                 StatusEntry(user: user, project: project.label, projectId: project.projectID,
                             current: isNamed && current.map(user.isSameUser) == true, now: now)
             }
         }
         entries.sort { $0.current && !$1.current }
+        // A project named on the command line (or by FIREBASE_API_KEY) with no session while
+        // others have some: `fbauth use` cannot help, only a sign-in there can.
+        let namedButEmpty = named.flatMap { named in
+            context.namesProject && !namedHasSessions && !entries.isEmpty
+                ? saved.project(apiKey: named.apiKey, emulatorHost: named.emulatorHost).description : nil
+        }
         if options.json {
             context.console.writeOutput(JSONOutput.render(StatusJSON(entries: entries, store: saved.location, keyring: keyring)))
         } else {
-            context.console.writeText(text(entries, store: saved.location, keyring: keyring, fbauth: CommandName.forSuggestions(environment: context.environment)))
+            context.console.writeText(text(entries, store: saved.location, keyring: keyring, fbauth: CommandName.forSuggestions(environment: context.environment),
+                                           notSignedInTo: namedButEmpty))
         }
         guard let current = entries.first(where: \.current) else {
+            if let namedButEmpty {
+                throw .signInAgain("no session is saved for \(namedButEmpty); sign in there with `fbauth signin --provider ID`, or leave the project unnamed to use the sessions listed")
+            }
             throw .signInAgain(entries.isEmpty
                 ? "nobody is signed in; sign in with `fbauth signin --provider ID`"
                 : "no current session; choose one with `fbauth use UID-or-EMAIL`")
         }
         // Signed out by the server is not signed in, for scripts as for `fbauth token`.
         guard current.user.canRefresh else {
-            throw .signInAgain("the server signed \(current.user.displayLabel) out; sign in again with `\(current.user.signInCommand)`")
+            throw .signInAgain("the server signed \(current.user.displayLabel) out; \(current.user.signInAgainAdvice)")
         }
     }
 
-    static func text(_ entries: [StatusEntry], store: String, keyring: KeyringStatus = KeyringStatus(), fbauth: String = "fbauth") -> String {
+    static func text(_ entries: [StatusEntry], store: String, keyring: KeyringStatus = KeyringStatus(), fbauth: String = "fbauth",
+                     notSignedInTo project: String? = nil) -> String {
         var lines: [String] = []
-        if let current = entries.first(where: \.current) {
+        if let project {
+            lines.append("Not signed in to \(project).")
+        } else if let current = entries.first(where: \.current) {
             lines.append("Signed in as \(current.who) on \(current.project)")
             lines.append("  providers: \(current.providers)")
             if let factors = current.secondFactors { lines.append("  second factors: \(factors)") }
@@ -105,9 +120,7 @@ struct StatusEntry: Encodable {
     var now: Date
 
     var who: String { user.email.map { "\(TerminalText.safe($0)) (uid \(user.uid))" } ?? "uid \(user.uid)" }
-    var providers: String {
-        user.providerData.map(\.providerID).joined(separator: ", ").nonEmpty ?? (user.isAnonymous ? "anonymous" : "none")
-    }
+    var providers: String { user.providerWords }
     var state: String { AccountsCommand.state(of: user, now: now) }
     /// `totp "phone app", phone +1555…`, as last seen; nil when there are none.
     var secondFactors: String? {

@@ -57,7 +57,8 @@ enum UseCommand: RunnableCommand {
             throw .usage("'\(name)' names sessions in several projects; pick one: " + picks.joined(separator: "; or "))
         }
         guard let (user, project) = elsewhere.first else {
-            throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? " (see `fbauth accounts --all`)"),
+            // The remedy adds `fbauth accounts --all`; a near miss is named before it.
+            throw .signInAgain("no saved session for '\(name)'" + (Self.suggestion(for: name, among: saved.userNames).map { "; did you mean \($0)?" } ?? ""),
                                remedy: .listAllSessions)
         }
         try user.auth.updateCurrentUser(user)

@@ -14,6 +14,24 @@ extension User {
     /// The same for `fbauth reauth`.
     var reauthCommand: String { repeatCommand.command("reauth") }
 
+    /// What to do once the session is gone: the command that signs in again; for an
+    /// anonymous user, who cannot sign in again, that the account is lost — signing in
+    /// anonymously once more makes a new user, with none of this one's data.
+    var signInAgainAdvice: String {
+        guard isAnonymous else { return "sign in again with `\(signInCommand)`" }
+        return "an anonymous account cannot be signed in to again, so unless it was linked to a provider it is lost (`fbauth signin --provider anonymous` makes a new, empty user)"
+    }
+
+    /// The providers as `status` lists them: `password (email link)` for a session an email
+    /// link made (Firebase names both `password`), `anonymous`, else `none`.
+    var providerWords: String { providerNames(separator: ", ", emailLink: "password (email link)", none: "none") }
+
+    func providerNames(separator: String, emailLink: String, none: String) -> String {
+        let byLink = signInArguments?.starts(with: ["--provider", "emailLink"]) == true
+        let names = providerData.map { byLink && $0.providerID == "password" ? emailLink : $0.providerID }
+        return names.joined(separator: separator).nonEmpty ?? (isAnonymous ? "anonymous" : none)
+    }
+
     private var repeatCommand: RepeatCommand {
         RepeatCommand(provider: lastCredentialProviderID ?? providerData.first?.providerID ?? (isAnonymous ? "anonymous" : "ID"),
                       arguments: signInArguments, email: email)

@@ -17,7 +17,9 @@ extension Backend {
     /// A user as Identity Toolkit describes it (`GoogleCloudIdentitytoolkitV1UserInfo`).
     func userInfo(_ account: Account) -> [String: Any] {
         var providers: [[String: Any]] = account.links.map(\.info)
-        if account.password != nil, let email = account.email {
+        // An email link's user has the `password` provider too, with no password (Google's
+        // emulator, firebase-tools `state.ts`, as production lists it).
+        if account.password != nil || account.emailLinkSignIn, let email = account.email {
             providers.insert(["providerId": "password", "rawId": email, "federatedId": email, "email": email], at: 0)
         }
         var user: [String: Any] = [

@@ -6,3 +6,13 @@ internal struct ProjectConfigResponse: Decodable, Sendable, Equatable {
     internal var projectId: String?
     internal var authorizedDomains: [String]?
 }
+
+extension ProjectConfigResponse {
+    /// `projectId` when it is a project id. Google's Auth emulator answers with the project
+    /// number (firebase-tools `operations.ts`, `getProjects`), and a number names no
+    /// `PROJECT_ID.firebaseapp.com` and no emulator listing: a project id starts with a letter.
+    internal var namedProjectId: String? {
+        guard let projectId, IDTokenClaims.isProjectID(projectId), projectId.first?.isLetter == true else { return nil }
+        return projectId
+    }
+}

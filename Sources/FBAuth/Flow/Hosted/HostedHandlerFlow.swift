@@ -58,8 +58,9 @@ struct HostedHandlerFlow {
         try AuthorizedDomains.require("localhost", config: config)
         if let domain = options.authDomain ?? flow.authDomain { return domain }
         if let projectId = flow.projectId { return AuthDomain.default(projectId: projectId) }
-        guard let projectId = config.projectId, !projectId.isEmpty else {
-            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the project configuration names no projectId; give \(flow.headless.words.authDomain)")
+        // An emulator serves its own handler whatever the domain says (its project number will do).
+        guard let projectId = config.namedProjectId ?? (client.endpoints.isEmulator ? config.projectId.flatMap { $0.isEmpty ? nil : $0 } : nil) else {
+            throw .badResponse(host: client.endpoints.identityToolkitHost, reason: "the project configuration names no project id (only a number, or nothing); give \(flow.headless.words.authDomain)")
         }
         return AuthDomain.default(projectId: projectId)
     }
