@@ -129,15 +129,24 @@ public enum APIKeyRestriction: Sendable {
     case httpReferrers([String])
 }
 
-/// App Check as a project that enforces it on Authentication sees it.
+/// App Check as a project sees it: the debug tokens registered, and whether Authentication
+/// enforces it.
 public struct AppCheckEnforcement: Sendable {
     /// The debug tokens registered in the console.
     public var debugTokens: Set<String>
     /// The App Check tokens' time to live, in seconds.
     public var ttl: Int
+    /// Whether Identity Toolkit and securetoken refuse a request without a valid token; when
+    /// not, the exchange still serves the debug tokens (monitoring mode, in the console's words).
+    public var enforced: Bool
+    /// Whether the exchange serves an app of any project, as an emulator serves every project
+    /// id; else only the stand-in's own project (id or number).
+    public var anyProject: Bool
 
-    public init(debugTokens: Set<String>, ttl: Int = 3600) {
+    public init(debugTokens: Set<String>, ttl: Int = 3600, enforced: Bool = true, anyProject: Bool = false) {
         self.debugTokens = debugTokens
         self.ttl = ttl
+        self.enforced = enforced
+        self.anyProject = anyProject
     }
 }

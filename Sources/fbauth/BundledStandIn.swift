@@ -10,9 +10,11 @@ import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
-    func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn {
+    func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
         var configuration = StandInConfiguration()
         configuration.idTokenLifetime = tokenLifetime
+        // Any app id a developer configures is served, as an emulator serves every project.
+        configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
         // factors go without reCAPTCHA, as against Google's Auth emulator.
         configuration.checksRecaptcha = false
@@ -26,19 +28,25 @@ struct BundledStandIn: LocalStandIn {
         } catch {
             throw .failed(.internalError, "cannot start the stand-in: \(error)")
         }
+        var imported = ImportedUsers.notAsked
         if let importing {
             do throws(AuthExport.Problem) {
-                try standIn.importAuth(from: importing)
+                switch try standIn.importAuth(from: importing) {
+                case .nothing: imported = .noDirectory
+                case .empty: imported = .emptyDirectory
+                case .users(let count): imported = .users(count)
+                }
             } catch {
                 throw .usage("cannot import: \(error.description)")
             }
         }
         standIn.start()
-        return Running(standIn: standIn)
+        return Running(standIn: standIn, imported: imported)
     }
 
     struct Running: RunningStandIn {
         let standIn: StandIn
+        let imported: ImportedUsers
 
         var hostAndPort: String { standIn.hostAndPort }
 

@@ -71,7 +71,9 @@ import Testing
         let harness = try enforcing()
         let refused = try harness.run(["signin", "--provider", "password", "--email", "ada@example.com"], stdin: "correct horse\n")
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr.contains("the project enforces Firebase App Check and refused this request's App Check token (Firebase App Check token is invalid.)"), "\(refused.stderr)")
+        // The stand-in is reached as an emulator is: the words are an emulator's (production's
+        // are checked in process, AppCheckPiecesTests).
+        #expect(refused.stderr.contains("the Auth emulator at \(harness.standIn.hostAndPort) enforces App Check and refused this request's App Check token (Firebase App Check token is invalid.)"), "\(refused.stderr)")
         #expect(refused.stderr.contains("FBAUTH_APP_CHECK_DEBUG_TOKEN") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.isEmpty, "nothing exchanged without a debug token")
         #expect(authRequests(harness).allSatisfy { $0.headers["x-firebase-appcheck"] == nil }, "nothing sent either")
@@ -81,7 +83,7 @@ import Testing
         let harness = try enforcing()
         let refused = try harness.signIn("yahoo.com", environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "not-registered"])
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stderr == "fbauth: App Check refused the debug token for app \(Self.appID) (HTTP 403: App attestation failed.): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens) (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)\n", "\(refused.stderr)")
+        #expect(refused.stderr == "fbauth: the Auth emulator at \(harness.standIn.hostAndPort) does not know the App Check debug token for app \(Self.appID) (HTTP 403: App attestation failed.): register it when the emulator starts (`fbauth emulator --app-check-debug-token-file FILE`, or FBAUTH_APP_CHECK_DEBUG_TOKEN set where it starts)\n", "\(refused.stderr)")
         // Before the browser: only the exchange reached the server, no authorization request.
         #expect(harness.standIn.requests.map(\.endpoint) == ["\(Self.appID):exchangeDebugToken"], "refused before the browser: \(harness.standIn.requests.map(\.endpoint))")
     }
@@ -126,3 +128,63 @@ import Testing
         #expect(badToken.status == 2 && !badToken.stderr.contains("a b"), "\(badToken)")
     }
 }
+
+/// Issue 41, item 3: App Check tried locally, against `fbauth emulator` run as a user runs it.
+@Suite struct EmulatorAppCheckTests {
+    static let appID = "1:987654321098:web:feedc0ffee"
+
+    /// Starts `fbauth emulator` with `arguments`; its host and the running process.
+    func emulator(_ harness: Harness, _ arguments: [String], environment: [String: String] = [:]) throws -> (BackgroundProcess, String) {
+        let process = try BackgroundProcess(["emulator", "--port", "0"] + arguments, harness: harness, environment: environment)
+        #expect(process.waitForStderr(containing: "Press Ctrl-C"), "\(process.stderr)")
+        return (process, process.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func anEnforcingEmulatorRefusesWithoutATokenAndServesRegisteredOnes() throws {
+        let harness = try Harness()
+        let tokens = harness.directory + "/debug-tokens"
+        FileManager.default.createFile(atPath: tokens, contents: Data("ci-token-1\n\nci-token-2\n".utf8), attributes: [.posixPermissions: 0o600])
+        let (server, host) = try emulator(harness, ["--enforce-app-check", "--app-check-debug-token", "local-1", "--app-check-debug-token-file", tokens],
+                                          environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "from-env-1"])
+        defer { server.interrupt(); _ = server.finish() }
+        #expect(server.stderr.hasPrefix("App Check is enforced; 4 debug tokens are registered.\n"), "\(server.stderr)")
+        let client = ["FIREBASE_AUTH_EMULATOR_HOST": host, "FBAUTH_APP_CHECK_APP_ID": Self.appID]
+
+        let refused = try harness.run(["signin", "--provider", "anonymous"], environment: client)
+        #expect(refused.status == 1 && refused.stdout.isEmpty && refused.stderr == "fbauth: anonymous sign-in failed: the Auth emulator at \(host) enforces App Check and refused this request's App Check token (Firebase App Check token is invalid.): configure App Check with a debug token the emulator registered (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)\n", "\(refused)")
+
+        let unknown = try harness.run(["signin", "--provider", "anonymous"], environment: client.merging(["FBAUTH_APP_CHECK_DEBUG_TOKEN": "never-registered"]) { $1 })
+        #expect(unknown.status == 1 && unknown.stderr == "fbauth: the Auth emulator at \(host) does not know the App Check debug token for app \(Self.appID) (HTTP 403: App attestation failed.): register it when the emulator starts (`fbauth emulator --app-check-debug-token-file FILE`, or FBAUTH_APP_CHECK_DEBUG_TOKEN set where it starts)\n", "\(unknown)")
+
+        for token in ["local-1", "ci-token-2", "from-env-1"] {
+            let signedIn = try harness.run(["signin", "--provider", "anonymous"], environment: client.merging(["FBAUTH_APP_CHECK_DEBUG_TOKEN": token]) { $1 })
+            #expect(signedIn.status == 0, "\(token): \(signedIn)")
+            let refreshed = try harness.run(["token", "--force-refresh"], environment: client.merging(["FBAUTH_APP_CHECK_DEBUG_TOKEN": token]) { $1 })
+            #expect(refreshed.status == 0 && refreshed.stdout.hasPrefix("eyJ"), "\(token): \(refreshed)")
+        }
+    }
+
+    /// Registered but not enforced: the exchange works and requests need no header.
+    @Test func registeredTokensWithoutEnforcementExchangeAndNothingIsRefused() throws {
+        let harness = try Harness()
+        let (server, host) = try emulator(harness, ["--app-check-debug-token", "local-1"])
+        defer { server.interrupt(); _ = server.finish() }
+        #expect(server.stderr.hasPrefix("App Check is not enforced (its header is not required); 1 debug token is registered.\n"), "\(server.stderr)")
+        let client = ["FIREBASE_AUTH_EMULATOR_HOST": host, "FBAUTH_APP_CHECK_APP_ID": Self.appID]
+        #expect(try harness.run(["signin", "--provider", "anonymous"], environment: client).status == 0)
+        #expect(try harness.run(["token", "--force-refresh"], environment: client.merging(["FBAUTH_APP_CHECK_DEBUG_TOKEN": "local-1"]) { $1 }).status == 0)
+    }
+
+    /// A client's App Check setting does not stop the emulator, and a bad token is one line.
+    @Test func settingsOfTheClientsDoNotStopTheEmulator() throws {
+        let harness = try Harness()
+        let (server, host) = try emulator(harness, [], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "not a host", "FBAUTH_APP_CHECK_DEBUG_TOKEN": "some-token", "FBAUTH_APP_CHECK_APP_ID": ""])
+        server.interrupt()
+        let stopped = server.finish()
+        #expect(host.hasPrefix("127.0.0.1:") && stopped.stderr.hasPrefix("App Check is not enforced (its header is not required); 1 debug token is registered.\nServing the fbauth stand-in")
+                && !stopped.stderr.contains("fbauth:"), "\(stopped)")
+        let bad = try harness.run(["emulator", "--port", "0", "--app-check-debug-token", "has space"])
+        #expect(bad.status == 2 && bad.stdout.isEmpty && bad.stderr == "fbauth: --app-check-debug-token: 'has space' is not an App Check debug token: 1 to 200 letters, digits and -_. such as a UUID\n", "\(bad)")
+    }
+}
+

@@ -41,7 +41,7 @@ import Testing
 
         let result = try harness.run(["emulator", "--port", "0", "--export-on-exit", shared])
         #expect(result.status == 7, "\(result)")
-        #expect(result.stderr.contains("\(shared) is owned by another user (uid \(Self.otherUser))") && result.stderr.contains("use a directory of your own"),
+        #expect(result.stderr.contains("\(shared) is owned by another user (uid \(Self.otherUser))") && result.stderr.contains("; give --export-on-exit a directory of your own, such as ./emulator-data (made 0700 if new)\n"),
                 "\(result.stderr)")
         #expect(try String(contentsOfFile: config, encoding: .utf8) == #"{"theme":"dark"}"#)
         #expect(!FileManager.default.fileExists(atPath: victim + "/accounts.json"))
@@ -57,7 +57,7 @@ import Testing
         chmod(open, 0o1777)
         let result = try harness.run(["emulator", "--port", "0", "--export-on-exit", open])
         #expect(result.status == 7, "\(result)")
-        #expect(result.stderr.contains("can be written by other users (mode 1777)") && result.stderr.contains("use a directory of your own")
+        #expect(result.stderr.contains("can be written by other users (mode 1777)") && result.stderr.contains("; give --export-on-exit a directory of your own, such as ./emulator-data (made 0700 if new)\n")
                 && !result.stderr.contains("chmod"), "\(result.stderr)")
         chmod(open, 0o777)
         let loose = try harness.run(["emulator", "--port", "0", "--export-on-exit", open])

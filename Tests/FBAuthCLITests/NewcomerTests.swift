@@ -178,8 +178,11 @@ import Testing
         }
         #expect(try harness.run(["emulator", "--export-on-exit"]).status == 2)
 
-        // A directory that does not exist yet is a first start, as an empty one is: it is made.
+        // A directory that does not exist yet is a first start, as an empty one is: said so,
+        // not "imported"; the export makes it.
         let (first, host) = try serve()
+        #expect(first.waitForStderr(containing: "Press Ctrl-C"))
+        #expect(first.stderr.hasPrefix("Starting with no users: \(data) does not exist yet (they are exported there on exit).\n"), "\(first.stderr)")
         let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
         #expect(try harness.run(["signup", "--email", "kept@example.com"], stdin: "correct horse\n", environment: environment).status == 0)
         first.interrupt()
@@ -189,6 +192,8 @@ import Testing
         #expect(accounts.contains("kept@example.com") && accounts.contains("fakeHash:salt="))
 
         let (second, secondHost) = try serve()
+        #expect(second.waitForStderr(containing: "Press Ctrl-C"))
+        #expect(second.stderr.hasPrefix("Imported 1 user and the settings of \(data).\n"), "\(second.stderr)")
         let signIn = try harness.run(["signin", "--provider", "password", "--email", "kept@example.com"], stdin: "correct horse\n",
                                      environment: ["FIREBASE_AUTH_EMULATOR_HOST": secondHost])
         #expect(signIn.status == 0, "the user survived the restart: \(signIn)")

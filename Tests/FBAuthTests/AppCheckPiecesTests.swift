@@ -35,4 +35,30 @@ import Testing
         let elsewhere = FirebaseEndpoints.production.appCheckExchange(project: "p", appID: "1:1:web:ab", apiKey: "K", overrideHost: "localhost:7000")
         #expect(elsewhere.absoluteString.hasPrefix("http://localhost:7000/content-firebaseappcheck.googleapis.com/v1/"))
     }
+
+    /// Production refusals send the user to the Firebase console; an emulator's to the
+    /// emulator, which has none (issue 41, item 3).
+    @Test(arguments: [("identitytoolkit.googleapis.com", true), ("127.0.0.1:9099", false)])
+    func aRefusedRequestNamesWhereTokensAreRegistered(host: String, production: Bool) {
+        let refusal = FBAuthError.server(ServerError(httpStatus: 401, message: "Firebase App Check token is invalid.", host: host), action: "sign-in")
+        #expect(refusal.code == .appCheckTokenInvalid)
+        #expect(refusal.message == (production
+            ? "sign-in failed: the project enforces Firebase App Check and refused this request's App Check token (Firebase App Check token is invalid.): register a debug token for the app in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens) and configure App Check with it"
+            : "sign-in failed: the Auth emulator at 127.0.0.1:9099 enforces App Check and refused this request's App Check token (Firebase App Check token is invalid.): configure App Check with a debug token the emulator registered"))
+    }
+
+    @Test(arguments: [true, false])
+    func aRefusedDebugTokenNamesWhereToRegisterIt(production: Bool) {
+        let transport = ScriptedTransport([ScriptedTransport.json(403, #"{"error":{"code":403,"message":"App attestation failed.","status":"PERMISSION_DENIED"}}"#)])
+        let client = FirebaseAuthClient(endpoints: production ? .production : .emulator("127.0.0.1:9099"), apiKey: "k", transport: transport, sleeper: RecordingSleeper())
+        let settings = AppCheckDebugSettings(debugToken: "not-registered", appID: "1:123456789012:web:0a1b2c3d4e5f")
+        #expect {
+            _ = try client.exchangeDebugToken(settings, project: "p", now: Date(timeIntervalSince1970: 0))
+        } throws: { error in
+            guard let error = error as? FBAuthError else { return false }
+            return production
+                ? error.message == "App Check refused the debug token for app 1:123456789012:web:0a1b2c3d4e5f (HTTP 403: App attestation failed.): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)" && error.remedy == nil
+                : error.message == "the Auth emulator at 127.0.0.1:9099 does not know the App Check debug token for app 1:123456789012:web:0a1b2c3d4e5f (HTTP 403: App attestation failed.): register it when the emulator starts" && error.remedy == .registerDebugTokenWithEmulator
+        }
+    }
 }

@@ -15,7 +15,7 @@ import TestSupport
         /// The token lifetimes of the stand-ins started so far.
         var started: [Int] { lock.withLock { requested } }
 
-        func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn {
+        func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
             lock.withLock { requested.append(tokenLifetime) }
             var configuration = StandInConfiguration()
             configuration.idTokenLifetime = tokenLifetime

@@ -78,6 +78,11 @@ public enum FBAuthError: Error, Sendable {
             return "\(action) failed: \(restriction)"
         }
         if AppCheckRejection.isRejection(error) {
+            // Production answers from *.googleapis.com; anything else is a local emulator,
+            // which has no console to register a debug token in.
+            guard error.host.hasSuffix(".googleapis.com") else {
+                return "\(action) failed: the Auth emulator at \(error.host) enforces App Check and refused this request's App Check token (\(Redaction.serverMessage(error.message))): configure App Check with a debug token the emulator registered"
+            }
             return "\(action) failed: the project enforces Firebase App Check and refused this request's App Check token (\(Redaction.serverMessage(error.message))): register a debug token for the app in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens) and configure App Check with it"
         }
         guard let code = error.code, let entry = ServerErrorTable.entry(for: code) else {

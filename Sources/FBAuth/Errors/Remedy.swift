@@ -27,4 +27,7 @@ public enum Remedy: Sendable, Equatable {
     case reauthenticateWithApple
     /// Apple's token could not be revoked: delete without revoking it, if that must be.
     case deleteWithoutRevoking
+    /// A local Auth emulator does not know the App Check debug token: register it there when
+    /// the emulator starts.
+    case registerDebugTokenWithEmulator
 }

@@ -47,6 +47,10 @@ extension FirebaseAuthClient {
                 throw .failed(.appCheckTokenInvalid, "the Auth emulator at \(emulator) does not serve App Check's token exchange (Google's Auth emulator ignores App Check tokens): leave App Check unconfigured against it")
             }
             guard case .server(let refusal, _) = error, [400, 403, 404].contains(refusal.httpStatus) else { throw error }
+            if let emulator = endpoints.emulatorHost, settings.exchangeHost == nil {
+                throw .failed(.appCheckTokenInvalid, "the Auth emulator at \(emulator) does not know the App Check debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it when the emulator starts",
+                              remedy: .registerDebugTokenWithEmulator)
+            }
             let answeredBy = settings.exchangeHost == nil ? "" : " at \(endpoints.displayHost(for: url))"
             throw .failed(.appCheckTokenInvalid, "App Check\(answeredBy) refused the debug token for app \(settings.appID) (HTTP \(refusal.httpStatus): \(TerminalText.safe(refusal.message))): register it in the Firebase console (App Check → Apps → the app's menu → Manage debug tokens)")
         }

@@ -63,7 +63,9 @@ package struct CommandLineTool: Sendable {
                 let command = Self.commands.first { $0.spec.name == name }!
                 let globals = try GlobalOptions(parsed)
                 let runCommand = try command.validate(parsed)
-                let context = ["help", "completion", "__complete"].contains(name)
+                // The emulator is a server: the client's settings (App Check, the emulator host)
+                // are not its own, and one set for the clients must not stop it.
+                let context = ["help", "completion", "__complete", "emulator"].contains(name)
                     ? CommandContext(dependencies: dependencies, globals: globals, settings: RunSettings())
                     : try CommandContext(dependencies: dependencies, globals: globals)
                 try runCommand(context)

@@ -69,6 +69,9 @@ extension FBAuthError {
         if case .server(let error, _) = self, let remedy = CommandLineRemedies.forKeyRestriction(error.reasons) {
             return message + " (\(remedy))"
         }
+        if code == .appCheckTokenInvalid, remedy == .registerDebugTokenWithEmulator {
+            return message + " (\(CommandLineRemedies.words(for: .registerDebugTokenWithEmulator)))"
+        }
         if code == .appCheckTokenInvalid {
             return message + " (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)"
         }
@@ -128,6 +131,7 @@ enum CommandLineRemedies {
         case .otherRedirectHost: "--redirect-host"
         case .reauthenticateWithApple: "`fbauth reauth --provider apple.com`, or --skip-revoke"
         case .deleteWithoutRevoking: "--skip-revoke deletes without revoking"
+        case .registerDebugTokenWithEmulator: "`fbauth emulator --app-check-debug-token-file FILE`, or FBAUTH_APP_CHECK_DEBUG_TOKEN set where it starts"
         }
     }
 

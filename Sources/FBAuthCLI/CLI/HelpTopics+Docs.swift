@@ -167,11 +167,34 @@ In CI, keep the debug token in the CI system's secrets and pass it as
 Under `FIREBASE_AUTH_EMULATOR_HOST` the exchange goes to
 `http://HOST/content-firebaseappcheck.googleapis.com/v1/…`, the same prefix convention as the
 other calls; `FBAUTH_APP_CHECK_HOST=host:port` sends it elsewhere (an App Check stand-in of
-your own). The stand-in fbauth's tests run enforces App Check when a test configures it, answers a refused request with 401 `Firebase App Check token is invalid.`, and
-serves the exchange (403 `App attestation failed.` for an unregistered debug token). **Google's
-Auth emulator ignores App Check**: it neither checks `X-Firebase-AppCheck` nor serves the
-exchange (firebase-tools `src/emulator/auth` has no App Check code). Against it, leave App Check
-unconfigured; with a debug token set, fbauth says that this emulator serves no App Check
+your own).
+
+**`fbauth emulator` serves App Check**, so that an app's App Check set-up can be tried before
+it meets production:
+
+```sh
+export FBAUTH_APP_CHECK_DEBUG_TOKEN=$(uuidgen)         # one made up for this run
+fbauth emulator --port 9099 --enforce-app-check &      # registers the variable's token
+export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 FIREBASE_API_KEY=any-key
+export FBAUTH_APP_CHECK_APP_ID=1:123456789012:web:0a1b2c3d4e5f   # any app id
+fbauth signin --provider anonymous                      # exchanges the token, then signs in
+```
+
+- Debug tokens are registered with `--app-check-debug-token TOKEN` (repeatable: for tokens made
+  up for local tests, since other users can read arguments), the lines of
+  `--app-check-debug-token-file FILE|-`, and `FBAUTH_APP_CHECK_DEBUG_TOKEN`. The exchange
+  serves them for any app id, as an emulator serves every project; another token is refused
+  with 403 `App attestation failed.`, and fbauth then says to register it where the emulator
+  starts (there is no console to send you to).
+- `--enforce-app-check` refuses every Identity Toolkit and securetoken request without a valid
+  App Check token, with production's answer (401 `Firebase App Check token is invalid.`),
+  which fbauth reports as the emulator's refusal, exit 1. Without it, registered tokens are
+  exchanged and the header is not required.
+- Its first lines say what it does: `App Check is enforced; 1 debug token is registered.`
+
+**Google's Auth emulator ignores App Check**: it neither checks `X-Firebase-AppCheck` nor serves
+the exchange (firebase-tools `src/emulator/auth` has no App Check code). Against it, leave App
+Check unconfigured; with a debug token set, fbauth says that this emulator serves no App Check
 exchange.
 """#),
         ("headless", "SSH, containers and CI, and how the browser is opened", #"""

@@ -8,13 +8,16 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]]"],
+        usage: ["[--port N] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
             OptionSpec("import", value: "DIR", help: "Start with the users and settings of an export (this command's, or Google's Auth emulator's: firebase emulators:export DIR)."),
             OptionSpec("export-on-exit", value: "DIR", optionalValue: true,
                        help: "On Ctrl-C (or SIGTERM), write the users and settings to DIR (default: the --import directory), in the Auth emulator's layout."),
+            OptionSpec("app-check-debug-token", value: "TOKEN", repeatable: true,
+                       help: "Register an App Check debug token (repeatable): its exchange then succeeds for any app id. For tokens made up for local tests; other users can read arguments, so a token registered in a real project belongs in --app-check-debug-token-file FILE (one per line) or FBAUTH_APP_CHECK_DEBUG_TOKEN, which are registered too."),
+            OptionSpec("enforce-app-check", help: "Refuse every Identity Toolkit and securetoken request without a valid App Check token, with production's answer (401 Firebase App Check token is invalid.)."),
         ],
         details: """
             Unlike the official Auth emulator, which answers createAuthUri for identity providers \
@@ -37,9 +40,17 @@ enum EmulatorCommand: RunnableCommand {
             emulator keeps them (readable: these are test users); TOTP second factors, which it \
             lacks, in auth_export/fbauth-totp-factors.json.
 
+            App Check, which Google's Auth emulator ignores, can be tried here: \
+            --enforce-app-check refuses requests as a project that enforces it does, and the \
+            debug tokens registered (--app-check-debug-token, --app-check-debug-token-file, \
+            FBAUTH_APP_CHECK_DEBUG_TOKEN) are exchanged for App Check tokens at \
+            /content-firebaseappcheck.googleapis.com/v1/projects/P/apps/APP:exchangeDebugToken, \
+            where clients under FIREBASE_AUTH_EMULATOR_HOST send them.
+
             Examples:
               fbauth emulator --import ./emulator-data --export-on-exit
               firebase emulators:start --only auth --import ./emulator-data
+              FBAUTH_APP_CHECK_DEBUG_TOKEN=$(uuidgen) fbauth emulator --enforce-app-check
             """)
 
     struct Options: Equatable {
@@ -48,6 +59,9 @@ enum EmulatorCommand: RunnableCommand {
         var importDirectory: String?
         /// Where to export on exit; nil: nowhere.
         var exportDirectory: String?
+        /// `--app-check-debug-token` values (the file's and the variable's are read in `run`).
+        var debugTokens: [String] = []
+        var enforceAppCheck = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -58,8 +72,43 @@ enum EmulatorCommand: RunnableCommand {
             guard let importDirectory else { throw .usage("--export-on-exit needs a directory, or --import DIR to export to") }
             exportDirectory = importDirectory
         }
+        let debugTokens = arguments.all("app-check-debug-token")
+        for token in debugTokens { try checkDebugToken(token, from: "--app-check-debug-token") }
         return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime,
-                       importDirectory: importDirectory, exportDirectory: exportDirectory)
+                       importDirectory: importDirectory, exportDirectory: exportDirectory,
+                       debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"))
+    }
+
+    private static func checkDebugToken(_ token: String, from source: String) throws(FBAuthError) {
+        guard AppCheckDebugSettings.isDebugToken(token) else {
+            throw .usage("\(source): '\(TerminalText.safe(String(token.prefix(40))))' is not an App Check debug token: 1 to 200 letters, digits and -_. such as a UUID")
+        }
+    }
+
+    /// App Check on the stand-in: the debug tokens of the options, the file (one per line) and
+    /// FBAUTH_APP_CHECK_DEBUG_TOKEN; nil when none is given and nothing is enforced.
+    static func appCheck(_ options: Options, _ context: CommandContext) throws(FBAuthError) -> LocalAppCheck? {
+        var tokens = options.debugTokens
+        if let file = context.globals.appCheckDebugTokenFile {
+            let lines = try SecretInput.text(from: file, option: "--app-check-debug-token-file", console: context.console)
+                .split(whereSeparator: \.isNewline).map { String($0).trimmed() }.filter { !$0.isEmpty }
+            for token in lines { try checkDebugToken(token, from: "--app-check-debug-token-file") }
+            tokens += lines
+        }
+        if let token = context.environment["FBAUTH_APP_CHECK_DEBUG_TOKEN"], !token.isEmpty {
+            try checkDebugToken(token, from: "FBAUTH_APP_CHECK_DEBUG_TOKEN")
+            tokens.append(token)
+        }
+        guard !tokens.isEmpty || options.enforceAppCheck else { return nil }
+        return LocalAppCheck(debugTokens: tokens, enforced: options.enforceAppCheck)
+    }
+
+    /// What App Check does here, in one line; nil when it is off.
+    static func appCheckLine(_ appCheck: LocalAppCheck?) -> String? {
+        guard let appCheck else { return nil }
+        let count = Set(appCheck.debugTokens).count
+        let tokens = count == 0 ? "no debug token is registered, so every request is refused" : count == 1 ? "1 debug token is registered" : "\(count) debug tokens are registered"
+        return "App Check is \(appCheck.enforced ? "enforced" : "not enforced (its header is not required)"); \(tokens)."
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -68,7 +117,8 @@ enum EmulatorCommand: RunnableCommand {
         }
         // Catch Ctrl-C before anything is served, so that no change is lost before an export.
         let interrupt = options.exportDirectory == nil ? nil : context.dependencies.interrupts.begin()
-        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime, importing: options.importDirectory)
+        let appCheck = try appCheck(options, context)
+        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime, importing: options.importDirectory, appCheck: appCheck)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {
                 try running.prepareExport(to: exportDirectory)
@@ -81,7 +131,10 @@ enum EmulatorCommand: RunnableCommand {
         // Mail and SMS go nowhere: each is printed, as Google's emulator logs them.
         let console = context.console
         running.deliverMessages { console.say("fbauth emulator: \($0)") }
-        if let imported = options.importDirectory { context.console.say("Imported the users and settings of \(imported).") }
+        if let directory = options.importDirectory, let line = importLine(running.imported, directory: directory, exporting: options.exportDirectory != nil) {
+            context.console.say(line)
+        }
+        if let line = appCheckLine(appCheck) { context.console.say(line) }
         context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
         guard let exportDirectory = options.exportDirectory, let interrupt else { Platform.waitUntilTerminated() }
         Platform.waitUntilReadable(interrupt.descriptor)
@@ -89,5 +142,16 @@ enum EmulatorCommand: RunnableCommand {
         running.stop()
         try running.export(to: exportDirectory)
         context.console.say("Exported the users and settings to \(exportDirectory).")
+    }
+
+    /// What `--import` found, in words: a first start is no import.
+    static func importLine(_ imported: ImportedUsers, directory: String, exporting: Bool) -> String? {
+        let later = exporting ? " (they are exported there on exit)" : ""
+        switch imported {
+        case .notAsked: return nil
+        case .noDirectory: return "Starting with no users: \(directory) does not exist yet\(later)."
+        case .emptyDirectory: return "Starting with no users: \(directory) is empty\(later)."
+        case .users(let count): return "Imported \(count == 1 ? "1 user" : "\(count) users") and the settings of \(directory)."
+        }
     }
 }

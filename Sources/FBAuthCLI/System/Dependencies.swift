@@ -45,18 +45,33 @@ package protocol LocalStandIn: Sendable {
     /// Serves on 127.0.0.1:`port` (0: any free port), minting ID tokens that last
     /// `tokenLifetime` seconds, with the users of an export in `importing` (Google's Auth
     /// emulator's layout) when given.
-    func start(port: UInt16, tokenLifetime: Int, importing: String?) throws(FBAuthError) -> RunningStandIn
+    /// `appCheck`: the App Check debug tokens it registers, and whether it enforces App Check.
+    func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn
+}
+
+/// App Check on the local stand-in (`fbauth emulator --app-check-debug-token-file`,
+/// `--enforce-app-check`).
+package struct LocalAppCheck: Sendable, Equatable {
+    package var debugTokens: [String]
+    package var enforced: Bool
+
+    package init(debugTokens: [String], enforced: Bool) {
+        self.debugTokens = debugTokens
+        self.enforced = enforced
+    }
 }
 
 extension LocalStandIn {
     func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
-        try start(port: port, tokenLifetime: tokenLifetime, importing: nil)
+        try start(port: port, tokenLifetime: tokenLifetime, importing: nil, appCheck: nil)
     }
 }
 
 package protocol RunningStandIn: Sendable {
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
     var hostAndPort: String { get }
+    /// What `--import` found.
+    var imported: ImportedUsers { get }
     /// Hands each mail and SMS the stand-in "sends" to `deliver`.
     func deliverMessages(to deliver: @escaping @Sendable (String) -> Void)
     /// Opens (creating it) the directory an export will go to, and refuses one that another
@@ -69,4 +84,17 @@ package protocol RunningStandIn: Sendable {
     /// Writes the users and settings to `directory` in Google's Auth emulator's layout.
     func export(to directory: String) throws(FBAuthError)
     func stop()
+}
+
+/// What the stand-in's `--import` found, for the line `fbauth emulator` prints.
+package enum ImportedUsers: Sendable, Equatable {
+    case notAsked
+    /// No such directory yet: a first start.
+    case noDirectory
+    case emptyDirectory
+    case users(Int)
+}
+
+extension RunningStandIn {
+    package var imported: ImportedUsers { .notAsked }
 }

@@ -20,7 +20,7 @@ extension Backend {
         // projects/PROJECT/apps/APP:exchangeDebugToken
         let parts = path.dropFirst(AppCheckService.prefix.count).split(separator: "/")
         guard parts.count == 3, parts[1] == "apps", let appID = parts[2].split(separator: ":exchangeDebugToken").first,
-              [configuration.projectId, configuration.projectNumber].contains(String(parts[0]))
+              configuration.appCheck?.anyProject == true || [configuration.projectId, configuration.projectNumber].contains(String(parts[0]))
         else { throw .notFound }
         guard let enforcement = configuration.appCheck, let debugToken = try body.string("debugToken"),
               enforcement.debugTokens.contains(debugToken)
@@ -38,7 +38,7 @@ extension Backend {
     /// With App Check enforced, an Identity Toolkit or securetoken request without a token this
     /// stand-in issued (and that has not expired) is refused.
     func requireAppCheck(_ request: HTTPRequest) throws(APIError) {
-        guard configuration.appCheck != nil,
+        guard configuration.appCheck?.enforced == true,
               request.path.hasPrefix("/identitytoolkit.googleapis.com/") || request.path.hasPrefix("/securetoken.googleapis.com/")
         else { return }
         guard let token = request.header("X-Firebase-AppCheck"), let expiry = appCheckTokens[token], expiry > now() else {

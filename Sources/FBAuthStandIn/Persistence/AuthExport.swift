@@ -94,9 +94,19 @@ public enum AuthExport {
     // MARK: - Import
 
     /// Reads an export of either emulator: the accounts, the two project settings, TOTP factors.
-    static func read(_ directory: String, into backend: Backend) throws(Problem) {
-        // A directory that does not exist yet is a first start, as an empty one is: it is made.
-        let top = try PrivateDirectory.open(directory, role: "import")
+    /// What an import found.
+    public enum Found: Sendable, Equatable {
+        /// No directory: a first start (`--export-on-exit` makes it).
+        case nothing
+        /// An empty directory.
+        case empty
+        /// An export, with this many users.
+        case users(Int)
+    }
+
+    static func read(_ directory: String, into backend: Backend) throws(Problem) -> Found {
+        // A directory that does not exist yet is a first start, as an empty one is.
+        guard let top = try PrivateDirectory.openExisting(directory, role: "import") else { return .nothing }
         var authPath = "auth_export"
         if let metadata = try load(metadataFile, in: top, required: false) {
             guard let path = (metadata["auth"] as? [String: Any])?["path"] as? String else {
@@ -107,7 +117,7 @@ public enum AuthExport {
             }
             authPath = path
         }
-        if try top.names().isEmpty { return }
+        if try top.names().isEmpty { return .empty }
         guard let auth = try top.folder(authPath, create: false) else {
             throw Problem(description: "cannot read \(directory)/\(authPath): no Auth emulator export there (firebase emulators:export, or fbauth emulator --export-on-exit)")
         }
@@ -142,6 +152,7 @@ public enum AuthExport {
                     id: id, displayName: factor["displayName"] as? String, enrolledAt: enrolledAt, kind: .totp(secret: secret)))
             }
         }
+        return .users(backend.accounts.count)
     }
 
     /// One exported user, each value checked as the stand-in would have made it.
@@ -238,7 +249,10 @@ extension StandIn {
     }
 
     /// Adds the users of an export (either emulator's) and takes its settings.
-    public func importAuth(from directory: String) throws(AuthExport.Problem) {
-        try withBackendForExport { (backend) throws(AuthExport.Problem) in try AuthExport.read(directory, into: backend) }
+    @discardableResult
+    public func importAuth(from directory: String) throws(AuthExport.Problem) -> AuthExport.Found {
+        var found = AuthExport.Found.nothing
+        try withBackendForExport { (backend) throws(AuthExport.Problem) in found = try AuthExport.read(directory, into: backend) }
+        return found
     }
 }

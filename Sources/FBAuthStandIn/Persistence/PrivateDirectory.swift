@@ -34,8 +34,15 @@ final class PrivateDirectory {
         if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw Problem(description: "cannot create the \(role) directory \(path): \(describe(errno))")
         }
+        guard let directory = try openExisting(path, role: role) else { throw openProblem(path, role: role, code: ENOENT) }
+        return directory
+    }
+
+    /// Opens the directory at `path`; nil when there is none.
+    static func openExisting(_ path: String, role: String) throws(Problem) -> PrivateDirectory? {
         let fd = posixOpen(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
+            if errno == ENOENT { return nil }
             var info = stat()
             let code = errno == ENOTDIR && lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK ? ELOOP : errno
             throw openProblem(path, role: role, code: code)
@@ -154,12 +161,17 @@ final class PrivateDirectory {
         guard fstat(fd, &info) == 0 else { throw Problem(description: "cannot read \(path): \(Self.describe(errno))") }
         let mode = info.st_mode & 0o7777
         if info.st_uid != geteuid() {
-            throw Problem(description: "the \(role) directory \(path) is owned by another user (uid \(info.st_uid)), who could replace or read the exported users; use a directory of your own")
+            throw Problem(description: "the \(role) directory \(path) is owned by another user (uid \(info.st_uid)), who could replace or read the exported users; \(Self.ownDirectory(role: role))")
         }
         if mode & 0o022 != 0 {
-            let fix = mode & 0o1000 != 0 ? "use a directory of your own" : "run: chmod 700 '\(path)'"
+            let fix = mode & 0o1000 != 0 ? Self.ownDirectory(role: role) : "run: chmod 700 '\(path)'"
             throw Problem(description: "the \(role) directory \(path) can be written by other users (mode \(Self.octal(mode))), who could replace or read the exported users; \(fix)")
         }
+    }
+
+    /// The advice for a shared directory: one of the user's own, for the option that named it.
+    private static func ownDirectory(role: String) -> String {
+        "give \(role == "import" ? "--import" : "--export-on-exit") a directory of your own, such as ./emulator-data (made 0700 if new)"
     }
 
     /// A single name: no path of any kind reaches `openat`.
