@@ -74,11 +74,16 @@ public final class Auth: Sendable {
         self.settings = settings
         self.host = host
         // Another process holding the store's lock is said once, while this one waits.
-        store = SecretKeepingStore(
-            file: FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment)),
-                                   waiting: { [observer] line in observer.signIn(.notice(line)) }),
-            keeper: host.keyring ?? SystemKeyring.keeper(environment: host.environment), choice: settings.secretStorage,
-            notice: { [observer] line in observer.signIn(.notice(line)) })
+        let directory = Platform.absolutePath(FileSessionStore.directory(option: settings.configDirectory, environment: host.environment))
+        if let memory = settings.sessionMemory {
+            // Nothing on disk and no keyring: every secret stays in the process.
+            store = SecretKeepingStore(file: MemorySessionFile(memory: memory, directory: directory), keeper: nil, choice: .file)
+        } else {
+            store = SecretKeepingStore(
+                file: FileSessionStore(directory: directory, waiting: { [observer] line in observer.signIn(.notice(line)) }),
+                keeper: host.keyring ?? SystemKeyring.keeper(environment: host.environment), choice: settings.secretStorage,
+                notice: { [observer] line in observer.signIn(.notice(line)) })
+        }
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
         let transport = transport ?? CurlTransport()

@@ -26,6 +26,11 @@ public struct AuthSettings: Sendable {
     /// remembers, else the OS keyring when one answers, else `sessions.json` — chosen on the
     /// first sign-in and said once. `.keyring` without a keyring is an error, never a fallback.
     public var secretStorage: SecretStorage?
+    /// Keep sessions here, in the process, instead of the config directory and the keyring:
+    /// nothing is read from or written to either (`fbauth --store none`). Nil: on disk.
+    public var sessionMemory: SessionMemory?
+    /// Whether sessions stay in the process (`sessionMemory`).
+    public var keepsSessionsInMemory: Bool { sessionMemory != nil }
     /// App Check with a debug token, for projects that enforce it; nil: no App Check token is
     /// exchanged or sent.
     public var appCheck: AppCheckDebugSettings?

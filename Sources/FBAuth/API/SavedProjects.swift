@@ -109,3 +109,8 @@ extension User {
         reference == other.reference && auth.project == other.auth.project
     }
 }
+
+extension SessionMemory {
+    /// The projects with sessions in memory, as `SavedProjects.read` lists a config directory's.
+    public var savedProjects: SavedProjects { SavedProjects(contents: read(), location: MemorySessionFile.location) }
+}

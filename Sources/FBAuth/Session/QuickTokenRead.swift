@@ -16,6 +16,9 @@ public enum QuickTokenRead {
     /// `minValid` seconds left; false, with nothing called, whenever the full path must run: a
     /// bad emulator host, an untrusted directory, no file, no such session, a token to refresh.
     public static func answer(environment: RawEnvironment, minValid: TimeInterval, now: Date, _ answer: (FreshIDTokenBytes) -> Void) -> Bool {
+        // A run that keeps nothing reads nothing either: FBAUTH_REFRESH_TOKEN, FBAUTH_STORE=none.
+        if environment.bytes("FBAUTH_REFRESH_TOKEN")?.isEmpty == false { return false }
+        if let store = environment.bytes("FBAUTH_STORE"), store.elementsEqual("none".utf8) { return false }
         guard let project = ProjectQuery(environment) else { return false }
         return withSessionPaths(environment) { directory, file in
             guard Platform.untrustedDirectory(directory) == nil else { return false }

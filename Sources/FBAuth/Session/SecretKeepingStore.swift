@@ -15,7 +15,7 @@ import FBAuthSupport
 /// deleted after the file no longer names them. So a crash between the two leaves at worst an
 /// orphaned item (which `status` reports), never a session without its token.
 internal struct SecretKeepingStore: SessionStore {
-    internal let file: FileSessionStore
+    internal let file: any SessionFile
     /// The system's keyring; nil where fbauth has none to use.
     let keeper: (any SecretKeeper)?
     /// This run's own choice; nil: the one remembered in the file, else one made now.
@@ -24,7 +24,7 @@ internal struct SecretKeepingStore: SessionStore {
     /// had to stay in the file.
     let notice: @Sendable (String) -> Void
 
-    internal init(file: FileSessionStore, keeper: (any SecretKeeper)?, choice: SecretStorage?, notice: @escaping @Sendable (String) -> Void = { _ in }) {
+    internal init(file: any SessionFile, keeper: (any SecretKeeper)?, choice: SecretStorage?, notice: @escaping @Sendable (String) -> Void = { _ in }) {
         self.file = file
         self.keeper = keeper
         self.choice = choice
@@ -68,7 +68,7 @@ internal struct SecretKeepingStore: SessionStore {
     private func removeFiles(of sessions: [Session]) {
         for session in sessions {
             session.writtenFiles?.forEach { $0.removeIfUnchanged() }
-            Platform.removeUnheldLockFile(file.refreshLockPath(session.reference))
+            if let lock = file.refreshLockFile(session.reference) { Platform.removeUnheldLockFile(lock) }
         }
     }
 

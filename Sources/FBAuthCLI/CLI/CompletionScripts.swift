@@ -366,6 +366,7 @@ enum ValueWords {
         case ("format", "google-executable"): "google-auth executable source"
         case ("store", "keyring"): "the OS keyring"
         case ("store", "file"): "sessions.json (0600)"
+        case ("store", "none"): "keep nothing, on disk or in a keyring"
         case ("redirect-host", "localhost"): "the default"
         case ("redirect-host", "127.0.0.1"): "IPv4 loopback (X requires it)"
         case ("redirect-host", "[::1]"): "IPv6 loopback"

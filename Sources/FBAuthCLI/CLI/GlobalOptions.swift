@@ -26,6 +26,10 @@ package struct GlobalOptions: Sendable, Equatable {
     package var language: String?
     /// `--store keyring|file`: where this run keeps new refresh tokens.
     package var store: SecretStorage?
+    /// `--store none`: this run keeps nothing, on disk or in a keyring.
+    package var keepsNothing = false
+    /// `--refresh-token-file FILE|-`: the session's refresh token (also FBAUTH_REFRESH_TOKEN).
+    package var refreshTokenFile: String?
     /// `--app-check-debug-token-file FILE|-`: the App Check debug token.
     package var appCheckDebugTokenFile: String?
 
@@ -41,7 +45,8 @@ package struct GlobalOptions: Sendable, Equatable {
         OptionSpec("referer", value: "URL", help: "Referer for an API key restricted to web sites, usually https://PROJECT.firebaseapp.com/."),
         OptionSpec("language", value: "CODE", help: "Language of provider pages and Firebase emails (X-Firebase-Locale), e.g. fr; default from LC_ALL, LC_MESSAGES or LANG."),
         OptionSpec("config-dir", value: "DIR", help: "Where sessions.json lives (default: $FBAUTH_CONFIG_DIR, $XDG_CONFIG_HOME/fbauth or ~/.config/fbauth)."),
-        OptionSpec("store", value: "keyring|file", suggestions: ["keyring", "file"], help: "Where new refresh tokens are kept: the OS keyring (an error when none answers) or sessions.json (0600); default $FBAUTH_STORE, else where the first sign-in put them."),
+        OptionSpec("store", value: "keyring|file|none", suggestions: ["keyring", "file", "none"], help: "Where new refresh tokens are kept: the OS keyring (an error when none answers) or sessions.json (0600); default $FBAUTH_STORE, else where the first sign-in put them. none: this run reads and keeps nothing, on disk or in a keyring (CI)."),
+        OptionSpec("refresh-token-file", value: "FILE|-", help: "Act as the session of this refresh token, read from FILE or stdin, in memory only (as --store none); also FBAUTH_REFRESH_TOKEN. Never given as an argument."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
         OptionSpec("project", value: "ID", help: "Act on the saved sessions of this project, by its id (as gcloud and firebase do); with FIREBASE_AUTH_EMULATOR_HOST, on that emulator. A first sign-in still needs the project's API key."),
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
@@ -76,9 +81,14 @@ package struct GlobalOptions: Sendable, Equatable {
         referer = try arguments.headerValue("referer")
         language = try arguments.nonEmpty("language")
         if let text = try arguments.nonEmpty("store") {
-            guard let store = SecretStorage(rawValue: text) else { throw .usage("--store '\(TerminalText.safe(String(text.prefix(20))))' must be keyring or file") }
-            self.store = store
+            if text == "none" {
+                keepsNothing = true
+            } else {
+                guard let store = SecretStorage(rawValue: text) else { throw .usage("--store '\(TerminalText.safe(String(text.prefix(20))))' must be keyring, file or none") }
+                self.store = store
+            }
         }
+        refreshTokenFile = try arguments.nonEmpty("refresh-token-file")
         if apiKey != nil && appConfig != nil { throw .usage("give either --api-key or --app-config, not both") }
         if project != nil && (apiKey != nil || appConfig != nil) {
             throw .usage("give either --project or --api-key/--app-config, not both: --project picks a project fbauth has sessions for")

@@ -255,6 +255,59 @@ gives you (`--id-token-file`, `--access-token-file`: Provider tokens),
 a custom token minted by your server (`--provider custom --token-file`), a password from a
 secret (`--provider password`, piped on stdin), or run `fbauth emulator` and test against it.
 
+## CI without storage
+
+A CI job has no keyring and should leave nothing behind. Two settings keep everything in the
+process: nothing is read from or written to the config directory, and no keyring is asked.
+
+- **`FBAUTH_REFRESH_TOKEN`** (or `--refresh-token-file FILE|-`, never an argument): the run acts
+  as that session. `fbauth token` exchanges it at securetoken once and prints the ID token, in
+  any `--format`; `whoami`, `status` and the rest see the same session.
+- **`--store none`** (or `FBAUTH_STORE=none`): a sign-in prints its result and keeps nothing
+  (`--json` holds the refresh token).
+
+**A real user's session, signed in on a laptop.** Sign in once where a browser is, then put the
+refresh token in the CI system's secret store. `fbauth token --refresh-token` prints it, asked for
+by name; pipe it straight in, so that it never sits in a file or on screen (on a terminal fbauth
+warns first):
+
+```sh
+fbauth signin --provider yahoo.com                         # on the laptop
+fbauth token --refresh-token | gh secret set FBAUTH_REFRESH_TOKEN
+```
+
+In the job (with `FIREBASE_API_KEY` set as usual):
+
+```yaml
+env:
+  FIREBASE_API_KEY: ${{ vars.FIREBASE_API_KEY }}
+  FBAUTH_REFRESH_TOKEN: ${{ secrets.FBAUTH_REFRESH_TOKEN }}
+steps:
+  - run: curl -H "Authorization: Bearer $(fbauth token)" https://api.example.com/me
+```
+
+The token stays valid until the user is signed out everywhere (a password change, the Admin
+SDK's `revokeRefreshTokens`) or deleted; then `fbauth token` says so (exit 3) and you take a new
+one. `fbauth signout` on the laptop does not revoke it. Treat it as the user's password.
+
+**Against an emulator, with no secret at all.** Start one, sign in without a browser, and keep
+nothing:
+
+```sh
+fbauth emulator --port 9099 &                          # or: firebase emulators:start --only auth
+export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099 FIREBASE_API_KEY=any-key FBAUTH_STORE=none
+# Google's emulator and fbauth's take fake JSON claims as a provider's ID token:
+echo '{"sub":"ci-1","email":"ci@example.com","email_verified":true}' \
+  | fbauth signin --provider google.com --id-token-file - --json > result.json
+export FBAUTH_REFRESH_TOKEN=$(jq -r .user.refreshToken result.json)
+fbauth token --claims | jq .claims.email
+```
+
+A custom token works the same way on both emulators (`--provider custom --token-file -` with
+`{"uid": "ci-bot", "claims": {"admin": true}}`), and `fbauth emulator --enforce-app-check`
+tries App Check (App Check (`fbauth help app-check`)). Against an emulator, sign-ins listen on a
+free port, so two jobs on one runner do not collide.
+
 Network faults: every request has a time limit (`FBAUTH_HTTP_TIMEOUT`, default 30 s, connecting
 included) and a failure names the host (exit 6). Idempotent calls (`createAuthUri`, `lookup`,
 token refresh) are retried once after half a second on no answer, HTTP 5xx or 429; the code

@@ -120,7 +120,7 @@ struct SessionListingJSON: Encodable {
         try c.encode(user.canRefresh ? Timestamp.string(expiration) : nil, forKey: .expirationTime)
         try c.encode(expiration <= now, forKey: .expired)
         try c.encode(!user.canRefresh, forKey: .needsSignIn)
-        try c.encode(user.refreshTokenStorage?.rawValue, forKey: .refreshTokenIn)
+        try c.encode(user.refreshTokenStorage.map { user.auth.settings.keepsSessionsInMemory ? "memory" : $0.rawValue }, forKey: .refreshTokenIn)
     }
 }
 
@@ -129,7 +129,7 @@ extension User {
     var canRefresh: Bool { refreshTokenStorage != nil }
     /// Where the refresh token is, in words: "in the keyring", "in sessions.json".
     var refreshTokenPlace: String? {
-        refreshTokenStorage.map { $0 == .keyring ? "in the keyring" : "in sessions.json" }
+        refreshTokenStorage.map { auth.settings.keepsSessionsInMemory ? "in memory only" : $0 == .keyring ? "in the keyring" : "in sessions.json" }
     }
     /// When the saved ID token expires; the epoch for a session that keeps none.
     var tokenExpiration: Date { savedIDToken?.expirationDate ?? Date(timeIntervalSince1970: 0) }

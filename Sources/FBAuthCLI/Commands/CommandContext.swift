@@ -17,11 +17,16 @@ package struct CommandContext: Sendable {
     /// Read and checked once, before the command runs.
     let settings: RunSettings
 
+    /// The run's sessions when it keeps nothing (`--store none`, a refresh token given); nil:
+    /// the config directory's.
+    let sessionMemory: SessionMemory?
+
     /// Reads the settings; a bad one is a usage error here, before anything runs.
     package init(dependencies: Dependencies, globals: GlobalOptions) throws(FBAuthError) {
         self.dependencies = dependencies
         self.globals = globals
         settings = try RunSettings(environment: dependencies.environment, globals: globals, console: dependencies.console)
+        sessionMemory = settings.keepsNothing ? SessionMemory() : nil
     }
 
     /// For the commands that read no setting (help, completion), which must work whatever the
@@ -30,6 +35,7 @@ package struct CommandContext: Sendable {
         self.dependencies = dependencies
         self.globals = globals
         self.settings = settings
+        sessionMemory = nil
     }
 
     var console: Console { dependencies.console }
@@ -61,12 +67,25 @@ package struct CommandContext: Sendable {
         authSettings.advice = CommandLineAdvice.words
         authSettings.signInAgain = { user in user.signInAgainAdvice }
         authSettings.credentialPartNames = CredentialOptions.TokenSources.optionNames
+        authSettings.sessionMemory = sessionMemory
         configure(&authSettings)
         let style = TerminalStyle(console: console, environment: environment)
-        return Auth(settings: authSettings, browser: dependencies.browser,
-                    observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
-                    transport: dependencies.transport,
-                    host: AuthHost(clock: clock, interrupts: dependencies.interrupts, secrets: dependencies.secrets, environment: environment))
+        let auth = Auth(settings: authSettings, browser: dependencies.browser,
+                        observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
+                        transport: dependencies.transport,
+                        host: AuthHost(clock: clock, interrupts: dependencies.interrupts, secrets: dependencies.secrets, environment: environment))
+        // The session of a refresh token given to the run, exchanged once: every Auth of the
+        // run shares the memory it is kept in. A sign-in makes its own.
+        if let given = settings.refreshToken, !startsSession, auth.currentUser == nil {
+            do throws(FBAuthError) {
+                try auth.adoptRefreshToken(given.token)
+            } catch .signInAgain(let text, let remedy) {
+                throw .signInAgain("\(given.source): \(text)", remedy: remedy)
+            } catch {
+                throw error.naming(given.source)
+            }
+        }
+        return auth
     }
 
     /// The user the command acts on (`--user`, else the current one), through the library.

@@ -54,6 +54,9 @@ extension CommandContext {
         }
         // No project named and none known: a command that needs a signed-in user finds
         // nobody (exit 3), one that signs in needs to be told the project (exit 2).
+        if let given = settings.refreshToken {
+            throw .usage("\(given.source) needs the API key of its project: set FIREBASE_API_KEY, or pass --api-key KEY or --app-config FILE")
+        }
         throw startsSession ? Self.missingProject : Self.nobodySignedIn
     }
 
@@ -65,7 +68,14 @@ extension CommandContext {
 
     /// Every project with sessions here.
     func savedProjects() throws(FBAuthError) -> SavedProjects {
-        try SavedProjects.read(configDirectory: sessionDirectory, environment: environment)
+        if let sessionMemory {
+            // A refresh token given is the run's session: listed (status, accounts) once adopted.
+            if settings.refreshToken != nil, !startsSession, sessionMemory.savedProjects.all.isEmpty {
+                _ = try auth(for: project(in: sessionMemory.savedProjects))
+            }
+            return sessionMemory.savedProjects
+        }
+        return try SavedProjects.read(configDirectory: sessionDirectory, environment: environment)
     }
 
     /// Whether the command line or environment names a project (rather than the remembered one).

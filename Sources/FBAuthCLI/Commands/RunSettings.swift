@@ -25,6 +25,11 @@ struct RunSettings: Sendable {
     /// `--store`, else `FBAUTH_STORE`: where this run keeps new refresh tokens; nil: where the
     /// config directory remembers (the keyring when one answered on the first sign-in).
     var secretStorage: SecretStorage?
+    /// `--store none`, `FBAUTH_STORE=none` or a refresh token given: sessions live in the
+    /// process only, and nothing is read from or written to the config directory or a keyring.
+    var keepsNothing = false
+    /// `FBAUTH_REFRESH_TOKEN`, else `--refresh-token-file`: the session this run acts as.
+    var refreshToken: RefreshTokenSetting?
     /// App Check with a debug token (`FBAUTH_APP_CHECK_DEBUG_TOKEN` or
     /// `--app-check-debug-token-file`), for projects that enforce it; nil: none is sent.
     var appCheck: AppCheckDebugSettings?
@@ -60,8 +65,14 @@ struct RunSettings: Sendable {
         case "off": listenerGuard = .off
         case let other: throw .usage("FBAUTH_CONNECTION_CHECK '\(TerminalText.safe(String(other.prefix(20))))' must be on or off")
         }
-        let storeSetting = try Self.secretStorage(environment["FBAUTH_STORE"])
+        let storeNone = environment["FBAUTH_STORE"] == "none"
+        let storeSetting = storeNone ? nil : try Self.secretStorage(environment["FBAUTH_STORE"])
         secretStorage = globals.store ?? storeSetting
+        refreshToken = try Self.refreshToken(environment: environment, globals: globals, console: console)
+        keepsNothing = globals.keepsNothing || (storeNone && globals.store == nil) || refreshToken != nil
+        if keepsNothing, let store = globals.store {
+            throw .usage("--store \(store.rawValue) keeps the session, and \(refreshToken?.source ?? "--store none") keeps nothing: give one")
+        }
         emulatorHost = try SettingChecks.emulatorHost(environment["FIREBASE_AUTH_EMULATOR_HOST"])
         appConfig = try globals.appConfig.map { (path: String) throws(FBAuthError) in try AppConfigFile.read(path, appId: globals.appId) }
         appCheck = try Self.appCheck(environment: environment, globals: globals, appConfig: appConfig, console: console)
@@ -95,11 +106,44 @@ struct RunSettings: Sendable {
         return AppCheckDebugSettings(debugToken: token, appID: appID, exchangeHost: host)
     }
 
+    /// The refresh token a run acts as: `--refresh-token-file` wins over the variable, as an
+    /// option does; checked as Firebase issues them before it is sent.
+    static func refreshToken(environment: [String: String], globals: GlobalOptions, console: Console) throws(FBAuthError) -> RefreshTokenSetting? {
+        let setting: RefreshTokenSetting
+        if let file = globals.refreshTokenFile {
+            setting = RefreshTokenSetting(token: try SecretInput.token(from: file, option: "--refresh-token-file", console: console), source: "--refresh-token-file")
+        } else if let token = environment["FBAUTH_REFRESH_TOKEN"], !token.isEmpty {
+            setting = RefreshTokenSetting(token: token.trimmed(), source: "FBAUTH_REFRESH_TOKEN")
+        } else {
+            return nil
+        }
+        guard RefreshTokenSetting.looksLikeOne(setting.token) else {
+            throw .usage("\(setting.source) holds no refresh token (letters, digits and -._~+/=, as `fbauth token --refresh-token` prints one)")
+        }
+        return setting
+    }
+
     static func secretStorage(_ text: String?) throws(FBAuthError) -> SecretStorage? {
         guard let text, !text.isEmpty else { return nil }
         guard let storage = SecretStorage(rawValue: text) else {
-            throw .usage("FBAUTH_STORE '\(TerminalText.safe(String(text.prefix(20))))' must be keyring or file")
+            throw .usage("FBAUTH_STORE '\(TerminalText.safe(String(text.prefix(20))))' must be keyring, file or none")
         }
         return storage
     }
 }
+
+/// A refresh token given to the run, and where it came from (for messages: never the token).
+struct RefreshTokenSetting: Sendable {
+    var token: String
+    /// `FBAUTH_REFRESH_TOKEN` or `--refresh-token-file`.
+    var source: String
+
+    /// The shape of a Firebase refresh token: RFC 6750's b64token, at most 4 KiB.
+    static func looksLikeOne(_ text: String) -> Bool {
+        (1...4096).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || "-._~+/=".utf8.contains(byte)
+        }
+    }
+}
+

@@ -15,7 +15,7 @@ enum TokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh] [--format FORMAT | --json | --claims]", "--provider ID [--min-valid SECONDS] [--json]"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--format FORMAT | --json | --claims]", "--provider ID [--min-valid SECONDS] [--json]", "--refresh-token"],
         options: [
             OptionSpec("format", value: "FORMAT", suggestions: TokenFormat.names,
                        help: "raw (the default: the token and a newline), json (as --json), header (Authorization: Bearer … for curl -H @-), exec-credential (a Kubernetes ExecCredential, for a kubeconfig exec entry), google-executable (the executable-sourced response of Google's Workload Identity Federation)."),
@@ -25,6 +25,7 @@ enum TokenCommand: RunnableCommand {
             OptionSpec("force-refresh", help: "Refresh even if the saved token is still valid."),
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown,
                        help: "Print the saved OAuth access token of this provider instead (to call its own API)."),
+            OptionSpec("refresh-token", help: "Print the session's refresh token instead: a long-lived secret that signs in as this user until revoked, for a CI system's secret store (FBAUTH_REFRESH_TOKEN). Warned about on a terminal."),
         ],
         details: """
             Prints the token and a newline, nothing else. A token with enough time left is printed \
@@ -52,6 +53,14 @@ enum TokenCommand: RunnableCommand {
             security rules see as request.auth.token. Custom claims set with the Admin SDK appear \
             after the next refresh (--force-refresh).
 
+            --refresh-token prints the session's refresh token, for CI: put it in the CI \
+            system's secrets and give it back as FBAUTH_REFRESH_TOKEN, which makes `fbauth \
+            token` refresh in memory and write nothing (`fbauth help headless`). Pipe it \
+            straight into the secret store (`fbauth token --refresh-token | gh secret set \
+            FBAUTH_REFRESH_TOKEN`); on a terminal fbauth warns before printing it. It stays valid \
+            until the user is signed out everywhere (a password change, the Admin SDK's \
+            revokeRefreshTokens) or deleted; `fbauth signout` does not revoke it.
+
             --provider prints the provider's access token saved at sign-in or linking. Firebase \
             cannot refresh it: when it has expired, sign in with that provider again. An OAuth 1.0a \
             token (X, twitter.com) is useless without its secret: --json prints both.
@@ -65,11 +74,18 @@ enum TokenCommand: RunnableCommand {
         /// `--provider`: the provider's saved access token (`minValid` 0 unless given); with
         /// `json`, with its expiry and (OAuth 1.0a) secret.
         case providerAccessToken(providerId: String, minValid: Int, json: Bool)
+        /// `--refresh-token`: the session's refresh token.
+        case refreshToken
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         // Firebase ID tokens last one hour.
         let minValid = try arguments.wholeSeconds("min-valid", in: 0...3599) ?? defaultMinValid
+        if arguments.flag("refresh-token") {
+            let others = ["format", "json", "claims", "min-valid", "force-refresh", "provider"].filter { arguments.value($0) != nil || arguments.flag($0) }
+            guard others.isEmpty else { throw .usage("--refresh-token prints the refresh token alone; leave out --\(others[0])") }
+            return .refreshToken
+        }
         let format = try arguments.value("format").map { (name: String) throws(FBAuthError) -> TokenFormat in
             guard let format = TokenFormat(rawValue: name) else {
                 throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(TokenFormat.names.joined(separator: ", "))")
@@ -98,6 +114,8 @@ enum TokenCommand: RunnableCommand {
             try printClaims(minValid: minValid, forceRefresh: forceRefresh, auth: auth, context)
         case .providerAccessToken(let providerId, let minValid, let json):
             try printProviderToken(providerId, minValid: minValid, json: json, auth: auth, context)
+        case .refreshToken:
+            try printRefreshToken(auth: auth, context)
         case .idToken(let minValid, let forceRefresh, let format):
             // The saved token when it will do (no network, no lock, no write), else a refresh.
             let token: FreshIDToken
@@ -166,5 +184,18 @@ enum TokenCommand: RunnableCommand {
         ]
         if let secret = saved.credential.secret, TextChecks.isVisibleASCII(secret) { object["secret"] = .string(secret) }
         context.console.writeOutput(JSONOutput.render(JSONValue.object(object)))
+    }
+
+    /// The session's refresh token, asked for by name; on a terminal, where it stays in the
+    /// scrollback, a warning first.
+    static func printRefreshToken(auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+        let user = try auth.savedUser(context.globals.user)
+        guard let token = user.refreshToken else {
+            throw .signInAgain("the server signed \(user.displayLabel) out; \(user.signInAgainAdvice)")
+        }
+        if context.console.isOutputTerminal {
+            context.console.say("fbauth: warning: this refresh token signs in as \(user.displayLabel) until the user is signed out everywhere; keep it in a secret store, not in a file, a log or a chat (pipe it: fbauth token --refresh-token | gh secret set FBAUTH_REFRESH_TOKEN).")
+        }
+        context.console.writeOutput(token + "\n")
     }
 }

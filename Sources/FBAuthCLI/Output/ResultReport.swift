@@ -22,7 +22,10 @@ struct ResultReport {
     /// `signed in as ada@example.com with yahoo.com on project my-project (emulator …); the
     /// session is saved in PATH.`
     static func projectAndStore(_ auth: Auth) -> String {
-        " on \(auth.projectDescription); the session is saved in \(auth.sessionsLocation)."
+        guard !auth.settings.keepsSessionsInMemory else {
+            return " on \(auth.projectDescription); nothing was saved (--store none): its refresh token is in the result (--json)."
+        }
+        return " on \(auth.projectDescription); the session is saved in \(auth.sessionsLocation)."
     }
 }
 
