@@ -158,3 +158,40 @@ import Testing
             "--loopback\tHave the provider redirect straight to fbauth's listener instead of through Firebase's hosted handler (the default). Needs http://localhost:PORT/__/auth/handler registered with the provider; required by --print-url, --complete and pasted redirects."])
     }
 }
+
+/// Issue 41, item 8: the demo says "nothing leaves this machine" only when it is true, and when
+/// the browser cannot load the Firebase JS SDK (offline) it finishes on the loopback flow.
+@Suite struct DemoPromiseTests {
+    func demoHarness() throws -> Harness {
+        let harness = try Harness()
+        for name in ["FIREBASE_AUTH_EMULATOR_HOST", "FIREBASE_API_KEY", "BROWSER", "DISPLAY"] { harness.environment[name] = nil }
+        return harness
+    }
+
+    @Test func withoutABrowserNothingLeavesTheMachineAndItSaysSo() throws {
+        let harness = try demoHarness()
+        let result = try harness.run(["demo"], timeout: 60)
+        #expect(result.status == 0, "\(result)")
+        let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("fbauth demo: a stand-in for Firebase Auth and a fake yahoo.com provider are serving on http://127.0.0.1:")
+                && first.hasSuffix(" (nothing leaves this machine)."), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: Chromium.isInstalled || ProcessInfo.processInfo.environment["CI"] != nil, "chromium is not installed"))
+    func anSDKThatCannotLoadFallsBackToTheLoopbackFlow() throws {
+        let harness = try demoHarness()
+        let log = harness.directory + "/chromium.log"
+        let result = try harness.run(["demo", "--timeout", "60"], environment: [
+            "BROWSER": Binaries.url("fbauth-test-chromium").path, "FBAUTH_CHROMIUM_LOG": log,
+            // A host nobody answers for: the page meets what an offline machine meets at gstatic.
+            "FBAUTH_FIREBASE_JS_URL": "https://unreachable.fbauth.test/firebasejs",
+        ], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasSuffix("; your browser loads the Firebase JS SDK from unreachable.fbauth.test, and nothing else leaves this machine.") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("(nothing leaves this machine)"))
+        #expect(lines.contains("Your browser could not load the Firebase JS SDK from unreachable.fbauth.test (offline?), so the demo runs the loopback redirect flow instead, which needs nothing from the internet."), "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Signed in as demo@example.com with yahoo.com on project fbauth-stand-in") } && !lines.contains { $0.hasPrefix("fbauth:") }, "\(result.stderr)")
+        #expect(result.json.string("user", "email") == "demo@example.com")
+    }
+}

@@ -30,4 +30,8 @@ public enum Remedy: Sendable, Equatable {
     /// A local Auth emulator does not know the App Check debug token: register it there when
     /// the emulator starts.
     case registerDebugTokenWithEmulator
+    /// The browser could not load the Firebase JS SDK the hosted flow's page needs: load it from
+    /// elsewhere, or sign in on the loopback flow, which needs no SDK. The message names both
+    /// in the program's words (`AdviceWords`).
+    case loadTheSDKElsewhere
 }

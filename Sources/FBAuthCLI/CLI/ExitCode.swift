@@ -75,6 +75,8 @@ extension FBAuthError {
         if code == .appCheckTokenInvalid {
             return message + " (FBAUTH_APP_CHECK_DEBUG_TOKEN or --app-check-debug-token-file, with the app id from --app-config, --app-id or FBAUTH_APP_CHECK_APP_ID)"
         }
+        // The SDK's advice is in the message already, in fbauth's words (`CommandLineAdvice`).
+        if remedy == .loadTheSDKElsewhere { return message }
         return remedy.map { message + " (\(CommandLineRemedies.words(for: $0)))" } ?? message
     }
 }
@@ -132,6 +134,7 @@ enum CommandLineRemedies {
         case .reauthenticateWithApple: "`fbauth reauth --provider apple.com`, or --skip-revoke"
         case .deleteWithoutRevoking: "--skip-revoke deletes without revoking"
         case .registerDebugTokenWithEmulator: "`fbauth emulator --app-check-debug-token-file FILE`, or FBAUTH_APP_CHECK_DEBUG_TOKEN set where it starts"
+        case .loadTheSDKElsewhere: "FBAUTH_FIREBASE_JS_URL, or --loopback"
         }
     }
 

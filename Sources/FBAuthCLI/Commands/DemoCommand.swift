@@ -28,9 +28,12 @@ enum DemoCommand: RunnableCommand {
             fake OAuth provider on 127.0.0.1, then runs `fbauth signin` against it: the hosted flow \
             (fbauth's page loads the Firebase JS SDK, from FBAUTH_FIREBASE_JS_URL or gstatic, and \
             signs in through a popup), or with --loopback the loopback redirect. The provider shows \
-            a consent page with an email field, Allow and Deny. When no browser can be opened (no \
-            display, CI), fbauth says so and plays the browser itself on the loopback flow, which \
-            needs no internet, so the demo finishes anywhere.
+            a consent page with an email field, Allow and Deny. Only the hosted page's SDK comes \
+            from the internet (unless FBAUTH_FIREBASE_JS_URL names a local copy), and the demo \
+            says so; when the browser cannot load it (offline), the demo goes on with the \
+            loopback flow. When no browser can be opened (no display, CI), fbauth says so and \
+            plays the browser itself on the loopback flow, which needs no internet, so the demo \
+            finishes anywhere.
 
             With --mfa the demo goes on with multi-factor authentication: it enrols a TOTP second \
             factor for the user (fbauth's built-in authenticator app computes its codes), signs \
@@ -77,17 +80,20 @@ enum DemoCommand: RunnableCommand {
         let running = try standIn.start(port: 0, tokenLifetime: 3600)
         defer { running.stop() }
         let console = context.console
-        console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort) (nothing leaves this machine).")
 
         var dependencies = context.dependencies
         dependencies.environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
         let unavailable = options.noBrowser ? "--no-browser was given" : SystemBrowserLauncher.unavailability(environment: context.environment)
-        var redirect: RedirectRoute = options.loopback ? .loopback : .hostedHandler
+        var redirect: RedirectRoute = unavailable != nil || options.loopback ? .loopback : .hostedHandler
+        // The hosted page loads the SDK from gstatic unless FBAUTH_FIREBASE_JS_URL names a local
+        // copy: then, and on the loopback flow, nothing leaves this machine.
+        let sdkHost = redirect == .hostedHandler ? Self.remoteHost(of: context.settings.firebaseJSBase) : nil
+        console.say("fbauth demo: a stand-in for Firebase Auth and a fake \(providerId) provider are serving on http://\(running.hostAndPort)"
+            + (sdkHost.map { "; your browser loads the Firebase JS SDK from \($0), and nothing else leaves this machine." } ?? " (nothing leaves this machine)."))
         if let unavailable {
             // The built-in browser runs no JavaScript, and the hosted page needs the SDK from the internet.
             console.say("No browser will be opened (\(unavailable)); fbauth plays the browser and clicks Allow as \(email), on the loopback redirect flow.")
             dependencies.browser = running.headlessBrowser(email: email)
-            redirect = .loopback
         } else if redirect == .hostedHandler {
             console.say("The demo runs the hosted-handler flow: your browser opens fbauth's page, which loads the Firebase JS SDK and signs in through a popup on the stand-in's handler (--loopback for the direct redirect).")
         } else {
@@ -99,12 +105,17 @@ enum DemoCommand: RunnableCommand {
         // user's choice (or the first sign-in's) puts it.
         demoGlobals.store = keepsSession ? context.globals.store : .file
         let demoContext = try CommandContext(dependencies: dependencies, globals: demoGlobals)
-        let signIn = SignInCommand.Options(method: .identityProvider(.run(BrowserFlowRequest(
-            providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), json: options.json)
-        if options.mfa {
-            try secondFactorDemo(signIn, running: running, context: demoContext)
-        } else {
-            try SignInCommand.run(signIn, demoContext)
+        func signIn(_ redirect: RedirectRoute) -> SignInCommand.Options {
+            SignInCommand.Options(method: .identityProvider(.run(BrowserFlowRequest(
+                providerId: providerId, email: email, port: 0, timeout: timeout, redirect: redirect))), json: options.json)
+        }
+        do throws(FBAuthError) {
+            try demoSignIn(signIn(redirect), options: options, running: running, context: demoContext)
+        } catch where redirect == .hostedHandler && error.remedy == .loadTheSDKElsewhere {
+            // Offline, the page cannot load the SDK; the loopback flow needs none.
+            console.say("Your browser could not load the Firebase JS SDK\(sdkHost.map { " from \($0)" } ?? "") (offline?), so the demo runs the loopback redirect flow instead, which needs nothing from the internet.")
+            redirect = .loopback
+            try demoSignIn(signIn(redirect), options: options, running: running, context: demoContext)
         }
         let fbauth = CommandName.forSuggestions(environment: context.environment)
         guard keepsSession else {
@@ -112,6 +123,20 @@ enum DemoCommand: RunnableCommand {
             return
         }
         console.say("Demo complete; its stand-in has stopped. The saved session still answers offline:\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) whoami --offline\n  \(fbauth) --config-dir \(Self.quoted(configDirectory)) token\nFor a stand-in that keeps running, use `\(fbauth) emulator`.")
+    }
+
+    private static func demoSignIn(_ signIn: SignInCommand.Options, options: Options, running: RunningStandIn, context: CommandContext) throws(FBAuthError) {
+        if options.mfa {
+            try secondFactorDemo(signIn, running: running, context: context)
+        } else {
+            try SignInCommand.run(signIn, context)
+        }
+    }
+
+    /// The host the SDK is loaded from when it is not this machine (`base` nil: gstatic).
+    static func remoteHost(of base: String?) -> String? {
+        let host = URL(string: base ?? "https://www.gstatic.com/firebasejs")?.host ?? "www.gstatic.com"
+        return ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host) ? nil : host
     }
 
     /// Sign-in (its JSON kept off stdout), TOTP enrolment answered by the built-in authenticator

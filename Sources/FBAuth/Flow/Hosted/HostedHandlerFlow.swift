@@ -76,7 +76,8 @@ struct HostedHandlerFlow {
             return .failed(.operationNotAllowed, "\(providerId) sign-in is not enabled for this project (Firebase console → Authentication → Sign-in method) [\(code)]")
         case "fbauth/sdk-unavailable":
             // The browser could not reach gstatic: a network problem, as any other (exit 6).
-            return .failed(.networkError, "\(message) Check the network, or use \(words.sdkCopy), or sign in with \(words.loopback) where the provider (or an Auth emulator) accepts it")
+            return .failed(.networkError, "\(message) Check the network, or use \(words.sdkCopy), or sign in with \(words.loopback) where the provider (or an Auth emulator) accepts it",
+                           remedy: .loadTheSDKElsewhere)
         default:
             return .failed(.webInternalError, "the browser page reported an error: \(message.isEmpty ? code : message) [\(code)]")
         }
