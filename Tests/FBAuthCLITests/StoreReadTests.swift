@@ -5,8 +5,10 @@ import Testing
 private let straceProgram = ["/usr/bin/strace", "/bin/strace"].first(where: FileManager.default.isExecutableFile)
 
 /// Issue 28, item 6: the token path stays as fast: a fresh `fbauth token` opens the store once,
-/// a forced refresh at most three times (before the lock, under it, in the update). Counted
-/// with strace, as the kernel sees the opens.
+/// a forced refresh at most three times (before the lock, under it, in the update), and once
+/// more against an emulator, whose project is looked up when `Auth` is made (issue 41: a
+/// session belongs to the project, whichever port its emulator has now). Counted with strace,
+/// as the kernel sees the opens.
 @Suite(.enabled(if: straceProgram != nil, "strace is not installed; .ci/run installs it"))
 struct StoreReadTests {
 
@@ -24,6 +26,6 @@ struct StoreReadTests {
         let harness = try Harness()
         #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
         #expect(try opensOfTheStore(["token"], harness) == 1)
-        #expect(try opensOfTheStore(["token", "--force-refresh"], harness) <= 3)
+        #expect(try opensOfTheStore(["token", "--force-refresh"], harness) <= 4)
     }
 }

@@ -84,6 +84,8 @@ public final class Auth: Sendable {
                 keeper: host.keyring ?? SystemKeyring.keeper(environment: host.environment), choice: settings.secretStorage,
                 notice: { [observer] line in observer.signIn(.notice(line)) })
         }
+        let named = ProjectKey(apiKey: settings.apiKey, emulatorHost: settings.emulatorHost)
+        project = settings.emulatorHost == nil ? named : (try? store.load())?.resolve(named, isRunning: host.emulatorRunning) ?? named
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer
         let transport = transport ?? CurlTransport()
@@ -157,7 +159,9 @@ public final class Auth: Sendable {
 
     // MARK: - The flows behind User
 
-    var project: ProjectKey { ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost) }
+    /// The project as stored: on an emulator, possibly under another name of it or saved by one
+    /// that has stopped (`StoreContents.resolve`), read once.
+    let project: ProjectKey
 
     func client() -> FirebaseAuthClient {
         var client = Self.plainClient(settings, transport: transport)

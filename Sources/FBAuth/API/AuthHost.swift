@@ -10,6 +10,8 @@ public struct AuthHost: Sendable {
     public var environment: [String: String]
     /// The OS keyring refresh tokens are kept in; nil: the system's (a test gives its own).
     internal var keyring: (any SecretKeeper)?
+    /// Whether an emulator still answers at `host:port` (a connection to a loopback port).
+    public var emulatorRunning: @Sendable (String) -> Bool = EmulatorHosts.isRunning
 
     /// The process's own: the system clock, the system's secure generator and its environment.
     /// No Ctrl-C handling: a library does not take the process's signals unless asked

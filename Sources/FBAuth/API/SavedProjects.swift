@@ -22,6 +22,13 @@ public struct SavedProject: Sendable, Equatable {
     public var label: String { key.label(projectId: projectID) }
 
     public static func == (a: SavedProject, b: SavedProject) -> Bool { a.key == b.key }
+
+    /// The same project as the emulator at `host` serves it now (for messages), when it is
+    /// an emulator's.
+    public func servedBy(_ host: String?) -> SavedProject {
+        guard let host, emulatorHost != nil else { return self }
+        return SavedProject(apiKey: apiKey, emulatorHost: host, projectID: projectID)
+    }
 }
 
 /// Every project with sessions in one config directory (`sessions.json`), read once, and the
@@ -33,43 +40,77 @@ public struct SavedProjects: Sendable {
     /// Where the sessions are kept (the path of `sessions.json`).
     public let location: String
     let contents: StoreContents
+    /// Whether an emulator answers at `host:port` (`AuthHost.emulatorRunning`).
+    let emulatorRunning: @Sendable (String) -> Bool
 
     /// Reads the sessions of `configDirectory` (nil: `$FBAUTH_CONFIG_DIR`, else
     /// `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`, as `Auth`).
-    public static func read(configDirectory: String?, environment: [String: String]) throws(FBAuthError) -> SavedProjects {
+    public static func read(configDirectory: String?, environment: [String: String],
+                            emulatorRunning: (@Sendable (String) -> Bool)? = nil) throws(FBAuthError) -> SavedProjects {
         let store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: configDirectory, environment: environment)))
-        return SavedProjects(contents: try store.load(), location: store.location)
+        return SavedProjects(contents: try store.load(), location: store.location, emulatorRunning: emulatorRunning ?? EmulatorHosts.isRunning)
     }
 
-    init(contents: StoreContents, location: String) {
+    init(contents: StoreContents, location: String, emulatorRunning: @escaping @Sendable (String) -> Bool = EmulatorHosts.isRunning) {
         self.contents = contents
         self.location = location
+        self.emulatorRunning = emulatorRunning
         all = contents.projects.values.map { SavedProject(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost, projectID: $0.projectId) }
             .sorted { $0.key.storageKey < $1.key.storageKey }
     }
 
-    /// The project of `apiKey` on `emulatorHost`, with its id when one is known.
+    /// The project of `apiKey` on `emulatorHost`, with its id when one is known: on an
+    /// emulator, the saved project it is (under another name of the emulator, or left by one
+    /// that has stopped), as `Auth` finds it.
     public func project(apiKey: String, emulatorHost: String?) -> SavedProject {
-        SavedProject(apiKey: apiKey, emulatorHost: emulatorHost,
-                     projectID: contents.project(ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost))?.projectId)
+        let key = contents.resolve(ProjectKey(apiKey: apiKey, emulatorHost: emulatorHost), isRunning: emulatorRunning)
+        if let stored = key.storedAs.flatMap({ contents.projects[$0] }) {
+            return SavedProject(apiKey: stored.apiKey, emulatorHost: stored.emulatorHost, projectID: stored.projectId)
+        }
+        return SavedProject(apiKey: apiKey, emulatorHost: emulatorHost, projectID: contents.project(key)?.projectId)
     }
 
-    /// The projects whose id is `projectID` (on `emulatorHost` when one is given).
+    /// Whether `project` is the one `apiKey` names on `emulatorHost` (see `project(apiKey:emulatorHost:)`).
+    public func isProject(_ project: SavedProject, apiKey: String, emulatorHost: String?) -> Bool {
+        self.project(apiKey: apiKey, emulatorHost: emulatorHost) == project
+    }
+
+    /// The projects whose id is `projectID` (on `emulatorHost` when one is given: under any of
+    /// its names, else the latest one left by an emulator that has stopped).
     public func projects(withID projectID: String, onEmulator emulatorHost: String?) -> [SavedProject] {
-        all.filter { $0.projectID == projectID && (emulatorHost == nil || $0.emulatorHost == emulatorHost) }
+        let named = all.filter { $0.projectID == projectID }
+        guard let emulatorHost else { return named }
+        let here = named.filter { $0.emulatorHost.map { EmulatorHosts.same($0, emulatorHost) } ?? false }
+        if !here.isEmpty { return here }
+        let gone = named.filter { $0.emulatorHost.map { !emulatorRunning($0) } ?? false }
+        return gone.max { lastUsed($0) < lastUsed($1) }.map { [$0] } ?? []
     }
 
     /// The project signed in to (or switched to) last; with an emulator host given, the last
-    /// one on that emulator.
+    /// one on that emulator (under any of its names, else left by one that has stopped).
     public func remembered(onEmulator emulatorHost: String?) -> SavedProject? {
-        if let remembered = contents.rememberedProject, remembered.emulatorHost == emulatorHost || emulatorHost == nil {
+        if let remembered = contents.rememberedProject,
+           emulatorHost == nil || remembered.emulatorHost.map({ EmulatorHosts.same($0, emulatorHost!) }) == true {
             return project(apiKey: remembered.apiKey, emulatorHost: remembered.emulatorHost)
         }
         guard let emulatorHost else { return nil }
-        let latest = contents.projects.values.filter { $0.emulatorHost == emulatorHost }.max { a, b in
-            (a.sessions.map(\.lastSignInTime).max() ?? .distantPast) < (b.sessions.map(\.lastSignInTime).max() ?? .distantPast)
-        }
-        return latest.map { project(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) }
+        let emulated = contents.projects.values.filter { $0.emulatorHost != nil }
+        let here = emulated.filter { EmulatorHosts.same($0.emulatorHost!, emulatorHost) }
+        let candidates = here.isEmpty ? emulated.filter { !emulatorRunning($0.emulatorHost!) } : here
+        return candidates.max { $0.lastUsed < $1.lastUsed }.map { SavedProject(apiKey: $0.apiKey, emulatorHost: $0.emulatorHost, projectID: $0.projectId) }
+    }
+
+    private func lastUsed(_ project: SavedProject) -> Date { contents.project(project.key)?.lastUsed ?? .distantPast }
+
+    /// The projects saved by an emulator that no longer answers: their sessions cannot be used
+    /// there again (`fbauth prune` removes them).
+    public var onStoppedEmulators: [SavedProject] {
+        all.filter { $0.emulatorHost.map { !emulatorRunning($0) } ?? false }
+    }
+
+    /// Whether the emulator `project` was saved with has stopped (false for production).
+    public func emulatorStopped(_ project: SavedProject) -> Bool {
+        project.emulatorHost.map { !emulatorRunning($0) } ?? false
     }
 
     /// The emails and uids of every saved user, each once (for shell completion).

@@ -3,6 +3,9 @@
 internal struct ProjectKey: Hashable, Sendable {
     internal var apiKey: String
     internal var emulatorHost: String?
+    /// The `storageKey` of the saved project this one is, when it was saved under another name
+    /// of its emulator, or by an emulator that has stopped (`StoreContents.resolve`).
+    internal var storedAs: String?
 
     internal init(apiKey: String, emulatorHost: String?) {
         self.apiKey = apiKey
@@ -10,8 +13,12 @@ internal struct ProjectKey: Hashable, Sendable {
     }
 
     /// The key of this project in `sessions.json`: the API key, then for an emulator
-    /// `emulatorSeparator` and its host.
-    internal var storageKey: String { emulatorHost.map { "\(apiKey)\(Self.emulatorSeparator)\($0)" } ?? apiKey }
+    /// `emulatorSeparator` and its host (the one it was first saved with).
+    internal var storageKey: String { storedAs ?? emulatorHost.map { "\(apiKey)\(Self.emulatorSeparator)\($0)" } ?? apiKey }
+
+    /// One stored project is one project, whichever name of its emulator reached it.
+    static func == (a: ProjectKey, b: ProjectKey) -> Bool { a.storageKey == b.storageKey }
+    func hash(into hasher: inout Hasher) { hasher.combine(storageKey) }
 
     static let emulatorSeparator: StaticString = "@emulator:"
 

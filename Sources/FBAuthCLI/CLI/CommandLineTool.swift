@@ -22,6 +22,7 @@ package struct CommandLineTool: Sendable {
         Command(AccountsCommand.self),
         Command(UseCommand.self),
         Command(SignOutCommand.self),
+        Command(PruneCommand.self),
         Command(SignUpCommand.self),
         Command(LinkCommand.self),
         Command(ReauthCommand.self),

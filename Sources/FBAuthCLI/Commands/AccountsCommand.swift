@@ -46,9 +46,11 @@ enum AccountsCommand: RunnableCommand {
             projects = saved.all
         } else {
             let named = try context.project(in: saved)
-            projects = saved.all.filter { $0.apiKey == named.apiKey && $0.emulatorHost == named.emulatorHost }
+            projects = saved.all.filter { saved.isProject($0, apiKey: named.apiKey, emulatorHost: named.emulatorHost) }
         }
         let now = context.clock.now()
+        // Each emulator asked once whether it still answers (a connection on loopback).
+        let stopped = context.projectsOnStoppedEmulators(in: saved)
         var listed: [(project: SavedProject, user: User, current: Bool)] = []
         for project in projects {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
@@ -57,7 +59,8 @@ enum AccountsCommand: RunnableCommand {
         }
         if options.json {
             context.console.writeOutput(JSONOutput.render(listed.map { project, user, current in
-                SessionListingJSON(user: user, current: current, projectId: project.projectID, project: project.label, now: now)
+                SessionListingJSON(user: user, current: current, projectId: project.projectID, project: project.label, now: now,
+                                   emulatorStopped: project.emulatorHost == nil ? nil : stopped.contains(project))
             }))
             return
         }
@@ -69,7 +72,8 @@ enum AccountsCommand: RunnableCommand {
         let rows = listed.map { project, user, current in
             [current ? "*" : " ", user.uid, user.email ?? "-",
              user.providerNames(separator: ",", emailLink: "emailLink", none: "-"),
-             state(of: user, now: now) + (options.allProjects ? "  [\(project.label)]" : "")]
+             state(of: user, now: now) + (options.allProjects ? "  [\(project.label)]" : "")
+                + (stopped.contains(project) ? "  (its emulator is not running)" : "")]
                 .map(TerminalText.safe)
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -78,6 +82,9 @@ enum AccountsCommand: RunnableCommand {
                 .joined(separator: "  ")
         }
         context.console.writeText(lines.joined(separator: "\n") + "\n")
+        if listed.contains(where: { stopped.contains($0.project) }) {
+            context.console.say("Sessions of emulators that are not running stay usable if one starts again with the same users and API key (--import); `\(CommandName.forSuggestions(environment: context.environment)) prune` removes them.")
+        }
     }
 
     static func state(of user: User, now: Date) -> String {
@@ -97,10 +104,13 @@ struct SessionListingJSON: Encodable {
     /// The project's label (project id or key suffix, emulator).
     var project: String
     var now: Date
+    /// Whether the emulator the session was saved with no longer answers; nil for a Firebase
+    /// project.
+    var emulatorStopped: Bool?
 
     enum CodingKeys: String, CodingKey {
         case uid, email, displayName, tenantId, projectId, project, providers, secondFactors, current, token, expirationTime, expired, needsSignIn
-        case refreshTokenIn
+        case refreshTokenIn, emulatorStopped
     }
 
     func encode(to encoder: Encoder) throws {
@@ -121,6 +131,7 @@ struct SessionListingJSON: Encodable {
         try c.encode(expiration <= now, forKey: .expired)
         try c.encode(!user.canRefresh, forKey: .needsSignIn)
         try c.encode(user.refreshTokenStorage.map { user.auth.settings.keepsSessionsInMemory ? "memory" : $0.rawValue }, forKey: .refreshTokenIn)
+        try c.encode(emulatorStopped, forKey: .emulatorStopped)
     }
 }
 

@@ -13,8 +13,10 @@ struct ProjectContext: Equatable {
     var tenantId: String?
     var projectId: String?
 
-    init(_ project: SavedProject, tenantId: String?) {
-        self.init(apiKey: project.apiKey, emulatorHost: project.emulatorHost, tenantId: tenantId, projectId: project.projectID)
+    /// `servedBy`: the emulator that serves the project now, when it is not the one it was
+    /// saved with (a session belongs to the project, not to the emulator's host:port).
+    init(_ project: SavedProject, tenantId: String?, servedBy: String? = nil) {
+        self.init(apiKey: project.apiKey, emulatorHost: project.emulatorHost.map { servedBy ?? $0 }, tenantId: tenantId, projectId: project.projectID)
     }
 
     init(apiKey: String, emulatorHost: String?, tenantId: String?, projectId: String?) {
@@ -37,7 +39,7 @@ extension CommandContext {
         if let projectId = globals.project {
             let known: SavedProjects
             if let saved { known = saved } else { known = try savedProjects() }
-            return ProjectContext(try project(byId: projectId, in: known), tenantId: globals.tenantId)
+            return ProjectContext(try project(byId: projectId, in: known), tenantId: globals.tenantId, servedBy: emulatorHost)
         }
         if let apiKey = try namedAPIKey() {
             let projectId = saved?.project(apiKey: apiKey, emulatorHost: emulatorHost).projectID
@@ -50,7 +52,7 @@ extension CommandContext {
                 // A sign-in that nobody pointed at a project goes where the last one went: say so.
                 console.say("Using \(remembered.description) from your last sign-in; pass --api-key or FIREBASE_API_KEY for another.")
             }
-            return ProjectContext(remembered, tenantId: globals.tenantId)
+            return ProjectContext(remembered, tenantId: globals.tenantId, servedBy: emulatorHost)
         }
         // No project named and none known: a command that needs a signed-in user finds
         // nobody (exit 3), one that signs in needs to be told the project (exit 2).
@@ -64,6 +66,15 @@ extension CommandContext {
     /// read no setting (shell completion), taken when it is well-formed.
     var emulatorHost: String? {
         settings.emulatorHost ?? (try? SettingChecks.emulatorHost(environment["FIREBASE_AUTH_EMULATOR_HOST"])) ?? nil
+    }
+
+    /// The projects whose emulator is not running, but for the one the emulator of
+    /// `FIREBASE_AUTH_EMULATOR_HOST` serves now (restarted elsewhere with the same users).
+    func projectsOnStoppedEmulators(in saved: SavedProjects) -> [SavedProject] {
+        let served = emulatorHost == nil ? nil : try? project(in: saved)
+        return saved.onStoppedEmulators.filter { stopped in
+            served.map { !saved.isProject(stopped, apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) } ?? true
+        }
     }
 
     /// Every project with sessions here.

@@ -49,15 +49,18 @@ enum StatusCommand: RunnableCommand {
         var entries: [StatusEntry] = []
         var keyring = KeyringStatus()
         var namedHasSessions = false
+        let stopped = context.projectsOnStoppedEmulators(in: saved)
         for project in saved.all {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
             if project == saved.all.first { keyring = KeyringStatus(auth) }
             let current = auth.currentUser
-            let isNamed = named.map { $0.apiKey == project.apiKey && $0.emulatorHost == project.emulatorHost } ?? false
+            let isNamed = named.map { saved.isProject(project, apiKey: $0.apiKey, emulatorHost: $0.emulatorHost) } ?? false
             if isNamed, !auth.savedUsers.isEmpty { namedHasSessions = true }
             entries += auth.savedUsers.map { user in
-                StatusEntry(user: user, project: project.label, projectId: project.projectID,
-                            current: isNamed && current.map(user.isSameUser) == true, now: now)
+                // The named project as its emulator serves it now, which may not be the one it was saved with.
+                StatusEntry(user: user, project: (isNamed ? project.servedBy(named?.emulatorHost) : project).label, projectId: project.projectID,
+                            current: isNamed && current.map(user.isSameUser) == true, now: now,
+                            emulatorStopped: project.emulatorHost == nil ? nil : stopped.contains(project))
             }
         }
         entries.sort { $0.current && !$1.current }
@@ -103,7 +106,8 @@ enum StatusCommand: RunnableCommand {
         let others = entries.filter { !$0.current }
         if !others.isEmpty {
             lines.append("Other saved sessions:")
-            lines += others.map { "  \($0.who) on \($0.project): \($0.providers); token \($0.state)" + ($0.user.refreshTokenPlace.map { ", refresh token \($0)" } ?? "") }
+            lines += others.map { "  \($0.who) on \($0.project): \($0.providers); token \($0.state)" + ($0.user.refreshTokenPlace.map { ", refresh token \($0)" } ?? "")
+                + ($0.emulatorStopped == true ? "; its emulator is not running (`\(fbauth) prune`)" : "") }
         }
         lines.append("Sessions are stored in \(store)" + (keyring.newSecretsPlace.map { "; new refresh tokens are kept \($0)" } ?? ""))
         lines += keyring.lines(entries: entries, fbauth: fbauth)
@@ -118,6 +122,8 @@ struct StatusEntry: Encodable {
     var projectId: String?
     var current: Bool
     var now: Date
+    /// Whether the emulator its session was saved with has stopped; nil for a Firebase project.
+    var emulatorStopped: Bool? = nil
 
     var who: String { user.email.map { "\(TerminalText.safe($0)) (uid \(user.uid))" } ?? "uid \(user.uid)" }
     var providers: String { user.providerWords }
@@ -133,7 +139,8 @@ struct StatusEntry: Encodable {
 
     /// As `accounts --json` prints a session.
     func encode(to encoder: Encoder) throws {
-        try SessionListingJSON(user: user, current: current, projectId: projectId, project: project, now: now).encode(to: encoder)
+        try SessionListingJSON(user: user, current: current, projectId: projectId, project: project, now: now,
+                               emulatorStopped: emulatorStopped).encode(to: encoder)
     }
 }
 

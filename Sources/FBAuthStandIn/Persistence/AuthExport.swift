@@ -16,7 +16,9 @@ import Foundation
 ///
 /// Passwords are kept as Google's emulator keeps them, `fakeHash:salt=SALT:password=PASSWORD`:
 /// these are test users. TOTP second factors, which Google's emulator lacks, go to
-/// `auth_export/fbauth-totp-factors.json` (a name its import skips).
+/// `auth_export/fbauth-totp-factors.json` (a name its import skips), and the refresh tokens
+/// issued to `auth_export/fbauth-refresh-tokens.json`: Google's emulator encodes its sessions in
+/// its refresh tokens, which outlive a restart, and so do the stand-in's.
 public enum AuthExport {
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
@@ -24,6 +26,7 @@ public enum AuthExport {
 
     static let metadataFile = "firebase-export-metadata.json"
     static let totpFile = "fbauth-totp-factors.json"
+    static let refreshTokensFile = "fbauth-refresh-tokens.json"
     /// Larger files are refused (the store's own limit).
     static let maximumFileBytes = 16 << 20
 
@@ -61,6 +64,16 @@ public enum AuthExport {
         try auth.write("config.json", JSONText.data(["signIn": ["allowDuplicateEmails": !backend.configuration.oneAccountPerEmail],
                                                       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": backend.configuration.emailEnumerationProtection]]))
         try auth.write(totpFile, JSONText.data(["factors": totp]))
+        let sessions: [[String: Any]] = backend.refreshTokens.sorted { $0.key < $1.key }.compactMap { token, issued in
+            guard backend.accounts[issued.localId] != nil else { return nil }
+            var session: [String: Any] = ["refreshToken": token, "localId": issued.localId, "issuedAt": issued.issuedAt.formatted(.iso8601),
+                                          "signInProvider": issued.signInProvider]
+            session["tenantId"] = issued.tenantId
+            if !issued.developerClaims.isEmpty { session["claims"] = issued.developerClaims }
+            if let factor = issued.secondFactor { session["secondFactor"] = ["factorId": factor.factorId, "enrollmentId": factor.enrollmentId] }
+            return session
+        }
+        try auth.write(refreshTokensFile, JSONText.data(["sessions": sessions]))
         // Written last, as firebase-tools does: a directory with it is a whole export.
         try top.write(metadataFile, JSONText.data(["version": version, "auth": ["version": version, "path": "auth_export"]]))
     }
@@ -150,6 +163,23 @@ public enum AuthExport {
                 let enrolledAt = (factor["enrolledAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? backend.now()
                 backend.accounts[localId]?.mfaEnrollments.append(MfaEnrollment(
                     id: id, displayName: factor["displayName"] as? String, enrolledAt: enrolledAt, kind: .totp(secret: secret)))
+            }
+        }
+        if let sessions = try load(refreshTokensFile, in: auth, required: false)?["sessions"] as? [Any] {
+            for case let session as [String: Any] in sessions {
+                guard let token = session["refreshToken"] as? String, (1...512).contains(token.utf8.count),
+                      token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+                      let localId = session["localId"] as? String, backend.accounts[localId] != nil,
+                      let provider = session["signInProvider"] as? String, (1...128).contains(provider.utf8.count),
+                      let issuedAt = (session["issuedAt"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
+                else { throw Problem(description: "\(auth.path)/\(refreshTokensFile): a session without a refreshToken, a known localId, signInProvider or issuedAt") }
+                let factor = (session["secondFactor"] as? [String: Any]).flatMap { factor -> SecondFactorClaim? in
+                    guard let id = factor["factorId"] as? String, let enrollment = factor["enrollmentId"] as? String else { return nil }
+                    return SecondFactorClaim(factorId: id, enrollmentId: enrollment)
+                }
+                backend.refreshTokens[token] = IssuedRefreshToken(
+                    localId: localId, tenantId: backend.accounts[localId]?.tenantId, issuedAt: issuedAt, signInProvider: provider,
+                    secondFactor: factor, developerClaims: session["claims"] as? [String: Any] ?? [:])
             }
         }
         return .users(backend.accounts.count)
