@@ -410,9 +410,7 @@ import Testing
 struct GoogleAuthEmulatorTests {
     @Test func phoneSecondFactorsEnrolSignInAndWithdraw() throws {
         var emulator = try GoogleAuthEmulator()
-        let harness = try Harness()
-        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
-        harness.environment["BROWSER"] = "/bin/false"
+        let harness = try emulator.harness()
         let email = "mfa-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         try emulator.createVerifiedUser(email: email, password: "correct horse")
         #expect(try harness.run(["signin", "--provider", "password", "--email", email], stdin: "correct horse\n").status == 0)
@@ -444,9 +442,7 @@ struct GoogleAuthEmulatorTests {
         let emulator = try GoogleAuthEmulator()
         let bus = try PrivateBus()
         try bus.startKeyring()
-        let harness = try Harness()
-        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
-        harness.environment["BROWSER"] = "/bin/false"
+        let harness = try emulator.harness()
         harness.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let email = "keyring-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let signup = try harness.run(["signup", "--email", email], stdin: "correct horse\n")
@@ -469,9 +465,7 @@ struct GoogleAuthEmulatorTests {
     /// with the listed link, an email link, a provider credential as fake claims, the claims.
     @Test func theEmailAndPasswordLifecycle() throws {
         var emulator = try GoogleAuthEmulator()
-        let harness = try Harness()
-        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
-        harness.environment["BROWSER"] = "/bin/false"
+        let harness = try emulator.harness()
         let email = "life-\(UUID().uuidString.prefix(8).lowercased())@example.com"
         let signup = try harness.run(["signup", "--email", email], stdin: "correct horse\n")
         #expect(signup.status == 0, "\(signup)")
@@ -506,9 +500,7 @@ extension GoogleAuthEmulatorTests {
     /// in the address of the mailed links.
     @Test func aCustomTokenUserAndTheMailNote() throws {
         let emulator = try GoogleAuthEmulator()
-        let harness = try Harness()
-        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = emulator.host
-        harness.environment["BROWSER"] = "/bin/false"
+        let harness = try emulator.harness()
         let uid = "bot-\(UUID().uuidString.prefix(8).lowercased())"
         let signin = try harness.run(["signin", "--provider", "custom", "--token-file", "-"], stdin: #"{"uid": "\#(uid)"}"#)
         #expect(signin.status == 0 && signin.json[path: "user", "isAnonymous"] as? Bool == false, "\(signin)")
@@ -580,6 +572,14 @@ struct GoogleAuthEmulator {
     var projectId = ""
 
     init() throws { host = try #require(Self.host) }
+
+    /// A harness whose fbauth talks to this emulator, with no browser to open.
+    func harness() throws -> Harness {
+        let harness = try Harness()
+        harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] = host
+        harness.environment["BROWSER"] = "/bin/false"
+        return harness
+    }
 
     private func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, owner: Bool = false) throws -> [String: Any] {
         var request = URLRequest(url: try #require(URL(string: "http://\(host)\(path)")))
