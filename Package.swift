@@ -27,6 +27,9 @@ let package = Package(
         // of the command line; reports progress to an observer. FoundationEssentials only on
         // Linux (no ICU), HTTP through the system's libcurl loaded on the first request.
         .target(name: "FBAuth", dependencies: ["FBAuthSupport", "LoopbackHTTP", "CCurl"]),
+        // Verifying Firebase ID tokens and session cookies as the Admin SDKs do (issue 42): RS256
+        // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
+        .target(name: "FBAuthVerification", dependencies: ["FBAuthSupport"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)
@@ -44,7 +47,7 @@ let package = Package(
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
         // plus a headless browser. Independent of FBAuth on purpose: it must catch the
         // client's protocol mistakes, not share them.
-        .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP"]),
+        .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP", "FBAuthSupport"]),
         // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
             name: "fbauth",
@@ -65,10 +68,10 @@ let package = Package(
         // Plain code (no @testable import), so that `swift build -c release` builds it too.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "LoopbackHTTPTests", dependencies: ["LoopbackHTTP", "CallbackFuzzing", "TestSupport"]),
-        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "TestSupport"],
+        .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "FBAuthVerification", "TestSupport"],
                     // Answers recorded from real components, read by the tests from the source tree.
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "LoopbackHTTP"]),
+        .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "FBAuthSupport", "LoopbackHTTP"]),
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 import Dispatch
 import LoopbackHTTP
 

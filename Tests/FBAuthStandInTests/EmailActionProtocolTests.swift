@@ -1,5 +1,6 @@
 @testable import FBAuthStandIn
 import Foundation
+import FBAuthSupport
 import LoopbackHTTP
 import Testing
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// `signInWithIdp` with a credential the app already holds, in `postBody` as
 /// `OAuthProvider.credential(...)` sends it (firebase-js-sdk `packages/auth/src/core/credentials/oauth.ts`):

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// Time-based one-time passwords (RFC 6238) over HMAC-SHA1 (RFC 2104, RFC 3174), with secrets in
 /// base32 (RFC 4648), as authenticator apps and Firebase's TOTP second factor use them

@@ -1,8 +1,8 @@
-/// SHA-256 (FIPS 180-4), for the raw nonces of ID-token credentials: an Apple or OpenID
-/// Connect ID token carries the hex SHA-256 of the nonce the app sent in the clear
-/// (firebase-js-sdk `packages/auth/src/core/providers/oauth.ts`, `rawNonce`).
-enum SHA256 {
-    static func hash(_ message: [UInt8]) -> [UInt8] {
+/// SHA-256 (FIPS 180-4): for the raw nonces of ID-token credentials (an Apple or OpenID
+/// Connect ID token carries the hex SHA-256 of the nonce the app sent in the clear,
+/// firebase-js-sdk `packages/auth/src/core/providers/oauth.ts`, `rawNonce`), and for RS256.
+package enum SHA256 {
+    package static func hash(_ message: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
@@ -30,7 +30,7 @@ enum SHA256 {
     }
 
     /// Lower-case hex of the digest of `text`'s UTF-8, as nonces are compared.
-    static func hex(_ text: String) -> String {
+    package static func hex(_ text: String) -> String {
         hash(Array(text.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
@@ -50,8 +50,8 @@ enum SHA256 {
 
 /// The message padding SHA-1 and SHA-256 share: a one bit, zeros, and the bit length as
 /// 64 bits big-endian, to a multiple of 64 bytes.
-enum MerkleDamgard {
-    static func padded(_ message: [UInt8]) -> [UInt8] {
+package enum MerkleDamgard {
+    package static func padded(_ message: [UInt8]) -> [UInt8] {
         var padded = message + [0x80]
         while padded.count % 64 != 56 { padded.append(0) }
         let length = UInt64(message.count) * 8

@@ -1,0 +1,138 @@
+/// Modular exponentiation for RSA verification: numbers as little-endian 64-bit limbs,
+/// multiplied in Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery
+/// multiplication algorithms", 1996: CIOS). Only public values pass through it (signatures,
+/// moduli, public exponents), so it need not run in constant time.
+struct Montgomery: Sendable {
+    /// The modulus, odd, least significant limb first.
+    let modulus: [UInt64]
+    /// -modulus⁻¹ mod 2⁶⁴.
+    private let inverse: UInt64
+    /// R² mod modulus, R = 2^(64·limbs): what takes a number into Montgomery form.
+    private let rSquared: [UInt64]
+
+    /// Nil for an even modulus (RSA moduli are odd) or one with no limbs.
+    init?(modulus: [UInt64]) {
+        let modulus = Self.trimmed(modulus)
+        guard let low = modulus.first, low & 1 == 1 else { return nil }
+        self.modulus = modulus
+        // Newton's iteration doubles the correct low bits each step: 1 → 64 in six.
+        var inverse: UInt64 = 1
+        for _ in 0..<6 { inverse = inverse &* (2 &- low &* inverse) }
+        self.inverse = 0 &- inverse
+        // R² mod n by doubling 1, 2·64·limbs times, reducing as it goes.
+        var value = [UInt64](repeating: 0, count: modulus.count)
+        value[0] = 1
+        for _ in 0..<(128 * modulus.count) { value = Self.doubled(value, modulo: modulus) }
+        rSquared = value
+    }
+
+    /// base^exponent mod modulus, for base < modulus.
+    func power(_ base: [UInt64], _ exponent: UInt64) -> [UInt64] {
+        let base = multiply(Self.padded(base, to: modulus.count), rSquared)
+        var result = base
+        let bits = 64 - exponent.leadingZeroBitCount
+        guard bits > 0 else { return Self.padded([1], to: modulus.count) }
+        for bit in stride(from: bits - 2, through: 0, by: -1) {
+            result = multiply(result, result)
+            if exponent >> UInt64(bit) & 1 == 1 { result = multiply(result, base) }
+        }
+        // Out of Montgomery form: multiplied by 1.
+        return multiply(result, Self.padded([1], to: modulus.count))
+    }
+
+    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus.
+    private func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        let count = modulus.count
+        var t = [UInt64](repeating: 0, count: count + 2)
+        for i in 0..<count {
+            var carry: UInt64 = 0
+            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], b[i], t[j], carry) }
+            (t[count], carry) = Self.add(t[count], carry)
+            t[count + 1] = carry
+            let m = t[0] &* inverse
+            (carry, _) = Self.multiplyAdd(m, modulus[0], t[0], 0)
+            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, modulus[j], t[j], carry) }
+            (t[count - 1], carry) = Self.add(t[count], carry)
+            t[count] = t[count + 1] &+ carry
+        }
+        var result = Array(t[0..<count])
+        if t[count] != 0 || !Self.less(result, modulus) { result = Self.subtracting(modulus, from: result) }
+        return result
+    }
+
+    /// a + b as (sum, carry).
+    private static func add(_ a: UInt64, _ b: UInt64) -> (UInt64, UInt64) {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return (sum, overflow ? 1 : 0)
+    }
+
+    /// a·b + c + d as (high, low): at most 2¹²⁸ − 1, so it never overflows.
+    private static func multiplyAdd(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> (UInt64, UInt64) {
+        var (high, low) = a.multipliedFullWidth(by: b)
+        var overflow: Bool
+        (low, overflow) = low.addingReportingOverflow(c)
+        if overflow { high &+= 1 }
+        (low, overflow) = low.addingReportingOverflow(d)
+        if overflow { high &+= 1 }
+        return (high, low)
+    }
+
+    /// 2·value mod modulus, for value < modulus.
+    private static func doubled(_ value: [UInt64], modulo modulus: [UInt64]) -> [UInt64] {
+        var result = value
+        var carry: UInt64 = 0
+        for i in result.indices {
+            let next = result[i] >> 63
+            result[i] = result[i] << 1 | carry
+            carry = next
+        }
+        return carry == 1 || !less(result, modulus) ? subtracting(modulus, from: result) : result
+    }
+
+    /// Whether a < b, both `b.count` limbs long.
+    static func less(_ a: [UInt64], _ b: [UInt64]) -> Bool {
+        for i in stride(from: b.count - 1, through: 0, by: -1) where a[i] != b[i] { return a[i] < b[i] }
+        return false
+    }
+
+    /// value − modulus, wrapping as the hardware does (the caller knows it is not negative, or
+    /// that a carried-out limb makes up for it).
+    private static func subtracting(_ modulus: [UInt64], from value: [UInt64]) -> [UInt64] {
+        var result = value
+        var borrow = false
+        for i in result.indices {
+            let (difference, first) = result[i].subtractingReportingOverflow(modulus[i])
+            let (final, second) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
+            result[i] = final
+            borrow = first || second
+        }
+        return result
+    }
+
+    static func padded(_ limbs: [UInt64], to count: Int) -> [UInt64] {
+        limbs.count >= count ? Array(limbs.prefix(count)) : limbs + [UInt64](repeating: 0, count: count - limbs.count)
+    }
+
+    static func trimmed(_ limbs: [UInt64]) -> [UInt64] {
+        var limbs = limbs
+        while limbs.last == 0 { limbs.removeLast() }
+        return limbs
+    }
+
+    /// Big-endian bytes as limbs, least significant first.
+    static func limbs(bigEndian bytes: some Collection<UInt8>) -> [UInt64] {
+        let bytes = Array(bytes)
+        var limbs = [UInt64](repeating: 0, count: (bytes.count + 7) / 8)
+        for (index, byte) in bytes.reversed().enumerated() { limbs[index / 8] |= UInt64(byte) << UInt64(8 * (index % 8)) }
+        return limbs
+    }
+
+    /// Limbs as `count` big-endian bytes (the value must fit).
+    static func bigEndian(_ limbs: [UInt64], count: Int) -> [UInt8] {
+        (0..<count).map { index in
+            let position = count - 1 - index
+            let limb = position / 8
+            return limb < limbs.count ? UInt8(truncatingIfNeeded: limbs[limb] >> UInt64(8 * (position % 8))) : 0
+        }
+    }
+}
