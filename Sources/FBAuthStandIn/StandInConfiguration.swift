@@ -13,6 +13,9 @@ public struct StandInConfiguration: Sendable {
     public var projectNumber = "123456789012"
     /// Lifetime of minted Firebase ID tokens, in seconds (production: 3600).
     public var idTokenLifetime = 3600
+    /// How recent a sign-in must be to change second factors (production: 5 minutes,
+    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
+    public var recentSignIn: TimeInterval = 300
     /// Lifetime of providers' OAuth access tokens, in seconds.
     public var providerTokenLifetime = 3600
     /// Answer `createAuthUri` for identity providers with 501 and accept fake JSON claims in

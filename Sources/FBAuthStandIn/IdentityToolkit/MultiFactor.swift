@@ -21,8 +21,6 @@ extension Backend {
 
     /// How long a pending credential, an SMS code and a TOTP enrolment last.
     static let mfaSessionLifetime: TimeInterval = 600
-    /// How recent a sign-in must be to change second factors.
-    static let recentSignIn: TimeInterval = 300
 
     // MARK: - Sign-in
 
@@ -186,7 +184,7 @@ extension Backend {
     }
 
     private func requireRecentSignIn(_ token: IssuedIDToken) throws(APIError) {
-        guard now().timeIntervalSince(token.authTime) <= Self.recentSignIn else { throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
+        guard now().timeIntervalSince(token.authTime) <= configuration.recentSignIn else { throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
     }
 
     // MARK: - Phone numbers
