@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "FBAuth", dependencies: ["FBAuthSupport", "LoopbackHTTP", "CCurl"]),
         // Verifying Firebase ID tokens and session cookies as the Admin SDKs do (issue 42): RS256
         // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
-        .target(name: "FBAuthVerification", dependencies: ["FBAuthSupport"]),
+        .target(name: "FBAuthVerification", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)

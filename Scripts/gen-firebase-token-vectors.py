@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Writes Tests/FBAuthTests/Fixtures/FirebaseTokens/tokens.json: Firebase ID tokens and session
+cookies signed with RS256 by OpenSSL (Python's cryptography), each breaking one of
+firebase-admin's checks, with the certificates (kid → PEM, as Google's x509 endpoints serve
+them) and the time the tests take as now. Run again only to change them."""
+import base64, datetime, json, pathlib
+from cryptography import x509
+from cryptography.x509.oid import NameOID
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import rsa, padding
+
+NOW = 1795700000
+PROJECT = "proj-1"
+
+def b64url(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+def segment(obj): return b64url(json.dumps(obj, separators=(",", ":")).encode())
+
+def certificate(key, name):
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
+            .serial_number(7).not_valid_before(start).not_valid_after(start + datetime.timedelta(days=3650))
+            .sign(key, hashes.SHA256()))
+    return cert.public_bytes(serialization.Encoding.PEM).decode()
+
+def main():
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    certs = {"kid-1": certificate(key, "securetoken")}
+
+    def sign(header, payload, signer=key):
+        signing_input = segment(header) + "." + segment(payload)
+        return signing_input + "." + b64url(signer.sign(signing_input.encode(), padding.PKCS1v15(), hashes.SHA256()))
+
+    def claims(**overrides):
+        base = {"iss": "https://securetoken.google.com/" + PROJECT, "aud": PROJECT, "auth_time": NOW - 600,
+                "user_id": "uid-1", "sub": "uid-1", "iat": NOW - 100, "exp": NOW + 3500,
+                "email": "ada@example.com", "email_verified": True, "admin": True,
+                "firebase": {"identities": {"email": ["ada@example.com"]}, "sign_in_provider": "password"}}
+        base.update(overrides)
+        return {k: v for k, v in base.items() if v is not None}
+
+    header = {"alg": "RS256", "kid": "kid-1", "typ": "JWT"}
+    valid = sign(header, claims())
+    flipped = valid[:-6] + ("A" if valid[-6] != "A" else "B") + valid[-5:]
+    tokens = {
+        "valid": valid,
+        "session cookie": sign(header, claims(iss="https://session.firebase.google.com/" + PROJECT)),
+        "expired": sign(header, claims(exp=NOW - 1)),
+        "expiring now": sign(header, claims(exp=NOW)),
+        "issued in the future": sign(header, claims(iat=NOW + 301)),
+        "issued within the clock skew": sign(header, claims(iat=NOW + 299)),
+        "authenticated in the future": sign(header, claims(auth_time=NOW + 301)),
+        "no auth_time": sign(header, claims(auth_time=None)),
+        "another project": sign(header, claims(aud="proj-2", iss="https://securetoken.google.com/proj-2")),
+        "another issuer": sign(header, claims(iss="https://securetoken.google.com/proj-2")),
+        "no sub": sign(header, claims(sub=None)),
+        "an empty sub": sign(header, claims(sub="")),
+        "a long sub": sign(header, claims(sub="u" * 129)),
+        "no kid": sign({"alg": "RS256", "typ": "JWT"}, claims()),
+        "a custom token": sign({"alg": "RS256", "typ": "JWT"},
+                               {"aud": "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit",
+                                "iss": "sa@proj-1.iam.gserviceaccount.com", "sub": "sa@proj-1.iam.gserviceaccount.com",
+                                "uid": "uid-1", "iat": NOW - 10, "exp": NOW + 3590}),
+        "HS256": segment({"alg": "HS256", "kid": "kid-1", "typ": "JWT"}) + "." + segment(claims()) + "." + b64url(b"\x01" * 32),
+        "unsigned": segment({"alg": "none", "typ": "JWT"}) + "." + segment(claims()) + ".",
+        "an unknown kid": sign({"alg": "RS256", "kid": "kid-9", "typ": "JWT"}, claims()),
+        "a bad signature": flipped,
+        "another key's signature": sign(header, claims(), signer=rsa.generate_private_key(public_exponent=65537, key_size=2048)),
+        "two segments": valid.rsplit(".", 1)[0],
+        "not base64": "e30.e30.*",
+    }
+    out = pathlib.Path(__file__).resolve().parent.parent / "Tests/FBAuthTests/Fixtures/FirebaseTokens/tokens.json"
+    out.write_text(json.dumps({"generator": "Scripts/gen-firebase-token-vectors.py", "now": NOW, "project": PROJECT,
+                               "certificates": certs, "tokens": tokens}, indent=1) + "\n")
+    print("wrote", out)
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+/// The two Firebase JWTs a server verifies, with what tells them apart and how firebase-admin
+/// names them in its messages (firebase-admin-node `src/auth/token-verifier.ts`,
+/// `ID_TOKEN_INFO` and `SESSION_COOKIE_INFO`).
+public enum FirebaseTokenKind: Sendable {
+    case idToken
+    case sessionCookie
+
+    /// Where Google publishes the certificates of the keys that sign them (kid → PEM).
+    var certificatesURL: String {
+        switch self {
+        case .idToken: "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+        case .sessionCookie: "https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
+        }
+    }
+
+    /// The issuer, before the project id.
+    var issuerPrefix: String {
+        switch self {
+        case .idToken: "https://securetoken.google.com/"
+        case .sessionCookie: "https://session.firebase.google.com/"
+        }
+    }
+
+    var jwtName: String { self == .idToken ? "Firebase ID token" : "Firebase session cookie" }
+    var shortName: String { self == .idToken ? "ID token" : "session cookie" }
+    var article: String { self == .idToken ? "an" : "a" }
+    var verifyName: String { self == .idToken ? "verifyIdToken()" : "verifySessionCookie()" }
+    var expiredCode: String { self == .idToken ? "auth/id-token-expired" : "auth/session-cookie-expired" }
+    var revokedCode: String { self == .idToken ? "auth/id-token-revoked" : "auth/session-cookie-revoked" }
+    private var docs: String {
+        self == .idToken ? "https://firebase.google.com/docs/auth/admin/verify-id-tokens" : "https://firebase.google.com/docs/auth/admin/manage-cookies"
+    }
+
+    /// firebase-admin's closing sentence of most refusals.
+    var docsSentence: String { " See \(docs) for details on how to retrieve \(article) \(shortName)." }
+}
+
+/// Why a token was refused: firebase-admin's error code (`auth/argument-error`,
+/// `auth/id-token-expired`, …) and message.
+public struct TokenRefusal: Error, Sendable, Equatable {
+    public let code: String
+    public let message: String
+
+    init(_ message: String, code: String = "auth/argument-error") {
+        self.code = code
+        self.message = message
+    }
+}
