@@ -2,14 +2,17 @@
 """Writes Tests/FBAuthTests/Fixtures/FirebaseTokens/tokens.json: Firebase ID tokens and session
 cookies signed with RS256 by OpenSSL (Python's cryptography), each breaking one of
 firebase-admin's checks, with the certificates (kid → PEM, as Google's x509 endpoints serve
-them) and the time the tests take as now. Run again only to change them."""
-import base64, datetime, json, pathlib
+them) and the time the tests take as now. Run again only to change them.
+
+With --now SECONDS --out FILE it mints the same set for that time into FILE: the end-to-end
+tests of `fbauth verify-token`, whose clock is the real one, make theirs so."""
+import argparse, base64, datetime, json, pathlib
 from cryptography import x509
 from cryptography.x509.oid import NameOID
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa, padding
 
-NOW = 1795700000
+FIXTURE_NOW = 1795700000
 PROJECT = "proj-1"
 
 def b64url(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
@@ -25,6 +28,12 @@ def certificate(key, name):
     return cert.public_bytes(serialization.Encoding.PEM).decode()
 
 def main():
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("--now", type=int, default=FIXTURE_NOW)
+    arguments.add_argument("--out")
+    options = arguments.parse_args()
+    global NOW
+    NOW = options.now
     key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     certs = {"kid-1": certificate(key, "securetoken")}
 
@@ -48,9 +57,10 @@ def main():
         "session cookie": sign(header, claims(iss="https://session.firebase.google.com/" + PROJECT)),
         "expired": sign(header, claims(exp=NOW - 1)),
         "expiring now": sign(header, claims(exp=NOW)),
-        "issued in the future": sign(header, claims(iat=NOW + 301)),
+        "issued in the future": sign(header, claims(iat=NOW + 3600)),
+        "issued just past the clock skew": sign(header, claims(iat=NOW + 301)),
         "issued within the clock skew": sign(header, claims(iat=NOW + 299)),
-        "authenticated in the future": sign(header, claims(auth_time=NOW + 301)),
+        "authenticated in the future": sign(header, claims(auth_time=NOW + 3600)),
         "no auth_time": sign(header, claims(auth_time=None)),
         "another project": sign(header, claims(aud="proj-2", iss="https://securetoken.google.com/proj-2")),
         "another issuer": sign(header, claims(iss="https://securetoken.google.com/proj-2")),
@@ -70,7 +80,7 @@ def main():
         "two segments": valid.rsplit(".", 1)[0],
         "not base64": "e30.e30.*",
     }
-    out = pathlib.Path(__file__).resolve().parent.parent / "Tests/FBAuthTests/Fixtures/FirebaseTokens/tokens.json"
+    out = pathlib.Path(options.out) if options.out else pathlib.Path(__file__).resolve().parent.parent / "Tests/FBAuthTests/Fixtures/FirebaseTokens/tokens.json"
     out.write_text(json.dumps({"generator": "Scripts/gen-firebase-token-vectors.py", "now": NOW, "project": PROJECT,
                                "certificates": certs, "tokens": tokens}, indent=1) + "\n")
     print("wrote", out)

@@ -13,6 +13,11 @@ public struct StandInConfiguration: Sendable {
     public var projectNumber = "123456789012"
     /// Lifetime of minted Firebase ID tokens, in seconds (production: 3600).
     public var idTokenLifetime = 3600
+    /// Certificates (kid → PEM) published where Google publishes securetoken's
+    /// (`/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com`,
+    /// with `Cache-Control: max-age` as Google sends it), for a server to verify ID tokens
+    /// with; nil: not served.
+    public var publishedCertificates: [String: String]?
     /// How recent a sign-in must be to change second factors (production: 5 minutes,
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
     public var recentSignIn: TimeInterval = 300

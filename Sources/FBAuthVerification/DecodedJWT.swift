@@ -17,8 +17,8 @@ struct DecodedJWT {
     init?(_ token: String) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, token.utf8.count <= 16_384,
-              case .object(let header)? = Self.bytes(parts[0]).flatMap({ JSONValue.parse(Data($0)) }),
-              case .object(let payload)? = Self.bytes(parts[1]).flatMap({ JSONValue.parse(Data($0)) }),
+              case .object(let header)? = Self.bytes(parts[0]).flatMap(JSONValue.decoded),
+              case .object(let payload)? = Self.bytes(parts[1]).flatMap(JSONValue.decoded),
               let signature = Self.bytes(parts[2])
         else { return nil }
         self.header = header
@@ -40,5 +40,22 @@ private extension UInt8 {
     var isBase64URL: Bool {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
+    }
+}
+
+/// What the verifier reads of JSON, through `JSONValue`'s public face only.
+extension JSONValue {
+    static func decoded(_ bytes: some Sequence<UInt8>) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+    }
+
+    var integer: Int64? {
+        if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as compact JSON, for messages.
+    var json: String {
+        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 }

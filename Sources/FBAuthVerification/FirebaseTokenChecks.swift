@@ -65,14 +65,14 @@ struct FirebaseTokenChecks {
     /// Expiry (as jsonwebtoken: expired once now reaches `exp`), then a token issued, or a user
     /// authenticated, after now and the clock skew.
     func checkTimes(_ token: DecodedJWT, now: Int64) throws(TokenRefusal) {
-        guard let expires = token.payload["exp"]?.integerValue, expires > now else {
+        guard let expires = token.payload["exp"]?.integer, expires > now else {
             throw TokenRefusal("\(kind.jwtName) has expired. Get a fresh \(kind.shortName) from your client app and try again (\(kind.expiredCode))." + kind.docsSentence,
                                code: kind.expiredCode)
         }
-        guard let issued = token.payload["iat"]?.integerValue, issued <= now + Self.clockSkew else {
+        guard let issued = token.payload["iat"]?.integer, issued <= now + Self.clockSkew else {
             throw TokenRefusal("\(kind.jwtName) is not yet valid: issued at future timestamp \(Self.shown(token.payload["iat"]))." + kind.docsSentence)
         }
-        guard let authenticated = token.payload["auth_time"]?.integerValue, authenticated <= now + Self.clockSkew else {
+        guard let authenticated = token.payload["auth_time"]?.integer, authenticated <= now + Self.clockSkew else {
             throw TokenRefusal("\(kind.jwtName) has no valid \"auth_time\" claim: it must be a time not in the future." + kind.docsSentence)
         }
     }
@@ -80,6 +80,6 @@ struct FirebaseTokenChecks {
     /// A claim as a message shows it: its text, else its JSON.
     private static func shown(_ value: JSONValue?) -> String {
         guard let value else { return "undefined" }
-        return value.stringValue ?? value.compactText
+        return value.stringValue ?? value.json
     }
 }

@@ -21,11 +21,13 @@ public struct FirebaseTokenVerifier: Sendable {
     let keys: PublicKeyCache
     let clock: WallClock
 
+    /// `keyCacheFile`: where Google's certificates are kept between processes (0600); nil:
+    /// in this process only.
     public init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
-                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock()) {
+                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keyCacheFile: String? = nil) {
         checks = FirebaseTokenChecks(kind: kind, projectId: projectId, againstEmulator: emulatorHost != nil)
         let address = emulatorHost.map { "http://\($0)/" + kind.certificatesURL.dropFirst("https://".count) } ?? kind.certificatesURL
-        keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock)
+        keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, file: keyCacheFile)
         self.clock = clock
     }
 

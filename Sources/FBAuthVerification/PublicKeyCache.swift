@@ -19,10 +19,15 @@ final class PublicKeyCache: @unchecked Sendable {
     private var keys: [String: RSAPublicKey] = [:]
     private var expires = Date.distantPast
 
-    init(url: URL, transport: HTTPTransport, clock: WallClock) {
+    /// Where the certificates are kept between processes (`fbauth verify-token`: 0600, in the
+    /// config directory, read only when that directory is the user's alone); nil: memory only.
+    private let file: String?
+
+    init(url: URL, transport: HTTPTransport, clock: WallClock, file: String? = nil) {
         self.url = url
         self.transport = transport
         self.clock = clock
+        self.file = file
     }
 
     /// The keys, fetched again when they have expired, or when `refreshing` (a `kid` none
@@ -30,12 +35,14 @@ final class PublicKeyCache: @unchecked Sendable {
     func keys(refreshing: Bool = false) throws(TokenRefusal) -> [String: RSAPublicKey] {
         let result: Result<[String: RSAPublicKey], TokenRefusal> = lock.withLock {
             let now = clock.now()
+            if keys.isEmpty, !refreshing { loadFile(now: now) }
             if now < expires, !refreshing || now < fetchedAt.addingTimeInterval(Self.refetchAfter) { return .success(keys) }
             do throws(TokenRefusal) {
-                let (fetched, maxAge) = try fetch()
+                let (fetched, maxAge, body) = try fetch()
                 keys = fetched
                 fetchedAt = now
                 expires = now.addingTimeInterval(maxAge)
+                saveFile(body, expires: expires)
                 return .success(fetched)
             } catch {
                 return .failure(error)
@@ -49,7 +56,7 @@ final class PublicKeyCache: @unchecked Sendable {
     /// request a fetch).
     static let refetchAfter: TimeInterval = 60
 
-    private func fetch() throws(TokenRefusal) -> (keys: [String: RSAPublicKey], maxAge: TimeInterval) {
+    private func fetch() throws(TokenRefusal) -> (keys: [String: RSAPublicKey], maxAge: TimeInterval, body: JSONValue) {
         let response: HTTPClientResponse
         do {
             response = try transport.send(HTTPClientRequest(method: "GET", url: url, timeout: 30))
@@ -59,17 +66,48 @@ final class PublicKeyCache: @unchecked Sendable {
         guard response.status == 200 else {
             throw TokenRefusal("Error fetching public keys for Google certs: HTTP \(response.status) from \(url.absoluteString)", code: "auth/internal-error")
         }
-        guard case .object(let certificates)? = JSONValue.parse(response.body), !certificates.isEmpty, certificates.count <= 100 else {
-            throw TokenRefusal("Error fetching public keys for Google certs: \(url.absoluteString) answered no object of certificates", code: "auth/internal-error")
+        guard let body = JSONValue.decoded(response.body), let keys = Self.keys(in: body) else {
+            throw TokenRefusal("Error fetching public keys for Google certs: \(url.absoluteString) answered no object of RSA certificates of 2048 bits or more", code: "auth/internal-error")
         }
+        return (keys, Self.maxAge(response.headers["cache-control"]), body)
+    }
+
+    /// The keys of `{kid: PEM, …}`; nil unless every one is an RSA certificate fbauth takes.
+    static func keys(in certificates: JSONValue) -> [String: RSAPublicKey]? {
+        guard case .object(let members) = certificates, (1...100).contains(members.count) else { return nil }
         var keys: [String: RSAPublicKey] = [:]
-        for (kid, value) in certificates {
-            guard let pem = value.stringValue, let key = try? RSAPublicKey(certificatePEM: pem) else {
-                throw TokenRefusal("Error fetching public keys for Google certs: the certificate of kid \(TerminalText.safe(String(kid.prefix(64)))) is not an RSA key of 2048 bits or more", code: "auth/internal-error")
-            }
+        for (kid, value) in members {
+            guard (1...256).contains(kid.utf8.count), let pem = value.stringValue, let key = try? RSAPublicKey(certificatePEM: pem) else { return nil }
             keys[kid] = key
         }
-        return (keys, Self.maxAge(response.headers["cache-control"]))
+        return keys
+    }
+
+    // MARK: - Between processes
+
+    /// `{"url", "expires" (seconds since 1970), "certificates"}`, used while it has not expired,
+    /// for this URL, from a file of the user's own in a directory no other user can write.
+    private func loadFile(now: Date) {
+        guard let file, Platform.untrustedDirectory(Self.directory(of: file)) == nil, Platform.isOwnRegularFile(file),
+              let saved = Platform.withFileBytes(file, { JSONValue.decoded($0) }) ?? nil,
+              saved["url"]?.stringValue == url.absoluteString, let until = saved["expires"]?.integer,
+              Date(timeIntervalSince1970: TimeInterval(until)) > now, let certificates = saved["certificates"], let keys = Self.keys(in: certificates)
+        else { return }
+        self.keys = keys
+        expires = Date(timeIntervalSince1970: TimeInterval(until))
+    }
+
+    /// Best effort: a cache that cannot be written costs the next process a fetch, nothing more.
+    private func saveFile(_ certificates: JSONValue, expires: Date) {
+        guard let file, Platform.untrustedDirectory(Self.directory(of: file)) == nil else { return }
+        let saved = JSONValue.object(["url": .string(url.absoluteString), "expires": .integer(Int64(expires.timeIntervalSince1970)), "certificates": certificates])
+        guard let data = try? JSONEncoder().encode(saved) else { return }
+        try? Platform.makeDirectory(Self.directory(of: file))
+        try? Platform.writeAtomically(data, to: file, mode: 0o600)
+    }
+
+    private static func directory(of file: String) -> String {
+        String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
     }
 
     /// `max-age=N` of a Cache-Control header, at most a day; 0 without one.

@@ -42,7 +42,8 @@ public struct HTTPResponse: Sendable, Equatable {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(body.count)\r\n"
-        head += "Cache-Control: no-store\r\n"
+        // Nothing fbauth serves is to be kept, unless the response says how long it may be.
+        if !headers.contains(where: { $0.name.lowercased() == "cache-control" }) { head += "Cache-Control: no-store\r\n" }
         head += "Connection: close\r\n\r\n"
         return Array(head.utf8) + body
     }

@@ -45,6 +45,12 @@ public struct SavedProjects: Sendable {
 
     /// Reads the sessions of `configDirectory` (nil: `$FBAUTH_CONFIG_DIR`, else
     /// `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`, as `Auth`).
+    /// The config directory `configDirectory` names, else `$FBAUTH_CONFIG_DIR`, else
+    /// `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`, as an absolute path.
+    public static func directory(configDirectory: String?, environment: [String: String]) -> String {
+        Platform.absolutePath(FileSessionStore.directory(option: configDirectory, environment: environment))
+    }
+
     public static func read(configDirectory: String?, environment: [String: String],
                             emulatorRunning: (@Sendable (String) -> Bool)? = nil) throws(FBAuthError) -> SavedProjects {
         let store = FileSessionStore(directory: Platform.absolutePath(FileSessionStore.directory(option: configDirectory, environment: environment)))

@@ -59,6 +59,9 @@ public enum AuthErrorCode: String, Sendable, CaseIterable {
     case listenerUnavailable
     /// The user declined a confirmation the operation asked for.
     case declined
+    /// A Firebase ID token or session cookie given to be verified was refused (a server's
+    /// check, as firebase-admin's `verifyIdToken`).
+    case tokenRefused
     /// A failure of this machine or of the library itself.
     case internalError
 }

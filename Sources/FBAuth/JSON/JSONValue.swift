@@ -68,7 +68,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// Parses JSON bytes; nil when they are not JSON.
-    package static func parse(_ data: Data) -> JSONValue? {
+    static func parse(_ data: Data) -> JSONValue? {
         JSONParser.parse(data)
     }
 
@@ -84,13 +84,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return nil
     }
 
-    package var integerValue: Int64? {
+    var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The value as compact JSON text (for messages).
-    package var compactText: String {
+    var compactText: String {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 

@@ -17,6 +17,7 @@ package struct CommandLineTool: Sendable {
     static let commands: [Command] = [
         Command(SignInCommand.self),
         Command(TokenCommand.self),
+        Command(VerifyTokenCommand.self),
         Command(WhoAmICommand.self),
         Command(StatusCommand.self),
         Command(AccountsCommand.self),

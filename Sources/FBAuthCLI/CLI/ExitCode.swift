@@ -46,7 +46,7 @@ extension ExitCode {
         case .userDisabled, .webInternalError, .userMismatch, .providerAlreadyLinked, .credentialAlreadyInUse,
             .requiresRecentLogin, .secondFactorRequired, .operationNotAllowed, .unauthorizedDomain, .weakPassword, .emailAlreadyInUse,
             .invalidActionCode, .expiredActionCode, .appCheckTokenInvalid, .serverRefused,
-            .invalidResponse, .listenerUnavailable, .declined, .internalError:
+            .invalidResponse, .listenerUnavailable, .declined, .tokenRefused, .internalError:
             self = .failure
         }
     }

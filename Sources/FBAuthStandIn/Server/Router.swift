@@ -49,6 +49,10 @@ extension Backend {
         return amended
     }
 
+    /// Where Google publishes the certificates of the keys that sign ID tokens, under the
+    /// emulator host as clients reach Google's other endpoints there.
+    static let certificatesPath = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+
     private func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         do {
@@ -66,6 +70,11 @@ extension Backend {
             }
             if path == Self.iframePath, request.method == "GET" {
                 return HandlerPage.iframe
+            }
+            if path == Self.certificatesPath, request.method == "GET", let certificates = configuration.publishedCertificates {
+                var response = JSONResponse.make(200, certificates)
+                response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
+                return response
             }
             if path == "/identitytoolkit.googleapis.com/v1/projects" {
                 try checkAPIKey(request)

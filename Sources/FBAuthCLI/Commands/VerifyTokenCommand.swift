@@ -1,0 +1,88 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import FBAuthSupport
+import FBAuthVerification
+
+/// `fbauth verify-token`: the server's half: is this Firebase ID token (or session cookie) valid
+/// for my project, whose is it, and until when? Checked as firebase-admin's `verifyIdToken`
+/// checks it, with Google's certificates (cached on disk for their max-age).
+enum VerifyTokenCommand: RunnableCommand {
+    static let spec = CommandSpec(
+        name: "verify-token",
+        summary: "Verify a Firebase ID token (or session cookie) as the Admin SDKs do, and print its claims as JSON.",
+        usage: ["[--project ID] [--session-cookie] [--token-file FILE|-]"],
+        options: [
+            OptionSpec("token-file", value: "FILE|-", help: "Read the token from FILE (default: stdin, -); never given as an argument."),
+            OptionSpec("session-cookie", help: "The token is a session cookie (issuer https://session.firebase.google.com/PROJECT, Google's identitytoolkit keys)."),
+        ],
+        // Taken only to refuse it without repeating it: a token is a credential.
+        positionals: [PositionalSpec("TOKEN", optional: true, help: "Not accepted: other users can read arguments; pipe the token in.")],
+        details: """
+            Reads the token from stdin (or --token-file) and prints its claims as JSON, with its \\
+            uid, exit 0; a refused token is exit 1 with firebase-admin's reason in one line: a \\
+            bad signature, expired or not yet valid, another project's audience or issuer, a \\
+            missing or long sub, an auth_time in the future, an unknown key id, an algorithm \\
+            other than RS256. The project is --project, else GOOGLE_CLOUD_PROJECT or \\
+            GCLOUD_PROJECT, else the current session's. Google's certificates are kept in the \\
+            config directory (0600) for as long as Google says (Cache-Control max-age).
+
+            With FIREBASE_AUTH_EMULATOR_HOST, as firebase-admin does, an emulator's unsigned \\
+            token (alg none) is taken; a signed one is still checked, with the certificates the \\
+            emulator publishes where Google publishes securetoken's.
+
+            Examples:
+              fbauth token | fbauth verify-token --project my-project
+              fbauth verify-token --project my-project < token.txt | jq -r .uid
+            """)
+
+    struct Options: Equatable {
+        var tokenFile: String
+        var kind: Kind
+
+        enum Kind: Equatable { case idToken, sessionCookie }
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        guard arguments.positionals.isEmpty else {
+            throw .usage("verify-token reads the token from stdin or --token-file, never from an argument, where other users of this machine can read it")
+        }
+        return Options(tokenFile: try arguments.nonEmpty("token-file") ?? "-", kind: arguments.flag("session-cookie") ? .sessionCookie : .idToken)
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        let projectId = try projectId(context)
+        let token = try SecretInput.token(from: options.tokenFile, option: "--token-file", console: context.console)
+        let kind: FirebaseTokenKind = options.kind == .idToken ? .idToken : .sessionCookie
+        let cacheName = options.kind == .idToken ? "public-keys-id-token.json" : "public-keys-session-cookie.json"
+        let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
+        let verifier = FirebaseTokenVerifier(projectId: projectId, kind: kind, emulatorHost: context.settings.emulatorHost,
+                                             transport: context.dependencies.transport, clock: context.clock,
+                                             keyCacheFile: directory + "/" + cacheName)
+        let verified: VerifiedFirebaseToken
+        do {
+            verified = try verifier.verify(token)
+        } catch {
+            throw error.code == "auth/internal-error" ? .failed(.networkError, TerminalText.safe(error.message)) : .failed(.tokenRefused, TerminalText.safe(error.message))
+        }
+        var claims = verified.claims
+        claims["uid"] = .string(verified.uid)
+        context.console.writeOutput(JSONOutput.render(JSONValue.object(claims)))
+    }
+
+    /// `--project`, else the variables firebase-admin reads, else the current session's.
+    static func projectId(_ context: CommandContext) throws(FBAuthError) -> String {
+        if let project = context.globals.project { return project }
+        for name in ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"] {
+            if let value = context.environment[name], !value.isEmpty {
+                guard SettingChecks.isProjectID(value) else { throw .usage("\(name) '\(TerminalText.safe(String(value.prefix(60))))' is not a project id") }
+                return value
+            }
+        }
+        if let projectId = (try? context.project())?.projectId { return projectId }
+        throw .usage("which project? give --project ID (or set GOOGLE_CLOUD_PROJECT)")
+    }
+}

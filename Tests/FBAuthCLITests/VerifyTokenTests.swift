@@ -1,0 +1,100 @@
+import FBAuthStandIn
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 42, item 1: `fbauth verify-token` with the real binary. Tokens are minted for the real
+/// clock by OpenSSL (Scripts/gen-firebase-token-vectors.py --now), and the stand-in publishes
+/// their certificates where Google publishes securetoken's, under the emulator host.
+@Suite(.enabled(if: TokenMinting.available || ProcessInfo.processInfo.environment["CI"] != nil, "Python's cryptography is not installed (.ci/run installs it)"))
+struct VerifyTokenTests {
+    struct Minted: Decodable {
+        var certificates: [String: String]
+        var tokens: [String: String]
+    }
+
+    /// A harness whose stand-in publishes freshly minted certificates, and the tokens.
+    func minted() throws -> (Harness, [String: String]) {
+        let scratch = try TemporaryDirectory.make()
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let out = scratch + "/tokens.json"
+        let script = DistributionTests.repository.appendingPathComponent("Scripts/gen-firebase-token-vectors.py").path
+        let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script, "--now", String(Int(Date().timeIntervalSince1970)), "--out", out],
+                                      environment: ["PATH": "/usr/bin:/bin"], stdin: nil, directory: scratch, timeout: 60)
+        #expect(made.status == 0, "\(made)")
+        let tokens = try JSONDecoder().decode(Minted.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
+        var configuration = StandInConfiguration()
+        configuration.publishedCertificates = tokens.certificates
+        return (try Harness(configuration: configuration), tokens.tokens)
+    }
+
+    static let docs = " See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token."
+
+    @Test func aValidTokenPrintsItsClaimsAndItsKeysAreKept() throws {
+        let (harness, tokens) = try minted()
+        let result = try harness.run(["verify-token", "--project", "proj-1"], stdin: try #require(tokens["valid"]))
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let claims = result.json
+        #expect(claims["uid"] as? String == "uid-1" && claims["email"] as? String == "ada@example.com" && claims["admin"] as? Bool == true, "\(claims)")
+        #expect((claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "password" && claims["exp"] as? Int != nil && claims["auth_time"] as? Int != nil)
+        let cache = harness.configDirectory + "/public-keys-id-token.json"
+        #expect(fileMode(cache) == 0o600, "Google's certificates kept, 0600")
+        // Again, and from a file: the kept certificates answer, nothing is fetched.
+        let file = harness.directory + "/token.txt"
+        try #require(tokens["valid"]).write(toFile: file, atomically: true, encoding: .utf8)
+        let again = try harness.run(["verify-token", "--project", "proj-1", "--token-file", file])
+        #expect(again.status == 0 && again.stdout == result.stdout, "\(again)")
+        #expect(harness.standIn.requests.filter { $0.path.contains("/robot/v1/metadata/x509/") }.count == 1, "\(harness.standIn.requests.map(\.path))")
+    }
+
+    @Test(arguments: [
+        ("expired", "Firebase ID token has expired. Get a fresh ID token from your client app and try again (auth/id-token-expired)." + docs),
+        ("issued in the future", nil),
+        ("authenticated in the future", "Firebase ID token has no valid \"auth_time\" claim: it must be a time not in the future." + docs),
+        ("another project", "Firebase ID token has incorrect \"aud\" (audience) claim. Expected \"proj-1\" but got \"proj-2\". Make sure the ID token comes from the same Firebase project as the service account used to authenticate this SDK." + docs),
+        ("a long sub", "Firebase ID token has a \"sub\" (subject) claim longer than 128 characters." + docs),
+        ("an unknown kid", "Firebase ID token has \"kid\" claim which does not correspond to a known public key. Most likely the ID token is expired, so get a fresh token from your client app and try again."),
+        ("a bad signature", "Firebase ID token has invalid signature." + docs),
+        ("HS256", "Firebase ID token has incorrect algorithm. Expected \"RS256\" but got \"HS256\"." + docs),
+        ("two segments", "Decoding Firebase ID token failed. Make sure you passed the entire string JWT which represents an ID token." + docs),
+    ] as [(String, String?)])
+    func aRefusedTokenIsExitOneWithTheReason(name: String, message: String?) throws {
+        let (harness, tokens) = try minted()
+        let token = try #require(tokens[name])
+        let result = try harness.run(["verify-token", "--project", "proj-1"], stdin: token)
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        if let message {
+            #expect(result.stderr == "fbauth: \(message)\n", "\(result.stderr)")
+        } else {
+            #expect(result.stderr.hasPrefix("fbauth: Firebase ID token is not yet valid: issued at future timestamp ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        }
+        #expect(!result.stderr.contains(token.split(separator: ".").last.map(String.init) ?? token), "the token is not repeated")
+    }
+
+    /// As firebase-admin: an emulator's unsigned token passes only under an emulator host.
+    @Test func unsignedTokensPassOnlyAgainstAnEmulator() throws {
+        let (harness, tokens) = try minted()
+        let unsigned = try #require(tokens["unsigned"])
+        let emulated = try harness.run(["verify-token"], stdin: unsigned, environment: ["GOOGLE_CLOUD_PROJECT": "proj-1"])
+        #expect(emulated.status == 0 && emulated.json["uid"] as? String == "uid-1", "\(emulated)")
+        let production = try harness.run(["verify-token", "--project", "proj-1"], stdin: unsigned, environment: ["FIREBASE_AUTH_EMULATOR_HOST": ""])
+        #expect(production.status == 1 && production.stderr == "fbauth: Firebase ID token has no \"kid\" claim." + Self.docs + "\n", "\(production)")
+    }
+
+    @Test func theTokenIsNeverTakenFromArgumentsAndTheProjectMustBeKnown() throws {
+        let (harness, tokens) = try minted()
+        let token = try #require(tokens["valid"])
+        let argument = try harness.run(["verify-token", "--project", "proj-1", token])
+        #expect(argument.status == 2 && argument.stderr == "fbauth: verify-token reads the token from stdin or --token-file, never from an argument, where other users of this machine can read it\n", "\(argument)")
+        let unknown = try harness.run(["verify-token"], stdin: token, environment: ["FIREBASE_API_KEY": ""])
+        #expect(unknown.status == 2 && unknown.stderr == "fbauth: which project? give --project ID (or set GOOGLE_CLOUD_PROJECT)\n", "\(unknown)")
+    }
+}
+
+enum TokenMinting {
+    /// Whether Python's cryptography can sign tokens here.
+    static let available: Bool = {
+        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import cryptography"], environment: [:], stdin: nil,
+                             directory: NSTemporaryDirectory(), timeout: 30).status) == 0
+    }()
+}
