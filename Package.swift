@@ -55,6 +55,8 @@ let package = Package(
         // The start-up floor Scripts/bench.sh compares `fbauth token` with: a Swift program that
         // only prints, linked as fbauth is.
         .executableTarget(name: "fbauth-startup-floor", dependencies: ["CProcessArguments"], path: "Scripts/bench/startup-floor"),
+        // How many ID tokens one core verifies per second with the keys in memory (bench.sh).
+        .executableTarget(name: "fbauth-verify-throughput", dependencies: ["FBAuth", "FBAuthVerification"], path: "Scripts/bench/verify-throughput"),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of

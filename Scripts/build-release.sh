@@ -3,6 +3,7 @@
 #   fbauth               the command
 #   fbauth-fake-browser  the scriptable browser Scripts/bench.sh signs in with
 #   fbauth-startup-floor a Swift program that only prints, linked the same way (bench.sh's floor)
+#   fbauth-verify-throughput  ID tokens verified per second on one core (bench.sh)
 #
 # On Linux, fbauth links the Swift runtime and FoundationEssentials statically (no ICU data;
 # libcurl is loaded with dlopen when a command makes a request), and is linked for start-up
@@ -61,9 +62,9 @@ if [[ " ${flags[*]-} " == *" -function-sections "* ]]; then
   link_flags=(-Xlinker "--section-ordering-file=$PWD/$order")
 fi
 # ${a[@]+"${a[@]}"}: an empty array under `set -u` in bash 3 (macOS).
-for product in fbauth fbauth-fake-browser fbauth-startup-floor; do
+for product in fbauth fbauth-fake-browser fbauth-startup-floor fbauth-verify-throughput; do
   swift build -c release --product "$product" --scratch-path "$scratch" ${flags[@]+"${flags[@]}"} ${link_flags[@]+"${link_flags[@]}"} >&2
 done
 bin="$(swift build -c release --scratch-path "$scratch" --show-bin-path)"
-cp "$bin/fbauth" "$bin/fbauth-fake-browser" "$bin/fbauth-startup-floor" "$out/"
+cp "$bin/fbauth" "$bin/fbauth-fake-browser" "$bin/fbauth-startup-floor" "$bin/fbauth-verify-throughput" "$out/"
 echo "$PWD/$out"
