@@ -14,6 +14,9 @@ let package = Package(
         // fbauth's own, not the SDK's (issue 39).
         .library(name: "FirebaseCore", targets: ["FirebaseCore"]),
         .library(name: "FirebaseAuth", targets: ["FirebaseAuth"]),
+        // For servers: verifying the ID tokens and session cookies clients send, with the Admin
+        // SDKs' names (`AdminAuth().verifyIDToken`), no session store.
+        .library(name: "FirebaseAdminAuth", targets: ["FirebaseAdminAuth"]),
     ],
     targets: [
         // Sockets, a pure HTTP/1.1 request parser and a poll loop: the loopback listener's
@@ -30,6 +33,8 @@ let package = Package(
         // Verifying Firebase ID tokens and session cookies as the Admin SDKs do (issue 42): RS256
         // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
         .target(name: "FBAuthVerification", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
+        // The Admin SDKs' token verification for Swift servers, over FBAuthVerification.
+        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuth", "FBAuthVerification"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)

@@ -98,3 +98,34 @@ enum TokenMinting {
                              directory: NSTemporaryDirectory(), timeout: 30).status) == 0
     }()
 }
+
+/// Issue 42, Done when: docs/verify.md's server-side use, a plain function a middleware calls,
+/// built as a package outside the repository against fbauth by path, and run on real headers.
+@Suite(.enabled(if: TokenMinting.available || ProcessInfo.processInfo.environment["CI"] != nil, "Python's cryptography is not installed (.ci/run installs it)"))
+struct VerifyOnServerTests {
+    @Test(.timeLimit(.minutes(20))) func theServerExampleBuildsAndLetsInOnlyGoodTokens() throws {
+        let (harness, tokens) = try VerifyTokenTests().minted()
+        let package = harness.directory + "/VerifyOnServer"
+        try FileManager.default.copyItem(atPath: DistributionTests.repository.appendingPathComponent("Examples/VerifyOnServer").path, toPath: package)
+        try? FileManager.default.removeItem(atPath: package + "/.build")
+        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+            .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(DistributionTests.repository.path)""#)
+        try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
+        let built = try DistributionTests.swift(["build", "--package-path", package], in: package, timeout: 900)
+        try #require(built.status == 0, "\(built)")
+
+        let headers = ["Bearer " + (tokens["valid"] ?? ""), "Bearer " + (tokens["expired"] ?? ""), "Basic abc", "Bearer " + (tokens["another project"] ?? "")]
+        var environment = harness.environment
+        environment["GOOGLE_CLOUD_PROJECT"] = "proj-1"
+        let run = try Subprocess.run(URL(fileURLWithPath: package + "/.build/debug/VerifyOnServer"), [], environment: environment,
+                                     stdin: headers.joined(separator: "\n") + "\n", directory: harness.directory, timeout: 120)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        let docs = " See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token."
+        #expect(run.stdout.split(separator: "\n").map(String.init) == [
+            "200 uid-1 ada@example.com admin=true",
+            "401 Firebase ID token has expired. Get a fresh ID token from your client app and try again (auth/id-token-expired)." + docs,
+            "401 no bearer token",
+            "401 Firebase ID token has incorrect \"aud\" (audience) claim. Expected \"proj-1\" but got \"proj-2\". Make sure the ID token comes from the same Firebase project as the service account used to authenticate this SDK." + docs,
+        ], "\(run)")
+    }
+}

@@ -1,0 +1,129 @@
+import FBAuth
+import FBAuthVerification
+import Foundation
+
+/// The server's half of Firebase Authentication, as the Firebase Admin SDKs name it: verifying
+/// the ID tokens and session cookies clients send (`verifyIdToken`, `verifySessionCookie` in
+/// firebase-admin-node; `VerifyIDToken` in firebase-admin-go). For Swift servers (Vapor,
+/// Hummingbird, or none): no session store, no browser, nothing of a signed-in user.
+///
+/// ```swift
+/// let auth = AdminAuth(projectID: "my-project")
+/// let token = try await auth.verifyIDToken(bearer)
+/// print(token.uid, token.claims["admin"] as? Bool ?? false)
+/// ```
+///
+/// Google's public keys are fetched once and kept for as long as Google says; a verification
+/// with kept keys costs some 150 µs and makes no request. With `FIREBASE_AUTH_EMULATOR_HOST`
+/// set (or `emulatorHost` given), an emulator's unsigned tokens are taken, as firebase-admin
+/// takes them, and signed ones are checked with the certificates the emulator publishes.
+public final class AdminAuth: Sendable {
+    /// The project whose tokens are taken (their audience); nil when none was found, and then
+    /// every verification throws `auth/invalid-credential`, as firebase-admin's does.
+    public let projectID: String?
+    private let idTokens: FirebaseTokenVerifier?
+    private let sessionCookies: FirebaseTokenVerifier?
+
+    /// - Parameters:
+    ///   - projectID: the Firebase project id; nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`,
+    ///     as firebase-admin finds it.
+    ///   - emulatorHost: `host:port` of an Auth emulator; nil: `FIREBASE_AUTH_EMULATOR_HOST`.
+    public init(projectID: String? = nil, emulatorHost: String? = nil) {
+        let environment = ProcessInfo.processInfo.environment
+        let project = [projectID, environment["GOOGLE_CLOUD_PROJECT"], environment["GCLOUD_PROJECT"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        self.projectID = project
+        idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator) }
+        sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator) }
+    }
+
+    /// Verifies a Firebase ID token: its signature by one of Google's keys, its project, issuer,
+    /// subject and times. Throws `AdminAuthError` with firebase-admin's code and words.
+    public func verifyIDToken(_ idToken: String) throws -> DecodedIDToken {
+        try verify(idToken, with: idTokens)
+    }
+
+    /// The same, off the caller's thread: the first call, and one a day or so after, waits
+    /// for Google's keys.
+    public func verifyIDToken(_ idToken: String) async throws -> DecodedIDToken {
+        try await offThread { try self.verifyIDToken(idToken) }
+    }
+
+    /// Verifies a Firebase session cookie (made by `createSessionCookie`): issuer
+    /// `https://session.firebase.google.com/PROJECT`, identitytoolkit's keys.
+    public func verifySessionCookie(_ sessionCookie: String) throws -> DecodedIDToken {
+        try verify(sessionCookie, with: sessionCookies)
+    }
+
+    /// The same, off the caller's thread.
+    public func verifySessionCookie(_ sessionCookie: String) async throws -> DecodedIDToken {
+        try await offThread { try self.verifySessionCookie(sessionCookie) }
+    }
+
+    private func verify(_ token: String, with verifier: FirebaseTokenVerifier?) throws -> DecodedIDToken {
+        guard let verifier else {
+            throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call verifyIdToken().")
+        }
+        do {
+            return DecodedIDToken(try verifier.verify(token))
+        } catch {
+            throw AdminAuthError(code: error.code, message: error.message)
+        }
+    }
+
+    /// Runs `work` on a thread of its own, so that a fetch of Google's keys never holds one of
+    /// the cooperative pool's (or an event loop's) threads.
+    private func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+/// A verified Firebase ID token or session cookie, as firebase-admin's `DecodedIdToken`.
+public struct DecodedIDToken: @unchecked Sendable {
+    /// The user's uid (the token's `sub`).
+    public let uid: String
+    /// Every claim of the token, custom claims included, as `JSONSerialization` gives them
+    /// (strings, numbers, booleans, arrays, dictionaries: immutable values).
+    public let claims: [String: Any]
+
+    init(_ verified: VerifiedFirebaseToken) {
+        uid = verified.uid
+        let data = (try? JSONEncoder().encode(JSONValue.object(verified.claims))) ?? Data("{}".utf8)
+        claims = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+    }
+
+    /// The user's email, if the token carries one.
+    public var email: String? { claims["email"] as? String }
+    /// Whether that email is verified.
+    public var emailVerified: Bool { claims["email_verified"] as? Bool ?? false }
+    /// `password`, `google.com`, `anonymous`, `custom`, … (`firebase.sign_in_provider`).
+    public var signInProvider: String? { (claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String }
+    /// The Identity Platform tenant (`firebase.tenant`), if any.
+    public var tenantID: String? { (claims["firebase"] as? [String: Any])?["tenant"] as? String }
+    /// When the user signed in (`auth_time`).
+    public var authTime: Date { Self.date(claims["auth_time"]) }
+    /// When the token was issued (`iat`).
+    public var issuedAt: Date { Self.date(claims["iat"]) }
+    /// When the token expires (`exp`).
+    public var expirationTime: Date { Self.date(claims["exp"]) }
+
+    private static func date(_ value: Any?) -> Date {
+        Date(timeIntervalSince1970: (value as? NSNumber)?.doubleValue ?? 0)
+    }
+}
+
+/// A refused token, with firebase-admin's code (`auth/id-token-expired`,
+/// `auth/argument-error`, `auth/session-cookie-expired`, `auth/internal-error` when Google's
+/// keys could not be had) and message.
+public struct AdminAuthError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// firebase-admin's error code, such as `auth/id-token-expired`.
+    public let code: String
+    /// firebase-admin's message, which names the check that failed.
+    public let message: String
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
+    /// The message.
+    public var errorDescription: String? { message }
+}
