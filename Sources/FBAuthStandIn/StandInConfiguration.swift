@@ -18,6 +18,10 @@ public struct StandInConfiguration: Sendable {
     /// with `Cache-Control: max-age` as Google sends it), for a server to verify ID tokens
     /// with; nil: not served.
     public var publishedCertificates: [String: String]?
+    /// Sign ID tokens with RS256 by the stand-in's own key (public on purpose) and publish its
+    /// certificate there, under kid `stand-in`, as `fbauth emulator` does; otherwise the
+    /// signature is random bytes, which is faster and all a client sees.
+    public var signsIDTokens = false
     /// How recent a sign-in must be to change second factors (production: 5 minutes,
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
     public var recentSignIn: TimeInterval = 300

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 /// An RSA public key for RS256, from the X.509 certificate Google publishes it in (PEM, as the
 /// securetoken and identitytoolkit x509 endpoints serve them). Keys under 2048 bits, even

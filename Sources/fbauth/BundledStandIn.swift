@@ -20,6 +20,9 @@ struct BundledStandIn: LocalStandIn {
         configuration.checksRecaptcha = false
         // Programs written against Google's Auth emulator sign in with fake JSON claims.
         configuration.acceptsFakeClaims = true
+        // Its ID tokens are signed, and its certificate published, so that a server (fbauth
+        // verify-token, FirebaseAdminAuth) checks their signatures as against production.
+        configuration.signsIDTokens = true
         let standIn: StandIn
         do {
             standIn = try StandIn(configuration: configuration, port: port)

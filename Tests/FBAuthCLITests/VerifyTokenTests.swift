@@ -19,8 +19,8 @@ struct VerifyTokenTests {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = scratch + "/tokens.json"
         let script = DistributionTests.repository.appendingPathComponent("Scripts/gen-firebase-token-vectors.py").path
-        let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script, "--now", String(Int(Date().timeIntervalSince1970)), "--out", out],
-                                      environment: ["PATH": "/usr/bin:/bin"], stdin: nil, directory: scratch, timeout: 60)
+        let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, "--now", String(Int(Date().timeIntervalSince1970)), "--out", out],
+                                      environment: ProcessInfo.processInfo.environment, stdin: nil, directory: scratch, timeout: 60)
         #expect(made.status == 0, "\(made)")
         let tokens = try JSONDecoder().decode(Minted.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
         var configuration = StandInConfiguration()
@@ -94,7 +94,7 @@ struct VerifyTokenTests {
 enum TokenMinting {
     /// Whether Python's cryptography can sign tokens here.
     static let available: Bool = {
-        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import cryptography"], environment: [:], stdin: nil,
+        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import cryptography"], environment: ProcessInfo.processInfo.environment, stdin: nil,
                              directory: NSTemporaryDirectory(), timeout: 30).status) == 0
     }()
 }
@@ -127,5 +127,40 @@ struct VerifyOnServerTests {
             "401 no bearer token",
             "401 Firebase ID token has incorrect \"aud\" (audience) claim. Expected \"proj-1\" but got \"proj-2\". Make sure the ID token comes from the same Firebase project as the service account used to authenticate this SDK." + docs,
         ], "\(run)")
+    }
+}
+
+/// Issue 42, item 4: `fbauth emulator` signs its ID tokens with RS256 and publishes its
+/// certificate where Google publishes securetoken's, so a signed token is checked end to end,
+/// by fbauth and by Google's auth library alike.
+@Suite struct EmulatorSigningTests {
+    @Test func theEmulatorsTokensAreSignedAndChecked() throws {
+        let harness = try Harness()
+        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
+        defer { emulator.interrupt(); _ = emulator.finish() }
+        #expect(emulator.waitForStderr(containing: "Press Ctrl-C"), "\(emulator.stderr)")
+        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+        #expect(try harness.run(["signup", "--email", "signed@example.com"], stdin: "correct horse\n", environment: environment).status == 0)
+        let token = try harness.run(["token"], environment: environment).stdout.trimmingCharacters(in: .newlines)
+
+        let verified = try harness.run(["verify-token", "--project", "fbauth-stand-in"], stdin: token, environment: environment)
+        #expect(verified.status == 0 && verified.json["email"] as? String == "signed@example.com" && verified.stderr.isEmpty, "\(verified)")
+        var parts = token.split(separator: ".").map(String.init)
+        parts[2] = String(parts[2].dropLast(4)) + (parts[2].hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        let tampered = try harness.run(["verify-token", "--project", "fbauth-stand-in"], stdin: parts.joined(separator: "."), environment: environment)
+        #expect(tampered.status == 1 && tampered.stderr == "fbauth: Firebase ID token has invalid signature. See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token.\n", "\(tampered)")
+
+        // Google's auth library, with the emulator's certificates, takes the same token.
+        guard TokenMinting.available || ProcessInfo.processInfo.environment["CI"] != nil else { return }
+        let certificates = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(string: "http://\(host)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")!)) as? [String: String])
+        #expect(certificates.keys.sorted() == ["stand-in"])
+        let fixture = harness.directory + "/emulator-token.json"
+        try JSONSerialization.data(withJSONObject: ["now": Int(Date().timeIntervalSince1970), "project": "fbauth-stand-in", "certificates": certificates,
+                                                    "tokens": ["emulator": token]]).write(to: URL(fileURLWithPath: fixture))
+        let script = DistributionTests.repository.appendingPathComponent("Tests/FBAuthTests/Fixtures/FirebaseTokens/google_auth_verdicts.py").path
+        let google = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, fixture], environment: ProcessInfo.processInfo.environment, stdin: nil,
+                                        directory: harness.directory, timeout: 60)
+        #expect(google.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"emulator": "accepted"}"#, "\(google)")
     }
 }

@@ -154,8 +154,8 @@ import Testing
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/FirebaseTokens/google_auth_verdicts.py").path
         let fixturePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/FirebaseTokens/tokens.json").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, fixturePath]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, fixturePath]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -185,8 +185,8 @@ import Testing
 
     static let googleAuthInstalled: Bool = {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", "import google.oauth2.id_token, requests"]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import google.oauth2.id_token, requests"]
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()

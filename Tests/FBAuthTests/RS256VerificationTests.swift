@@ -1,5 +1,6 @@
 @testable import FBAuthVerification
 import Foundation
+import FBAuthSupport
 import Testing
 
 /// Issue 42, item 3: RS256 by hand, against vectors OpenSSL made (Scripts/gen-rs256-vectors.py,

@@ -28,6 +28,11 @@ enum EmulatorCommand: RunnableCommand {
             authentication (TOTP, and SMS codes listed at \
             /emulator/v1/projects/fbauth-stand-in/verificationCodes, without reCAPTCHA).
 
+            Its ID tokens are signed with RS256 by a key of its own (public: emulator tokens \
+            prove nothing elsewhere), whose certificate it publishes where Google publishes \
+            securetoken's (/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com), \
+            so that servers check their signatures (fbauth verify-token, FirebaseAdminAuth).
+
             Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Every mail and SMS \
             it would send is printed on stderr instead, link or code included, as Google's Auth \
             emulator logs them. Point clients at it \

@@ -116,7 +116,7 @@ final class Backend {
         if let email = account.email { claims["email"] = email }
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
-        let token = UnsignedJWT.make(claims)
+        let token = UnsignedJWT.make(claims, signed: configuration.signsIDTokens)
         idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires,
                                         authTime: account.lastLoginAt, signInProvider: signInProvider, secondFactor: secondFactor)
         return token

@@ -33,11 +33,14 @@ enum RandomToken {
 }
 
 /// JWTs with a random, unverifiable signature: shaped like production RS256 tokens. The
-/// stand-in verifies its own ID tokens by looking them up, not by signature.
+/// stand-in verifies its own ID tokens by looking them up, not by signature. With `signed`,
+/// the signature is a real RS256 one by `StandInSigningKey`, which a server can check.
 enum UnsignedJWT {
-    static func make(_ claims: [String: Any], kid: String = "stand-in") -> String {
+    static func make(_ claims: [String: Any], kid: String = StandInSigningKey.kid, signed: Bool = false) -> String {
         let header: [String: Any] = ["alg": "RS256", "kid": kid, "typ": "JWT"]
-        return segment(header) + "." + segment(claims) + "." + RandomToken.make(bytes: 64)
+        let signingInput = segment(header) + "." + segment(claims)
+        let signature = signed ? Base64URL.encode(Data(StandInSigningKey.sign(Array(signingInput.utf8)))) : RandomToken.make(bytes: 64)
+        return signingInput + "." + signature
     }
 
     static func claims(of token: String) -> [String: Any]? {

@@ -71,7 +71,8 @@ extension Backend {
             if path == Self.iframePath, request.method == "GET" {
                 return HandlerPage.iframe
             }
-            if path == Self.certificatesPath, request.method == "GET", let certificates = configuration.publishedCertificates {
+            if path == Self.certificatesPath, request.method == "GET",
+               let certificates = configuration.publishedCertificates ?? (configuration.signsIDTokens ? [StandInSigningKey.kid: StandInSigningKey.certificatePEM] : nil) {
                 var response = JSONResponse.make(200, certificates)
                 response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
                 return response

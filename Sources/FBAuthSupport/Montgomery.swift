@@ -1,17 +1,17 @@
-/// Modular exponentiation for RSA verification: numbers as little-endian 64-bit limbs,
-/// multiplied in Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery
-/// multiplication algorithms", 1996: CIOS). Only public values pass through it (signatures,
-/// moduli, public exponents), so it need not run in constant time.
-struct Montgomery: Sendable {
+/// Modular exponentiation for RSA: numbers as little-endian 64-bit limbs, multiplied in
+/// Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery multiplication
+/// algorithms", 1996: CIOS). It does not run in constant time: fbauth verifies with public
+/// values only, and the stand-in signs with a key that is public on purpose.
+package struct Montgomery: Sendable {
     /// The modulus, odd, least significant limb first.
-    let modulus: [UInt64]
+    package let modulus: [UInt64]
     /// -modulus⁻¹ mod 2⁶⁴.
     private let inverse: UInt64
     /// R² mod modulus, R = 2^(64·limbs): what takes a number into Montgomery form.
     private let rSquared: [UInt64]
 
     /// Nil for an even modulus (RSA moduli are odd) or one with no limbs.
-    init?(modulus: [UInt64]) {
+    package init?(modulus: [UInt64]) {
         let modulus = Self.trimmed(modulus)
         guard let low = modulus.first, low & 1 == 1 else { return nil }
         self.modulus = modulus
@@ -27,37 +27,55 @@ struct Montgomery: Sendable {
     }
 
     /// base^exponent mod modulus, for base < modulus.
-    func power(_ base: [UInt64], _ exponent: UInt64) -> [UInt64] {
+    package func power(_ base: [UInt64], _ exponent: UInt64) -> [UInt64] {
+        power(base, exponentLimbs: [exponent])
+    }
+
+    /// The same with an exponent of any size (little-endian limbs): a private exponent.
+    package func power(_ base: [UInt64], exponentLimbs exponent: [UInt64]) -> [UInt64] {
+        let exponent = Self.trimmed(exponent)
+        guard let top = exponent.last else { return Self.padded([1], to: modulus.count) }
         let base = multiply(Self.padded(base, to: modulus.count), rSquared)
         var result = base
-        let bits = 64 - exponent.leadingZeroBitCount
-        guard bits > 0 else { return Self.padded([1], to: modulus.count) }
+        let bits = 64 * exponent.count - top.leadingZeroBitCount
         for bit in stride(from: bits - 2, through: 0, by: -1) {
             result = multiply(result, result)
-            if exponent >> UInt64(bit) & 1 == 1 { result = multiply(result, base) }
+            if exponent[bit / 64] >> UInt64(bit % 64) & 1 == 1 { result = multiply(result, base) }
         }
         // Out of Montgomery form: multiplied by 1.
         return multiply(result, Self.padded([1], to: modulus.count))
     }
 
-    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus.
+    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus. On raw buffers: an exponentiation is
+    /// thousands of these, and arrays' checks and copies would be most of their time.
     private func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let count = modulus.count
         var t = [UInt64](repeating: 0, count: count + 2)
-        for i in 0..<count {
-            var carry: UInt64 = 0
-            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], b[i], t[j], carry) }
-            (t[count], carry) = Self.add(t[count], carry)
-            t[count + 1] = carry
-            let m = t[0] &* inverse
-            (carry, _) = Self.multiplyAdd(m, modulus[0], t[0], 0)
-            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, modulus[j], t[j], carry) }
-            (t[count - 1], carry) = Self.add(t[count], carry)
-            t[count] = t[count + 1] &+ carry
+        let inverse = inverse
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                modulus.withUnsafeBufferPointer { n in
+                    t.withUnsafeMutableBufferPointer { t in
+                        for i in 0..<count {
+                            var carry: UInt64 = 0
+                            let bi = b[i]
+                            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], bi, t[j], carry) }
+                            (t[count], carry) = Self.add(t[count], carry)
+                            t[count + 1] = carry
+                            let m = t[0] &* inverse
+                            (carry, _) = Self.multiplyAdd(m, n[0], t[0], 0)
+                            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, n[j], t[j], carry) }
+                            (t[count - 1], carry) = Self.add(t[count], carry)
+                            t[count] = t[count + 1] &+ carry
+                        }
+                    }
+                }
+            }
         }
-        var result = Array(t[0..<count])
-        if t[count] != 0 || !Self.less(result, modulus) { result = Self.subtracting(modulus, from: result) }
-        return result
+        let overflow = t[count] != 0
+        t.removeLast(2)
+        if overflow || !Self.less(t, modulus) { t = Self.subtracting(modulus, from: t) }
+        return t
     }
 
     /// a + b as (sum, carry).
@@ -90,7 +108,7 @@ struct Montgomery: Sendable {
     }
 
     /// Whether a < b, both `b.count` limbs long.
-    static func less(_ a: [UInt64], _ b: [UInt64]) -> Bool {
+    package static func less(_ a: [UInt64], _ b: [UInt64]) -> Bool {
         for i in stride(from: b.count - 1, through: 0, by: -1) where a[i] != b[i] { return a[i] < b[i] }
         return false
     }
@@ -109,18 +127,18 @@ struct Montgomery: Sendable {
         return result
     }
 
-    static func padded(_ limbs: [UInt64], to count: Int) -> [UInt64] {
+    package static func padded(_ limbs: [UInt64], to count: Int) -> [UInt64] {
         limbs.count >= count ? Array(limbs.prefix(count)) : limbs + [UInt64](repeating: 0, count: count - limbs.count)
     }
 
-    static func trimmed(_ limbs: [UInt64]) -> [UInt64] {
+    package static func trimmed(_ limbs: [UInt64]) -> [UInt64] {
         var limbs = limbs
         while limbs.last == 0 { limbs.removeLast() }
         return limbs
     }
 
     /// Big-endian bytes as limbs, least significant first.
-    static func limbs(bigEndian bytes: some Collection<UInt8>) -> [UInt64] {
+    package static func limbs(bigEndian bytes: some Collection<UInt8>) -> [UInt64] {
         let bytes = Array(bytes)
         var limbs = [UInt64](repeating: 0, count: (bytes.count + 7) / 8)
         for (index, byte) in bytes.reversed().enumerated() { limbs[index / 8] |= UInt64(byte) << UInt64(8 * (index % 8)) }
@@ -128,7 +146,7 @@ struct Montgomery: Sendable {
     }
 
     /// Limbs as `count` big-endian bytes (the value must fit).
-    static func bigEndian(_ limbs: [UInt64], count: Int) -> [UInt8] {
+    package static func bigEndian(_ limbs: [UInt64], count: Int) -> [UInt8] {
         (0..<count).map { index in
             let position = count - 1 - index
             let limb = position / 8

@@ -1,0 +1,66 @@
+import FBAuthSupport
+
+/// The stand-in's own signing key for ID tokens (issue 42): a 2048-bit RSA key made once for
+/// it by OpenSSL (Python's cryptography), public on purpose: what it signs are emulator tokens,
+/// which prove nothing outside an emulator. Its certificate is published where Google publishes
+/// securetoken's, so that a server checks the signature of every token the stand-in mints.
+enum StandInSigningKey {
+    static let kid = "stand-in"
+
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1): 00 01 FF…FF 00, SHA-256's DigestInfo
+    /// (§9.2, note 1) and the digest, raised to the private exponent.
+    static func sign(_ message: [UInt8]) -> [UInt8] {
+        let digestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
+        let encoded = digestInfo + SHA256.hash(message)
+        let block = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 256 - encoded.count - 3) + [0x00] + encoded
+        return Montgomery.bigEndian(arithmetic.power(Montgomery.limbs(bigEndian: block), exponentLimbs: privateExponent), count: 256)
+    }
+
+    private static let arithmetic = Montgomery(modulus: limbs(hex: modulusHex))!
+    private static let privateExponent = limbs(hex: privateExponentHex)
+
+    private static func limbs(hex: String) -> [UInt64] {
+        let bytes = stride(from: 0, to: hex.utf8.count, by: 2).map { index in
+            UInt8(hex.dropFirst(index).prefix(2), radix: 16)!
+        }
+        return Montgomery.limbs(bigEndian: bytes)
+    }
+
+    static let modulusHex = [
+        "c26c603fc59e8e43cd2f1cfa58e80b712c19f3ac6152c68f33be9bf0f045bf1215a46b20a711f870038233a6031efcea",
+        "7167de8df449bc668f867e4145c9972054decbde4253d8c2940bb4445b2e5b1c9cf8f1782352a2454d2b76cc2ed7cab0",
+        "d15f5f15ed2b5beb01e7e2f58b006bc095ea37699262fa34a4f2d03827008d30b22cc5c5662b8eb99d03d4300968a991",
+        "5f2a57640f32ce52e1aab786957cf5848b12bfb0cd4b7875b18ac4cffa0d2dc6cac313a4154d660100c3e335f4a4e6f1",
+        "d94a5d89a94a2c267da7017725404ac8fb32b46f223908ecc3b805342d2fc519ecde6683d3792fb39b8c348c0503004a",
+        "bdd991c73c64ee0e58c25fa58f219493",
+    ].joined()
+
+    static let privateExponentHex = [
+        "487242d1308dbafc47c640f9864c7d0b0040715cafed3cc0daaab187efb84590f3108fbc9c94a52af41bbdac2428955c",
+        "b4c25c1b30469395f1f04f367a4f3a69994665d81d8609d4c37eb2feefad0fd55326ae2fb295d592964556609229e5c4",
+        "ca57cbe22b3c8765441208afaf4a8a5c3a608aa263a24f1273ce68c92bbb5860811848dc65b156f4f121bd9f4e1eba75",
+        "08092c0303d9e325bd5b23ae0e28299a37788094e35868269ae28fa2ab4aa36bb844008e92307ed1fb2baf7946164065",
+        "1fcc2b075ada4b5569a99cf544a9d5063fc7550a9d0c8e0409246b93dbd4789c839de0c9c1ed09ec36828759fcd5e572",
+        "5800c4005eb23155002e2efefe58547d",
+    ].joined()
+
+    static let certificatePEM = """
+-----BEGIN CERTIFICATE-----
+MIICxzCCAa+gAwIBAgIBKjANBgkqhkiG9w0BAQsFADAmMSQwIgYDVQQDDBtmYmF1
+dGggc3RhbmQtaW4gc2VjdXJldG9rZW4wIBcNMjYwMTAxMDAwMDAwWhgPMjEyNTEy
+MDgwMDAwMDBaMCYxJDAiBgNVBAMMG2ZiYXV0aCBzdGFuZC1pbiBzZWN1cmV0b2tl
+bjCCASIwDQYJKoZIhvcNAQEBBQADggEPADCCAQoCggEBAMJsYD/Fno5DzS8c+ljo
+C3EsGfOsYVLGjzO+m/DwRb8SFaRrIKcR+HADgjOmAx786nFn3o30Sbxmj4Z+QUXJ
+lyBU3sveQlPYwpQLtERbLlscnPjxeCNSokVNK3bMLtfKsNFfXxXtK1vrAefi9YsA
+a8CV6jdpkmL6NKTy0DgnAI0wsizFxWYrjrmdA9QwCWipkV8qV2QPMs5S4aq3hpV8
+9YSLEr+wzUt4dbGKxM/6DS3GysMTpBVNZgEAw+M19KTm8dlKXYmpSiwmfacBdyVA
+Ssj7MrRvIjkI7MO4BTQtL8UZ7N5mg9N5L7ObjDSMBQMASr3Zkcc8ZO4OWMJfpY8h
+lJMCAwEAATANBgkqhkiG9w0BAQsFAAOCAQEAYIBmthh7htTaTwLq1Oyiw3bEGn5x
+GUeUqltUjEUwsUobXZz+GzZOWc8nTqsdNt1/XJZabYhSDKdq9vW3D+Idwdg93PRj
+tF9Fh5KEFFHY/NGxXDT6qC50NGIHZ/kdAPIkvGH/AQqT6PxfyOkHfrV12Xp5c7qJ
+PxdcbvGsTNz2M4AO+pyGVRq4XNtcZggC0tToV7MKLzKsKwK3Io8tSywUQ287pOUZ
+1PoeEzsGElcItvOKpZ9P6Ge58yxT+jOFJ1PNIXRReGhzTIFAGXdFBSLY6Kb9FcJt
+VF8AOsm8mbdEKv2ZVogZRtBAyy/5QQM/rwDrJQWDYO8MVgKYdyOXlsNB3g==
+-----END CERTIFICATE-----
+"""
+}
