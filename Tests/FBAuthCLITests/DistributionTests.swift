@@ -10,9 +10,15 @@ import Testing
     /// Runs `swift` with these arguments: the toolchain at its usual places, else the one on PATH.
     static func swift(_ arguments: [String], in directory: String, timeout: TimeInterval) throws -> RunResult {
         let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first(where: FileManager.default.isExecutableFile) ?? "/usr/bin/env"
-        return try Subprocess.run(URL(fileURLWithPath: swift), (swift == "/usr/bin/env" ? ["swift"] : []) + arguments,
-                                  environment: ProcessInfo.processInfo.environment, stdin: nil, directory: directory, timeout: timeout)
+        // One toolchain build at a time: several at once on a two-core runner starve the tests
+        // that run beside them for minutes (a sign-in in process once failed so).
+        return try toolchain.withLock {
+            try Subprocess.run(URL(fileURLWithPath: swift), (swift == "/usr/bin/env" ? ["swift"] : []) + arguments,
+                               environment: ProcessInfo.processInfo.environment, stdin: nil, directory: directory, timeout: timeout)
+        }
     }
+
+    private static let toolchain = NSLock()
 
     /// The command names, as `fbauth --help` lists them ("  name  summary").
     static func commands(_ harness: Harness) throws -> [String] {

@@ -48,7 +48,8 @@ import TestSupport
 
     @Test func reauthRenewsTheSameUserAndRefusesAnother() throws {
         let machine = try InProcessMachine()
-        let signedIn = try json(machine.signIn(email: "ada@example.com").stdout)
+        let first = machine.signIn(email: "ada@example.com")
+        let signedIn = try #require(JSONValue.parse(first.stdout), "exit \(first.status): \(first.stderr)")
         let uid = try #require(signedIn["user"]?["uid"]?.stringValue)
 
         machine.clock.advance(by: 600)
