@@ -29,7 +29,7 @@ enum HelpFormatter {
 
     static func command(_ spec: CommandSpec) -> String {
         var text = spec.usage.enumerated().map { index, line in
-            (index == 0 ? "Usage: " : "       ") + "fbauth \(spec.name) \(line)"
+            (index == 0 ? "Usage: " : "       ") + "fbauth \(spec.name)" + (line.isEmpty ? "" : " \(line)")
         }.joined(separator: "\n") + "\n\n"
         text += wrap(spec.summary, indent: 0) + "\n"
         if !spec.aliases.isEmpty {
