@@ -133,18 +133,12 @@ import Testing
 @Suite struct EmulatorAppCheckTests {
     static let appID = "1:987654321098:web:feedc0ffee"
 
-    /// Starts `fbauth emulator` with `arguments`; its host and the running process.
-    func emulator(_ harness: Harness, _ arguments: [String], environment: [String: String] = [:]) throws -> (BackgroundProcess, String) {
-        let process = try BackgroundProcess(["emulator", "--port", "0"] + arguments, harness: harness, environment: environment)
-        #expect(process.waitForStderr(containing: "Press Ctrl-C"), "\(process.stderr)")
-        return (process, process.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-    }
 
     @Test func anEnforcingEmulatorRefusesWithoutATokenAndServesRegisteredOnes() throws {
         let harness = try Harness()
         let tokens = harness.directory + "/debug-tokens"
         FileManager.default.createFile(atPath: tokens, contents: Data("ci-token-1\n\nci-token-2\n".utf8), attributes: [.posixPermissions: 0o600])
-        let (server, host) = try emulator(harness, ["--enforce-app-check", "--app-check-debug-token", "local-1", "--app-check-debug-token-file", tokens],
+        let (server, host) = try harness.startEmulator(["--enforce-app-check", "--app-check-debug-token", "local-1", "--app-check-debug-token-file", tokens],
                                           environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "from-env-1"])
         defer { server.interrupt(); _ = server.finish() }
         #expect(server.stderr.hasPrefix("App Check is enforced; 4 debug tokens are registered.\n"), "\(server.stderr)")
@@ -167,7 +161,7 @@ import Testing
     /// Registered but not enforced: the exchange works and requests need no header.
     @Test func registeredTokensWithoutEnforcementExchangeAndNothingIsRefused() throws {
         let harness = try Harness()
-        let (server, host) = try emulator(harness, ["--app-check-debug-token", "local-1"])
+        let (server, host) = try harness.startEmulator(["--app-check-debug-token", "local-1"])
         defer { server.interrupt(); _ = server.finish() }
         #expect(server.stderr.hasPrefix("App Check is not enforced (its header is not required); 1 debug token is registered.\n"), "\(server.stderr)")
         let client = ["FIREBASE_AUTH_EMULATOR_HOST": host, "FBAUTH_APP_CHECK_APP_ID": Self.appID]
@@ -178,7 +172,7 @@ import Testing
     /// A client's App Check setting does not stop the emulator, and a bad token is one line.
     @Test func settingsOfTheClientsDoNotStopTheEmulator() throws {
         let harness = try Harness()
-        let (server, host) = try emulator(harness, [], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "not a host", "FBAUTH_APP_CHECK_DEBUG_TOKEN": "some-token", "FBAUTH_APP_CHECK_APP_ID": ""])
+        let (server, host) = try harness.startEmulator([], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "not a host", "FBAUTH_APP_CHECK_DEBUG_TOKEN": "some-token", "FBAUTH_APP_CHECK_APP_ID": ""])
         server.interrupt()
         let stopped = server.finish()
         #expect(host.hasPrefix("127.0.0.1:") && stopped.stderr.hasPrefix("App Check is not enforced (its header is not required); 1 debug token is registered.\nServing the fbauth stand-in")

@@ -20,6 +20,21 @@ import Testing
 
     private static let toolchain = NSLock()
 
+    /// Copies `Examples/NAME` into `directory`, points its fbauth dependency at this
+    /// repository, builds it as a package outside the repository would be, and returns the
+    /// path of its executable, `NAME`.
+    static func buildExample(_ name: String, in directory: String) throws -> String {
+        let package = directory + "/" + name
+        try FileManager.default.copyItem(atPath: repository.appendingPathComponent("Examples/" + name).path, toPath: package)
+        try? FileManager.default.removeItem(atPath: package + "/.build")
+        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
+            .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(repository.path)""#)
+        try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
+        let built = try swift(["build", "--package-path", package], in: package, timeout: 900)
+        try #require(built.status == 0, "\(built)")
+        return package + "/.build/debug/" + name
+    }
+
     /// The command names, as `fbauth --help` lists them ("  name  summary").
     static func commands(_ harness: Harness) throws -> [String] {
         try harness.run(["--help"]).stdout.split(separator: "\n").drop { !$0.hasPrefix("Commands:") }.dropFirst()

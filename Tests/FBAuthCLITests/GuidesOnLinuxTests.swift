@@ -11,18 +11,11 @@ import Testing
 @Suite struct GuidesOnLinuxTests {
     @Test func theGuidesSwiftBuildsAndRunsOnLinux() throws {
         let harness = try Harness()
-        let package = harness.directory + "/GuidesOnLinux"
-        try FileManager.default.copyItem(atPath: DistributionTests.repository.appendingPathComponent("Examples/GuidesOnLinux").path, toPath: package)
-        try? FileManager.default.removeItem(atPath: package + "/.build")
-        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
-            .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(DistributionTests.repository.path)""#)
-        try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
-        let built = try DistributionTests.swift(["build", "--package-path", package], in: package, timeout: 900)
-        try #require(built.status == 0, "\(built)")
+        let executable = try DistributionTests.buildExample("GuidesOnLinux", in: harness.directory)
 
         var environment = harness.environment
         environment["FBAUTH_FAKE_BROWSER_EMAIL"] = "pat@example.com"
-        let run = try Subprocess.run(URL(fileURLWithPath: package + "/.build/debug/GuidesOnLinux"), [], environment: environment, stdin: nil,
+        let run = try Subprocess.run(URL(fileURLWithPath: executable), [], environment: environment, stdin: nil,
                                      directory: harness.directory, timeout: 120)
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.split(separator: "\n").map(String.init) == [

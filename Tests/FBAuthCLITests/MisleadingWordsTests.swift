@@ -126,8 +126,7 @@ import Testing
         #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "fbauth: cannot import: the import directory \(open) can be written by other users (mode 1777), who could replace or read the exported users; give --import a directory of your own, such as ./emulator-data (made 0700 if new)\n", "\(result)")
 
         let missing = harness.directory + "/not-yet"
-        let emulator = try BackgroundProcess(["emulator", "--port", "0", "--import", missing], harness: harness)
-        #expect(emulator.waitForStderr(containing: "Press Ctrl-C"), "\(emulator.stderr)")
+        let (emulator, _) = try harness.startEmulator(["--import", missing])
         emulator.interrupt()
         let stopped = emulator.finish()
         #expect(stopped.stderr.hasPrefix("Starting with no users: \(missing) does not exist yet.\n"), "\(stopped)")

@@ -23,11 +23,7 @@ import Testing
     @Test func aSessionOutlivesItsEmulatorsPort() throws {
         let harness = try Harness()
         let data = harness.directory + "/emulator-data"
-        func serve() throws -> (BackgroundProcess, String) {
-            let emulator = try BackgroundProcess(["emulator", "--port", "0", "--import", data, "--export-on-exit"], harness: harness)
-            #expect(emulator.waitForStderr(containing: "Press Ctrl-C"), "\(emulator.stderr)")
-            return (emulator, emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        }
+        func serve() throws -> (BackgroundProcess, String) { try harness.startEmulator(["--import", data, "--export-on-exit"]) }
         let (first, firstHost) = try serve()
         #expect(try harness.run(["signup", "--email", "kept@example.com"], stdin: "correct horse\n", environment: ["FIREBASE_AUTH_EMULATOR_HOST": firstHost]).status == 0)
         first.interrupt()

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// `fbauth` running in the background, for tests that act while it waits: read its stderr so
@@ -141,3 +142,14 @@ private enum PTY {
 
     static func name(_ fd: Int32) -> String? { ptsname(fd).map { String(cString: $0) } }
 }
+
+extension Harness {
+    /// Starts `fbauth emulator --port 0 ARGUMENTS` and waits until it serves: the process and
+    /// its `host:port`.
+    func startEmulator(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> (BackgroundProcess, String) {
+        let process = try BackgroundProcess(["emulator", "--port", "0"] + arguments, harness: self, environment: environment)
+        #expect(process.waitForStderr(containing: "Press Ctrl-C"), "\(process.stderr)")
+        return (process, process.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
