@@ -15,6 +15,14 @@ struct VerifyTokenTests {
 
     /// A harness whose stand-in publishes freshly minted certificates, and the tokens.
     func minted() throws -> (Harness, [String: String]) {
+        let tokens = try mint()
+        var configuration = StandInConfiguration()
+        configuration.publishedCertificates = tokens.certificates
+        return (try Harness(configuration: configuration), tokens.tokens)
+    }
+
+    /// A fresh key, its certificate and tokens signed by it for the real clock.
+    func mint() throws -> Minted {
         let scratch = try TemporaryDirectory.make()
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = scratch + "/tokens.json"
@@ -22,10 +30,44 @@ struct VerifyTokenTests {
         let made = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, "--now", String(Int(Date().timeIntervalSince1970)), "--out", out],
                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: scratch, timeout: 60)
         #expect(made.status == 0, "\(made)")
-        let tokens = try JSONDecoder().decode(Minted.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
-        var configuration = StandInConfiguration()
-        configuration.publishedCertificates = tokens.certificates
-        return (try Harness(configuration: configuration), tokens.tokens)
+        return try JSONDecoder().decode(Minted.self, from: Data(contentsOf: URL(fileURLWithPath: out)))
+    }
+
+    /// Another local user may write Google's certificates where fbauth keeps them: their own
+    /// key, kid and all, so that their tokens would pass. Kept keys are trusted only from a file
+    /// of the user's own in a directory no one else may write; else they are fetched again.
+    @Test(.enabled(if: getuid() == 0, "needs root to give the file to another user"))
+    func keptKeysAnotherUserCouldHaveWrittenAreNotTrusted() throws {
+        let (harness, _) = try minted()
+        let attacker = try mint()  // kid-1 too, another key
+        let forged = try #require(attacker.tokens["valid"])
+        let host = harness.standIn.hostAndPort
+        let cache = harness.configDirectory + "/public-keys-id-token.json"
+        func plant() throws {
+            try? FileManager.default.createDirectory(atPath: harness.configDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let saved: [String: Any] = ["url": "http://\(host)/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com",
+                                        "expires": Int(Date().timeIntervalSince1970) + 3600, "certificates": attacker.certificates]
+            try? FileManager.default.removeItem(atPath: cache)
+            try JSONSerialization.data(withJSONObject: saved).write(to: URL(fileURLWithPath: cache))
+            chmod(cache, 0o600)
+        }
+        let refused = "fbauth: Firebase ID token has invalid signature." + Self.docs + "\n"
+
+        // The control: a planted file of the user's own is what answers (the test can fail).
+        try plant()
+        #expect(try harness.run(["verify-token", "--project", "proj-1"], stdin: forged).status == 0)
+
+        try plant()
+        chown(cache, 65534, 65534)
+        let otherOwner = try harness.run(["verify-token", "--project", "proj-1"], stdin: forged)
+        #expect(otherOwner.status == 1 && otherOwner.stdout.isEmpty && otherOwner.stderr == refused, "\(otherOwner)")
+
+        try plant()
+        chmod(harness.configDirectory, 0o777)
+        defer { chmod(harness.configDirectory, 0o700) }
+        let openDirectory = try harness.run(["verify-token", "--project", "proj-1"], stdin: forged)
+        #expect(openDirectory.status == 1 && openDirectory.stdout.isEmpty && openDirectory.stderr == refused, "\(openDirectory)")
+        #expect(harness.standIn.requests.filter { $0.path.contains("/robot/v1/metadata/x509/") }.count == 2, "fetched again each time")
     }
 
     static let docs = " See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token."
@@ -105,19 +147,12 @@ enum TokenMinting {
 struct VerifyOnServerTests {
     @Test(.timeLimit(.minutes(20))) func theServerExampleBuildsAndLetsInOnlyGoodTokens() throws {
         let (harness, tokens) = try VerifyTokenTests().minted()
-        let package = harness.directory + "/VerifyOnServer"
-        try FileManager.default.copyItem(atPath: DistributionTests.repository.appendingPathComponent("Examples/VerifyOnServer").path, toPath: package)
-        try? FileManager.default.removeItem(atPath: package + "/.build")
-        let manifest = try String(contentsOfFile: package + "/Package.swift", encoding: .utf8)
-            .replacingOccurrences(of: #"path: "../..""#, with: #"path: "\#(DistributionTests.repository.path)""#)
-        try manifest.write(toFile: package + "/Package.swift", atomically: true, encoding: .utf8)
-        let built = try DistributionTests.swift(["build", "--package-path", package], in: package, timeout: 900)
-        try #require(built.status == 0, "\(built)")
+        let executable = try DistributionTests.buildExample("VerifyOnServer", in: harness.directory)
 
         let headers = ["Bearer " + (tokens["valid"] ?? ""), "Bearer " + (tokens["expired"] ?? ""), "Basic abc", "Bearer " + (tokens["another project"] ?? "")]
         var environment = harness.environment
         environment["GOOGLE_CLOUD_PROJECT"] = "proj-1"
-        let run = try Subprocess.run(URL(fileURLWithPath: package + "/.build/debug/VerifyOnServer"), [], environment: environment,
+        let run = try Subprocess.run(URL(fileURLWithPath: executable), [], environment: environment,
                                      stdin: headers.joined(separator: "\n") + "\n", directory: harness.directory, timeout: 120)
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
         let docs = " See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token."
@@ -136,10 +171,8 @@ struct VerifyOnServerTests {
 @Suite struct EmulatorSigningTests {
     @Test func theEmulatorsTokensAreSignedAndChecked() throws {
         let harness = try Harness()
-        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
+        let (emulator, host) = try harness.startEmulator()
         defer { emulator.interrupt(); _ = emulator.finish() }
-        #expect(emulator.waitForStderr(containing: "Press Ctrl-C"), "\(emulator.stderr)")
-        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
         #expect(try harness.run(["signup", "--email", "signed@example.com"], stdin: "correct horse\n", environment: environment).status == 0)
         let token = try harness.run(["token"], environment: environment).stdout.trimmingCharacters(in: .newlines)
