@@ -8,7 +8,7 @@ import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth status`: who is signed in, where, with what, and how their token stands — one screen,
-/// from the store alone (no request), like `gh auth status`.
+/// from the store alone (no request to Firebase), like `gh auth status`.
 enum StatusCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "status",
@@ -16,7 +16,9 @@ enum StatusCommand: RunnableCommand {
         usage: ["[--json]"],
         options: [OptionSpec("json", help: "Print the same as a JSON object for scripts.")],
         details: """
-            Reads the saved sessions only; nothing is sent. The current session (of the project \
+            Reads the saved sessions only; nothing is sent to Firebase (an emulator's sessions \
+            are marked when nothing answers at its loopback port any more: `fbauth prune`). \
+            The current session (of the project \
             commands use when none is named) comes first, then every other saved session of every \
             project, then where the store is. A token's state is "valid for N min", "expired \
             (refreshed on next use)" or "signed out by the server" (its refresh failed: sign in again).
