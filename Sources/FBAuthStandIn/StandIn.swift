@@ -112,7 +112,7 @@ public final class StandIn: @unchecked Sendable {
     public var issuedSecrets: Set<String> {
         withBackend { backend in
             var secrets = Set(backend.idTokens.keys).union(backend.refreshTokens.keys).union(backend.grants.keys)
-                .union(backend.pendingCredentials.keys)
+                .union(backend.pendingCredentials.keys).union(backend.adminAccessTokens.keys)
             let identities = backend.grants.values.map(\.identity) + Array(backend.pendingCredentials.values)
             for identity in identities {
                 secrets.insert(identity.accessToken)

@@ -79,8 +79,40 @@ public struct StandInConfiguration: Sendable {
     /// Take an ID token the fake providers did not issue as fake claims (strict JSON or an
     /// unsigned JWT), as Google's Auth emulator takes every one: for programs written against it.
     public var acceptsFakeClaims = false
+    /// Service accounts Google's token endpoint (`/oauth2.googleapis.com/token`) knows, by
+    /// `client_email`: it exchanges the JWTs they sign for access tokens the Admin API takes,
+    /// besides the emulator's `Bearer owner`.
+    public var serviceAccounts: [String: ServiceAccountPublicKey] = [:]
+    /// gcloud users' OAuth clients and refresh tokens (`authorized_user` credentials) the token
+    /// endpoint exchanges for access tokens.
+    public var authorizedUsers: [AuthorizedUserGrant] = []
 
     public init() {}
+}
+
+/// A service account's RSA public key, as the token endpoint checks its signatures.
+public struct ServiceAccountPublicKey: Sendable {
+    /// The modulus, big-endian hex.
+    public var modulusHex: String
+    public var exponent: UInt64
+
+    public init(modulusHex: String, exponent: UInt64 = 65537) {
+        self.modulusHex = modulusHex
+        self.exponent = exponent
+    }
+}
+
+/// An `authorized_user` credential's client and refresh token.
+public struct AuthorizedUserGrant: Sendable {
+    public var clientID: String
+    public var clientSecret: String
+    public var refreshToken: String
+
+    public init(clientID: String, clientSecret: String, refreshToken: String) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.refreshToken = refreshToken
+    }
 }
 
 /// A password policy (Firebase console → Authentication → Settings → Password policy).

@@ -72,10 +72,42 @@ package struct Montgomery: Sendable {
                 }
             }
         }
-        let overflow = t[count] != 0
+        // t − modulus is taken when t overflowed or did not borrow, chosen by a mask rather than
+        // a branch: a private exponent's multiplications must not differ by their operands.
+        let high = t[count]
         t.removeLast(2)
-        if overflow || !Self.less(t, modulus) { t = Self.subtracting(modulus, from: t) }
+        let (reduced, borrow) = Self.subtractingWithBorrow(modulus, from: t)
+        let keep = 0 &- ((high | (borrow ^ 1)) & 1)
+        for i in 0..<count { t[i] = reduced[i] & keep | t[i] & ~keep }
         return t
+    }
+
+    /// base^exponent mod modulus for a secret exponent (a private key's): a Montgomery ladder
+    /// over every bit of the modulus's width, two multiplications a bit, whose steps and memory
+    /// do not depend on the exponent (its bits only mask a swap).
+    package func secretPower(_ base: [UInt64], exponentLimbs exponent: [UInt64]) -> [UInt64] {
+        let count = modulus.count
+        let one = Self.padded([1], to: count)
+        var low = multiply(one, rSquared)
+        var high = multiply(Self.padded(base, to: count), rSquared)
+        let exponent = Self.padded(exponent, to: count)
+        for bit in stride(from: 64 * count - 1, through: 0, by: -1) {
+            let mask = 0 &- (exponent[bit / 64] >> UInt64(bit % 64) & 1)
+            Self.swap(&low, &high, where: mask)
+            high = multiply(low, high)
+            low = multiply(low, low)
+            Self.swap(&low, &high, where: mask)
+        }
+        return multiply(low, one)
+    }
+
+    /// Exchanges a and b where `mask` is all ones; leaves them where it is zero.
+    private static func swap(_ a: inout [UInt64], _ b: inout [UInt64], where mask: UInt64) {
+        for i in a.indices {
+            let difference = (a[i] ^ b[i]) & mask
+            a[i] ^= difference
+            b[i] ^= difference
+        }
     }
 
     /// a + b as (sum, carry).
@@ -116,15 +148,20 @@ package struct Montgomery: Sendable {
     /// value − modulus, wrapping as the hardware does (the caller knows it is not negative, or
     /// that a carried-out limb makes up for it).
     private static func subtracting(_ modulus: [UInt64], from value: [UInt64]) -> [UInt64] {
+        subtractingWithBorrow(modulus, from: value).difference
+    }
+
+    /// value − modulus, wrapping, and 1 if it borrowed past the top limb (value < modulus).
+    private static func subtractingWithBorrow(_ modulus: [UInt64], from value: [UInt64]) -> (difference: [UInt64], borrow: UInt64) {
         var result = value
-        var borrow = false
+        var borrow: UInt64 = 0
         for i in result.indices {
             let (difference, first) = result[i].subtractingReportingOverflow(modulus[i])
-            let (final, second) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
+            let (final, second) = difference.subtractingReportingOverflow(borrow)
             result[i] = final
-            borrow = first || second
+            borrow = (first ? 1 : 0) | (second ? 1 : 0)
         }
-        return result
+        return (result, borrow)
     }
 
     package static func padded(_ limbs: [UInt64], to count: Int) -> [UInt64] {

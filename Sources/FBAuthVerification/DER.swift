@@ -1,4 +1,5 @@
-/// Just enough DER (ITU-T X.690) to read an X.509 certificate's RSA public key: definite
+/// Just enough DER (ITU-T X.690) to read an X.509 certificate's RSA public key and a PKCS #8
+/// private key: definite
 /// lengths only, each element checked to fit inside its parent. Anything else is refused.
 struct DERReader {
     private let bytes: [UInt8]
@@ -62,9 +63,9 @@ struct DERReader {
     mutating func readUnsignedInteger() throws(DERProblem) -> [UInt8] {
         var value = try read(0x02).contents
         guard let first = value.first, first & 0x80 == 0 else { throw .negative }
-        // DER drops redundant leading zeros; one stays only before a high bit.
-        if first == 0 {
-            guard value.count > 1, value[1] & 0x80 != 0 else { throw .badLength }
+        // DER drops redundant leading zeros; one stays only before a high bit, or alone for 0.
+        if first == 0, value.count > 1 {
+            guard value[1] & 0x80 != 0 else { throw .badLength }
             value.removeFirst()
         }
         return value

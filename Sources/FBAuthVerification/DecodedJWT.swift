@@ -34,6 +34,18 @@ struct DecodedJWT {
         text += String(repeating: "=", count: (4 - text.utf8.count % 4) % 4)
         return Data(base64Encoded: String(text)).map { [UInt8]($0) }
     }
+
+    /// base64url without padding, as a JWS's segments are written.
+    static func base64URL(_ bytes: some Sequence<UInt8>) -> String {
+        Data(bytes).base64EncodedString().replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
+    }
+
+    /// A JSON object as a segment: compact, keys sorted.
+    static func segment(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return base64URL((try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
 }
 
 private extension UInt8 {

@@ -21,17 +21,33 @@ public struct FirebaseTokenVerifier: Sendable {
     let keys: PublicKeyCache
     let clock: WallClock
 
+    let revocation: RevocationCheck
+
     /// `keyCacheFile`: where Google's certificates are kept between processes (0600); nil:
-    /// in this process only.
+    /// in this process only. `credentials`: what the Admin API is called with to check for
+    /// revocation; an emulator's is always `Bearer owner`.
     public init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
-                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keyCacheFile: String? = nil) {
+                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keyCacheFile: String? = nil,
+                credentials: AdminCredentialsSource = .applicationDefault(environment: ProcessInfo.processInfo.environment)) {
         checks = FirebaseTokenChecks(kind: kind, projectId: projectId, againstEmulator: emulatorHost != nil)
         let address = emulatorHost.map { "http://\($0)/" + kind.certificatesURL.dropFirst("https://".count) } ?? kind.certificatesURL
         keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, file: keyCacheFile)
         self.clock = clock
+        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
+        if emulatorHost != nil {
+            found = { () throws(TokenRefusal) in .emulatorOwner }
+        } else {
+            found = { () throws(TokenRefusal) in try credentials.load() }
+        }
+        revocation = RevocationCheck(kind: kind, projectId: projectId,
+                                     endpoint: emulatorHost.map { "http://\($0)/identitytoolkit.googleapis.com" } ?? "https://identitytoolkit.googleapis.com",
+                                     accessTokens: AdminAccessTokens(transport: transport, clock: clock, credentials: found), transport: transport)
     }
 
-    public func verify(_ token: String) throws(TokenRefusal) -> VerifiedFirebaseToken {
+    /// The token's claims once every check passes; with `checkRevoked`, or against an
+    /// emulator (as firebase-admin: an unsigned token proves nothing of its user), also that its
+    /// user exists, is not disabled, and has not had their tokens revoked since it was issued.
+    public func verify(_ token: String, checkRevoked: Bool = false) throws(TokenRefusal) -> VerifiedFirebaseToken {
         let decoded = try checks.decode(token)
         try checks.checkContent(decoded)
         if !(checks.againstEmulator && decoded.header["alg"]?.stringValue == "none") {
@@ -42,6 +58,32 @@ public struct FirebaseTokenVerifier: Sendable {
             try checks.checkSignature(decoded, keys: [:])
         }
         try checks.checkTimes(decoded, now: Int64(clock.now().timeIntervalSince1970.rounded(.down)))
-        return VerifiedFirebaseToken(uid: decoded.payload["sub"]?.stringValue ?? "", claims: decoded.payload)
+        let verified = VerifiedFirebaseToken(uid: decoded.payload["sub"]?.stringValue ?? "", claims: decoded.payload)
+        if checkRevoked || checks.againstEmulator { try revocation.check(verified) }
+        return verified
+    }
+}
+
+/// Where the Admin API's credentials come from, to check for revocation (firebase-admin's
+/// `applicationDefault()` or `cert(path)`).
+public enum AdminCredentialsSource: Sendable {
+    /// `GOOGLE_APPLICATION_CREDENTIALS` of this environment, else gcloud's application default
+    /// credentials (`CLOUDSDK_CONFIG` or `HOME`).
+    case applicationDefault(environment: [String: String])
+    /// A service account's key file, or an `authorized_user` credentials file.
+    case file(String)
+
+    /// The `project_id` of a service account's key file, if that is what there is: the project
+    /// firebase-admin verifies for when it is given none.
+    public var serviceAccountProjectID: String? {
+        if case .serviceAccount(let key)? = try? load() { return key.projectID }
+        return nil
+    }
+
+    func load() throws(TokenRefusal) -> AdminCredentials {
+        switch self {
+        case .applicationDefault(let environment): try AdminCredentials.applicationDefault(environment: environment)
+        case .file(let path): try AdminCredentials.file(path)
+        }
     }
 }

@@ -33,14 +33,8 @@ struct RSAPublicKey: Sendable {
 
     /// The key in a PEM certificate (`-----BEGIN CERTIFICATE-----`).
     init(certificatePEM pem: String) throws(KeyProblem) {
-        // Lines trimmed of the spaces (and the \r of CRLF) around them.
-        let lines = pem.split(whereSeparator: \.isNewline).map { line in
-            String(line.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-        }.filter { !$0.isEmpty }
-        guard lines.count >= 3, lines.first == "-----BEGIN CERTIFICATE-----", lines.last == "-----END CERTIFICATE-----",
-              let der = Data(base64Encoded: lines.dropFirst().dropLast().joined())
-        else { throw .notACertificate }
-        try self.init(certificateDER: [UInt8](der))
+        guard let der = PEM.contents(of: pem, label: "CERTIFICATE") else { throw .notACertificate }
+        try self.init(certificateDER: der)
     }
 
     init(certificateDER der: [UInt8]) throws(KeyProblem) {
@@ -55,6 +49,9 @@ struct RSAPublicKey: Sendable {
         try self.init(modulus: parts.modulus, exponent: parts.exponent)
     }
 
+    /// The OID rsaEncryption, 1.2.840.113549.1.1.1.
+    static let rsaEncryption: [UInt8] = [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01]
+
     /// Certificate ::= SEQUENCE { tbsCertificate, signatureAlgorithm, signature }, whose
     /// tbsCertificate holds the SubjectPublicKeyInfo (RFC 5280 §4.1) after the version,
     /// serial number, signature algorithm, issuer, validity and subject; its BIT STRING holds
@@ -68,8 +65,7 @@ struct RSAPublicKey: Sendable {
         for _ in 0..<5 { try tbs.skip() }  // serial, signature, issuer, validity, subject
         var info = try tbs.read(0x30)
         var algorithm = try info.read(0x30)
-        // rsaEncryption, 1.2.840.113549.1.1.1.
-        guard try algorithm.read(0x06).contents == [0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01] else { throw KeyProblem.notRSA }
+        guard try algorithm.read(0x06).contents == rsaEncryption else { throw KeyProblem.notRSA }
         let bits = try info.read(0x03).contents
         guard bits.first == 0 else { throw KeyProblem.notACertificate }  // no unused bits
         var keyReader = DERReader(Array(bits.dropFirst()))
@@ -83,6 +79,7 @@ struct RSAPublicKey: Sendable {
 
 enum KeyProblem: Error, Equatable {
     case notACertificate
+    case notAPrivateKey
     case notRSA
     case malformed(DERProblem)
     case tooShort(bits: Int)

@@ -16,7 +16,8 @@ import Foundation
 /// Google's public keys are fetched once and kept for as long as Google says; a verification
 /// with kept keys costs some 150 µs and makes no request. With `FIREBASE_AUTH_EMULATOR_HOST`
 /// set (or `emulatorHost` given), an emulator's unsigned tokens are taken, as firebase-admin
-/// takes them, and signed ones are checked with the certificates the emulator publishes.
+/// takes them, and signed ones are checked with the certificates the emulator publishes; as
+/// firebase-admin, every emulator token's user is looked up (`Bearer owner`).
 public final class AdminAuth: Sendable {
     /// The project whose tokens are taken (their audience); nil when none was found, and then
     /// every verification throws `auth/invalid-credential`, as firebase-admin's does.
@@ -26,46 +27,56 @@ public final class AdminAuth: Sendable {
 
     /// - Parameters:
     ///   - projectID: the Firebase project id; nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`,
-    ///     as firebase-admin finds it.
+    ///     else the service account's `project_id`, as firebase-admin finds it.
     ///   - emulatorHost: `host:port` of an Auth emulator; nil: `FIREBASE_AUTH_EMULATOR_HOST`.
-    public init(projectID: String? = nil, emulatorHost: String? = nil) {
+    ///   - credentialsFile: the Admin API's credentials, for `checkRevoked`: a service account's
+    ///     key file (or gcloud's `authorized_user` file); nil: `GOOGLE_APPLICATION_CREDENTIALS`,
+    ///     else gcloud's application default credentials. Read when first needed. An emulator
+    ///     needs none.
+    public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil) {
         let environment = ProcessInfo.processInfo.environment
-        let project = [projectID, environment["GOOGLE_CLOUD_PROJECT"], environment["GCLOUD_PROJECT"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)
         let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        let project = [projectID, environment["GOOGLE_CLOUD_PROJECT"], environment["GCLOUD_PROJECT"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+            ?? (emulator == nil ? credentials.serviceAccountProjectID : nil)
         self.projectID = project
-        idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator) }
-        sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator) }
+        idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
+        sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator, credentials: credentials) }
     }
 
     /// Verifies a Firebase ID token: its signature by one of Google's keys, its project, issuer,
-    /// subject and times. Throws `AdminAuthError` with firebase-admin's code and words.
-    public func verifyIDToken(_ idToken: String) throws -> DecodedIDToken {
-        try verify(idToken, with: idTokens)
+    /// subject and times. With `checkRevoked` (and always against an emulator, as
+    /// firebase-admin), its user is looked up too: a disabled user is `auth/user-disabled`, a
+    /// token from before the user's tokens were revoked `auth/id-token-revoked`, a deleted
+    /// user `auth/user-not-found`. Throws `AdminAuthError` with firebase-admin's code and words.
+    public func verifyIDToken(_ idToken: String, checkRevoked: Bool = false) throws -> DecodedIDToken {
+        try verify(idToken, with: idTokens, checkRevoked: checkRevoked)
     }
 
     /// The same, off the caller's thread: the first call, and one a day or so after, waits
-    /// for Google's keys.
-    public func verifyIDToken(_ idToken: String) async throws -> DecodedIDToken {
-        try await offThread { try self.verifyIDToken(idToken) }
+    /// for Google's keys; one with `checkRevoked` waits for the lookup.
+    public func verifyIDToken(_ idToken: String, checkRevoked: Bool = false) async throws -> DecodedIDToken {
+        try await offThread { try self.verifyIDToken(idToken, checkRevoked: checkRevoked) }
     }
 
     /// Verifies a Firebase session cookie (made by `createSessionCookie`): issuer
-    /// `https://session.firebase.google.com/PROJECT`, identitytoolkit's keys.
-    public func verifySessionCookie(_ sessionCookie: String) throws -> DecodedIDToken {
-        try verify(sessionCookie, with: sessionCookies)
+    /// `https://session.firebase.google.com/PROJECT`, identitytoolkit's keys. `checkRevoked`
+    /// as for ID tokens (`auth/session-cookie-revoked`).
+    public func verifySessionCookie(_ sessionCookie: String, checkRevoked: Bool = false) throws -> DecodedIDToken {
+        try verify(sessionCookie, with: sessionCookies, checkRevoked: checkRevoked)
     }
 
     /// The same, off the caller's thread.
-    public func verifySessionCookie(_ sessionCookie: String) async throws -> DecodedIDToken {
-        try await offThread { try self.verifySessionCookie(sessionCookie) }
+    public func verifySessionCookie(_ sessionCookie: String, checkRevoked: Bool = false) async throws -> DecodedIDToken {
+        try await offThread { try self.verifySessionCookie(sessionCookie, checkRevoked: checkRevoked) }
     }
 
-    private func verify(_ token: String, with verifier: FirebaseTokenVerifier?) throws -> DecodedIDToken {
+    private func verify(_ token: String, with verifier: FirebaseTokenVerifier?, checkRevoked: Bool) throws -> DecodedIDToken {
         guard let verifier else {
             throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call verifyIdToken().")
         }
         do {
-            return DecodedIDToken(try verifier.verify(token))
+            return DecodedIDToken(try verifier.verify(token, checkRevoked: checkRevoked))
         } catch {
             throw AdminAuthError(code: error.code, message: error.message)
         }
@@ -115,8 +126,10 @@ public struct DecodedIDToken: @unchecked Sendable {
 }
 
 /// A refused token, with firebase-admin's code (`auth/id-token-expired`,
-/// `auth/argument-error`, `auth/session-cookie-expired`, `auth/internal-error` when Google's
-/// keys could not be had) and message.
+/// `auth/argument-error`, `auth/session-cookie-expired`, `auth/id-token-revoked`,
+/// `auth/user-disabled`, `auth/user-not-found`; `auth/internal-error` when Google's keys could
+/// not be had, `app/invalid-credential` or `app/network-error` when the Admin API's access
+/// token could not) and message.
 public struct AdminAuthError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// firebase-admin's error code, such as `auth/id-token-expired`.
     public let code: String

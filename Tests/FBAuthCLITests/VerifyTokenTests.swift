@@ -13,12 +13,18 @@ struct VerifyTokenTests {
         var tokens: [String: String]
     }
 
-    /// A harness whose stand-in publishes freshly minted certificates, and the tokens.
+    /// A harness whose stand-in publishes freshly minted certificates, and the tokens. Its
+    /// project is theirs, and it holds their user, uid-1, whose tokens are valid since before
+    /// they were issued: against an emulator, every token's user is looked up.
     func minted() throws -> (Harness, [String: String]) {
         let tokens = try mint()
         var configuration = StandInConfiguration()
+        configuration.projectId = "proj-1"
         configuration.publishedCertificates = tokens.certificates
-        return (try Harness(configuration: configuration), tokens.tokens)
+        let harness = try Harness(configuration: configuration)
+        try harness.admin("accounts", ["localId": "uid-1", "email": "ada@example.com"])
+        try harness.admin("accounts:update", ["localId": "uid-1", "validSince": String(Int(Date().timeIntervalSince1970) - 3600)])
+        return (harness, tokens.tokens)
     }
 
     /// A fresh key, its certificate and tokens signed by it for the real clock.

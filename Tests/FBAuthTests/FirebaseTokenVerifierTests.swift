@@ -95,14 +95,21 @@ import Testing
     /// As firebase-admin: an emulator's unsigned tokens pass there, never elsewhere; a signed
     /// token is checked against the certificates the emulator publishes, where firebase-admin
     /// checks none.
+    /// As firebase-admin, every emulator token's user is looked up, as the emulator's owner.
     @Test func againstAnEmulatorUnsignedTokensPassAndSignedOnesAreChecked() throws {
-        let (verifier, transport) = verifier(emulator: "127.0.0.1:9099")
+        let user = ScriptedTransport.json(200, #"{"users": [{"localId": "uid-1", "validSince": "0"}]}"#)
+        let transport = ScriptedTransport([user, Self.certificates(), user])
+        let verifier = FirebaseTokenVerifier(projectId: Self.fixture.project, emulatorHost: "127.0.0.1:9099", transport: transport, clock: FixedClock(Self.fixture.now))
         #expect(try verifier.verify(try #require(Self.fixture.tokens["unsigned"])).uid == "uid-1")
-        #expect(transport.count == 0, "an unsigned token needs no key")
+        #expect(transport.requests.map(\.url.absoluteString) == [Self.emulatorLookup], "an unsigned token needs no key")
         #expect(try verifier.verify(try #require(Self.fixture.tokens["valid"])).uid == "uid-1")
-        #expect(transport.requests.first?.url.absoluteString == "http://127.0.0.1:9099/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+        #expect(transport.requests.map(\.url.absoluteString) == [Self.emulatorLookup, "http://127.0.0.1:9099/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com", Self.emulatorLookup])
+        #expect(transport.requests.filter { $0.url.absoluteString == Self.emulatorLookup }.allSatisfy { $0.headers["Authorization"] == "Bearer owner" && $0.body == Data(#"{"localId":["uid-1"]}"#.utf8) })
         #expect(throws: TokenRefusal("Firebase ID token has invalid signature." + Self.docs)) { try verifier.verify(try #require(Self.fixture.tokens["a bad signature"])) }
+        #expect(transport.count == 3, "a refused token's user is not looked up")
     }
+
+    static let emulatorLookup = "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/projects/proj-1/accounts:lookup"
 
     @Test func keysAreKeptForTheirMaxAgeAndFetchedAgainAfter() throws {
         let clock = FixedClock(Self.fixture.now - 100)  // the token was issued then

@@ -14,9 +14,10 @@ enum VerifyTokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "verify-token",
         summary: "Verify a Firebase ID token (or session cookie) as the Admin SDKs do, and print its claims as JSON.",
-        usage: ["[--project ID] [--session-cookie] [--token-file FILE|-]"],
+        usage: ["[--project ID] [--check-revoked] [--session-cookie] [--token-file FILE|-]"],
         options: [
             OptionSpec("token-file", value: "FILE|-", help: "Read the token from FILE (default: stdin, -); never given as an argument."),
+            OptionSpec("check-revoked", help: "Also look the user up with the Admin API (GOOGLE_APPLICATION_CREDENTIALS): refuse a disabled user, or a token from before their tokens were revoked."),
             OptionSpec("session-cookie", help: "The token is a session cookie (issuer https://session.firebase.google.com/PROJECT, Google's identitytoolkit keys)."),
         ],
         // Taken only to refuse it without repeating it: a token is a credential.
@@ -37,11 +38,13 @@ enum VerifyTokenCommand: RunnableCommand {
             Examples:
               fbauth token | fbauth verify-token --project my-project
               fbauth verify-token --project my-project < token.txt | jq -r .uid
+              GOOGLE_APPLICATION_CREDENTIALS=key.json fbauth verify-token --check-revoked < token.txt
             """)
 
     struct Options: Equatable {
         var tokenFile: String
         var kind: Kind
+        var checkRevoked = false
 
         enum Kind: Equatable { case idToken, sessionCookie }
     }
@@ -50,7 +53,8 @@ enum VerifyTokenCommand: RunnableCommand {
         guard arguments.positionals.isEmpty else {
             throw .usage("verify-token reads the token from stdin or --token-file, never from an argument, where other users of this machine can read it")
         }
-        return Options(tokenFile: try arguments.nonEmpty("token-file") ?? "-", kind: arguments.flag("session-cookie") ? .sessionCookie : .idToken)
+        return Options(tokenFile: try arguments.nonEmpty("token-file") ?? "-", kind: arguments.flag("session-cookie") ? .sessionCookie : .idToken,
+                       checkRevoked: arguments.flag("check-revoked"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
@@ -61,12 +65,14 @@ enum VerifyTokenCommand: RunnableCommand {
         let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
         let verifier = FirebaseTokenVerifier(projectId: projectId, kind: kind, emulatorHost: context.settings.emulatorHost,
                                              transport: context.dependencies.transport, clock: context.clock,
-                                             keyCacheFile: directory + "/" + cacheName)
+                                             keyCacheFile: directory + "/" + cacheName,
+                                             credentials: .applicationDefault(environment: context.environment))
         let verified: VerifiedFirebaseToken
         do {
-            verified = try verifier.verify(token)
+            verified = try verifier.verify(token, checkRevoked: options.checkRevoked)
         } catch {
-            throw error.code == "auth/internal-error" ? .failed(.networkError, TerminalText.safe(error.message)) : .failed(.tokenRefused, TerminalText.safe(error.message))
+            let unreachable = ["auth/internal-error", "app/network-error"].contains(error.code)
+            throw .failed(unreachable ? .networkError : .tokenRefused, TerminalText.safe(error.message))
         }
         var claims = verified.claims
         claims["uid"] = .string(verified.uid)

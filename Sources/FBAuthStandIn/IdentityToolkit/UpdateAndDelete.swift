@@ -75,12 +75,19 @@ extension Backend {
     }
 
     /// `projects/P/accounts:update` as the Admin SDK calls it (the emulator's `Bearer owner`):
-    /// another user by `localId`, its email verified or the account disabled.
+    /// another user by `localId`, its email verified, the account disabled, its tokens revoked.
     func adminUpdate(_ body: JSONBody) throws(APIError) -> [String: Any] {
         guard let localId = try body.string("localId"), var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
+        // Seconds, as a decimal string (int64 in JSON), the Admin API's revokeRefreshTokens.
+        if let validSince = body.fields["validSince"] {
+            guard let seconds = (validSince as? String).flatMap({ Int64($0) }) ?? (validSince as? Int).map(Int64.init) else {
+                throw .invalidArgument("Invalid value at 'valid_since' (TYPE_INT64), \(validSince)")
+            }
+            account.validSince = Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
         if let attributes = try body.string("customAttributes") {
             guard let claims = JSONText.parse(Data(attributes.utf8)) as? [String: Any] else { throw .badRequest("INVALID_CLAIMS") }
             account.customClaims = claims

@@ -31,6 +31,8 @@ final class Backend {
     var appCheckTokens: [String: Date] = [:]
     /// Apple tokens revoked through `accounts:revokeToken`.
     var revokedProviderTokens: Set<String> = []
+    /// Access tokens the Admin API takes (from `/oauth2.googleapis.com/token`), and until when.
+    var adminAccessTokens: [String: Date] = [:]
     var requests: [RecordedRequest] = []
     var authorizations: [RecordedAuthorization] = []
     var faults: [Fault] = []

@@ -52,6 +52,8 @@ extension Backend {
     /// Where Google publishes the certificates of the keys that sign ID tokens, under the
     /// emulator host as clients reach Google's other endpoints there.
     static let certificatesPath = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+    /// Where Google publishes those of session cookies' keys; the stand-in publishes the same.
+    static let sessionCookieCertificatesPath = "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.path
@@ -60,6 +62,13 @@ extension Backend {
                 try checkAPIKey(request)
                 guard request.method == "POST", path.hasSuffix(":exchangeDebugToken") else { throw APIError.notFound }
                 return JSONResponse.make(200, try exchangeDebugToken(path, JSONBody(request, allowed: ["debugToken"])))
+            }
+            // Server to server, with OAuth: App Check is not asked of them.
+            if path == Self.googleTokenPath, request.method == "POST" {
+                return googleToken(request)
+            }
+            if path.hasPrefix(Self.adminPrefix) {
+                return JSONResponse.make(200, try adminAccounts(request))
             }
             try requireAppCheck(request)
             if path.hasPrefix("/fake-idp/") {
@@ -71,7 +80,7 @@ extension Backend {
             if path == Self.iframePath, request.method == "GET" {
                 return HandlerPage.iframe
             }
-            if path == Self.certificatesPath, request.method == "GET",
+            if path == Self.certificatesPath || path == Self.sessionCookieCertificatesPath, request.method == "GET",
                let certificates = configuration.publishedCertificates ?? (configuration.signsIDTokens ? [StandInSigningKey.kid: StandInSigningKey.certificatePEM] : nil) {
                 var response = JSONResponse.make(200, certificates)
                 response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
@@ -103,11 +112,6 @@ extension Backend {
                 try checkAPIKey(request)
                 guard request.method == "GET" else { throw APIError.notFound }
                 return JSONResponse.make(200, path.hasSuffix("recaptchaConfig") ? try recaptchaConfig() : recaptchaParams())
-            }
-            if path.hasPrefix("/identitytoolkit.googleapis.com/v1/projects/"), path.hasSuffix("/accounts:update"), request.method == "POST" {
-                // The Admin API, authorized as the emulator authorizes it (`Bearer owner`).
-                guard request.header("Authorization") == "Bearer owner" else { throw APIError.blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
-                return JSONResponse.make(200, try adminUpdate(JSONBody(request, allowed: Self.updateFields)))
             }
             if path == "/identitytoolkit.googleapis.com/v2/accounts:revokeToken" {
                 try checkAPIKey(request)

@@ -47,14 +47,21 @@ final class Harness: @unchecked Sendable {
     @discardableResult
     /// A request straight to the stand-in (or the server on `port`), as another program on the
     /// machine would make it.
-    func postToStandIn(_ path: String, _ body: [String: Any], port: UInt16? = nil) throws -> (status: Int, body: String) {
+    func postToStandIn(_ path: String, _ body: [String: Any], port: UInt16? = nil, authorization: String? = nil) throws -> (status: Int, body: String) {
         let data = try JSONSerialization.data(withJSONObject: body)
         let port = port ?? standIn.port
         let connection = try LoopbackConnection(port: port)
-        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: \(data.count)\r\n\r\n"
+        let credential = authorization.map { "Authorization: \($0)\r\n" } ?? ""
+        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n\(credential)Connection: close\r\nContent-Length: \(data.count)\r\n\r\n"
         _ = connection.send(Array(head.utf8) + Array(data))
         guard let response = ReceivedResponse(parsing: connection.readToEnd()) else { return (-1, "") }
         return (response.status, String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// An Admin API call on the stand-in's project, as firebase-admin makes it to an emulator.
+    func admin(_ method: String, _ body: [String: Any], project: String = "proj-1") throws {
+        let answer = try postToStandIn("/identitytoolkit.googleapis.com/v1/projects/\(project)/\(method)", body, authorization: "Bearer owner")
+        #expect(answer.status == 200, "\(method): \(answer.body)")
     }
 
     func signIn(_ provider: String, _ more: [String] = [], environment extra: [String: String] = [:]) throws -> RunResult {

@@ -1,0 +1,114 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import FBAuthSupport
+import LoopbackHTTP
+
+/// OAuth 2 access tokens for the Admin API, from the credentials found when first needed, kept
+/// until five minutes before they expire (as Google's auth libraries keep them). One exchange
+/// serves every caller waiting at once: the lock is held while it runs. Nothing of them is
+/// written anywhere.
+final class AdminAccessTokens: @unchecked Sendable {
+    /// What Google's token endpoint is asked for (firebase-admin-node `credential-internal.ts`).
+    static let scopes = [
+        "https://www.googleapis.com/auth/cloud-platform",
+        "https://www.googleapis.com/auth/firebase.database",
+        "https://www.googleapis.com/auth/firebase.messaging",
+        "https://www.googleapis.com/auth/identitytoolkit",
+        "https://www.googleapis.com/auth/userinfo.email",
+    ].joined(separator: " ")
+    static let refreshBefore: TimeInterval = 300
+
+    private let findCredentials: @Sendable () throws(TokenRefusal) -> AdminCredentials
+    private let transport: HTTPTransport
+    private let clock: WallClock
+    private let lock = Lock()
+    private var credentials: AdminCredentials?
+    private var current: (token: String, expires: Date)?
+
+    init(transport: HTTPTransport, clock: WallClock, credentials: @escaping @Sendable () throws(TokenRefusal) -> AdminCredentials) {
+        findCredentials = credentials
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// The `Authorization` header's value, and the project to bill (`x-goog-user-project`) if
+    /// the credentials say.
+    func authorization() throws(TokenRefusal) -> (header: String, quotaProject: String?) {
+        let result: Result<(String, String?), TokenRefusal> = lock.withLock {
+            do throws(TokenRefusal) {
+                let credentials: AdminCredentials
+                if let found = self.credentials { credentials = found } else { credentials = try findCredentials() }
+                self.credentials = credentials
+                let now = clock.now()
+                switch credentials {
+                case .emulatorOwner:
+                    return .success(("Bearer owner", nil))
+                case .serviceAccount(let key):
+                    return .success(("Bearer " + (try token(now: now) { () throws(TokenRefusal) in try assertionGrant(key, now: now) }), nil))
+                case .authorizedUser(let user):
+                    return .success(("Bearer " + (try token(now: now) { refreshGrant(user) }), user.quotaProjectID))
+                }
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// The kept token, or a new one for `grant` (URL, form).
+    private func token(now: Date, _ grant: () throws(TokenRefusal) -> (URL, [(name: String, value: String)])) throws(TokenRefusal) -> String {
+        if let current, now < current.expires.addingTimeInterval(-Self.refreshBefore) { return current.token }
+        let (url, form) = try grant()
+        let (token, lifetime) = try exchange(url, form)
+        current = (token, now.addingTimeInterval(lifetime))
+        return token
+    }
+
+    /// RFC 7523 §2.1: a JWT the service account signs, good for an hour, for the token endpoint.
+    private func assertionGrant(_ key: AdminCredentials.ServiceAccountKey, now: Date) throws(TokenRefusal) -> (URL, [(name: String, value: String)]) {
+        let issued = Int64(now.timeIntervalSince1970.rounded(.down))
+        var header: [String: JSONValue] = ["alg": "RS256", "typ": "JWT"]
+        header["kid"] = key.privateKeyID.map(JSONValue.string)
+        let claims: [String: JSONValue] = ["iss": .string(key.clientEmail), "scope": .string(Self.scopes), "aud": .string(key.tokenURI.absoluteString),
+                                           "iat": .integer(issued), "exp": .integer(issued + 3600)]
+        let signingInput = DecodedJWT.segment(.object(header)) + "." + DecodedJWT.segment(.object(claims))
+        guard let signature = key.privateKey.signRS256(Array(signingInput.utf8)) else {
+            throw TokenRefusal("The service account's private key does not match its own public key: it cannot sign.", code: "app/invalid-credential")
+        }
+        let assertion = signingInput + "." + DecodedJWT.base64URL(signature)
+        return (key.tokenURI, [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)])
+    }
+
+    /// RFC 6749 §6.
+    private func refreshGrant(_ user: AdminCredentials.AuthorizedUser) -> (URL, [(name: String, value: String)]) {
+        (user.tokenURI, [("grant_type", "refresh_token"), ("client_id", user.clientID), ("client_secret", user.clientSecret), ("refresh_token", user.refreshToken)])
+    }
+
+    /// POSTs the grant; the access token and its lifetime, each checked before it is used.
+    private func exchange(_ url: URL, _ form: [(name: String, value: String)]) throws(TokenRefusal) -> (String, TimeInterval) {
+        let failed = "Failed to fetch a valid Google OAuth2 access token from \(url.absoluteString)"
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                            body: Data(FormEncoding.encode(form).utf8), timeout: 30))
+        } catch {
+            throw TokenRefusal("\(failed): \(error.message)", code: "app/network-error")
+        }
+        let body = JSONValue.decoded(response.body)
+        guard response.status == 200 else {
+            // {"error": "invalid_grant", "error_description": "Invalid JWT Signature."} (RFC 6749 §5.2)
+            let reason = [body?["error"]?.stringValue, body?["error_description"]?.stringValue].compactMap { $0.map { String($0.prefix(200)) } }.joined(separator: ": ")
+            throw TokenRefusal("\(failed): HTTP \(response.status)" + (reason.isEmpty ? "" : " (\(reason))") + ".",
+                               code: response.status >= 500 ? "app/network-error" : "app/invalid-credential")
+        }
+        guard let token = body?["access_token"]?.stringValue, token.utf8.count <= 4096, TextChecks.isVisibleASCII(token) else {
+            throw TokenRefusal("\(failed): the answer has no access_token fbauth can send.", code: "app/invalid-credential")
+        }
+        let lifetime = body?["expires_in"]?.integer.map { TimeInterval(min(max($0, 0), 86_400)) } ?? 3600
+        return (token, lifetime)
+    }
+}

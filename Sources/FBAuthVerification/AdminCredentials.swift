@@ -1,0 +1,115 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import FBAuthSupport
+
+/// Who the Admin API's requests are made as (firebase-admin's `Credential`): what
+/// `accounts:lookup` needs to tell whether a user is disabled or their tokens revoked.
+enum AdminCredentials: Sendable {
+    /// An Auth emulator's administrator: `Authorization: Bearer owner`, as firebase-admin sends.
+    case emulatorOwner
+    /// A service account's key file (`"type": "service_account"`): a JWT it signs is exchanged
+    /// for an access token (RFC 7523).
+    case serviceAccount(ServiceAccountKey)
+    /// gcloud's application default credentials (`"type": "authorized_user"`): a refresh
+    /// token exchanged for an access token.
+    case authorizedUser(AuthorizedUser)
+
+    struct ServiceAccountKey: Sendable {
+        let clientEmail: String
+        let privateKeyID: String?
+        let privateKey: RSAPrivateKey
+        let tokenURI: URL
+        let projectID: String?
+    }
+
+    struct AuthorizedUser: Sendable {
+        let clientID: String
+        let clientSecret: String
+        let refreshToken: String
+        let tokenURI: URL
+        /// Whose quota the calls count against (`x-goog-user-project`): a user's credentials
+        /// belong to no project of their own.
+        let quotaProjectID: String?
+    }
+
+    static let googleTokenURI = URL(string: "https://oauth2.googleapis.com/token")!
+
+    /// Application Default Credentials, found as Google's auth libraries find them: the file
+    /// `GOOGLE_APPLICATION_CREDENTIALS` names, else gcloud's
+    /// (`$CLOUDSDK_CONFIG`, or `~/.config/gcloud`, `/application_default_credentials.json`).
+    /// Not the metadata server of Google's clouds: fbauth does not ask it (yet).
+    static func applicationDefault(environment: [String: String]) throws(TokenRefusal) -> AdminCredentials {
+        if let path = environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
+            return try file(path)
+        }
+        let gcloud = environment["CLOUDSDK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.config/gcloud" }
+        if let gcloud, case let path = gcloud + "/application_default_credentials.json", Platform.isOwnRegularFile(path) {
+            return try file(path)
+        }
+        throw TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.",
+                           code: "app/invalid-credential")
+    }
+
+    /// A credentials file: a regular file or a pipe (`<(vault read …)`) of at most 64 KiB.
+    static func file(_ path: String) throws(TokenRefusal) -> AdminCredentials {
+        let bytes: Data
+        do {
+            bytes = try Platform.readInput(path, limit: 64 * 1024)
+        } catch {
+            throw TokenRefusal("Failed to read credentials from file \(error.description)", code: "app/invalid-credential")
+        }
+        return try parse(bytes, source: path)
+    }
+
+    /// The JSON of a credentials file, each value checked before it is used or sent.
+    static func parse(_ bytes: Data, source: String) throws(TokenRefusal) -> AdminCredentials {
+        func refuse(_ message: String) -> TokenRefusal { TokenRefusal(message, code: "app/invalid-credential") }
+        guard let json = JSONValue.decoded(bytes), case .object(let fields) = json else {
+            throw refuse("Failed to parse contents of the credentials file \(source) as an object.")
+        }
+        func text(_ name: String, kind: String) throws(TokenRefusal) -> String {
+            guard let value = fields[name]?.stringValue, !value.isEmpty else {
+                throw refuse("\(kind) object must contain a string \"\(name)\" property (\(source)).")
+            }
+            return value
+        }
+        func tokenURI() throws(TokenRefusal) -> URL {
+            guard let value = fields["token_uri"]?.stringValue else { return googleTokenURI }
+            // The assertion or refresh token goes there: TLS only.
+            guard let url = URL(string: value), url.scheme == "https", url.host?.isEmpty == false, TextChecks.isVisibleASCII(value) else {
+                throw refuse("The \"token_uri\" of \(source) is not an https URL.")
+            }
+            return url
+        }
+        switch fields["type"]?.stringValue {
+        case "service_account":
+            let email = try text("client_email", kind: "Service account")
+            let pem = try text("private_key", kind: "Service account")
+            let key: RSAPrivateKey
+            do {
+                key = try RSAPrivateKey(pem: pem)
+            } catch {
+                throw refuse("Failed to parse private key of \(source): \(error).")
+            }
+            let keyID = fields["private_key_id"]?.stringValue
+            guard TextChecks.isVisibleASCII(email), keyID.map(TextChecks.isVisibleASCII) ?? true else {
+                throw refuse("The \"client_email\" or \"private_key_id\" of \(source) is not visible ASCII text.")
+            }
+            return .serviceAccount(ServiceAccountKey(clientEmail: email, privateKeyID: keyID, privateKey: key, tokenURI: try tokenURI(),
+                                                     projectID: fields["project_id"]?.stringValue.flatMap { TextChecks.isVisibleASCII($0) ? $0 : nil }))
+        case "authorized_user":
+            return .authorizedUser(AuthorizedUser(clientID: try text("client_id", kind: "Refresh token"), clientSecret: try text("client_secret", kind: "Refresh token"),
+                                                  refreshToken: try text("refresh_token", kind: "Refresh token"), tokenURI: try tokenURI(),
+                                                  quotaProjectID: fields["quota_project_id"]?.stringValue.flatMap { TextChecks.isVisibleASCII($0) ? $0 : nil }))
+        case let type?:
+            throw refuse("Credentials of type \"\(type)\" (\(source)) are not supported: use a service account's key file (\"service_account\") or gcloud's application default credentials (\"authorized_user\").")
+        case nil:
+            throw refuse("The credentials file \(source) has no \"type\".")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import FBAuthSupport
+
+/// firebase-admin's `verifyDecodedJWTNotRevokedOrDisabled` (firebase-admin-node
+/// `src/auth/base-auth.ts`): the token's user is looked up with the Admin API
+/// (`projects/P/accounts:lookup`); a disabled user is refused, and so is a token whose
+/// `auth_time` is before the user's `validSince` (when their tokens were revoked). A tenant's
+/// user is looked up in the token's tenant (`firebase.tenant`, which Google signed), where
+/// firebase-admin's project-wide `Auth` would not find them.
+struct RevocationCheck: Sendable {
+    let kind: FirebaseTokenKind
+    let projectId: String
+    /// `https://identitytoolkit.googleapis.com`, or `http://HOST/identitytoolkit.googleapis.com`
+    /// for an emulator.
+    let endpoint: String
+    let accessTokens: AdminAccessTokens
+    let transport: HTTPTransport
+
+    func check(_ token: VerifiedFirebaseToken) throws(TokenRefusal) {
+        let user = try lookUp(token.uid, tenant: token.claims["firebase"]?["tenant"]?.stringValue)
+        if user["disabled"] == .bool(true) {
+            throw TokenRefusal("The user record is disabled.", code: "auth/user-disabled")
+        }
+        // validSince: seconds, as a decimal string (GoogleCloudIdentitytoolkitV1UserInfo).
+        if let validSince = user["validSince"]?.stringValue.flatMap({ Int64($0) }), let authTime = token.claims["auth_time"]?.integer, authTime < validSince {
+            throw TokenRefusal("The \(kind.jwtName) has been revoked.", code: kind.revokedCode)
+        }
+    }
+
+    /// The user's record; `auth/user-not-found` when there is none.
+    private func lookUp(_ uid: String, tenant: String?) throws(TokenRefusal) -> JSONValue {
+        var path = "/v1/projects/\(projectId)"
+        if let tenant {
+            guard (1...128).contains(tenant.utf8.count), tenant.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+                throw TokenRefusal("The \(kind.jwtName) names a tenant that is not a tenant id.", code: "auth/argument-error")
+            }
+            path += "/tenants/\(tenant)"
+        }
+        let url = URL(string: endpoint + path + "/accounts:lookup")!
+        let (authorization, quotaProject) = try accessTokens.authorization()
+        var headers = ["Authorization": authorization, "Content-Type": "application/json", "X-Client-Version": "Swift/Admin/fbauth"]
+        headers["x-goog-user-project"] = quotaProject
+        let body = (try? JSONEncoder().encode(JSONValue.object(["localId": .array([.string(uid)])]))) ?? Data()
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: headers, body: body, timeout: 25))
+        } catch {
+            throw TokenRefusal("Error while making request to \(url.absoluteString): \(error.message)", code: "app/network-error")
+        }
+        let answer = JSONValue.decoded(response.body)
+        guard response.status == 200 else { throw Self.refusal(status: response.status, answer: answer) }
+        guard case .array(let users)? = answer?["users"], let user = users.first else {
+            throw Self.userNotFound
+        }
+        // The record must be the token's user's: a proxy or server that answered another's
+        // would let a revoked user through.
+        guard users.count == 1, user["localId"]?.stringValue == uid else {
+            throw TokenRefusal("accounts:lookup answered a record that is not the token's user's.", code: "auth/internal-error")
+        }
+        return user
+    }
+
+    static let userNotFound = TokenRefusal("There is no user record corresponding to the provided identifier.", code: "auth/user-not-found")
+
+    /// Identity Toolkit's `{"error": {"message": "CODE : detail"}}` as firebase-admin words it.
+    static func refusal(status: Int, answer: JSONValue?) -> TokenRefusal {
+        // "CODE" or "CODE : detail"; else the status of Google's error model (UNAVAILABLE, …).
+        func code(_ text: String?) -> String? {
+            let word = String((text ?? "").prefix { $0 != " " && $0 != ":" })
+            return !word.isEmpty && word.count <= 64 && word.utf8.allSatisfy({ (0x41...0x5A).contains($0) || $0 == UInt8(ascii: "_") }) ? word : nil
+        }
+        let code = code(answer?["error"]?["message"]?.stringValue) ?? code(answer?["error"]?["status"]?.stringValue) ?? ""
+        switch code {
+        case "USER_NOT_FOUND": return userNotFound
+        case "INSUFFICIENT_PERMISSION", "PERMISSION_DENIED":
+            return TokenRefusal("Credential implementation provided to initializeApp() via the \"credential\" property has insufficient permission to access the requested resource. See https://firebase.google.com/docs/admin/setup for details on how to authenticate this SDK with appropriate permissions.",
+                                code: "auth/insufficient-permission")
+        case "PROJECT_NOT_FOUND": return TokenRefusal("No Firebase project was found for the provided credential.", code: "auth/project-not-found")
+        case "TENANT_NOT_FOUND": return TokenRefusal("There is no tenant corresponding to the provided identifier.", code: "auth/tenant-not-found")
+        default:
+            let shown = code.isEmpty ? "HTTP \(status)" : "HTTP \(status) \(code)"
+            return TokenRefusal("An internal error has occurred while looking the user up (\(shown)).", code: "auth/internal-error")
+        }
+    }
+}
