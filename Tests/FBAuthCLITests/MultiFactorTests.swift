@@ -594,6 +594,21 @@ struct GoogleAuthEmulator {
         return try #require((try? JSONSerialization.jsonObject(with: answer ?? Data())) as? [String: Any], "no answer from \(path)")
     }
 
+    /// A new password user: their uid and ID token (unsigned, as the emulator makes them).
+    mutating func signUp(email: String, password: String) throws -> (uid: String, idToken: String) {
+        let signUp = try call("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fbauth-test", ["email": email, "password": password, "returnSecureToken": true])
+        let idToken = try #require(signUp["idToken"] as? String)
+        projectId = try #require(MultiFactorTests.claims(idToken)["aud"] as? String)
+        return (try #require(signUp["localId"] as? String), idToken)
+    }
+
+    /// An Admin API call on the project's users (`accounts:update`, `accounts:delete`), as
+    /// firebase-admin makes it to the emulator.
+    func admin(_ method: String, _ body: [String: Any]) throws {
+        let answer = try call("POST", "/identitytoolkit.googleapis.com/v1/projects/\(projectId)/\(method)", body, owner: true)
+        #expect(answer["error"] == nil, "\(method): \(answer)")
+    }
+
     mutating func createVerifiedUser(email: String, password: String) throws {
         let signUp = try call("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fbauth-test", ["email": email, "password": password, "returnSecureToken": true])
         let localId = try #require(signUp["localId"] as? String)

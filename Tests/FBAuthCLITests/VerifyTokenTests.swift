@@ -168,6 +168,18 @@ struct VerifyOnServerTests {
             "401 no bearer token",
             "401 Firebase ID token has incorrect \"aud\" (audience) claim. Expected \"proj-1\" but got \"proj-2\". Make sure the ID token comes from the same Firebase project as the service account used to authenticate this SDK." + docs,
         ], "\(run)")
+
+        // The same token once its user is disabled, then revoked: the emulator's users are
+        // looked up (as the emulator's owner), as they would be with checkRevoked in production.
+        try harness.admin("accounts:update", ["localId": "uid-1", "disableUser": true])
+        try harness.admin("accounts:update", ["localId": "uid-1", "validSince": String(CheckRevokedTests.authTime(tokens["valid"] ?? "") + 1)])
+        let after = try Subprocess.run(URL(fileURLWithPath: executable), ["--check-revoked"], environment: environment,
+                                       stdin: headers[0] + "\n", directory: harness.directory, timeout: 120)
+        #expect(after.status == 0 && after.stderr.isEmpty && after.stdout == "401 The user record is disabled.\n", "\(after)")
+        try harness.admin("accounts:update", ["localId": "uid-1", "disableUser": false])
+        let revoked = try Subprocess.run(URL(fileURLWithPath: executable), ["--check-revoked"], environment: environment,
+                                         stdin: headers[0] + "\n", directory: harness.directory, timeout: 120)
+        #expect(revoked.status == 0 && revoked.stderr.isEmpty && revoked.stdout == "401 The Firebase ID token has been revoked.\n", "\(revoked)")
     }
 }
 

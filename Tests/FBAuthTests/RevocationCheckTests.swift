@@ -77,6 +77,9 @@ import Testing
         var account = Self.account
         guard case .serviceAccount(let key) = try AdminCredentials.file(Self.keyFile) else { Issue.record("not a service account"); return }
         #expect(key.clientEmail == Self.clientEmail && key.projectID == "proj-1" && key.tokenURI.absoluteString == "https://oauth2.googleapis.com/token")
+        // The project firebase-admin verifies for when it is given none.
+        #expect(AdminCredentialsSource.file(Self.keyFile).serviceAccountProjectID == "proj-1")
+        #expect(AdminCredentialsSource.applicationDefault(environment: ["HOME": "/nonexistent"]).serviceAccountProjectID == nil)
         account["token_uri"] = "http://oauth2.example/token"
         #expect(refusal(String(decoding: try JSONSerialization.data(withJSONObject: account), as: UTF8.self)) == "app/invalid-credential The \"token_uri\" of key.json is not an https URL.")
         account["token_uri"] = nil

@@ -8,15 +8,20 @@ struct Unauthorized: Error {
 
 /// The signed-in user of a request, from its `Authorization: Bearer <ID token>` header: what a
 /// middleware calls before a handler runs. A missing header is 401; a refused token is 401 with
-/// the Admin SDK's reason; Google's keys out of reach is 503.
-func authenticatedUser(authorization: String?, auth: AdminAuth) async throws -> DecodedIDToken {
+/// the Admin SDK's reason (with `checkRevoked`, a disabled, deleted or revoked user too); Google
+/// out of reach is 503, and the server's own Admin API credentials refused 500.
+func authenticatedUser(authorization: String?, auth: AdminAuth, checkRevoked: Bool = false) async throws -> DecodedIDToken {
     guard let authorization, authorization.hasPrefix("Bearer "), authorization.count > 7 else {
         throw Unauthorized(status: 401, reason: "no bearer token")
     }
     do {
-        return try await auth.verifyIDToken(String(authorization.dropFirst(7)))
+        return try await auth.verifyIDToken(String(authorization.dropFirst(7)), checkRevoked: checkRevoked)
     } catch let error as AdminAuthError {
-        throw Unauthorized(status: error.code == "auth/internal-error" ? 503 : 401, reason: error.message)
+        switch error.code {
+        case "auth/internal-error", "app/network-error": throw Unauthorized(status: 503, reason: error.message)
+        case "app/invalid-credential", "auth/insufficient-permission": throw Unauthorized(status: 500, reason: error.message)
+        default: throw Unauthorized(status: 401, reason: error.message)
+        }
     }
 }
 
