@@ -34,9 +34,14 @@ struct RevocationCheck: Sendable {
 
     /// The user's record; `auth/user-not-found` when there is none.
     private func lookUp(_ uid: String, tenant: String?) throws(TokenRefusal) -> JSONValue {
+        // The project goes into the URL's path: letters, digits and - . : only (Google's
+        // project ids, domain-scoped ones included).
+        guard (1...100).contains(projectId.utf8.count), projectId.utf8.allSatisfy({ Self.isIDCharacter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }) else {
+            throw TokenRefusal("\"\(projectId.prefix(100))\" is not a project id the Admin API can be asked about.", code: "app/invalid-credential")
+        }
         var path = "/v1/projects/\(projectId)"
         if let tenant {
-            guard (1...128).contains(tenant.utf8.count), tenant.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+            guard (1...128).contains(tenant.utf8.count), tenant.utf8.allSatisfy(Self.isIDCharacter) else {
                 throw TokenRefusal("The \(kind.jwtName) names a tenant that is not a tenant id.", code: "auth/argument-error")
             }
             path += "/tenants/\(tenant)"
@@ -63,6 +68,11 @@ struct RevocationCheck: Sendable {
             throw TokenRefusal("accounts:lookup answered a record that is not the token's user's.", code: "auth/internal-error")
         }
         return user
+    }
+
+    /// A letter, digit or hyphen.
+    static func isIDCharacter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     static let userNotFound = TokenRefusal("There is no user record corresponding to the provided identifier.", code: "auth/user-not-found")
