@@ -216,6 +216,29 @@ import Testing
         #expect(Self.requests(standIn, "/identitytoolkit.googleapis.com/v1/projects/proj-1/accounts:lookup").isEmpty)
     }
 
+    /// A tenant's user is looked up in the tenant the token names (which Google signed); ids
+    /// that would change the URL are refused before anything is sent.
+    @Test func aTenantsUserIsLookedUpInTheirTenant() throws {
+        let (standIn, transport) = try production()
+        defer { standIn.stop() }
+        let tenantUser = try #require(try transport.adminCreating(standIn, tenant: "tenant-1", ["email": "grace@example.com"]))
+        let verifier = verifier(transport)
+        func token(_ uid: String, tenant: String) -> VerifiedFirebaseToken {
+            VerifiedFirebaseToken(uid: uid, claims: ["sub": .string(uid), "auth_time": .integer(Self.tokens.now), "firebase": .object(["tenant": .string(tenant)])])
+        }
+        try verifier.revocation.check(token(tenantUser, tenant: "tenant-1"))
+        #expect(Self.requests(standIn, "/identitytoolkit.googleapis.com/v1/projects/proj-1/tenants/tenant-1/accounts:lookup").count == 1)
+        #expect(throws: RevocationCheck.userNotFound) { try verifier.revocation.check(token("uid-1", tenant: "tenant-1")) }
+        #expect(throws: TokenRefusal("The Firebase ID token names a tenant that is not a tenant id.", code: "auth/argument-error")) {
+            try verifier.revocation.check(token(tenantUser, tenant: "tenant-1/../../other"))
+        }
+        let odd = FirebaseTokenVerifier(projectId: "proj-1/../other", transport: transport, clock: FirebaseTokenVerifierTests.FixedClock(Self.tokens.now), credentials: .file(Self.keyFile))
+        #expect(throws: TokenRefusal("\"proj-1/../other\" is not a project id the Admin API can be asked about.", code: "app/invalid-credential")) {
+            try odd.revocation.check(token("uid-1", tenant: "tenant-1"))
+        }
+        #expect(standIn.requests.filter { $0.path.contains("..") }.isEmpty)
+    }
+
     /// An Admin API that answers another user's record, or is unreachable, never lets the
     /// token through.
     @Test func anAnswerForAnotherUserOrNoAnswerIsNotAPass() throws {
@@ -249,6 +272,14 @@ final class ProductionToStandIn: HTTPTransport, @unchecked Sendable {
         var routed = request
         routed.url = URL(string: "http://\(standIn)/\(host)\(request.url.path)")!
         return try CurlTransport().send(routed)
+    }
+
+    /// A user made in `tenant` with the Admin API; their uid.
+    func adminCreating(_ standIn: StandIn, tenant: String, _ body: [String: Any]) throws -> String? {
+        let request = HTTPClientRequest(method: "POST", url: URL(string: "\(standIn.baseURL)/identitytoolkit.googleapis.com/v1/projects/proj-1/tenants/\(tenant)/accounts")!,
+                                        headers: ["Authorization": "Bearer owner", "Content-Type": "application/json"], body: try JSONSerialization.data(withJSONObject: body))
+        let response = try CurlTransport().send(request)
+        return (try? JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["localId"] as? String
     }
 
     /// An Admin API call as the emulator's owner, to set the test up.
