@@ -101,7 +101,10 @@ final class AdminAccessTokens: @unchecked Sendable {
         let body = JSONValue.decoded(response.body)
         guard response.status == 200 else {
             // {"error": "invalid_grant", "error_description": "Invalid JWT Signature."} (RFC 6749 §5.2)
-            let reason = [body?["error"]?.stringValue, body?["error_description"]?.stringValue].compactMap { $0.map { String($0.prefix(200)) } }.joined(separator: ": ")
+            var reason = [body?["error"]?.stringValue, body?["error_description"]?.stringValue].compactMap { $0.map { String($0.prefix(200)) } }.joined(separator: ": ")
+            // An endpoint that quotes the request would put a credential in the message.
+            let secrets = form.filter { ["assertion", "client_secret", "refresh_token"].contains($0.name) }.map { String($0.value.prefix(24)) }
+            if secrets.contains(where: { !$0.isEmpty && reason.contains($0) }) { reason = "an answer that quotes the request, not shown" }
             throw TokenRefusal("\(failed): HTTP \(response.status)" + (reason.isEmpty ? "" : " (\(reason))") + ".",
                                code: response.status >= 500 ? "app/network-error" : "app/invalid-credential")
         }

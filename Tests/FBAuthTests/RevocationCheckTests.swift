@@ -204,6 +204,34 @@ import Testing
         }
     }
 
+    /// A token endpoint that quotes what it was sent does not get a credential into the message.
+    @Test func anAnswerThatQuotesTheRefreshTokenIsNotShown() throws {
+        let (standIn, transport) = try production { $0.authorizedUsers = [AuthorizedUserGrant(clientID: "client-1", clientSecret: "secret-1", refreshToken: "1//refresh-token-of-ada")] }
+        defer { standIn.stop() }
+        let file = NSTemporaryDirectory() + "fbauth-adc-\(UUID().uuidString).json"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try #"{"type": "authorized_user", "client_id": "client-1", "client_secret": "secret-1", "refresh_token": "1//refresh-token-of-ada"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        standIn.inject(Fault("/oauth2.googleapis.com/token", .raw(status: 400, contentType: "application/json", body: #"{"error": "invalid_request", "error_description": "bad token 1//refresh-token-of-ada"}"#)))
+        #expect(throws: TokenRefusal("Failed to fetch a valid Google OAuth2 access token from https://oauth2.googleapis.com/token: HTTP 400 (an answer that quotes the request, not shown).", code: "app/invalid-credential")) {
+            try verifier(transport, credentials: .file(file)).verify(try #require(Self.tokens.tokens["valid"]), checkRevoked: true)
+        }
+    }
+
+    /// Twenty servers' threads checking at once buy one access token between them.
+    @Test func concurrentChecksMakeOneTokenExchange() async throws {
+        let (standIn, transport) = try production()
+        defer { standIn.stop() }
+        let verifier = verifier(transport)
+        let token = try #require(Self.tokens.tokens["valid"])
+        let uids = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<20 { group.addTask { try? verifier.verify(token, checkRevoked: true).uid } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(uids.count == 20 && uids.allSatisfy { $0 == "uid-1" })
+        #expect(Self.requests(standIn, "/oauth2.googleapis.com/token").count == 1)
+        #expect(Self.requests(standIn, "/identitytoolkit.googleapis.com/v1/projects/proj-1/accounts:lookup").count == 20)
+    }
+
     /// A key Google does not know (here: the stand-in holds another public key for the
     /// account) is refused by the token endpoint, and said so; nothing is looked up.
     @Test func aKeyTheTokenEndpointRefusesIsAnInvalidCredential() throws {
