@@ -76,9 +76,16 @@ package struct Montgomery: Sendable {
         // a branch: a private exponent's multiplications must not differ by their operands.
         let high = t[count]
         t.removeLast(2)
-        let (reduced, borrow) = Self.subtractingWithBorrow(modulus, from: t)
+        let borrow = Self.borrow(subtracting: modulus, from: t)
         let keep = 0 &- ((high | (borrow ^ 1)) & 1)
-        for i in 0..<count { t[i] = reduced[i] & keep | t[i] & ~keep }
+        // t − (modulus & keep): the same steps whether or not anything is taken.
+        var carry: UInt64 = 0
+        for i in 0..<count {
+            let (difference, first) = t[i].subtractingReportingOverflow(modulus[i] & keep)
+            let (final, second) = difference.subtractingReportingOverflow(carry)
+            t[i] = final
+            carry = (first ? 1 : 0) | (second ? 1 : 0)
+        }
         return t
     }
 
@@ -148,20 +155,27 @@ package struct Montgomery: Sendable {
     /// value − modulus, wrapping as the hardware does (the caller knows it is not negative, or
     /// that a carried-out limb makes up for it).
     private static func subtracting(_ modulus: [UInt64], from value: [UInt64]) -> [UInt64] {
-        subtractingWithBorrow(modulus, from: value).difference
-    }
-
-    /// value − modulus, wrapping, and 1 if it borrowed past the top limb (value < modulus).
-    private static func subtractingWithBorrow(_ modulus: [UInt64], from value: [UInt64]) -> (difference: [UInt64], borrow: UInt64) {
         var result = value
-        var borrow: UInt64 = 0
+        var borrow = false
         for i in result.indices {
             let (difference, first) = result[i].subtractingReportingOverflow(modulus[i])
-            let (final, second) = difference.subtractingReportingOverflow(borrow)
+            let (final, second) = difference.subtractingReportingOverflow(borrow ? 1 : 0)
             result[i] = final
+            borrow = first || second
+        }
+        return result
+    }
+
+    /// 1 if value < modulus (value − modulus borrows past the top limb), else 0; every limb is
+    /// read whatever they hold.
+    private static func borrow(subtracting modulus: [UInt64], from value: [UInt64]) -> UInt64 {
+        var borrow: UInt64 = 0
+        for i in value.indices {
+            let (difference, first) = value[i].subtractingReportingOverflow(modulus[i])
+            let (_, second) = difference.subtractingReportingOverflow(borrow)
             borrow = (first ? 1 : 0) | (second ? 1 : 0)
         }
-        return (result, borrow)
+        return borrow
     }
 
     package static func padded(_ limbs: [UInt64], to count: Int) -> [UInt64] {

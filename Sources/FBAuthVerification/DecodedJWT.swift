@@ -57,8 +57,10 @@ private extension UInt8 {
 
 /// What the verifier reads of JSON, through `JSONValue`'s public face only.
 extension JSONValue {
+    /// FBAuth's own parser: several times faster than `JSONDecoder` on a token's claims, which
+    /// were most of a verification's time.
     static func decoded(_ bytes: some Sequence<UInt8>) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        JSONValue.parse(String(decoding: Array(bytes), as: UTF8.self))
     }
 
     var integer: Int64? {
