@@ -67,6 +67,17 @@ import Testing
     }
 }
 
+/// Help is prose: a backslash at a line's end in a spec's source (`\\` where a line continuation
+/// `\` was meant) reaches `--help` and the man page as a stray character.
+@Suite struct HelpTextTests {
+    @Test func noCommandsDetailsHaveABackslashAtALinesEnd() {
+        for spec in CommandLineTool.commandSpecs {
+            let lines = (spec.details ?? "").split(separator: "\n")
+            #expect(!lines.contains { $0.hasSuffix("\\") }, "fbauth \(spec.name)")
+        }
+    }
+}
+
 @Suite struct FlowOptionsTests {
     private func options(_ arguments: [String]) throws -> BrowserFlowRequest {
         guard case .run(_, let parsed) = try ArgumentParser(commands: CommandLineTool.commandSpecs).parse(["signin"] + arguments) else {

@@ -23,17 +23,24 @@ enum VerifyTokenCommand: RunnableCommand {
         // Taken only to refuse it without repeating it: a token is a credential.
         positionals: [PositionalSpec("TOKEN", optional: true, help: "Not accepted: other users can read arguments; pipe the token in.")],
         details: """
-            Reads the token from stdin (or --token-file) and prints its claims as JSON, with its \\
-            uid, exit 0; a refused token is exit 1 with firebase-admin's reason in one line: a \\
-            bad signature, expired or not yet valid, another project's audience or issuer, a \\
-            missing or long sub, an auth_time in the future, an unknown key id, an algorithm \\
-            other than RS256. The project is --project, else GOOGLE_CLOUD_PROJECT or \\
-            GCLOUD_PROJECT, else the current session's. Google's certificates are kept in the \\
+            Reads the token from stdin (or --token-file) and prints its claims as JSON, with its \
+            uid, exit 0; a refused token is exit 1 with firebase-admin's reason in one line: a \
+            bad signature, expired or not yet valid, another project's audience or issuer, a \
+            missing or long sub, an auth_time in the future, an unknown key id, an algorithm \
+            other than RS256. The project is --project, else GOOGLE_CLOUD_PROJECT or \
+            GCLOUD_PROJECT, else the current session's. Google's certificates are kept in the \
             config directory (0600) for as long as Google says (Cache-Control max-age).
 
-            With FIREBASE_AUTH_EMULATOR_HOST, as firebase-admin does, an emulator's unsigned \\
-            token (alg none) is taken; a signed one is still checked, with the certificates the \\
-            emulator publishes where Google publishes securetoken's.
+            --check-revoked looks the user up (accounts:lookup) as the Admin API: a disabled \
+            user, a deleted one, or a token whose auth_time is before the user's tokens were \
+            revoked is refused, exit 1. Its credentials are a service account's key file named \
+            by GOOGLE_APPLICATION_CREDENTIALS (or gcloud's application default credentials); \
+            the access token they give is kept in memory only.
+
+            With FIREBASE_AUTH_EMULATOR_HOST, as firebase-admin does, an emulator's unsigned \
+            token (alg none) is taken; a signed one is still checked, with the certificates the \
+            emulator publishes where Google publishes securetoken's; and the user is always \
+            looked up, as the emulator's owner, with no credentials.
 
             Examples:
               fbauth token | fbauth verify-token --project my-project
