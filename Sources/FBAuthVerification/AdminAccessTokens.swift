@@ -48,9 +48,14 @@ final class AdminAccessTokens: @unchecked Sendable {
                 case .emulatorOwner:
                     return .success(("Bearer owner", nil))
                 case .serviceAccount(let key):
-                    return .success(("Bearer " + (try token(now: now) { () throws(TokenRefusal) in try assertionGrant(key, now: now) }), nil))
+                    return .success(("Bearer " + (try token(now: now) { () throws(TokenRefusal) in (key.tokenURI, try assertionGrant(key, now: now)) }), nil))
                 case .authorizedUser(let user):
-                    return .success(("Bearer " + (try token(now: now) { refreshGrant(user) }), user.quotaProjectID))
+                    return .success(("Bearer " + (try token(now: now) { (user.tokenURI, refreshGrant(user)) }), user.quotaProjectID))
+                case .metadataServer(let host):
+                    guard let url = URL(string: "http://\(host)/computeMetadata/v1/instance/service-accounts/default/token") else {
+                        throw TokenRefusal("The metadata server's address \(host) does not make a URL.", code: "app/invalid-credential")
+                    }
+                    return .success(("Bearer " + (try token(now: now) { (url, nil) }), nil))
                 }
             } catch {
                 return .failure(error)
@@ -59,8 +64,9 @@ final class AdminAccessTokens: @unchecked Sendable {
         return try result.get()
     }
 
-    /// The kept token, or a new one for `grant` (URL, form).
-    private func token(now: Date, _ grant: () throws(TokenRefusal) -> (URL, [(name: String, value: String)])) throws(TokenRefusal) -> String {
+    /// The kept token, or a new one from `grant`: where to ask, and the form to POST (nil: a GET
+    /// of the metadata server).
+    private func token(now: Date, _ grant: () throws(TokenRefusal) -> (URL, [(name: String, value: String)]?)) throws(TokenRefusal) -> String {
         if let current, now < current.expires.addingTimeInterval(-Self.refreshBefore) { return current.token }
         let (url, form) = try grant()
         let (token, lifetime) = try exchange(url, form)
@@ -69,7 +75,7 @@ final class AdminAccessTokens: @unchecked Sendable {
     }
 
     /// RFC 7523 §2.1: a JWT the service account signs, good for an hour, for the token endpoint.
-    private func assertionGrant(_ key: AdminCredentials.ServiceAccountKey, now: Date) throws(TokenRefusal) -> (URL, [(name: String, value: String)]) {
+    private func assertionGrant(_ key: AdminCredentials.ServiceAccountKey, now: Date) throws(TokenRefusal) -> [(name: String, value: String)] {
         let issued = Int64(now.timeIntervalSince1970.rounded(.down))
         var header: [String: JSONValue] = ["alg": "RS256", "typ": "JWT"]
         header["kid"] = key.privateKeyID.map(JSONValue.string)
@@ -80,30 +86,37 @@ final class AdminAccessTokens: @unchecked Sendable {
             throw TokenRefusal("The service account's private key does not match its own public key: it cannot sign.", code: "app/invalid-credential")
         }
         let assertion = signingInput + "." + DecodedJWT.base64URL(signature)
-        return (key.tokenURI, [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)])
+        return [("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"), ("assertion", assertion)]
     }
 
     /// RFC 6749 §6.
-    private func refreshGrant(_ user: AdminCredentials.AuthorizedUser) -> (URL, [(name: String, value: String)]) {
-        (user.tokenURI, [("grant_type", "refresh_token"), ("client_id", user.clientID), ("client_secret", user.clientSecret), ("refresh_token", user.refreshToken)])
+    private func refreshGrant(_ user: AdminCredentials.AuthorizedUser) -> [(name: String, value: String)] {
+        [("grant_type", "refresh_token"), ("client_id", user.clientID), ("client_secret", user.clientSecret), ("refresh_token", user.refreshToken)]
     }
 
-    /// POSTs the grant; the access token and its lifetime, each checked before it is used.
-    private func exchange(_ url: URL, _ form: [(name: String, value: String)]) throws(TokenRefusal) -> (String, TimeInterval) {
+    /// POSTs the grant (or GETs the metadata server's token, `Metadata-Flavor: Google` both
+    /// ways); the access token and its lifetime, each checked before it is used.
+    private func exchange(_ url: URL, _ form: [(name: String, value: String)]?) throws(TokenRefusal) -> (String, TimeInterval) {
         let failed = "Failed to fetch a valid Google OAuth2 access token from \(url.absoluteString)"
+        let request = form.map {
+            HTTPClientRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(FormEncoding.encode($0).utf8), timeout: 30)
+        } ?? HTTPClientRequest(method: "GET", url: url, headers: ["Metadata-Flavor": "Google"], timeout: 10)
         let response: HTTPClientResponse
         do {
-            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                            body: Data(FormEncoding.encode(form).utf8), timeout: 30))
+            response = try transport.send(request)
         } catch {
             throw TokenRefusal("\(failed): \(error.message)", code: "app/network-error")
+        }
+        // What answers at the metadata server's address must say it is one.
+        if form == nil, response.headers["metadata-flavor"] != "Google" {
+            throw TokenRefusal("\(failed): the answer is not the metadata server's (no Metadata-Flavor: Google).", code: "app/invalid-credential")
         }
         let body = JSONValue.decoded(response.body)
         guard response.status == 200 else {
             // {"error": "invalid_grant", "error_description": "Invalid JWT Signature."} (RFC 6749 §5.2)
             var reason = [body?["error"]?.stringValue, body?["error_description"]?.stringValue].compactMap { $0.map { String($0.prefix(200)) } }.joined(separator: ": ")
             // An endpoint that quotes the request would put a credential in the message.
-            let secrets = form.filter { ["assertion", "client_secret", "refresh_token"].contains($0.name) }.map { String($0.value.prefix(24)) }
+            let secrets = (form ?? []).filter { ["assertion", "client_secret", "refresh_token"].contains($0.name) }.map { String($0.value.prefix(24)) }
             if secrets.contains(where: { !$0.isEmpty && reason.contains($0) }) { reason = "an answer that quotes the request, not shown" }
             throw TokenRefusal("\(failed): HTTP \(response.status)" + (reason.isEmpty ? "" : " (\(reason))") + ".",
                                code: response.status >= 500 ? "app/network-error" : "app/invalid-credential")

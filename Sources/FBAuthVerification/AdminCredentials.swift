@@ -17,6 +17,10 @@ enum AdminCredentials: Sendable {
     /// gcloud's application default credentials (`"type": "authorized_user"`): a refresh
     /// token exchanged for an access token.
     case authorizedUser(AuthorizedUser)
+    /// The metadata server of Google's clouds (Compute Engine, Cloud Run, Cloud Functions,
+    /// GKE), which gives the attached service account's access tokens to whoever runs there:
+    /// `host[:port]`.
+    case metadataServer(String)
 
     struct ServiceAccountKey: Sendable {
         let clientEmail: String
@@ -40,9 +44,9 @@ enum AdminCredentials: Sendable {
 
     /// Application Default Credentials, found as Google's auth libraries find them: the file
     /// `GOOGLE_APPLICATION_CREDENTIALS` names, else gcloud's
-    /// (`$CLOUDSDK_CONFIG`, or `~/.config/gcloud`, `/application_default_credentials.json`).
-    /// Not the metadata server of Google's clouds: fbauth does not ask it (yet).
-    static func applicationDefault(environment: [String: String]) throws(TokenRefusal) -> AdminCredentials {
+    /// (`$CLOUDSDK_CONFIG`, or `~/.config/gcloud`, `/application_default_credentials.json`),
+    /// else, on Google's clouds, their metadata server.
+    static func applicationDefault(environment: [String: String], dmiDirectory: String = "/sys/class/dmi/id") throws(TokenRefusal) -> AdminCredentials {
         if let path = environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
             return try file(path)
         }
@@ -51,8 +55,31 @@ enum AdminCredentials: Sendable {
         if let gcloud, case let path = gcloud + "/application_default_credentials.json", Platform.isOwnRegularFile(path) {
             return try file(path)
         }
+        if let host = try metadataServer(environment: environment, dmiDirectory: dmiDirectory) {
+            return .metadataServer(host)
+        }
         throw TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.",
                            code: "app/invalid-credential")
+    }
+
+    /// Where the metadata server answers, when this runs on Google's clouds, told as Google's
+    /// libraries tell it (gcp-metadata's residency checks, Go's `metadata.OnGCE`):
+    /// `GCE_METADATA_HOST` names it; Cloud Run and Cloud Functions set `K_SERVICE`,
+    /// `CLOUD_RUN_JOB` or `FUNCTION_NAME`; a Compute Engine VM's firmware says Google. Its
+    /// address is then 169.254.169.254, which needs no DNS. Nil elsewhere, without a request.
+    static func metadataServer(environment: [String: String], dmiDirectory: String) throws(TokenRefusal) -> String? {
+        if let host = environment["GCE_METADATA_HOST"], !host.isEmpty {
+            // host[:port] only: it becomes the authority of an http URL.
+            guard host.utf8.count <= 255, host.utf8.allSatisfy({ RevocationCheck.isIDCharacter($0) || [UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]")].contains($0) }) else {
+                throw TokenRefusal("GCE_METADATA_HOST is not a host[:port].", code: "app/invalid-credential")
+            }
+            return host
+        }
+        let serverless = ["K_SERVICE", "CLOUD_RUN_JOB", "FUNCTION_NAME"].contains { environment[$0].map { !$0.isEmpty } ?? false }
+        let firmware = ["bios_vendor", "product_name"].contains { name in
+            (try? Platform.readUserFile(dmiDirectory + "/" + name)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self).contains("Google") } ?? false
+        }
+        return serverless || firmware ? "169.254.169.254" : nil
     }
 
     /// A credentials file: a regular file or a pipe (`<(vault read …)`) of at most 64 KiB.

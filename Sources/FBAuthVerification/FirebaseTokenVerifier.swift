@@ -68,7 +68,7 @@ public struct FirebaseTokenVerifier: Sendable {
 /// `applicationDefault()` or `cert(path)`).
 public enum AdminCredentialsSource: Sendable {
     /// `GOOGLE_APPLICATION_CREDENTIALS` of this environment, else gcloud's application default
-    /// credentials (`CLOUDSDK_CONFIG` or `HOME`).
+    /// credentials (`CLOUDSDK_CONFIG` or `HOME`), else on Google's clouds their metadata server.
     case applicationDefault(environment: [String: String])
     /// A service account's key file, or an `authorized_user` credentials file.
     case file(String)

@@ -31,8 +31,8 @@ public final class AdminAuth: Sendable {
     ///   - emulatorHost: `host:port` of an Auth emulator; nil: `FIREBASE_AUTH_EMULATOR_HOST`.
     ///   - credentialsFile: the Admin API's credentials, for `checkRevoked`: a service account's
     ///     key file (or gcloud's `authorized_user` file); nil: `GOOGLE_APPLICATION_CREDENTIALS`,
-    ///     else gcloud's application default credentials. Read when first needed. An emulator
-    ///     needs none.
+    ///     else gcloud's application default credentials, else on Google's clouds (Cloud Run,
+    ///     Compute Engine) their metadata server. Read when first needed. An emulator needs none.
     public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil) {
         let environment = ProcessInfo.processInfo.environment
         let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)

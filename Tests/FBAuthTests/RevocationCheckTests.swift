@@ -204,6 +204,50 @@ import Testing
         }
     }
 
+    /// On Google's clouds, the metadata server's token (here the stand-in plays it, at
+    /// GCE_METADATA_HOST); what answers there without saying it is one is not believed.
+    @Test func onGooglesCloudsTheMetadataServersTokenIsUsed() throws {
+        let (standIn, transport) = try production()
+        defer { standIn.stop() }
+        let environment = ["GCE_METADATA_HOST": standIn.hostAndPort, "HOME": "/nonexistent"]
+        let token = try #require(Self.tokens.tokens["valid"])
+        #expect(try verifier(transport, credentials: .applicationDefault(environment: environment)).verify(token, checkRevoked: true).uid == "uid-1")
+        let asked = Self.requests(standIn, "/computeMetadata/v1/instance/service-accounts/default/token")
+        #expect(asked.count == 1 && asked.first?.method == "GET" && asked.first?.headers["metadata-flavor"] == "Google", "\(asked)")
+        #expect(Self.requests(standIn, "/identitytoolkit.googleapis.com/v1/projects/proj-1/accounts:lookup").first?.headers["authorization"]?.hasPrefix("Bearer ya29.c.stand-in.") == true)
+
+        standIn.inject(Fault("/computeMetadata/v1/instance/service-accounts/default/token", .raw(status: 200, contentType: "application/json", body: #"{"access_token": "ya29.someone-elses", "expires_in": 3599}"#)))
+        #expect(throws: TokenRefusal("Failed to fetch a valid Google OAuth2 access token from http://\(standIn.hostAndPort)/computeMetadata/v1/instance/service-accounts/default/token: the answer is not the metadata server's (no Metadata-Flavor: Google).", code: "app/invalid-credential")) {
+            try verifier(transport, credentials: .applicationDefault(environment: environment)).verify(token, checkRevoked: true)
+        }
+        #expect(!standIn.requests.contains { $0.headers["authorization"] == "Bearer ya29.someone-elses" })
+    }
+
+    /// Where the metadata server is asked: as Google's libraries tell they run on its clouds,
+    /// without a request anywhere else.
+    @Test func theMetadataServerIsAskedOnlyOnGooglesClouds() throws {
+        let dmi = NSTemporaryDirectory() + "fbauth-dmi-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dmi) }
+        try FileManager.default.createDirectory(atPath: dmi, withIntermediateDirectories: true)
+        func found(_ environment: [String: String]) -> String {
+            do {
+                guard case .metadataServer(let host) = try AdminCredentials.applicationDefault(environment: environment.merging(["HOME": "/nonexistent"]) { $1 }, dmiDirectory: dmi) else { return "other" }
+                return host
+            } catch {
+                return error.message
+            }
+        }
+        let none = "Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`."
+        #expect(found([:]) == none)
+        #expect(found(["K_SERVICE": "api"]) == "169.254.169.254" && found(["FUNCTION_NAME": "f"]) == "169.254.169.254" && found(["CLOUD_RUN_JOB": "j"]) == "169.254.169.254")
+        #expect(found(["GCE_METADATA_HOST": "metadata.internal:8080"]) == "metadata.internal:8080")
+        #expect(found(["GCE_METADATA_HOST": "evil.example/@x"]) == "GCE_METADATA_HOST is not a host[:port].")
+        try "SeaBIOS\n".write(toFile: dmi + "/bios_vendor", atomically: true, encoding: .utf8)
+        #expect(found([:]) == none)
+        try "Google\n".write(toFile: dmi + "/bios_vendor", atomically: true, encoding: .utf8)
+        #expect(found([:]) == "169.254.169.254", "a Compute Engine VM")
+    }
+
     /// A token endpoint that quotes what it was sent does not get a credential into the message.
     @Test func anAnswerThatQuotesTheRefreshTokenIsNotShown() throws {
         let (standIn, transport) = try production { $0.authorizedUsers = [AuthorizedUserGrant(clientID: "client-1", clientSecret: "secret-1", refreshToken: "1//refresh-token-of-ada")] }
@@ -296,6 +340,7 @@ final class ProductionToStandIn: HTTPTransport, @unchecked Sendable {
 
     func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
         lock.withLock { sent.append(request.url.absoluteString) }
+        if request.url.scheme == "http" { return try CurlTransport().send(request) }  // a metadata server the test named
         guard request.url.scheme == "https", let host = request.url.host else { throw TransportError(.other, "not a production URL: \(request.url)") }
         var routed = request
         routed.url = URL(string: "http://\(standIn)/\(host)\(request.url.path)")!

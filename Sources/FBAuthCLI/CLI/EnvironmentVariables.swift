@@ -27,6 +27,7 @@ package enum EnvironmentVariables {
         ("FBAUTH_APP_CHECK_HOST", "host:port serving the App Check exchange over http instead of Google (default: under FIREBASE_AUTH_EMULATOR_HOST when it is set)."),
         ("GOOGLE_CLOUD_PROJECT", "verify-token only, with GCLOUD_PROJECT: the project whose tokens are taken when --project is not given."),
         ("GOOGLE_APPLICATION_CREDENTIALS", "verify-token --check-revoked only: the Admin API's credentials, a service account's key file or gcloud's authorized_user file; unset: gcloud's application_default_credentials.json in CLOUDSDK_CONFIG, else ~/.config/gcloud."),
+        ("GCE_METADATA_HOST", "verify-token --check-revoked only, with no credentials file: the metadata server of Google's clouds (default 169.254.169.254 there, which K_SERVICE, CLOUD_RUN_JOB, FUNCTION_NAME or a Compute Engine VM's firmware tell)."),
         ("FBAUTH_STORE", "Where new refresh tokens are kept: keyring, file or none (as --store); default: where the first sign-in put them, the keyring when one answered. none: nothing is read or kept."),
         ("FBAUTH_REFRESH_TOKEN", "A session's refresh token (fbauth token --refresh-token): the run acts as that session, in memory only, and writes nothing (CI)."),
         ("FBAUTH_HTTP_TIMEOUT", "Seconds allowed for each request to Firebase, connecting included (default 30; 0.1 to 3600)."),

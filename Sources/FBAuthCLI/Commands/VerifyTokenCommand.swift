@@ -34,8 +34,9 @@ enum VerifyTokenCommand: RunnableCommand {
             --check-revoked looks the user up (accounts:lookup) as the Admin API: a disabled \
             user, a deleted one, or a token whose auth_time is before the user's tokens were \
             revoked is refused, exit 1. Its credentials are a service account's key file named \
-            by GOOGLE_APPLICATION_CREDENTIALS (or gcloud's application default credentials); \
-            the access token they give is kept in memory only.
+            by GOOGLE_APPLICATION_CREDENTIALS (or gcloud's application default credentials, \
+            or on Google's clouds their metadata server); the access token they give is kept \
+            in memory only.
 
             With FIREBASE_AUTH_EMULATOR_HOST, as firebase-admin does, an emulator's unsigned \
             token (alg none) is taken; a signed one is still checked, with the certificates the \

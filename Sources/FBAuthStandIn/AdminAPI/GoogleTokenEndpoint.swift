@@ -79,6 +79,22 @@ extension Backend {
         return opened == expected
     }
 
+    static let metadataTokenPath = "/computeMetadata/v1/instance/service-accounts/default/token"
+
+    /// The metadata server of Google's clouds, as a Cloud Run service or a VM reaches it at
+    /// `GCE_METADATA_HOST` (here, the stand-in's address): its service account's access token,
+    /// only for a request that says `Metadata-Flavor: Google`, and saying so in the answer.
+    func metadataToken(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.header("Metadata-Flavor") == "Google" else {
+            return HTTPResponse(status: 403, headers: [("Content-Type", "text/html"), ("Metadata-Flavor", "Google")], body: Array("Missing Metadata-Flavor:Google header.".utf8))
+        }
+        let token = "ya29.c.stand-in." + RandomToken.make(bytes: 32)
+        adminAccessTokens[token] = now().addingTimeInterval(3600)
+        var response = JSONResponse.make(200, ["access_token": token, "expires_in": 3599, "token_type": "Bearer"])
+        response.headers.append(("Metadata-Flavor", "Google"))
+        return response
+    }
+
     /// Whether the request carries the Admin API's authority: the emulator's `Bearer owner`,
     /// or an access token the token endpoint issued that has not expired.
     func requireAdmin(_ request: HTTPRequest) throws(APIError) {

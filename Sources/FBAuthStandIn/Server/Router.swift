@@ -67,6 +67,9 @@ extension Backend {
             if path == Self.googleTokenPath, request.method == "POST" {
                 return googleToken(request)
             }
+            if path == Self.metadataTokenPath, request.method == "GET" {
+                return metadataToken(request)
+            }
             if path.hasPrefix(Self.adminPrefix) {
                 return JSONResponse.make(200, try adminAccounts(request))
             }
