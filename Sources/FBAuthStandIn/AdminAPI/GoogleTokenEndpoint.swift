@@ -68,15 +68,13 @@ extension Backend {
         (value as? Int).map(Double.init) ?? (value as? Double)
     }
 
-    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.2), written here again rather than shared
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.2), the stand-in's own rather than shared
     /// with fbauth's verifier: the stand-in must catch the client's mistakes, not share them.
     static func verifies(signature: [UInt8], of message: [UInt8], with key: ServiceAccountPublicKey) -> Bool {
         let modulusBytes = stride(from: 0, to: key.modulusHex.utf8.count, by: 2).compactMap { UInt8(key.modulusHex.dropFirst($0).prefix(2), radix: 16) }
         guard let arithmetic = Montgomery(modulus: Montgomery.limbs(bigEndian: modulusBytes)), signature.count == modulusBytes.count else { return false }
         let opened = Montgomery.bigEndian(arithmetic.power(Montgomery.padded(Montgomery.limbs(bigEndian: signature), to: arithmetic.modulus.count), key.exponent), count: signature.count)
-        let digestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20] + SHA256.hash(message)
-        let expected = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: signature.count - digestInfo.count - 3) + [0x00] + digestInfo
-        return opened == expected
+        return opened == StandInSigningKey.encodedBlock(for: message, length: signature.count)
     }
 
     static let metadataTokenPath = "/computeMetadata/v1/instance/service-accounts/default/token"

@@ -7,13 +7,20 @@ import FBAuthSupport
 enum StandInSigningKey {
     static let kid = "stand-in"
 
-    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1): 00 01 FF…FF 00, SHA-256's DigestInfo
-    /// (§9.2, note 1) and the digest, raised to the private exponent.
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1): the encoded block raised to the
+    /// private exponent.
     static func sign(_ message: [UInt8]) -> [UInt8] {
+        let block = encodedBlock(for: message, length: 256)
+        return Montgomery.bigEndian(arithmetic.power(Montgomery.limbs(bigEndian: block), exponentLimbs: privateExponent), count: 256)
+    }
+
+    /// EMSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §9.2): 00 01 FF…FF 00, SHA-256's DigestInfo
+    /// (note 1) and the digest, `length` bytes. What the stand-in signs, and what it expects a
+    /// service account's signature to open to.
+    static func encodedBlock(for message: [UInt8], length: Int) -> [UInt8] {
         let digestInfo: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
         let encoded = digestInfo + SHA256.hash(message)
-        let block = [0x00, 0x01] + [UInt8](repeating: 0xFF, count: 256 - encoded.count - 3) + [0x00] + encoded
-        return Montgomery.bigEndian(arithmetic.power(Montgomery.limbs(bigEndian: block), exponentLimbs: privateExponent), count: 256)
+        return [0x00, 0x01] + [UInt8](repeating: 0xFF, count: length - encoded.count - 3) + [0x00] + encoded
     }
 
     private static let arithmetic = Montgomery(modulus: limbs(hex: modulusHex))!
