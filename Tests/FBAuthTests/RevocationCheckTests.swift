@@ -106,6 +106,26 @@ import Testing
         guard case .serviceAccount = try AdminCredentials.applicationDefault(environment: ["HOME": home, "GOOGLE_APPLICATION_CREDENTIALS": Self.keyFile]) else { Issue.record("the variable was not read first"); return }
     }
 
+    /// gcloud's file where Google's libraries look is taken only if it is the user's own:
+    /// another local user who plants one there (their refresh token) is not who the Admin API is
+    /// called as.
+    @Test(.enabled(if: getuid() == 0, "needs root to give the file to another user"))
+    func gcloudsFileOfAnotherUserIsNotTaken() throws {
+        let home = NSTemporaryDirectory() + "fbauth-adc-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/.config/gcloud", withIntermediateDirectories: true)
+        let file = home + "/.config/gcloud/application_default_credentials.json"
+        try #"{"type": "authorized_user", "client_id": "c", "client_secret": "s", "refresh_token": "someone-elses"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        guard case .authorizedUser = try AdminCredentials.applicationDefault(environment: ["HOME": home], dmiDirectory: home) else {
+            Issue.record("the user's own file was not taken (the control)")
+            return
+        }
+        chown(file, 65534, 65534)
+        #expect(throws: TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.", code: "app/invalid-credential")) {
+            try AdminCredentials.applicationDefault(environment: ["HOME": home], dmiDirectory: home)
+        }
+    }
+
     // MARK: - Through the production endpoints
 
     /// The stand-in, in production's place: the project of the fixture's tokens, their

@@ -33,7 +33,14 @@ extension Backend {
         }
         let token = "ya29.stand-in." + RandomToken.make(bytes: 32)
         adminAccessTokens[token] = now().addingTimeInterval(3600)
-        return JSONResponse.make(200, ["access_token": token, "expires_in": 3599, "token_type": "Bearer"])
+        var answer: [String: Any] = ["access_token": token, "expires_in": 3599, "token_type": "Bearer"]
+        if form["grant_type"] == "refresh_token" {
+            // A user's grant also answers the scopes granted and, gcloud's asking for openid, an
+            // ID token, as Google's does.
+            answer["scope"] = "openid https://www.googleapis.com/auth/userinfo.email https://www.googleapis.com/auth/cloud-platform"
+            answer["id_token"] = UnsignedJWT.make(["iss": "https://accounts.google.com", "aud": form["client_id"] ?? "", "sub": "100000000000000000002"])
+        }
+        return JSONResponse.make(200, answer)
     }
 
     private func checkAssertion(_ assertion: String) throws(OAuthError) {
