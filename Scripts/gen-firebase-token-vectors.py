@@ -6,26 +6,18 @@ them) and the time the tests take as now. Run again only to change them.
 
 With --now SECONDS --out FILE it mints the same set for that time into FILE: the end-to-end
 tests of `fbauth verify-token`, whose clock is the real one, make theirs so."""
-import argparse, base64, datetime, json, pathlib
-from cryptography import x509
-from cryptography.x509.oid import NameOID
-from cryptography.hazmat.primitives import hashes, serialization
+import argparse, json, pathlib
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import rsa, padding
+import fixture_certificates
+from fixture_certificates import b64url
 
 FIXTURE_NOW = 1795700000
 PROJECT = "proj-1"
 
-def b64url(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
 def segment(obj): return b64url(json.dumps(obj, separators=(",", ":")).encode())
 
-def certificate(key, name):
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    start = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(7).not_valid_before(start).not_valid_after(start + datetime.timedelta(days=3650))
-            .sign(key, hashes.SHA256()))
-    return cert.public_bytes(serialization.Encoding.PEM).decode()
+def certificate(key, name): return fixture_certificates.certificate(key, name, serial=7)
 
 def main():
     arguments = argparse.ArgumentParser()

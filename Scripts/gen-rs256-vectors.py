@@ -9,21 +9,13 @@ correct verifier accepts it. Bad cases: another message, a flipped bit, short an
 signatures, a signature value not below the modulus, padding that is not PKCS#1 v1.5 with
 SHA-256's DigestInfo (raw RSA over a hand-built block), the right signature checked with a
 wrong exponent, and a 1024-bit modulus (refused outright)."""
-import base64, datetime, json, pathlib, sys
-from cryptography import x509
-from cryptography.x509.oid import NameOID
-from cryptography.hazmat.primitives import hashes, serialization
+import json, pathlib
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import rsa, padding
+import fixture_certificates
+from fixture_certificates import b64url
 
-def b64url(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-def certificate(key, name):
-    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-    now = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject).public_key(key.public_key())
-            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=3650))
-            .sign(key, hashes.SHA256()))
-    return cert.public_bytes(serialization.Encoding.PEM).decode()
+def certificate(key, name): return fixture_certificates.certificate(key, name, serial=1)
 
 def raw_sign(key, block):
     """RSA without padding: block^d mod n, for blocks no verifier should accept."""
