@@ -3,16 +3,21 @@
 #
 #   curl -fsSL https://github.com/fbauth/fbauth/releases/latest/download/get-fbauth.sh | sh
 #
-# It downloads fbauth-VERSION-OS-ARCH.tar.gz and SHA256SUMS from the release location, checks the
-# tarball against SHA256SUMS, and only then installs bin/fbauth (with its man page and shell
-# completions beside it, under the same prefix). A download that is cut short, a checksum that
-# does not match, or a release without this machine's tarball installs nothing.
+# It downloads fbauth-VERSION-OS-ARCH.tar.gz and SHA256SUMS from the release location over https,
+# checks the tarball against SHA256SUMS, and only then installs bin/fbauth (with its man page and
+# shell completions beside it, under the same prefix). A download that is cut short, a checksum
+# that does not match, a release without this machine's tarball, or an install directory another
+# user could change installs nothing.
 #
 #   FBAUTH_VERSION        the version to install (default: the latest release)
 #   FBAUTH_DOWNLOAD_URL   where releases are (default: https://github.com/fbauth/fbauth/releases);
 #                         VERSION's files are under FBAUTH_DOWNLOAD_URL/download/vVERSION/, the
-#                         latest's under FBAUTH_DOWNLOAD_URL/latest/download/
+#                         latest's under FBAUTH_DOWNLOAD_URL/latest/download/. https only; http is
+#                         taken from a loopback host (a local mirror) or with FBAUTH_ALLOW_HTTP=1
 #   FBAUTH_INSTALL_DIR    where the program goes (default: ~/.local/bin; /usr/local/bin as root)
+#
+# Nothing downloaded is ever run or made into a pattern: SHA256SUMS is read as fields and compared
+# as strings (issue 47).
 set -eu
 
 say() { printf 'get-fbauth: %s\n' "$*" >&2; }
@@ -23,10 +28,26 @@ base=${base%/}
 version=${FBAUTH_VERSION:-}
 if [ -n "$version" ]; then
   version=${version#v}
+  case "$version" in
+    *[!0-9A-Za-z.+~-]*) fail "FBAUTH_VERSION '$version' is not a version (letters, digits and . + ~ - only)" ;;
+  esac
   url="$base/download/v$version"
 else
   url="$base/latest/download"
 fi
+
+# SHA256SUMS comes from the same place as the tarball, so over plain http nothing would be checked
+# against the network: https only, but for a mirror on this machine, or when the user says so.
+case "$base" in
+  https://*) plain=no ;;
+  http://127.0.0.1|http://127.0.0.1[:/]*|http://localhost|http://localhost[:/]*|http://\[::1\]|http://\[::1\][:/]*) plain=yes ;;
+  http://*)
+    [ "${FBAUTH_ALLOW_HTTP:-}" = 1 ] || fail "refusing $base: releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)"
+    say "warning: downloading over plain http ($base): anyone on the way can replace both the tarball and SHA256SUMS"
+    plain=yes ;;
+  *) fail "refusing $base: FBAUTH_DOWNLOAD_URL must be an https:// URL" ;;
+esac
+
 if [ -n "${FBAUTH_INSTALL_DIR:-}" ]; then
   bindir=$FBAUTH_INSTALL_DIR
 elif [ "$(id -u)" = 0 ]; then
@@ -46,10 +67,20 @@ case "$(uname -m)" in
   *) fail "no release for $(uname -m); build from source (README: Installing)" ;;
 esac
 
+# Redirects are followed only to https (GitHub sends downloads to another host); plain http is
+# allowed for the first request only where the checks above allowed it.
 if command -v curl >/dev/null 2>&1; then
-  fetch() { curl -fsL --retry 2 -o "$2" "$1"; }
+  if [ "$plain" = yes ]; then protocols==http,https; else protocols==https; fi
+  fetch() { curl -fsL --retry 2 --proto "$protocols" --proto-redir =https -o "$2" "$1"; }
 elif command -v wget >/dev/null 2>&1; then
-  fetch() { wget -q -O "$2" "$1"; }
+  # wget has no switch for the protocol of a redirect: its answers' Location headers are read.
+  fetch() {
+    wget -q -S -O "$2" "$1" 2>"$work/headers" || return 1
+    if grep -Ei '^ *location: *[a-z][a-z0-9+.-]*:' "$work/headers" | grep -qvEi '^ *location: *https:'; then
+      say "$1 redirected to a URL that is not https"
+      return 1
+    fi
+  }
 else
   fail "needs curl or wget to download"
 fi
@@ -61,14 +92,46 @@ else
   fail "needs sha256sum or shasum to check the download"
 fi
 
+# A directory another user owns or may write in (but for a sticky one they cannot replace our
+# files in) would let them swap what is installed: refuse it, naming it. Root's are trusted.
+untrusted() {
+  info=$(ls -ldn "$1" 2>/dev/null) || return 1
+  mode=$(printf '%s\n' "$info" | awk '{ print $1 }')
+  owner=$(printf '%s\n' "$info" | awk '{ print $3 }')
+  if [ "$owner" != "$(id -u)" ] && [ "$owner" != 0 ]; then
+    reason="is owned by another user (uid $owner)"
+    return 0
+  fi
+  case "$mode" in
+    ?????????[tT]*) ;;  # sticky: others cannot rename or remove our files there
+    ?????w*|????????w*) reason="can be written by other users ($mode)"; return 0 ;;
+  esac
+  return 1
+}
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/get-fbauth.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
 fetch "$url/SHA256SUMS" "$work/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
-# The latest release says which version it is in its file names.
-name=$(sed -n "s/^[0-9a-f]\{64\}  \(fbauth-[^ ]*-$os-$arch\.tar\.gz\)\$/\1/p" "$work/SHA256SUMS" | head -n 1)
-[ -n "$name" ] || fail "the release at $url has no tarball for $os-$arch"
-expected=$(sed -n "s/^\([0-9a-f]\{64\}\)  $name\$/\1/p" "$work/SHA256SUMS")
+# The latest release says which version it is in its file names. Exactly one line may name a
+# tarball for this machine, and only a name of the release's own form is taken.
+lines=$(os="$os" arch="$arch" version="$version" awk '
+  {
+    n = $2; sub(/^\*/, "", n)
+    suffix = "-" ENVIRON["os"] "-" ENVIRON["arch"] ".tar.gz"
+    if (substr(n, 1, 7) != "fbauth-" || length(n) <= 7 + length(suffix) || substr(n, length(n) - length(suffix) + 1) != suffix) next
+    if (ENVIRON["version"] != "" && n != "fbauth-" ENVIRON["version"] suffix) next
+    bad = (NF != 2 || $1 !~ /^[0-9a-f]+$/ || length($1) != 64)
+    middle = substr(n, 8, length(n) - 7 - length(suffix))
+    if (middle !~ /^[0-9A-Za-z.+~-]+$/) bad = 1
+    print (bad ? "bad" : $1 " " n)
+  }' "$work/SHA256SUMS")
+count=$(printf '%s' "$lines" | grep -c '' || true)
+[ "$count" -gt 0 ] || fail "the release at $url has no tarball for $os-$arch"
+[ "$count" -eq 1 ] || fail "the release's SHA256SUMS names $count tarballs for $os-$arch, where one is expected: nothing was installed"
+[ "$lines" != bad ] || fail "the release's SHA256SUMS line for $os-$arch is not a checksum and a tarball's name (fbauth-VERSION-$os-$arch.tar.gz): nothing was installed"
+expected=${lines%% *}
+name=${lines#* }
 fetch "$url/$name" "$work/$name" || fail "cannot download $url/$name"
 actual=$(digest "$work/$name")
 [ "$actual" = "$expected" ] || fail "$name does not match SHA256SUMS (expected $expected, got $actual): nothing was installed"
@@ -78,14 +141,31 @@ tar -xzf "$work/$name" -C "$work/unpacked" || fail "$name cannot be unpacked: no
 top=$(ls "$work/unpacked")
 [ -x "$work/unpacked/$top/bin/fbauth" ] || fail "$name holds no bin/fbauth: nothing was installed"
 
-# Into place whole: copied beside the target, then renamed over it.
-mkdir -p "$bindir"
-cp "$work/unpacked/$top/bin/fbauth" "$bindir/.fbauth.new.$$"
-chmod 0755 "$bindir/.fbauth.new.$$"
-mv -f "$bindir/.fbauth.new.$$" "$bindir/fbauth"
+mkdir -p "$bindir" || fail "cannot create $bindir: nothing was installed"
+if untrusted "$bindir"; then
+  fail "$bindir $reason, who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed"
+fi
+# Into place whole: a new file of our own beside the target (never a name another process could
+# have made first), then renamed over it.
+place() {
+  new=$(mktemp "$2/.fbauth.XXXXXX") || return 1
+  if cat "$1" >"$new" && chmod "$3" "$new" && mv -f "$new" "$2/$4"; then return 0; fi
+  rm -f "$new"
+  return 1
+}
+place "$work/unpacked/$top/bin/fbauth" "$bindir" 0755 fbauth || fail "cannot write $bindir/fbauth: nothing was installed"
+# The man page and completions, under the same prefix, into directories that are ours (or root's).
 share="$(dirname "$bindir")/share"
-if [ -d "$work/unpacked/$top/share" ] && mkdir -p "$share" 2>/dev/null; then
-  cp -R "$work/unpacked/$top/share/." "$share/" 2>/dev/null || true
+if [ -d "$work/unpacked/$top/share" ]; then
+  (cd "$work/unpacked/$top/share" && find . -type f) | while IFS= read -r file; do
+    directory="$share/$(dirname "$file")"
+    mkdir -p "$directory" 2>/dev/null || continue
+    if untrusted "$directory"; then
+      say "not installing ${file#./}: $directory $reason"
+      continue
+    fi
+    place "$work/unpacked/$top/share/$file" "$directory" 0644 "$(basename "$file")" || say "cannot write $directory/$(basename "$file")"
+  done
 fi
 say "installed ${name%.tar.gz} as $bindir/fbauth"
 case ":$PATH:" in *":$bindir:"*) ;; *) say "$bindir is not on PATH: add it, e.g. export PATH=\"$bindir:\$PATH\"" ;; esac

@@ -21,9 +21,13 @@ import Testing
         let root: String
         let port: UInt16
         let tarball = "fbauth-9.9.9-linux-\(InstallerTests.arch).tar.gz"
+        let host: String
         private let process: ChildProcess
 
-        init() throws {
+        /// `host`: the loopback address it listens on (the installer takes plain http from
+        /// 127.0.0.1 alone without being told).
+        init(host: String = "127.0.0.1") throws {
+            self.host = host
             root = NSTemporaryDirectory() + "fbauth-release-" + UUID().uuidString
             let stage = root + "/stage/fbauth-9.9.9"
             try FileManager.default.createDirectory(atPath: stage + "/bin", withIntermediateDirectories: true)
@@ -44,10 +48,17 @@ import Testing
             let server = root + "/server.py"
             try """
             import http.server, os, socket, sys
-            root = sys.argv[1]
+            root, host = sys.argv[1], sys.argv[2]
             class Handler(http.server.BaseHTTPRequestHandler):
                 def log_message(self, *args): pass
                 def do_GET(self):
+                    # /redirect/X answers with a redirect to plain http://host:port/X.
+                    if self.path.startswith("/redirect/"):
+                        self.send_response(302)
+                        self.send_header("Location", "http://%s:%d%s" % (host, self.server.server_address[1], self.path[len("/redirect"):]))
+                        self.send_header("Content-Length", "0")
+                        self.end_headers()
+                        return
                     truncated = self.path.startswith("/truncated/")
                     path = os.path.join(root, "files", self.path[len("/truncated"):].lstrip("/") if truncated else self.path.lstrip("/"))
                     if not os.path.isfile(path):
@@ -60,14 +71,14 @@ import Testing
                     # A tarball cut short: half of it, then the connection closes.
                     self.wfile.write(data[: len(data) // 2] if truncated and path.endswith(".tar.gz") else data)
                     self.wfile.flush()
-            server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+            server = http.server.HTTPServer((host, 0), Handler)
             print(server.server_address[1], flush=True)
             server.serve_forever()
             """.write(toFile: server, atomically: true, encoding: .utf8)
             let portFile = root + "/port"
             let descriptor = open(portFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             defer { close(descriptor) }
-            process = try ChildProcess("/usr/bin/env", ["python3", server, root], environment: ProcessInfo.processInfo.environment, stdout: descriptor)
+            process = try ChildProcess("/usr/bin/env", ["python3", server, root, host], environment: ProcessInfo.processInfo.environment, stdout: descriptor)
             var port: UInt16?
             let deadline = Date().addingTimeInterval(20)
             while port == nil, Date() < deadline {
@@ -77,7 +88,19 @@ import Testing
             self.port = try #require(port, "the release server did not start")
         }
 
-        var url: String { "http://127.0.0.1:\(port)" }
+        var url: String { "http://\(host):\(port)" }
+
+        /// Replaces both releases' SHA256SUMS with `text`.
+        func writeSums(_ text: String) throws {
+            for directory in ["/download/v9.9.9", "/latest/download"] {
+                try text.write(toFile: root + "/files" + directory + "/SHA256SUMS", atomically: true, encoding: .utf8)
+            }
+        }
+
+        /// The tarball's line of SHA256SUMS as the release wrote it.
+        func sumsLine() throws -> String {
+            try String(contentsOfFile: root + "/files/download/v9.9.9/SHA256SUMS", encoding: .utf8)
+        }
 
         deinit {
             process.signal(SIGKILL)
@@ -86,12 +109,14 @@ import Testing
         }
     }
 
-    func install(_ server: ReleaseServer, base: String? = nil, version: String? = "9.9.9") throws -> (result: RunResult, bindir: String) {
+    func install(_ server: ReleaseServer, base: String? = nil, version: String? = "9.9.9", bindir: String? = nil,
+                 extra: [String: String] = [:], shell: [String] = []) throws -> (result: RunResult, bindir: String) {
         let home = NSTemporaryDirectory() + "fbauth-installer-" + UUID().uuidString
-        let bindir = home + "/bin"
-        var environment = ["PATH": "/usr/bin:/bin", "HOME": home, "FBAUTH_DOWNLOAD_URL": base ?? server.url, "FBAUTH_INSTALL_DIR": bindir]
+        let bindir = bindir ?? home + "/bin"
+        var environment = ["PATH": "/usr/bin:/bin", "HOME": home, "FBAUTH_DOWNLOAD_URL": base ?? server.url, "FBAUTH_INSTALL_DIR": bindir, "INSTALLER": Self.installer]
         if let version { environment["FBAUTH_VERSION"] = version }
-        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), [Self.installer], environment: environment, stdin: nil,
+        environment.merge(extra) { $1 }
+        let result = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), shell.isEmpty ? [Self.installer] : shell, environment: environment, stdin: nil,
                                         directory: NSTemporaryDirectory(), timeout: 60)
         return (result, bindir)
     }
@@ -132,5 +157,89 @@ import Testing
         let (result, bindir) = try install(server, base: server.url + "/truncated")
         #expect(result.status == 1 && result.stderr.hasSuffix("get-fbauth: cannot download \(server.url)/truncated/download/v9.9.9/\(server.tarball)\n"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: bindir))
+    }
+
+    // MARK: - Issue 47: a hostile mirror, and another user at the install directory
+
+    /// A SHA256SUMS line whose name carries a sed command ran it, as the installing user, before
+    /// any checksum was compared. Now downloaded text is only ever compared as fields: the
+    /// command never runs, and a release with two lines for this machine installs nothing.
+    @Test func aChecksumLineCannotRunACommand() throws {
+        let server = try ReleaseServer()
+        let marker = server.root + "/ran"
+        let good = try server.sumsLine()
+        let hostile = String(repeating: "0", count: 64) + "  fbauth-/x/;etouch${IFS}\(marker);#-linux-\(Self.arch).tar.gz\n"
+        try server.writeSums(hostile + good)
+        let (latest, bindir) = try install(server, version: nil)
+        #expect(latest.status == 1 && latest.stderr == "get-fbauth: the release's SHA256SUMS names 2 tarballs for linux-\(Self.arch), where one is expected: nothing was installed\n", "\(latest)")
+        try server.writeSums(hostile)
+        let (alone, _) = try install(server, version: nil)
+        #expect(alone.status == 1 && alone.stderr == "get-fbauth: the release's SHA256SUMS line for linux-\(Self.arch) is not a checksum and a tarball's name (fbauth-VERSION-linux-\(Self.arch).tar.gz): nothing was installed\n", "\(alone)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the line's command ran")
+        #expect(!FileManager.default.fileExists(atPath: bindir))
+        // A named version takes only its own line, whatever else the file holds.
+        try server.writeSums(hostile + good)
+        let (named, namedDir) = try install(server)
+        #expect(named.status == 0 && FileManager.default.fileExists(atPath: namedDir + "/fbauth"), "\(named)")
+        #expect(!FileManager.default.fileExists(atPath: marker), "the line's command ran")
+    }
+
+    /// `cp` to `$bindir/.fbauth.new.$$` followed a link planted under that name, overwriting
+    /// what it pointed to. The file the link points to is left as it was now.
+    @Test func aLinkAtAPredictableNameIsNotFollowed() throws {
+        let server = try ReleaseServer()
+        let home = NSTemporaryDirectory() + "fbauth-installer-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: home + "/bin", withIntermediateDirectories: true)
+        let victim = home + "/victim"
+        try "precious\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        chmod(victim, 0o600)
+        // The shell that runs the installer keeps its process id across exec: every name made
+        // from `$$` is known in advance.
+        let (result, bindir) = try install(server, bindir: home + "/bin", extra: ["VICTIM": victim],
+                                           shell: ["-c", "ln -s \"$VICTIM\" \"$FBAUTH_INSTALL_DIR/.fbauth.new.$$\"; exec /bin/sh \"$INSTALLER\""])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious\n")
+        var info = stat()
+        #expect(stat(victim, &info) == 0 && info.st_mode & 0o7777 == 0o600)
+        let installed = try Subprocess.run(URL(fileURLWithPath: bindir + "/fbauth"), ["--version"], environment: [:], stdin: nil, directory: bindir, timeout: 10)
+        #expect(installed.stdout == "fbauth 9.9.9\n")
+    }
+
+    /// An install directory that other users may write in, or that another user owns, is
+    /// refused before anything is put there, naming it.
+    @Test func anInstallDirectoryAnotherUserControlsIsRefused() throws {
+        let server = try ReleaseServer()
+        let shared = NSTemporaryDirectory() + "fbauth-shared-bin-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        chmod(shared, 0o777)
+        let (open, _) = try install(server, bindir: shared)
+        #expect(open.status == 1 && open.stderr == "get-fbauth: \(shared) can be written by other users (drwxrwxrwx), who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed\n", "\(open)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: shared)).isEmpty)
+        guard geteuid() == 0 else { return }  // only root can give a directory away
+        chmod(shared, 0o755)
+        #expect(chown(shared, 4242, 4242) == 0)
+        let (owned, _) = try install(server, bindir: shared)
+        #expect(owned.status == 1 && owned.stderr == "get-fbauth: \(shared) is owned by another user (uid 4242), who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed\n", "\(owned)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: shared)).isEmpty)
+    }
+
+    /// Over plain http nothing would be checked against the network (SHA256SUMS travels the same
+    /// way): https only, but for a mirror on 127.0.0.1, localhost or [::1], or when
+    /// FBAUTH_ALLOW_HTTP=1 says so (with a warning). file:// is refused, and so is a redirect to
+    /// plain http.
+    @Test func plainHTTPOnlyFromLoopbackOrWhenAskedFor() throws {
+        let server = try ReleaseServer(host: "127.0.0.2")
+        let (refused, bindir) = try install(server)
+        #expect(refused.status == 1 && refused.stderr == "get-fbauth: refusing \(server.url): releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)\n", "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: bindir))
+        let (file, _) = try install(server, base: "file://" + server.root + "/files")
+        #expect(file.status == 1 && file.stderr == "get-fbauth: refusing file://\(server.root)/files: FBAUTH_DOWNLOAD_URL must be an https:// URL\n", "\(file)")
+        let (allowed, allowedDir) = try install(server, extra: ["FBAUTH_ALLOW_HTTP": "1"])
+        #expect(allowed.status == 0 && allowed.stderr.hasPrefix("get-fbauth: warning: downloading over plain http (\(server.url)): anyone on the way can replace both the tarball and SHA256SUMS\nget-fbauth: installed fbauth-9.9.9-linux-\(Self.arch) as \(allowedDir)/fbauth\n"), "\(allowed)")
+
+        let loopback = try ReleaseServer()
+        let (redirected, redirectedDir) = try install(loopback, base: loopback.url + "/redirect")
+        #expect(redirected.status == 1 && redirected.stderr == "get-fbauth: cannot download \(loopback.url)/redirect/download/v9.9.9/SHA256SUMS\n", "\(redirected)")
+        #expect(!FileManager.default.fileExists(atPath: redirectedDir))
     }
 }
