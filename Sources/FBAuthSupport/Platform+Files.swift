@@ -24,6 +24,8 @@ extension Platform {
         case tooLarge(path: String, limit: Int)
         /// A FIFO that nothing wrote to (and closed) in time.
         case noWriter(path: String, seconds: Int)
+        /// Another user's file, or one others may write: not to be trusted (`reason`).
+        case untrustedFile(path: String, reason: String)
 
         /// `64 KiB`, `16 MiB`: a limit in the unit it is a whole number of.
         static func size(_ bytes: Int) -> String {
@@ -39,6 +41,7 @@ extension Platform {
             case .notRegularFile(let path): "\(path) is not a regular file (a FIFO, device, socket or directory), so it is not read"
             case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than is read"
             case .noWriter(let path, let seconds): "\(path) is a FIFO that no program wrote to and closed within \(seconds) s"
+            case .untrustedFile(let path, let reason): "\(path) \(reason), so it is not trusted"
             }
         }
     }
@@ -74,22 +77,10 @@ extension Platform {
         return .success(fd)
     }
 
-    /// The whole file, never through a symbolic link; nil when there is no file.
-    package static func readFile(_ path: String) throws(FileProblem) -> Data? {
-        try readFileBytes(path).map { Data($0) }
-    }
-
-    /// Lends the whole file to `body` from memory of its own, without Array or Data (`fbauth
-    /// token`'s quick path, where a first Array costs more than the read); never through a
-    /// symbolic link. Nil when there is no file or it cannot be read.
-    package static func withFileBytes<T>(_ path: String, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
-        path.withCString { withFileBytes($0, body) }
-    }
-
-    /// The same for a C path.
-    package static func withFileBytes<T>(_ path: UnsafePointer<CChar>, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
-        guard case .success(let fd)? = openRegularFile(path) else { return nil }
-        defer { close(fd) }
+    /// Lends all of `fd` to `body` from memory of its own, without Array or Data (`fbauth
+    /// token`'s quick path, where a first Array costs more than the read). Nil when it cannot be
+    /// read, or grows past `maximumFileBytes` while being read.
+    static func withDescriptorBytes<T>(_ fd: Int32, _ body: (UnsafeRawBufferPointer) -> T) -> T? {
         var capacity = 64 * 1024, count = 0
         guard var buffer = malloc(capacity) else { return nil }
         defer { free(buffer) }
@@ -101,7 +92,7 @@ extension Platform {
             }
             if read == 0 { return body(UnsafeRawBufferPointer(start: buffer, count: count)) }
             count += read
-            if count > maximumFileBytes { return nil }  // it grew while being read
+            if count > maximumFileBytes { return nil }
             if count == capacity {
                 capacity *= 2
                 guard let larger = realloc(buffer, capacity) else { return nil }
@@ -122,13 +113,20 @@ extension Platform {
     /// A small input the user names (`--token-file`, `--mfa-code-file`): any file they can read,
     /// a FIFO or process substitution (`<(…)`) included, at most `limit` bytes. A FIFO that no
     /// program writes to is given up after `fifoWait` (`.noWriter`), never waited on for ever.
+    ///
+    /// What is read is decided on what was opened (issue 47): another user's file or FIFO (root's
+    /// is fine), or one others may write, could hand fbauth a credential of theirs, and is
+    /// refused (`.untrustedFile`).
     package static func readInput(_ path: String, limit: Int = 64 * 1024, fifoWait: Duration = fifoWriterWait) throws(FileProblem) -> Data {
         // Opened without blocking: the open of a FIFO with no writer would wait for one.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw .failed(operation: "cannot read", path: path, code: errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+        guard fstat(fd, &info) == 0 else { throw .failed(operation: "cannot read", path: path, code: errno) }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFREG || kind == S_IFIFO, let reason = untrustedFileReason(info) { throw .untrustedFile(path: path, reason: reason) }
+        if (info.st_mode & S_IFMT) == S_IFIFO {
             return Data(try readPipe(fd, name: path, limit: limit, wait: fifoWait))
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)

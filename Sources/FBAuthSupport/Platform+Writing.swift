@@ -12,67 +12,18 @@ import Foundation
 import LoopbackHTTP
 
 extension Platform {
-    /// Creates and removes a file in `directory`, as saving the store will.
-    package static func probeWritable(_ directory: String) throws(FileProblem) {
-        let probe = "\(directory)/.fbauth-write-test-\(getpid())"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .failed(operation: "cannot create files in", path: directory, code: errno) }
-        close(fd)
-        unlink(probe)
-    }
-
-    /// Removes `PATH.tmp-PID` files left by fbauth processes that died while writing (they hold
-    /// every refresh token of the store).
-    package static func removeStaleTemporaryFiles(of path: String) {
-        removeFilesOfDeadProcesses(in: parentDirectory(of: path), prefix: fileName(of: path) + ".tmp-")
-    }
-
-    /// Removes the files of `directory` named `PREFIX` + the id of a process that no longer runs
-    /// (+ anything after the digits).
-    package static func removeFilesOfDeadProcesses(in directory: String, prefix: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix(while: \.isNumber)), pid != getpid(),
-                kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
-            unlink(directory + "/" + name)
-        }
-    }
-
-    /// Creates a new file that only this user can read (mode 0600), never through a symbolic
-    /// link and never over an existing file, holding `bytes`.
-    package static func createPrivateFile(_ path: String, _ bytes: [UInt8]) throws(FileProblem) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .failed(operation: "cannot create", path: path, code: errno) }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { posixWrite(fd, $0.baseAddress!, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                unlink(path)
-                throw .failed(operation: "cannot write", path: path, code: code)
-            }
-            offset += written
-        }
-    }
-
-    package static func removeFile(_ path: String) { unlink(path) }
-
-    /// Whether `path` is a regular file (not a link) owned by this user.
-    package static func isOwnRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid()
-    }
-
-    /// Removes a lock file nobody holds: taken first, so a process that holds it (a refresh
-    /// under way) keeps it, and none can take the old file while a new one is made.
-    package static func removeUnheldLockFile(_ path: String) {
-        let fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    /// Removes the file at `path` when it is a regular file of the user's own (not a link) whose
+    /// contents `matches` accepts, deciding on what was opened: the name is removed only while
+    /// it still names the file that was read.
+    package static func removeOwnFile(_ path: String, ifContents matches: (Data) -> Bool) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return }
+        var opened = stat(), named = stat()
+        guard fstat(fd, &opened) == 0, (opened.st_mode & S_IFMT) == S_IFREG, opened.st_uid == geteuid(),
+              Int(opened.st_size) <= maximumFileBytes, let bytes = try? readAllBytes(fd, name: path, limit: maximumFileBytes),
+              matches(Data(bytes)), lstat(path, &named) == 0, named.st_dev == opened.st_dev, named.st_ino == opened.st_ino
+        else { return }
         unlink(path)
     }
 
@@ -98,16 +49,6 @@ extension Platform {
     }
 
     package static func removeDirectory(_ path: String) { rmdir(path) }
-
-    /// Creates a directory and any missing parents with mode 0700 (never changing an existing one).
-    package static func makeDirectory(_ path: String) throws(FileProblem) {
-        if isDirectory(path) { return }
-        let parent = parentDirectory(of: path)
-        if !parent.isEmpty, parent != path { try makeDirectory(parent) }
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
-            throw .failed(operation: "cannot create directory", path: path, code: errno)
-        }
-    }
 
     /// Replaces the file at `path` with `data` so that no reader ever sees half a file: a new
     /// file created with `mode` in the same directory, flushed to disk, renamed over the old one.
@@ -150,9 +91,9 @@ extension Platform {
     package final class FileLock {
         private var fd: Int32
 
-        package init(path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
-            fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw .failed(operation: "cannot open lock file", path: path, code: errno) }
+        /// Takes the lock on `descriptor` (a lock file opened for it; closed on failure).
+        package init(descriptor: Int32, path: String, timeout: Duration = .seconds(20), waiting: () -> Void = {}) throws(FileProblem) {
+            fd = descriptor
             let clock = ContinuousClock()
             let deadline = clock.now.advanced(by: timeout)
             var told = false

@@ -52,8 +52,8 @@ enum AdminCredentials: Sendable {
         }
         let gcloud = environment["CLOUDSDK_CONFIG"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.config/gcloud" }
-        if let gcloud, case let path = gcloud + "/application_default_credentials.json", Platform.isOwnRegularFile(path) {
-            return try file(path)
+        if let gcloud, let found = try gcloudsFile(in: gcloud) {
+            return found
         }
         if let host = try metadataServer(environment: environment, dmiDirectory: dmiDirectory) {
             return .metadataServer(host)
@@ -80,6 +80,37 @@ enum AdminCredentials: Sendable {
             (try? Platform.readUserFile(dmiDirectory + "/" + name)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self).contains("Google") } ?? false
         }
         return serverless || firmware ? "169.254.169.254" : nil
+    }
+
+    /// gcloud's `application_default_credentials.json`, read through its directory opened as
+    /// fbauth opens its own (`TrustedDirectory`): the user's alone, under ancestors no other user
+    /// can change, the file theirs (or root's) and writable by no one else. Another user who
+    /// could plant or swap it (their refresh token) would choose who the Admin API is called
+    /// as: such a file is refused, naming where. Nil when there is none.
+    static func gcloudsFile(in directory: String) throws(TokenRefusal) -> AdminCredentials? {
+        let name = "application_default_credentials.json"
+        func refuse(_ why: String) -> TokenRefusal {
+            TokenRefusal("gcloud's application default credentials are not used: \(why); set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or use a gcloud configuration directory of your own (CLOUDSDK_CONFIG).",
+                         code: "app/invalid-credential")
+        }
+        let opened: TrustedDirectory
+        do throws(TrustedDirectory.OpenProblem) {
+            guard let found = try TrustedDirectory.open(directory), found.holdsFile(name) else { return nil }
+            opened = found
+        } catch {
+            switch error {
+            case .untrusted(let untrusted): throw refuse(untrusted.description)
+            case .file: return nil
+            }
+        }
+        let bytes: Data
+        do throws(Platform.FileProblem) {
+            guard let read = try opened.read(name, limit: 64 * 1024) else { return nil }
+            bytes = read
+        } catch {
+            throw refuse(error.description)
+        }
+        return try parse(bytes, source: directory + "/" + name)
     }
 
     /// A credentials file: a regular file or a pipe (`<(vault read …)`) of at most 64 KiB.

@@ -48,7 +48,9 @@ struct FirebaseTokenChecks {
         }
         guard let subject = payload["sub"]?.stringValue else { throw TokenRefusal("\(kind.jwtName) has no \"sub\" (subject) claim." + kind.docsSentence) }
         if subject.isEmpty { throw TokenRefusal("\(kind.jwtName) has an empty \"sub\" (subject) claim." + kind.docsSentence) }
-        if subject.count > 128 { throw TokenRefusal("\(kind.jwtName) has a \"sub\" (subject) claim longer than 128 characters." + kind.docsSentence) }
+        // JavaScript's length, as firebase-admin-node counts (`payload.sub.length > 128`): UTF-16 code
+        // units, not graphemes (a 3,001-byte sub of combining marks is one grapheme).
+        if subject.utf16.count > 128 { throw TokenRefusal("\(kind.jwtName) has a \"sub\" (subject) claim longer than 128 characters." + kind.docsSentence) }
     }
 
     /// The signature, by the key its `kid` names; an unsigned emulator token has none to check.

@@ -10,6 +10,10 @@ import FBAuthSupport
 public struct VerifiedFirebaseToken: Sendable, Equatable {
     public let uid: String
     public let claims: [String: JSONValue]
+    /// Taken without a signature (`alg: none`) only because an emulator host is set: a server
+    /// that inherited `FIREBASE_AUTH_EMULATOR_HOST` from a development `.env` takes anyone's
+    /// word for who they are, so callers say so (issue 47).
+    public var acceptedUnsigned = false
 }
 
 /// Verifies Firebase ID tokens or session cookies of one project as firebase-admin does, with
@@ -22,6 +26,8 @@ public struct FirebaseTokenVerifier: Sendable {
     let clock: WallClock
 
     let revocation: RevocationCheck
+    /// The emulator's `host:port` when tokens are checked against one.
+    public let emulatorHost: String?
 
     /// `keyCacheFile`: where Google's certificates are kept between processes (0600); nil:
     /// in this process only. `credentials`: what the Admin API is called with to check for
@@ -33,6 +39,7 @@ public struct FirebaseTokenVerifier: Sendable {
         let address = emulatorHost.map { "http://\($0)/" + kind.certificatesURL.dropFirst("https://".count) } ?? kind.certificatesURL
         keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, file: keyCacheFile)
         self.clock = clock
+        self.emulatorHost = emulatorHost
         let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
         if emulatorHost != nil {
             found = { () throws(TokenRefusal) in .emulatorOwner }
@@ -58,7 +65,8 @@ public struct FirebaseTokenVerifier: Sendable {
             try checks.checkSignature(decoded, keys: [:])
         }
         try checks.checkTimes(decoded, now: Int64(clock.now().timeIntervalSince1970.rounded(.down)))
-        let verified = VerifiedFirebaseToken(uid: decoded.payload["sub"]?.stringValue ?? "", claims: decoded.payload)
+        let verified = VerifiedFirebaseToken(uid: decoded.payload["sub"]?.stringValue ?? "", claims: decoded.payload,
+                                             acceptedUnsigned: checks.againstEmulator && decoded.header["alg"]?.stringValue == "none")
         if checkRevoked || checks.againstEmulator { try revocation.check(verified) }
         return verified
     }

@@ -10,7 +10,8 @@ import LoopbackHTTP
 /// Google's public keys of one kind of token, fetched from their x509 endpoint (a JSON object
 /// of kid → PEM certificate) and kept for the response's `Cache-Control: max-age`, as
 /// firebase-admin keeps them. One fetch serves every caller waiting at once: the lock is held
-/// while it runs.
+/// while it runs. With a file, the keys and the time of the last fetch are shared by every
+/// process that keeps them there (`fbauth verify-token`), under a lock file beside it.
 final class PublicKeyCache: @unchecked Sendable {
     let url: URL
     private let transport: HTTPTransport
@@ -18,9 +19,15 @@ final class PublicKeyCache: @unchecked Sendable {
     private let lock = Lock()
     private var keys: [String: RSAPublicKey] = [:]
     private var expires = Date.distantPast
+    /// When keys were last asked for, whether they came or not: an unknown `kid` fetches
+    /// again only `refetchAfter` later, so a forged kid cannot make every request a fetch,
+    /// nor hold the lock every verification waits on while Google is slow (issue 47).
+    private var lastFetch = Date.distantPast
+    private var fileRead = false
 
     /// Where the certificates are kept between processes (`fbauth verify-token`: 0600, in the
-    /// config directory, read only when that directory is the user's alone); nil: memory only.
+    /// config directory, used only while that directory and the file are the user's alone);
+    /// nil: memory only.
     private let file: String?
 
     init(url: URL, transport: HTTPTransport, clock: WallClock, file: String? = nil) {
@@ -35,23 +42,42 @@ final class PublicKeyCache: @unchecked Sendable {
     func keys(refreshing: Bool = false) throws(TokenRefusal) -> [String: RSAPublicKey] {
         let result: Result<[String: RSAPublicKey], TokenRefusal> = lock.withLock {
             let now = clock.now()
-            if keys.isEmpty, !refreshing { loadFile(now: now) }
-            if now < expires, !refreshing || now < fetchedAt.addingTimeInterval(Self.refetchAfter) { return .success(keys) }
-            do throws(TokenRefusal) {
-                let (fetched, maxAge, body) = try fetch()
-                keys = fetched
-                fetchedAt = now
-                expires = now.addingTimeInterval(maxAge)
-                saveFile(body, expires: expires)
-                return .success(fetched)
-            } catch {
-                return .failure(error)
+            if !fileRead {
+                fileRead = true
+                withFile { directory, name in adopt(directory, name, now: now) }
             }
+            if isFresh(now: now, refreshing: refreshing) { return .success(keys) }
+            // Another process may have fetched while this one waited for the file's lock.
+            return withFile { directory, name in
+                guard let held = try? directory.lock(name + ".lock", timeout: .seconds(35)) else { return fetchAndKeep(now: now, in: nil) }
+                defer { held.unlock() }
+                adopt(directory, name, now: now)
+                if isFresh(now: now, refreshing: refreshing) { return .success(keys) }
+                return fetchAndKeep(now: now, in: (directory, name))
+            } ?? fetchAndKeep(now: now, in: nil)
         }
         return try result.get()
     }
 
-    private var fetchedAt = Date.distantPast
+    private func isFresh(now: Date, refreshing: Bool) -> Bool {
+        !keys.isEmpty && now < expires && (!refreshing || now < lastFetch.addingTimeInterval(Self.refetchAfter))
+    }
+
+    private func fetchAndKeep(now: Date, in kept: (TrustedDirectory, String)?) -> Result<[String: RSAPublicKey], TokenRefusal> {
+        lastFetch = now
+        do throws(TokenRefusal) {
+            let (fetched, maxAge, body) = try fetch()
+            keys = fetched
+            expires = now.addingTimeInterval(maxAge)
+            if let (directory, name) = kept { save(body, in: directory, name) }
+            return .success(fetched)
+        } catch {
+            // Kept too: the other processes wait as this one does.
+            if let (directory, name) = kept { save(nil, in: directory, name) }
+            return .failure(error)
+        }
+    }
+
     /// An unknown `kid` fetches again at most this often (a forged kid must not make every
     /// request a fetch).
     static let refetchAfter: TimeInterval = 60
@@ -85,29 +111,45 @@ final class PublicKeyCache: @unchecked Sendable {
 
     // MARK: - Between processes
 
-    /// `{"url", "expires" (seconds since 1970), "certificates"}`, used while it has not expired,
-    /// for this URL, from a file of the user's own in a directory no other user can write.
-    private func loadFile(now: Date) {
-        guard let file, Platform.untrustedDirectory(Self.directory(of: file)) == nil, Platform.isOwnRegularFile(file),
-              let saved = Platform.withFileBytes(file, { JSONValue.decoded($0) }) ?? nil,
-              saved["url"]?.stringValue == url.absoluteString, let until = saved["expires"]?.integer,
-              Date(timeIntervalSince1970: TimeInterval(until)) > now, let certificates = saved["certificates"], let keys = Self.keys(in: certificates)
+    /// `body` with the file's directory, opened through its ancestors (`TrustedDirectory`), and
+    /// its name; nil without a file, or when the directory is not the user's alone.
+    private func withFile<T>(_ body: (TrustedDirectory, String) -> T) -> T? {
+        guard let file, let slash = file.lastIndex(of: "/"),
+              let directory = (try? TrustedDirectory.open(String(file[..<slash]), creating: true)) ?? nil
+        else { return nil }
+        return body(directory, String(file[file.index(after: slash)...]))
+    }
+
+    /// `{"url", "fetched" and "expires" (seconds since 1970), "certificates"}`, read through the
+    /// directory from a file of the user's own that no one else may write, for this URL: its
+    /// keys while they have not expired, and when they were last asked for.
+    private func adopt(_ directory: TrustedDirectory, _ name: String, now: Date) {
+        guard let data = try? directory.read(name, limit: 1 << 20), let saved = JSONValue.decoded(data),
+              saved["url"]?.stringValue == url.absoluteString
         else { return }
-        self.keys = keys
-        expires = Date(timeIntervalSince1970: TimeInterval(until))
+        if let fetched = saved["fetched"]?.integer, case let date = Date(timeIntervalSince1970: TimeInterval(fetched)), date > lastFetch, date <= now {
+            lastFetch = date
+        }
+        guard let until = saved["expires"]?.integer, case let date = Date(timeIntervalSince1970: TimeInterval(until)), date > now, date > expires || keys.isEmpty,
+              let certificates = saved["certificates"], let kept = Self.keys(in: certificates)
+        else { return }
+        keys = kept
+        expires = date
     }
 
     /// Best effort: a cache that cannot be written costs the next process a fetch, nothing more.
-    private func saveFile(_ certificates: JSONValue, expires: Date) {
-        guard let file, Platform.untrustedDirectory(Self.directory(of: file)) == nil else { return }
-        let saved = JSONValue.object(["url": .string(url.absoluteString), "expires": .integer(Int64(expires.timeIntervalSince1970)), "certificates": certificates])
-        guard let data = try? JSONEncoder().encode(saved) else { return }
-        try? Platform.makeDirectory(Self.directory(of: file))
-        try? Platform.writeAtomically(data, to: file, mode: 0o600)
-    }
-
-    private static func directory(of file: String) -> String {
-        String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
+    /// `certificates` nil: the fetch failed; the keys kept before stay, with the time.
+    private func save(_ certificates: JSONValue?, in directory: TrustedDirectory, _ name: String) {
+        var saved: [String: JSONValue] = ["url": .string(url.absoluteString), "fetched": .integer(Int64(lastFetch.timeIntervalSince1970))]
+        if let certificates {
+            saved["certificates"] = certificates
+            saved["expires"] = .integer(Int64(expires.timeIntervalSince1970))
+        } else if let data = try? directory.read(name, limit: 1 << 20), let previous = JSONValue.decoded(data), previous["url"]?.stringValue == url.absoluteString {
+            saved["certificates"] = previous["certificates"]
+            saved["expires"] = previous["expires"]
+        }
+        guard let data = try? JSONEncoder().encode(JSONValue.object(saved)) else { return }
+        try? directory.writeAtomically(data, to: name, mode: 0o600)
     }
 
     /// `max-age=N` of a Cache-Control header, at most a day; 0 without one.

@@ -24,6 +24,15 @@ public final class AdminAuth: Sendable {
     public let projectID: String?
     private let idTokens: FirebaseTokenVerifier?
     private let sessionCookies: FirebaseTokenVerifier?
+    /// Where the one warning goes that an unsigned emulator token was taken.
+    private let log: @Sendable (String) -> Void
+    private let warnedOfUnsigned = NSLock()
+    private nonisolated(unsafe) var hasWarnedOfUnsigned = false
+
+    /// Writes a line to standard error: the default `log`.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
 
     /// - Parameters:
     ///   - projectID: the Firebase project id; nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`,
@@ -33,7 +42,13 @@ public final class AdminAuth: Sendable {
     ///     key file (or gcloud's `authorized_user` file); nil: `GOOGLE_APPLICATION_CREDENTIALS`,
     ///     else gcloud's application default credentials, else on Google's clouds (Cloud Run,
     ///     Compute Engine) their metadata server. Read when first needed. An emulator needs none.
-    public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil) {
+    ///   - log: where AdminAuth says, once, that it took an unsigned token because an emulator
+    ///     is configured (a server that inherited `FIREBASE_AUTH_EMULATOR_HOST` from a
+    ///     development `.env` would otherwise take anyone's word for who they are); standard
+    ///     error by default.
+    public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil,
+                log: @escaping @Sendable (String) -> Void = AdminAuth.standardErrorLog) {
+        self.log = log
         let environment = ProcessInfo.processInfo.environment
         let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)
         let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
@@ -75,11 +90,19 @@ public final class AdminAuth: Sendable {
         guard let verifier else {
             throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call verifyIdToken().")
         }
+        let verified: VerifiedFirebaseToken
         do {
-            return DecodedIDToken(try verifier.verify(token, checkRevoked: checkRevoked))
+            verified = try verifier.verify(token, checkRevoked: checkRevoked)
         } catch {
             throw AdminAuthError(code: error.code, message: error.message)
         }
+        if verified.acceptedUnsigned, let host = verifier.emulatorHost, warnedOfUnsigned.withLock({ () -> Bool in
+            defer { hasWarnedOfUnsigned = true }
+            return !hasWarnedOfUnsigned
+        }) {
+            log("FirebaseAdminAuth: an unsigned token (alg none) was accepted because an Auth emulator is configured (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)); never configure one where real users sign in")
+        }
+        return DecodedIDToken(verified)
     }
 
     /// Runs `work` on a thread of its own, so that a fetch of Google's keys never holds one of

@@ -41,7 +41,8 @@ struct VerifyTokenTests {
 
     /// Another local user may write Google's certificates where fbauth keeps them: their own
     /// key, kid and all, so that their tokens would pass. Kept keys are trusted only from a file
-    /// of the user's own in a directory no one else may write; else they are fetched again.
+    /// of the user's own (or root's) that no one else may write, else they are fetched again; a
+    /// config directory others may write is refused, naming it (issue 47).
     @Test(.enabled(if: getuid() == 0, "needs root to give the file to another user"))
     func keptKeysAnotherUserCouldHaveWrittenAreNotTrusted() throws {
         let (harness, _) = try minted()
@@ -72,8 +73,9 @@ struct VerifyTokenTests {
         chmod(harness.configDirectory, 0o777)
         defer { chmod(harness.configDirectory, 0o700) }
         let openDirectory = try harness.run(["verify-token", "--project", "proj-1"], stdin: forged)
-        #expect(openDirectory.status == 1 && openDirectory.stdout.isEmpty && openDirectory.stderr == refused, "\(openDirectory)")
-        #expect(harness.standIn.requests.filter { $0.path.contains("/robot/v1/metadata/x509/") }.count == 2, "fetched again each time")
+        #expect(openDirectory.status == 7 && openDirectory.stdout.isEmpty
+                    && openDirectory.stderr == "fbauth: the config directory \(harness.configDirectory) can be written by other users (mode 0777), so another user could plant the keys tokens are checked with; run: chmod 700 '\(harness.configDirectory)'\n", "\(openDirectory)")
+        #expect(harness.standIn.requests.filter { $0.path.contains("/robot/v1/metadata/x509/") }.count == 1, "fetched again for the other user's file, and for nothing else")
     }
 
     static let docs = " See https://firebase.google.com/docs/auth/admin/verify-id-tokens for details on how to retrieve an ID token."
@@ -125,6 +127,9 @@ struct VerifyTokenTests {
         let unsigned = try #require(tokens["unsigned"])
         let emulated = try harness.run(["verify-token"], stdin: unsigned, environment: ["GOOGLE_CLOUD_PROJECT": "proj-1"])
         #expect(emulated.status == 0 && emulated.json["uid"] as? String == "uid-1", "\(emulated)")
+        // Taken, but not silently (issue 47): one line names the variable that made it so.
+        let host = harness.environment["FIREBASE_AUTH_EMULATOR_HOST"] ?? ""
+        #expect(emulated.stderr == "fbauth: warning: this token is not signed (alg none); it was taken only because FIREBASE_AUTH_EMULATOR_HOST is set (\(host)), as an emulator's tokens are: never set it where real users sign in\n", "\(emulated)")
         let production = try harness.run(["verify-token", "--project", "proj-1"], stdin: unsigned, environment: ["FIREBASE_AUTH_EMULATOR_HOST": ""])
         #expect(production.status == 1 && production.stderr == "fbauth: Firebase ID token has no \"kid\" claim." + Self.docs + "\n", "\(production)")
     }
@@ -180,6 +185,16 @@ struct VerifyOnServerTests {
         let revoked = try Subprocess.run(URL(fileURLWithPath: executable), ["--check-revoked"], environment: environment,
                                          stdin: headers[0] + "\n", directory: harness.directory, timeout: 120)
         #expect(revoked.status == 0 && revoked.stderr.isEmpty && revoked.stdout == "401 The Firebase ID token has been revoked.\n", "\(revoked)")
+
+        // An emulator's unsigned tokens are taken, and AdminAuth says so once, on its log
+        // (standard error by default), however many it takes (issue 47).
+        try harness.admin("accounts:update", ["localId": "uid-1", "validSince": "0"])
+        let unsigned = "Bearer " + (tokens["unsigned"] ?? "")
+        let emulated = try Subprocess.run(URL(fileURLWithPath: executable), [], environment: environment,
+                                          stdin: unsigned + "\n" + unsigned + "\n" + headers[0] + "\n", directory: harness.directory, timeout: 120)
+        #expect(emulated.status == 0 && emulated.stdout == String(repeating: "200 uid-1 ada@example.com admin=true\n", count: 3), "\(emulated)")
+        let host = environment["FIREBASE_AUTH_EMULATOR_HOST"] ?? ""
+        #expect(emulated.stderr == "FirebaseAdminAuth: an unsigned token (alg none) was accepted because an Auth emulator is configured (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)); never configure one where real users sign in\n", "\(emulated)")
     }
 }
 

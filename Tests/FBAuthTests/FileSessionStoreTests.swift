@@ -97,7 +97,7 @@ import Testing
     /// gives up with exit 7.
     @Test func aLockHeldTooLongIsAnErrorAfterABoundedWait() throws {
         try store.update { $0.save(session("a"), in: project, makeCurrent: true) }
-        let holder = try Platform.FileLock(path: directory + "/sessions.lock")
+        let holder = try #require(try TrustedDirectory.open(directory)).lock("sessions.lock")
         defer { holder.unlock() }
         let told = Told()
         let impatient = FileSessionStore(directory: directory, lockTimeout: .milliseconds(200), waiting: { told.add($0) })

@@ -111,6 +111,86 @@ import Testing
 
     static let emulatorLookup = "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/projects/proj-1/accounts:lookup"
 
+    /// Issue 47: a token taken without a signature says so, for the caller to warn.
+    @Test func anUnsignedTokenTakenFromAnEmulatorIsMarked() throws {
+        let user = ScriptedTransport.json(200, #"{"users": [{"localId": "uid-1", "validSince": "0"}]}"#)
+        let verifier = FirebaseTokenVerifier(projectId: Self.fixture.project, emulatorHost: "127.0.0.1:9099", transport: ScriptedTransport([user, Self.certificates(), user]),
+                                             clock: FixedClock(Self.fixture.now))
+        #expect(try verifier.verify(try #require(Self.fixture.tokens["unsigned"])).acceptedUnsigned)
+        #expect(try !verifier.verify(try #require(Self.fixture.tokens["valid"])).acceptedUnsigned)
+        #expect(verifier.emulatorHost == "127.0.0.1:9099")
+    }
+
+    /// A token whose only fault is what is checked before its signature.
+    static func unsignedToken(subject: String) -> String {
+        func segment(_ object: [String: Any]) -> String {
+            (try! JSONSerialization.data(withJSONObject: object)).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        let claims: [String: Any] = ["iss": "https://securetoken.google.com/proj-1", "aud": "proj-1", "sub": subject,
+                                     "iat": fixture.now - 100, "exp": fixture.now + 3000, "auth_time": fixture.now - 100]
+        return segment(["alg": "RS256", "kid": "kid-1", "typ": "JWT"]) + "." + segment(claims) + ".c2lnbmF0dXJl"
+    }
+
+    /// Issue 47: firebase-admin-node refuses `sub.length > 128`, counted in UTF-16 code units;
+    /// fbauth counted graphemes, so a 3,001-byte sub of one letter and its accents passed.
+    @Test func aLongSubIsCountedInUTF16CodeUnitsAsFirebaseAdminCounts() throws {
+        let (verifier, _) = verifier()
+        let long = "Firebase ID token has a \"sub\" (subject) claim longer than 128 characters." + Self.docs
+        let accents = "a" + String(repeating: "\u{0301}", count: 1500)  // one grapheme, 1,501 code units
+        let emoji = String(repeating: "\u{1F600}", count: 65)  // 65 graphemes, 130 code units
+        for subject in [accents, emoji] {
+            #expect(throws: TokenRefusal(long)) { try verifier.verify(Self.unsignedToken(subject: subject)) }
+        }
+        // 128 code units is not too long: the token goes on to its signature.
+        let fits = String(repeating: "\u{1F600}", count: 64)
+        #expect(throws: TokenRefusal("Firebase ID token has invalid signature." + Self.docs)) { try verifier.verify(Self.unsignedToken(subject: fits)) }
+    }
+
+    /// Issue 47: an unknown kid fetches again at most once a minute, whether the fetch came
+    /// back or failed: while Google is slow or down, forged kids do not make every
+    /// verification a fetch (and hold the lock every verification waits on).
+    @Test func aFailedFetchForAnUnknownKidStartsTheWaitToo() throws {
+        let clock = FixedClock(Self.fixture.now - 100)
+        let down = Result<HTTPClientResponse, TransportError>.failure(TransportError(.timedOut, "timed out"))
+        let transport = ScriptedTransport([Self.certificates(), down, Self.certificates()])
+        let verifier = FirebaseTokenVerifier(projectId: Self.fixture.project, transport: transport, clock: clock)
+        #expect(try verifier.verify(try #require(Self.fixture.tokens["valid"])).uid == "uid-1")
+        clock.advance(by: 61)
+        let unknown = try #require(Self.fixture.tokens["an unknown kid"])
+        #expect { try verifier.verify(unknown) } throws: { ($0 as? TokenRefusal)?.code == "auth/internal-error" }
+        #expect(transport.count == 2)
+        let unknownKid = TokenRefusal("Firebase ID token has \"kid\" claim which does not correspond to a known public key. Most likely the ID token is expired, so get a fresh token from your client app and try again.")
+        for _ in 0..<5 { #expect(throws: unknownKid) { try verifier.verify(unknown) } }
+        #expect(transport.count == 2, "no fetch for a minute after the failed one")
+        clock.advance(by: 60)
+        #expect(throws: unknownKid) { try verifier.verify(unknown) }
+        #expect(transport.count == 3, "a minute later, once more")
+    }
+
+    /// Issue 47: "at most once a minute" held inside one process only. With a key file (as
+    /// `fbauth verify-token` keeps one), another process takes the keys and the time of the last
+    /// fetch from it: its unknown kid fetches nothing within the minute.
+    @Test func theTimeOfTheLastFetchIsSharedThroughTheKeyFile() throws {
+        let directory = NSTemporaryDirectory() + "fbauth-keys-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let clock = FixedClock(Self.fixture.now - 100)
+        let first = ScriptedTransport([Self.certificates()])
+        _ = try FirebaseTokenVerifier(projectId: Self.fixture.project, transport: first, clock: clock, keyCacheFile: directory + "/keys.json")
+            .verify(try #require(Self.fixture.tokens["valid"]))
+        clock.advance(by: 30)
+        let second = ScriptedTransport([Self.certificates()])
+        let other = FirebaseTokenVerifier(projectId: Self.fixture.project, transport: second, clock: clock, keyCacheFile: directory + "/keys.json")
+        #expect(throws: TokenRefusal.self) { try other.verify(try #require(Self.fixture.tokens["an unknown kid"])) }
+        #expect(first.count == 1 && second.count == 0, "the other process fetched \(second.count) times")
+        clock.advance(by: 31)
+        #expect(throws: TokenRefusal.self) { try other.verify(try #require(Self.fixture.tokens["an unknown kid"])) }
+        #expect(second.count == 1, "a minute after the first process's fetch")
+        let saved = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/keys.json"))) as? [String: Any])
+        #expect(saved["fetched"] as? Int == Int(Self.fixture.now - 100 + 61) && (saved["certificates"] as? [String: String])?.keys.sorted() == Self.fixture.certificates.keys.sorted(), "\(saved)")
+    }
+
     @Test func keysAreKeptForTheirMaxAgeAndFetchedAgainAfter() throws {
         let clock = FixedClock(Self.fixture.now - 100)  // the token was issued then
         let transport = ScriptedTransport([Self.certificates(maxAge: 600), Self.certificates(maxAge: 600)])

@@ -121,7 +121,14 @@ import Testing
             return
         }
         chown(file, 65534, 65534)
-        #expect(throws: TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.", code: "app/invalid-credential")) {
+        #expect(throws: TokenRefusal("gcloud's application default credentials are not used: \(file) is owned by another user (uid 65534), so it is not trusted; set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or use a gcloud configuration directory of your own (CLOUDSDK_CONFIG).", code: "app/invalid-credential")) {
+            try AdminCredentials.applicationDefault(environment: ["HOME": home], dmiDirectory: home)
+        }
+        // Issue 47: the user's own file, but in a folder above that another user may write
+        // (and so swap the gcloud directory for theirs between a check and the read).
+        chown(file, 0, 0)
+        chmod(home + "/.config", 0o777)
+        #expect(throws: TokenRefusal("gcloud's application default credentials are not used: \(home)/.config, above \(home)/.config/gcloud, can be written by other users (mode 0777); set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or use a gcloud configuration directory of your own (CLOUDSDK_CONFIG).", code: "app/invalid-credential")) {
             try AdminCredentials.applicationDefault(environment: ["HOME": home], dmiDirectory: home)
         }
     }

@@ -96,9 +96,9 @@ final class FaultyKeyring: SecretKeeper, @unchecked Sendable {
             let plan = FaultPlan()
             let keyring = FaultyKeyring(plan: plan)
             var file = FileSessionStore(directory: directory)
-            file.writeFile = { data, path throws(Platform.FileProblem) in
-                if plan.step("the file's write") != nil { throw .failed(operation: "cannot write", path: path, code: ENOSPC) }
-                try Platform.writeAtomically(data, to: path)
+            file.writeFile = { data, directory, name throws(Platform.FileProblem) in
+                if plan.step("the file's write") != nil { throw .failed(operation: "cannot write", path: directory.path + "/" + name, code: ENOSPC) }
+                try directory.writeAtomically(data, to: name)
             }
             let store = SecretKeepingStore(file: file, keeper: keyring, choice: nil)
             try store.update {

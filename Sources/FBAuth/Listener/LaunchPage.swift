@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import LoopbackHTTP
 import FBAuthSupport
 
@@ -12,9 +17,13 @@ import FBAuthSupport
 /// connection. (Jupyter hands its browser a token in a "redirect file" for the same reason.)
 internal struct LaunchPage: Sendable {
     /// The file.
-    internal let path: String
+    internal var path: String { folder.path + "/" + name }
     /// What the browser is given: the file's `file://` URL.
     internal var url: String { "file://" + Self.percentEncodedPath(path) }
+    /// The directory it is in, opened through its ancestors: the page is written and removed
+    /// through it, and no other user can swap the directory the browser reads it from.
+    private let folder: TrustedDirectory
+    private let name: String
     /// A directory made for the page when no private directory was given; removed with it.
     private let ownDirectory: String?
 
@@ -25,40 +34,46 @@ internal struct LaunchPage: Sendable {
     /// Writes the page for `startURL` into `directory` (a new private temporary directory when
     /// nil), named with `unique`.
     internal static func create(in directory: String?, startURL: String, unique: String) throws(BrowserLaunchError) -> LaunchPage {
-        let folder: String, ownDirectory: String?
+        let made: String?
         do throws(Platform.FileProblem) {
-            if let directory {
-                try Platform.makeDirectory(directory)
-                (folder, ownDirectory) = (Platform.absolutePath(directory), nil)
-            } else {
-                let made = try Platform.makeTemporaryDirectory(prefix: "fbauth-")
-                (folder, ownDirectory) = (made, made)
+            made = directory == nil ? try Platform.makeTemporaryDirectory(prefix: "fbauth-") : nil
+        } catch {
+            throw BrowserLaunchError("cannot write the sign-in page: \(error.description)")
+        }
+        let path = made ?? Platform.absolutePath(directory ?? "")
+        let folder: TrustedDirectory
+        do throws(TrustedDirectory.OpenProblem) {
+            guard let opened = try TrustedDirectory.open(path, creating: true) else { throw .file(.failed(operation: "cannot create directory", path: path, code: ENOENT)) }
+            folder = opened
+        } catch {
+            if let made { Platform.removeDirectory(made) }
+            switch error {
+            case .untrusted(let untrusted): throw BrowserLaunchError("the sign-in page would be written to \(path), but \(untrusted.description)")
+            case .file(let problem): throw BrowserLaunchError("cannot write the sign-in page: \(problem.description)")
             }
-        } catch {
-            throw BrowserLaunchError("cannot write the sign-in page: \(error.description)")
         }
-        if let reason = Platform.untrustedDirectoryReason(folder) {
-            throw BrowserLaunchError("the sign-in page would be written to \(folder), which \(reason)")
-        }
-        Platform.removeFilesOfDeadProcesses(in: folder, prefix: namePrefix)
-        let path = "\(folder)/\(namePrefix)\(Platform.processID)-\(unique).html"
+        // The pages of an fbauth killed (SIGKILL) mid-sign-in: each names that sign-in's
+        // one-time address, and nothing else would remove them.
+        folder.removeFilesOfDeadProcesses(prefix: namePrefix)
+        let name = "\(namePrefix)\(Platform.processID)-\(unique).html"
         do throws(Platform.FileProblem) {
-            try Platform.createPrivateFile(path, Array(html(startURL: startURL).utf8))
+            try folder.createPrivateFile(name, Array(html(startURL: startURL).utf8))
         } catch {
-            if let ownDirectory { Platform.removeDirectory(ownDirectory) }
+            if let made { Platform.removeDirectory(made) }
             throw BrowserLaunchError("cannot write the sign-in page: \(error.description)")
         }
-        return LaunchPage(path: path, ownDirectory: ownDirectory)
+        return LaunchPage(folder: folder, name: name, ownDirectory: made)
     }
 
-    private init(path: String, ownDirectory: String?) {
-        self.path = path
+    private init(folder: TrustedDirectory, name: String, ownDirectory: String?) {
+        self.folder = folder
+        self.name = name
         self.ownDirectory = ownDirectory
     }
 
     /// Removes the page (and its directory, when it was made for it).
     internal func remove() {
-        Platform.removeFile(path)
+        folder.remove(name)
         if let ownDirectory { Platform.removeDirectory(ownDirectory) }
     }
 

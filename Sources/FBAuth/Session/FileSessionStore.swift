@@ -9,22 +9,24 @@ import FBAuthSupport
 /// locked with `flock` on `sessions.lock` beside it.
 ///
 /// Another user of the machine must not be able to swap the file, plant links or hold the
-/// lock: a directory owned by someone else, or writable by group or others, is refused; the
-/// file, the lock and the temporary file are opened without following links; the lock is
-/// waited for with a bound.
+/// lock: the directory is opened once through its ancestors (`TrustedDirectory`: each of them
+/// the user's or root's and not writable by others unless sticky, the directory itself the
+/// user's alone), and the file, the lock and the temporary file are opened through its
+/// descriptor, without following links; the lock is waited for with a bound.
 internal struct FileSessionStore: SessionStore {
     internal let directory: String
-    internal var filePath: String { directory + "/sessions.json" }
+    internal var filePath: String { directory + "/" + Self.fileName }
     internal var location: String { filePath }
-    var lockPath: String { directory + "/sessions.lock" }
+    static let fileName = "sessions.json"
+    static let lockName = "sessions.lock"
     /// How long to wait for another fbauth holding the lock.
     var lockTimeout: Duration
     /// Told once when the lock is busy, to say that we wait.
     var waiting: @Sendable (String) -> Void
     /// Writes the file whole or not at all (the seam where tests make a disk full, or a
     /// process die, between the keyring's step and the file's).
-    var writeFile: @Sendable (Data, String) throws(Platform.FileProblem) -> Void = { data, path throws(Platform.FileProblem) in
-        try Platform.writeAtomically(data, to: path)
+    var writeFile: @Sendable (Data, TrustedDirectory, String) throws(Platform.FileProblem) -> Void = { data, directory, name throws(Platform.FileProblem) in
+        try directory.writeAtomically(data, to: name)
     }
 
     internal init(directory: String, lockTimeout: Duration = .seconds(20), waiting: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -33,13 +35,28 @@ internal struct FileSessionStore: SessionStore {
         self.waiting = waiting
     }
 
-    /// Refuses a directory that another user owns or may write in.
+    /// The config directory, opened and checked; nil when it does not exist and `creating` is
+    /// false. One that another user owns or may write in, or that lies under such a
+    /// directory, is refused, naming it.
+    func openDirectory(creating: Bool) throws(FBAuthError) -> TrustedDirectory? {
+        do throws(TrustedDirectory.OpenProblem) {
+            return try TrustedDirectory.open(directory, creating: creating)
+        } catch {
+            switch error {
+            case .file(let problem): throw .store(problem.description)
+            case .untrusted(let untrusted): throw Self.refusal(untrusted, directory: directory)
+            }
+        }
+    }
+
+    static func refusal(_ untrusted: UntrustedPath, directory: String) -> FBAuthError {
+        .store(untrusted.refusal("the config directory \(directory)", risk: "another user could replace or read your sessions"),
+               remedy: untrusted.problem.chmodFixes ? nil : .otherConfigDirectory)
+    }
+
+    /// Refuses a directory that another user owns or may write in (or lies under one).
     func requireTrustedDirectory() throws(FBAuthError) {
-        guard let untrusted = Platform.untrustedDirectory(directory) else { return }
-        let fix = untrusted.chmodFixes
-            ? "run: chmod 700 '\(directory)'" : "use a directory of your own"
-        throw .store("the config directory \(directory) \(untrusted.reason), so another user could replace or read your sessions; \(fix)",
-                     remedy: untrusted.chmodFixes ? nil : .otherConfigDirectory)
+        _ = try openDirectory(creating: false)
     }
 
     /// `--config-dir`, else `FBAUTH_CONFIG_DIR`, else `$XDG_CONFIG_HOME/fbauth`, else `~/.config/fbauth`.
@@ -57,13 +74,14 @@ internal struct FileSessionStore: SessionStore {
     }
 
     internal func load() throws(FBAuthError) -> StoreContents {
-        try requireTrustedDirectory()
-        // The launch pages of an fbauth that was killed (SIGKILL) mid-sign-in: each names the
-        // sign-in's one-time address, and nothing else would remove them.
-        Platform.removeFilesOfDeadProcesses(in: directory, prefix: LaunchPage.namePrefix)
+        guard let opened = try openDirectory(creating: false) else { return StoreContents() }
+        return try load(from: opened)
+    }
+
+    private func load(from opened: TrustedDirectory) throws(FBAuthError) -> StoreContents {
         let data: Data
         do {
-            guard let read = try Platform.readFile(filePath) else { return StoreContents() }
+            guard let read = try opened.read(Self.fileName) else { return StoreContents() }
             data = read
         } catch {
             throw .store("\(error.description); the file was left as it was")
@@ -75,24 +93,24 @@ internal struct FileSessionStore: SessionStore {
         }
     }
 
-    internal func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
-        let lock: Platform.FileLock
-        do {
-            try Platform.makeDirectory(directory)
-            try requireTrustedDirectory()
-            lock = try Platform.FileLock(path: lockPath, timeout: lockTimeout) { [waiting, directory] in
-                waiting("another process is using the sessions in \(directory); waiting")
-            }
-        } catch let error as FBAuthError {
-            throw error
-        } catch let error as Platform.FileProblem {
-            throw .store(error.description)
+    /// The directory, made when missing, and its lock taken.
+    private func openLocked(_ lockName: String, timeout: Duration, waiting: () -> Void = {}) throws(FBAuthError) -> (TrustedDirectory, Platform.FileLock) {
+        guard let opened = try openDirectory(creating: true) else { throw .store("cannot create directory \(directory)") }
+        do throws(Platform.FileProblem) {
+            return (opened, try opened.lock(lockName, timeout: timeout, waiting: waiting))
         } catch {
-            throw .store("\(error)")
+            throw .store(error.description)
+        }
+    }
+
+    internal func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+        let (opened, lock) = try openLocked(Self.lockName, timeout: lockTimeout) { [waiting, directory] in
+            waiting("another process is using the sessions in \(directory); waiting")
         }
         defer { lock.unlock() }
-        Platform.removeStaleTemporaryFiles(of: filePath)
-        let original = try load()
+        // What fbauth processes that died while writing left: each holds every refresh token.
+        opened.removeFilesOfDeadProcesses(prefix: Self.fileName + ".tmp-")
+        let original = try load(from: opened)
         var contents = original
         let result = try change(&contents)
         if contents != original {
@@ -102,7 +120,7 @@ internal struct FileSessionStore: SessionStore {
                              remedy: .removeSessions)
             }
             do {
-                try writeFile(data, filePath)
+                try writeFile(data, opened, Self.fileName)
             } catch {
                 throw .store("\(error.description); \(filePath) was left as it was")
             }
@@ -111,36 +129,37 @@ internal struct FileSessionStore: SessionStore {
     }
 
     internal func checkWritable() throws(FBAuthError) {
-        try update { (_: inout StoreContents) throws(FBAuthError) in
-            do throws(Platform.FileProblem) {
-                try Platform.probeWritable(directory)
-            } catch {
-                throw .store("\(error.description); a sign-in could not be saved, so none was started")
-            }
+        let (opened, lock) = try openLocked(Self.lockName, timeout: lockTimeout) { [waiting, directory] in
+            waiting("another process is using the sessions in \(directory); waiting")
+        }
+        defer { lock.unlock() }
+        _ = try load(from: opened)
+        do throws(Platform.FileProblem) {
+            try opened.probeWritable()
+        } catch {
+            throw .store("\(error.description); a sign-in could not be saved, so none was started")
         }
     }
 
     internal func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
-        try requireTrustedDirectory()
-        let lock: Platform.FileLock
-        do throws(Platform.FileProblem) {
-            try Platform.makeDirectory(directory)
-            // Long enough for a refresh and its one retry to time out.
-            lock = try Platform.FileLock(path: refreshLockPath(session), timeout: .seconds(90))
-        } catch {
-            throw .store(error.description)
-        }
+        // Long enough for a refresh and its one retry to time out.
+        let (_, lock) = try openLocked(refreshLockName(session), timeout: .seconds(90))
         defer { lock.unlock() }
         return try body()
     }
 
+    /// Removes the session's refresh lock when no process holds it.
+    func removeRefreshLock(of session: SessionReference) {
+        (try? openDirectory(creating: false))??.removeUnheldLock(refreshLockName(session))
+    }
+
     /// `sessions.refresh-HASH.lock`, one per session (FNV-1a of tenant and uid, so any uid
     /// makes a plain file name).
-    func refreshLockPath(_ session: SessionReference) -> String {
+    func refreshLockName(_ session: SessionReference) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in "\(session.tenantId ?? "")/\(session.uid)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        return directory + "/sessions.refresh-" + String(hash, radix: 16) + ".lock"
+        return "sessions.refresh-" + String(hash, radix: 16) + ".lock"
     }
 }

@@ -20,14 +20,22 @@ public enum QuickTokenRead {
         if environment.bytes("FBAUTH_REFRESH_TOKEN")?.isEmpty == false { return false }
         if let store = environment.bytes("FBAUTH_STORE"), store.elementsEqual("none".utf8) { return false }
         guard let project = ProjectQuery(environment) else { return false }
-        return withSessionPaths(environment) { directory, file in
-            guard Platform.untrustedDirectory(directory) == nil else { return false }
-            return Platform.withFileBytes(file) { bytes in
-                guard let token = FreshIDTokenReader.read(bytes, project: project, minValid: minValid, now: now) else { return false }
-                answer(token)
-                return true
+        return withSessionPaths(environment) { directory, _ in
+            // The directory is opened through its ancestors and the file through its
+            // descriptor, as the full path opens them (`FileSessionStore`).
+            TrustedDirectory.withDescriptor(directory) { opened in
+                Platform.withOwnFileBytes(in: opened, sessionsFileName) { bytes in
+                    guard let token = FreshIDTokenReader.read(bytes, project: project, minValid: minValid, now: now) else { return false }
+                    answer(token)
+                    return true
+                } ?? false
             } ?? false
         }
+    }
+
+    /// `sessions.json`, as a C string.
+    private static var sessionsFileName: UnsafePointer<CChar> {
+        UnsafeRawPointer(("sessions.json" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     /// The config directory and its `sessions.json` as C strings, chosen as

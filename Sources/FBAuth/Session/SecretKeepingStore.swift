@@ -68,7 +68,7 @@ internal struct SecretKeepingStore: SessionStore {
     private func removeFiles(of sessions: [Session]) {
         for session in sessions {
             session.writtenFiles?.forEach { $0.removeIfUnchanged() }
-            if let lock = file.refreshLockFile(session.reference) { Platform.removeUnheldLockFile(lock) }
+            file.removeRefreshLock(of: session.reference)
         }
     }
 

@@ -12,13 +12,11 @@ internal protocol SessionFile: Sendable {
     func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T
     func checkWritable() throws(FBAuthError)
     func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T
-    /// The file of the session's refresh lock, removed with the session; nil when there is none.
-    func refreshLockFile(_ session: SessionReference) -> String?
+    /// Removes the session's refresh lock (with the session), when no process holds it.
+    func removeRefreshLock(of session: SessionReference)
 }
 
-extension FileSessionStore: SessionFile {
-    func refreshLockFile(_ session: SessionReference) -> String? { refreshLockPath(session) }
-}
+extension FileSessionStore: SessionFile {}
 
 /// Sessions that live as long as the process: `fbauth --store none` and `FBAUTH_REFRESH_TOKEN`,
 /// for CI that must leave nothing on disk and has no keyring. One is shared by every `Auth` of a
@@ -61,5 +59,5 @@ internal struct MemorySessionFile: SessionFile {
     func update<T>(_ change: (inout StoreContents) throws(FBAuthError) -> T) throws(FBAuthError) -> T { try memory.change(change) }
     func checkWritable() throws(FBAuthError) {}
     func withRefreshLock<T>(of session: SessionReference, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T { try body() }
-    func refreshLockFile(_ session: SessionReference) -> String? { nil }
+    func removeRefreshLock(of session: SessionReference) {}
 }

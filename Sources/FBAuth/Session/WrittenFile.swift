@@ -28,7 +28,6 @@ internal struct WrittenFile: Codable, Sendable, Equatable {
     /// Removes the file when it is a regular file of this user's (not a link) that still
     /// holds what fbauth wrote; says nothing otherwise.
     func removeIfUnchanged() {
-        guard Platform.isOwnRegularFile(path), let data = try? Platform.readFile(path), Self.digest(data) == digest else { return }
-        Platform.removeFile(path)
+        Platform.removeOwnFile(path) { Self.digest($0) == digest }
     }
 }

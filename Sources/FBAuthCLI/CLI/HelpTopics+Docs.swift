@@ -327,11 +327,27 @@ What fbauth protects against, and what it cannot:
 - **Other users of the machine.** The config directory must be yours and not writable by
   group or others: otherwise fbauth refuses it with exit 7, gives its whole mode (`1777`) and
   says what to do: `chmod 700 …` for a directory of your own, another `--config-dir` for a
-  shared one (sticky, such as `/tmp`) or another user's — never `chmod` on those. `sessions.json`, `sessions.lock` and the temporary file of a
-  write are opened without following symbolic links (the temporary one is created exclusively);
-  a lock held by another process is waited for, with a message, at most 20 seconds. Temporary
-  files left by a process that died while writing are removed at the next write or `signout`,
-  and the launch pages of a killed fbauth by any command that opens the store.
+  shared one (sticky, such as `/tmp`) or another user's — never `chmod` on those. Every
+  decision is made on what was opened, never on a path checked before: the config directory
+  is opened one directory at a time from `/` (`openat` on the one above, `fstat` on what was
+  opened; symbolic links on the way are read inside a checked directory and walked the same
+  way), and each folder above it must be yours or root's and not writable by others unless
+  sticky, as OpenSSH's `safe_path` walks them. A folder above it that another user owns or
+  may write (a shared team folder, a CI workspace) is refused, naming it (`the config
+  directory … is inside /x/shared, which can be written by other users (mode 0777)`): that
+  user could exchange your config directory for one of their own between a check and a read.
+  `sessions.json`, `sessions.lock`, the refresh locks, the launch pages, Google's kept
+  certificates and the temporary file of a write are then opened, written, renamed and
+  removed through the directory's descriptor, without following symbolic links (the
+  temporary one is created exclusively), and a file is read only when it is yours (or root's)
+  and nobody else may write it; a lock held by another process is waited for, with a message,
+  at most 20 seconds. gcloud's application default credentials are read the same way. A file
+  you name (`--token-file`, `--refresh-token-file`, `--app-check-debug-token-file`,
+  `GOOGLE_APPLICATION_CREDENTIALS`, …) is opened once and judged on what was opened: another
+  user's file or FIFO, or one others may write, is refused (`… is owned by another user (uid
+  1001), so it is not trusted`). Temporary files left by a process that died while writing are
+  removed at the next write, and the launch pages of a killed fbauth by the next browser
+  sign-in (reading the store changes nothing).
 - **What the browser is given.** A browser's command line can be read by every user
   (`/proc/PID/cmdline`, `ps`), and another user can act on it faster than any browser starts
   (a few milliseconds against a few hundred). On Linux the kernel says who owns the other end

@@ -39,7 +39,7 @@ enum VerifyTokenCommand: RunnableCommand {
             in memory only.
 
             With FIREBASE_AUTH_EMULATOR_HOST, as firebase-admin does, an emulator's unsigned \
-            token (alg none) is taken; a signed one is still checked, with the certificates the \
+            token (alg none) is taken, with a warning on stderr; a signed one is still checked, with the certificates the \
             emulator publishes where Google publishes securetoken's; and the user is always \
             looked up, as the emulator's owner, with no credentials.
 
@@ -71,6 +71,7 @@ enum VerifyTokenCommand: RunnableCommand {
         let kind: FirebaseTokenKind = options.kind == .idToken ? .idToken : .sessionCookie
         let cacheName = options.kind == .idToken ? "public-keys-id-token.json" : "public-keys-session-cookie.json"
         let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
+        try requireTrustedKeyDirectory(directory)
         let verifier = FirebaseTokenVerifier(projectId: projectId, kind: kind, emulatorHost: context.settings.emulatorHost,
                                              transport: context.dependencies.transport, clock: context.clock,
                                              keyCacheFile: directory + "/" + cacheName,
@@ -82,9 +83,26 @@ enum VerifyTokenCommand: RunnableCommand {
             let unreachable = ["auth/internal-error", "app/network-error"].contains(error.code)
             throw .failed(unreachable ? .networkError : .tokenRefused, TerminalText.safe(error.message))
         }
+        if verified.acceptedUnsigned, let host = verifier.emulatorHost {
+            context.console.say("fbauth: warning: this token is not signed (alg none); it was taken only because FIREBASE_AUTH_EMULATOR_HOST is set (\(TerminalText.safe(host))), as an emulator's tokens are: never set it where real users sign in")
+        }
         var claims = verified.claims
         claims["uid"] = .string(verified.uid)
         context.console.writeOutput(JSONOutput.render(JSONValue.object(claims)))
+    }
+
+    /// Google's certificates are kept in the config directory: one that another user could
+    /// write, or swap (a directory above it), would let them plant their own key and have their
+    /// tokens pass. Refused as the sessions' store refuses it (the cache checks again on what it
+    /// opens: this is for the message).
+    static func requireTrustedKeyDirectory(_ directory: String) throws(FBAuthError) {
+        do throws(TrustedDirectory.OpenProblem) {
+            _ = try TrustedDirectory.open(directory, creating: true)
+        } catch {
+            guard case .untrusted(let untrusted) = error else { return }  // unwritable: kept in memory only
+            throw .store(untrusted.refusal("the config directory \(directory)", risk: "another user could plant the keys tokens are checked with"),
+                         remedy: untrusted.problem.chmodFixes ? nil : .otherConfigDirectory)
+        }
     }
 
     /// `--project`, else the variables firebase-admin reads, else the current session's.

@@ -158,7 +158,27 @@ enum JSONOutput {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("null".utf8)
-        return compactingEmpty(String(decoding: data, as: UTF8.self)) + "\n"
+        return escapingReorderingCharacters(compactingEmpty(String(decoding: data, as: UTF8.self))) + "\n"
+    }
+
+    /// The encoder escapes control characters but leaves bidirectional controls (U+202E turns
+    /// `RED\u{202E}gnp.exe` into what reads as `REDexe.png`) and the line and paragraph
+    /// separators raw: each is written as `\uXXXX`, the same JSON value for every parser, so a
+    /// claim cannot reorder or break what the terminal shows (issue 47). Outside strings JSON
+    /// has none of them, so the whole text can be rewritten.
+    static func escapingReorderingCharacters(_ text: String) -> String {
+        func escaped(_ scalar: Unicode.Scalar) -> Bool { TextChecks.isBidiControl(scalar) || scalar == "\u{2028}" || scalar == "\u{2029}" }
+        guard text.unicodeScalars.contains(where: escaped) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard escaped(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
     }
 
     /// The encoder prints an empty array or object over three lines; scripts and people expect

@@ -8,6 +8,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FBAuthSupport
 
 /// A directory of exported users (`fbauth emulator --import/--export-on-exit`), opened once and
 /// then used only through its descriptor: every file and folder under it is opened relative to
@@ -72,18 +73,7 @@ final class PrivateDirectory {
 
     /// The names in the folder, without `.` and `..`.
     func names() throws(Problem) -> [String] {
-        let copy = dup(fd)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            throw Problem(description: "cannot read \(path): \(Self.describe(errno))")
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != ".", name != ".." { names.append(name) }
-        }
+        guard let names = Platform.entryNames(ofDirectory: fd) else { throw Problem(description: "cannot read \(path): \(Self.describe(errno))") }
         return names
     }
 
