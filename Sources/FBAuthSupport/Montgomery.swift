@@ -1,7 +1,10 @@
 /// Modular exponentiation for RSA: numbers as little-endian 64-bit limbs, multiplied in
 /// Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery multiplication
-/// algorithms", 1996: CIOS). It does not run in constant time: fbauth verifies with public
-/// values only, and the stand-in signs with a key that is public on purpose.
+/// algorithms", 1996: CIOS). Two ways: `power`, square-and-multiply, for public exponents
+/// (verifying a signature; the stand-in's signing key, public on purpose), and `secretPower`, a
+/// ladder whose exponent bits only mask a swap, for a private key (a service account's, signing
+/// the assertion of `--check-revoked`). The final reduction of every multiplication is masked,
+/// not branched, in both.
 package struct Montgomery: Sendable {
     /// The modulus, odd, least significant limb first.
     package let modulus: [UInt64]

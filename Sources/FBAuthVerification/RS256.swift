@@ -3,7 +3,9 @@ import FBAuthSupport
 /// RS256 (RFC 7518 §3.3): RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.2), as Firebase signs
 /// ID tokens and session cookies. Hand-written rather than the system's crypto: the same code,
 /// and the same refusals, on Linux (where libcrypto would be loaded at run time and its
-/// version vary) and macOS, with public values only, so no side channel to guard.
+/// version vary) and macOS. Verifying uses public values only; signing with a private key
+/// (`RSAPrivateKey.signRS256`) goes through `Montgomery.secretPower`, whose ladder keeps the
+/// key's bits out of branches and memory addresses.
 enum RS256 {
     /// EMSA-PKCS1-v1_5's DigestInfo prefix for SHA-256 (RFC 8017 §9.2, note 1).
     static let digestInfoPrefix: [UInt8] = [0x30, 0x31, 0x30, 0x0D, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00, 0x04, 0x20]
