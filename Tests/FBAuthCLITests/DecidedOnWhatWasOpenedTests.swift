@@ -150,6 +150,28 @@ import Testing
     }
 }
 
+/// Issue 47, item 1, for the files a user names: each is opened once and judged on what was
+/// opened. Another user's file (their App Check debug token), or one others may write, is
+/// refused in one line. (A credentials file: RevocationCheckTests.)
+@Suite(.enabled(if: geteuid() == 0, "needs root to give a file to another user"))
+struct NamedFilesTests {
+    @Test func anotherUsersAppCheckTokenFileIsRefused() throws {
+        let harness = try Harness()
+        let file = harness.directory + "/debug-token"
+        try "0a1b2c3d-4e5f\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        #expect(chown(file, 65534, 65534) == 0)
+        let refused = try harness.run(["--app-check-debug-token-file", file, "--app-id", "1:123456789:web:0a1b2c3d4e5f", "signin", "--provider", "anonymous"])
+        #expect(refused.status == 2 && refused.stdout.isEmpty
+                    && refused.stderr == "fbauth: cannot read --app-check-debug-token-file: \(file) is owned by another user (uid 65534), so it is not trusted\n", "\(refused)")
+        chown(file, 0, 0)
+        chmod(file, 0o622)
+        let writable = try harness.run(["--app-check-debug-token-file", file, "--app-id", "1:123456789:web:0a1b2c3d4e5f", "signin", "--provider", "anonymous"])
+        #expect(writable.status == 2 && writable.stderr == "fbauth: cannot read --app-check-debug-token-file: \(file) can be written by other users (mode 0622), so it is not trusted\n", "\(writable)")
+        #expect(harness.standIn.requests.isEmpty, "nothing was sent")
+    }
+}
+
 /// Issue 47, items 5 and 6, with the real binary.
 @Suite(.enabled(if: TokenMinting.available || ProcessInfo.processInfo.environment["CI"] != nil, "Python's cryptography is not installed (.ci/run installs it)"))
 struct VerificationHardeningTests {

@@ -133,6 +133,28 @@ import Testing
         }
     }
 
+    /// Issue 47: a credentials file the user names (GOOGLE_APPLICATION_CREDENTIALS) is judged on
+    /// what was opened: another user's (their refresh token) or one others may write is refused.
+    @Test(.enabled(if: getuid() == 0, "needs root to give the file to another user"))
+    func aNamedCredentialsFileOfAnotherUserIsRefused() throws {
+        let directory = NSTemporaryDirectory() + "fbauth-adc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/key.json"
+        try #"{"type": "authorized_user", "client_id": "c", "client_secret": "s", "refresh_token": "someone-elses"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        guard case .authorizedUser = try AdminCredentials.file(file) else { Issue.record("the user's own file was not taken (the control)"); return }
+        chown(file, 65534, 65534)
+        #expect(throws: TokenRefusal("Failed to read credentials from file \(file) is owned by another user (uid 65534), so it is not trusted", code: "app/invalid-credential")) {
+            try AdminCredentials.applicationDefault(environment: ["GOOGLE_APPLICATION_CREDENTIALS": file])
+        }
+        chown(file, 0, 0)
+        chmod(file, 0o666)
+        #expect(throws: TokenRefusal("Failed to read credentials from file \(file) can be written by other users (mode 0666), so it is not trusted", code: "app/invalid-credential")) {
+            try AdminCredentials.file(file)
+        }
+    }
+
     // MARK: - Through the production endpoints
 
     /// The stand-in, in production's place: the project of the fixture's tokens, their
