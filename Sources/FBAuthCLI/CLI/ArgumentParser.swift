@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// Turns argv into an `Invocation`, or a usage error that names the problem and the nearest
 /// valid spelling. Accepts `--name value`, `--name=value`, repeatable options, `-h`, and `--`

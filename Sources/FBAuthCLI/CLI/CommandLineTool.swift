@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// fbauth's entry point: parses argv, runs one command, and turns any error into one line on
 /// stderr and an exit code. Nothing below it calls `exit()`.

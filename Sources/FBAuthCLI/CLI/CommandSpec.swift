@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// One `--name` option of a command. Specs are data, so help text, the man page and shell
 /// completions are all generated from the same source as the parser.
 package struct OptionSpec: Sendable, Equatable {

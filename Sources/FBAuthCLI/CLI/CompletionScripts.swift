@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// Shell completion for bash, zsh, fish and PowerShell, generated from the command specs:
 /// commands and their aliases (`login`, `logout`), their options and global options, provider

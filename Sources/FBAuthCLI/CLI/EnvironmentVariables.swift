@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// The environment variables fbauth reads: one table for `fbauth help environment`, the man page
 /// and (by a test) docs/commands.md.
 package enum EnvironmentVariables {

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 
 /// fbauth's exit codes: the contract scripts rely on (`fbauth help exit-codes`).
 package enum ExitCode: Int32, CaseIterable, Sendable {

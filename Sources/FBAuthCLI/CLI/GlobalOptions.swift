@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// Options every command accepts.
 package struct GlobalOptions: Sendable, Equatable {

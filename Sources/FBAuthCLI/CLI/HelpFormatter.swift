@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `--help` text, generated from the command specs.
 enum HelpFormatter {
     static let width = 80

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth.1`, generated from the command specs, exit codes and environment table — the same
 /// source as `--help`, so the two cannot drift apart.
 enum ManPage {

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// The arguments of one command after tokenizing: option values by name, flags, positionals.
 package struct ParsedArguments: Sendable, Equatable {
     package var values: [String: [String]] = [:]

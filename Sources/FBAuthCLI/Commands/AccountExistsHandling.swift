@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// "Account exists with different credential" (`needConfirmation`): saves the provider's
 /// credential for `fbauth link --pending`, tells the user which methods the account uses and
 /// what to do next, and exits 5.

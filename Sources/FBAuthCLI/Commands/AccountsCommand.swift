@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth accounts`: the saved sessions of the project.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// What a command runs with — the dependencies, the global options and the settings they and

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 
 /// Sign-in methods without the OAuth browser flow that signin, link and reauth share: a
 /// provider token held already (`--id-token-file`, `--access-token-file`), and email links.

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth delete-account`: deletes the Firebase user for good.
 enum DeleteAccountCommand: RunnableCommand {
     static let spec = CommandSpec(

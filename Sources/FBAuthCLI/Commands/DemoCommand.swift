@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth demo`: the real sign-in flow against fbauth's own stand-in, for newcomers without a

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth verify-email`: Firebase mails the current user a verification link

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
 enum EmulatorCommand: RunnableCommand {

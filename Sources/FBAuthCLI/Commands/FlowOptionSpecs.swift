@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// The flow options shared by signin, link and reauth (docs/commands.md, "Flow options").
 enum FlowOptionSpecs {
     /// The browser flow's options, for usage lines.

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// `fbauth help [COMMAND|TOPIC]`
 enum HelpCommand: RunnableCommand {

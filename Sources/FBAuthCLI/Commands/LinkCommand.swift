@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 
 /// `fbauth link`: adds a provider to the current user, through the browser or from the
 /// credential saved by an "account exists" failure.

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth mfa list|enroll totp|enroll phone|unenroll`: the current user's second factors, as the

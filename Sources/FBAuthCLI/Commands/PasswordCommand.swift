@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth password reset|change`: a forgotten password (`sendPasswordResetEmail`, then

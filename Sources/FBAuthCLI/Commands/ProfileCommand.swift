@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth profile set --display-name N --photo-url U` (`updateProfile`).

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth providers --email E`: the sign-in methods registered for an email.
 enum ProvidersCommand: RunnableCommand {
     static let startsSession = true

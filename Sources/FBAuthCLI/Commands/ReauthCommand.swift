@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth reauth`: signs the current user in again, for operations that need a recent login.
 enum ReauthCommand: RunnableCommand {
     static let spec = CommandSpec(

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth signin --provider ID [flow options]`, and the browserless methods
 /// `--provider password|anonymous|custom`.
 enum SignInCommand: RunnableCommand {

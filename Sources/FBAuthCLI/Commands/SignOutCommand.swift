@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth signout`: forgets sessions on this machine.
 enum SignOutCommand: RunnableCommand {
     static let spec = CommandSpec(

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth signup --email E`: a new email/password account (`createUserWithEmailAndPassword`).

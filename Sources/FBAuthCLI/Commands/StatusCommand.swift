@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// `fbauth status`: who is signed in, where, with what, and how their token stands — one screen,

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 
 extension FlowOptionSpecs {
     static let twoStep: [OptionSpec] = [

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth unlink --provider ID`
 enum UnlinkCommand: RunnableCommand {
     static let spec = CommandSpec(

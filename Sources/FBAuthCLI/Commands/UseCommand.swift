@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// `fbauth use UID-or-EMAIL`: switches the current session, and the current project when the
 /// session belongs to another one.

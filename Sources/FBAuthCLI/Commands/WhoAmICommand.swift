@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// `fbauth whoami`: the current user as JSON, fresh from the server.
 enum WhoAmICommand: RunnableCommand {
     static let spec = CommandSpec(

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 /// How fbauth names itself in commands it suggests, so that they run as printed: `fbauth`
 /// when that is on PATH, else the path of the `fbauth` that is running, else `swift run fbauth`.

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
+import LoopbackHTTP
 
 /// The terminal: stdout carries data only (one JSON document or one bare token); everything
 /// for humans goes to stderr.

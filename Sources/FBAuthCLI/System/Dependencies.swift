@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// Every effect fbauth has on the world enters through this value: the network, the terminal,

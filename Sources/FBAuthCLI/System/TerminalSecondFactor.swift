@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 import FBAuthSupport
 
 /// Where a second factor's code comes from (`--mfa-code-file`, a terminal, stdin).

@@ -1,5 +1,4 @@
 import FBAuth
-import LoopbackHTTP
 /// Colour and in-place status lines, only for a person at a terminal: never when stderr is
 /// not a terminal, when `NO_COLOR` is set (https://no-color.org), or when `TERM=dumb`.
 package struct TerminalStyle: Sendable {
