@@ -46,3 +46,29 @@ public struct TokenRefusal: Error, Sendable, Equatable {
         self.message = message
     }
 }
+
+extension TokenRefusal {
+    /// What a refusal means for the one who asked, decided here once for the command line and
+    /// the library: the token is not good, it could not be checked now (Google's keys or the
+    /// Admin API out of reach: try again), or the checker's own Admin API credentials are wrong.
+    public enum Blame: Sendable, Equatable { case token, unavailable, credentials }
+
+    public var blame: Blame {
+        switch code {
+        case "auth/internal-error", "app/network-error": .unavailable
+        case "app/invalid-credential", "auth/insufficient-permission": .credentials
+        default: .token
+        }
+    }
+
+    /// The project whose tokens are taken when none is given, as firebase-admin finds it:
+    /// `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT` (the first that is set and not empty), with
+    /// the variable's name for messages.
+    public static func projectFromEnvironment(_ environment: [String: String]) -> (variable: String, projectID: String)? {
+        for name in ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"] {
+            if let value = environment[name], !value.isEmpty { return (name, value) }
+        }
+        return nil
+    }
+}
+

@@ -52,7 +52,7 @@ public final class AdminAuth: Sendable {
         let environment = ProcessInfo.processInfo.environment
         let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)
         let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
-        let project = [projectID, environment["GOOGLE_CLOUD_PROJECT"], environment["GCLOUD_PROJECT"]].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? TokenRefusal.projectFromEnvironment(environment)?.projectID
             ?? (emulator == nil ? credentials.serviceAccountProjectID : nil)
         self.projectID = project
         idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
@@ -88,13 +88,14 @@ public final class AdminAuth: Sendable {
 
     private func verify(_ token: String, with verifier: FirebaseTokenVerifier?, checkRevoked: Bool) throws -> DecodedIDToken {
         guard let verifier else {
-            throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call verifyIdToken().")
+            throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call verifyIdToken().",
+                                 cause: .serverCredentials)
         }
         let verified: VerifiedFirebaseToken
         do {
             verified = try verifier.verify(token, checkRevoked: checkRevoked)
         } catch {
-            throw AdminAuthError(code: error.code, message: error.message)
+            throw AdminAuthError(error)
         }
         if verified.acceptedUnsigned, let host = verifier.emulatorHost, warnedOfUnsigned.withLock({ () -> Bool in
             defer { hasWarnedOfUnsigned = true }
@@ -158,6 +159,27 @@ public struct AdminAuthError: Error, Sendable, CustomStringConvertible, Localize
     public let code: String
     /// firebase-admin's message, which names the check that failed.
     public let message: String
+    /// What it means for the request being served: the token is not good (answer 401), it could
+    /// not be checked now (Google's keys or the Admin API out of reach: 503), or this server's
+    /// own setup is wrong (no project, refused Admin API credentials: 500).
+    public let cause: Cause
+
+    public enum Cause: Sendable, Equatable { case invalidToken, unavailable, serverCredentials }
+
+    init(code: String, message: String, cause: Cause) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+    }
+
+    init(_ refusal: TokenRefusal) {
+        let cause: Cause = switch refusal.blame {
+        case .token: .invalidToken
+        case .unavailable: .unavailable
+        case .credentials: .serverCredentials
+        }
+        self.init(code: refusal.code, message: refusal.message, cause: cause)
+    }
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
     /// The message.

@@ -80,10 +80,9 @@ import Testing
             defer { close(descriptor) }
             process = try ChildProcess("/usr/bin/env", ["python3", server, root, host], environment: ProcessInfo.processInfo.environment, stdout: descriptor)
             var port: UInt16?
-            let deadline = Date().addingTimeInterval(20)
-            while port == nil, Date() < deadline {
+            _ = eventually(within: 20) {
                 port = (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-                if port == nil { usleep(50_000) }
+                return port != nil
             }
             self.port = try #require(port, "the release server did not start")
         }

@@ -1,6 +1,7 @@
 @testable import FBAuth
 @testable import FBAuthCLI
 import Foundation
+import TestSupport
 import Testing
 @testable import FBAuthSupport
 
@@ -178,8 +179,13 @@ private final class Told: @unchecked Sendable {
         let path = fifo()
         defer { unlink(path) }
         Thread.detachNewThread {
-            usleep(100_000)  // the writer comes after the reader has opened it
-            let fd = open(path, O_WRONLY)
+            // The writer comes once the reader has opened it: until then a writer that will
+            // not wait is refused (ENXIO).
+            var fd: Int32 = -1
+            _ = eventually(within: 20) {
+                fd = open(path, O_WRONLY | O_NONBLOCK)
+                return fd >= 0
+            }
             _ = Array("a-token\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             close(fd)
         }

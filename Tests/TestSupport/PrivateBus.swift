@@ -206,11 +206,7 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     private func waitUntil(_ failure: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            guard Date() < deadline else { throw Failure(description: failure) }
-            usleep(50_000)
-        }
+        guard eventually(within: 20, condition) else { throw Failure(description: failure) }
     }
 
     deinit {

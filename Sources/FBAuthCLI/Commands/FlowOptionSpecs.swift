@@ -114,3 +114,10 @@ extension BrowserFlowRequest {
             portWasChosen: arguments.value("port") != nil)
     }
 }
+
+extension FlowOptionSpecs {
+    static let twoStep: [OptionSpec] = [
+        OptionSpec("print-url", help: "Start the flow, save it, print only the authorization URL and exit (for scripts; uses --port, default \(BrowserFlowRequest.defaultPort))."),
+        OptionSpec("complete", value: "URL|-", help: "Finish a flow started with --print-url, given the address the browser ended on. Use - to read it from stdin: an argument carries the code and state into the process list, where other users can read it."),
+    ]
+}

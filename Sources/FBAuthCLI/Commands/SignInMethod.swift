@@ -12,16 +12,3 @@ protocol SignInMethod {
     /// code cannot come from there. A password takes only the first line.
     var readsAllOfStandardInput: Bool { get }
 }
-
-extension CommandContext {
-    /// The one preamble of the sign-in commands: the browser flow checked and set up when the
-    /// method has one, and the `Auth` it runs with (the flow's options, the second-factor
-    /// prompt, how to sign in again).
-    func signInSetup(_ method: some SignInMethod, project: ProjectContext, secondFactor: SecondFactorOptions,
-                     signInArguments: [String]? = nil) throws(FBAuthError) -> (auth: Auth, flow: BrowserFlowRequest?) {
-        let flow = try method.browserRequest.map { (requested: BrowserFlowRequest) throws(FBAuthError) in try browserRun(requested, project: project) }
-        let auth = try signInAuth(for: project, flow: flow, opensBrowser: method.opensBrowser, secondFactor: secondFactor,
-                                  stdinTaken: method.readsAllOfStandardInput, signInArguments: flow?.repeatArguments ?? signInArguments)
-        return (auth, flow)
-    }
-}

@@ -80,8 +80,7 @@ enum VerifyTokenCommand: RunnableCommand {
         do {
             verified = try verifier.verify(token, checkRevoked: options.checkRevoked)
         } catch {
-            let unreachable = ["auth/internal-error", "app/network-error"].contains(error.code)
-            throw .failed(unreachable ? .networkError : .tokenRefused, TerminalText.safe(error.message))
+            throw .failed(error.blame == .unavailable ? .networkError : .tokenRefused, TerminalText.safe(error.message))
         }
         if verified.acceptedUnsigned, let host = verifier.emulatorHost {
             context.console.say("fbauth: warning: this token is not signed (alg none); it was taken only because FIREBASE_AUTH_EMULATOR_HOST is set (\(TerminalText.safe(host))), as an emulator's tokens are: never set it where real users sign in")
@@ -108,11 +107,9 @@ enum VerifyTokenCommand: RunnableCommand {
     /// `--project`, else the variables firebase-admin reads, else the current session's.
     static func projectId(_ context: CommandContext) throws(FBAuthError) -> String {
         if let project = context.globals.project { return project }
-        for name in ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"] {
-            if let value = context.environment[name], !value.isEmpty {
-                guard SettingChecks.isProjectID(value) else { throw .usage("\(name) '\(TerminalText.safe(String(value.prefix(60))))' is not a project id") }
-                return value
-            }
+        if let (name, value) = TokenRefusal.projectFromEnvironment(context.environment) {
+            guard SettingChecks.isProjectID(value) else { throw .usage("\(name) '\(TerminalText.safe(String(value.prefix(60))))' is not a project id") }
+            return value
         }
         if let projectId = (try? context.project())?.projectId { return projectId }
         throw .usage("which project? give --project ID (or set GOOGLE_CLOUD_PROJECT)")

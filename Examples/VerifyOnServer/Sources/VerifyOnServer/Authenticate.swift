@@ -17,10 +17,10 @@ func authenticatedUser(authorization: String?, auth: AdminAuth, checkRevoked: Bo
     do {
         return try await auth.verifyIDToken(String(authorization.dropFirst(7)), checkRevoked: checkRevoked)
     } catch let error as AdminAuthError {
-        switch error.code {
-        case "auth/internal-error", "app/network-error": throw Unauthorized(status: 503, reason: error.message)
-        case "app/invalid-credential", "auth/insufficient-permission": throw Unauthorized(status: 500, reason: error.message)
-        default: throw Unauthorized(status: 401, reason: error.message)
+        switch error.cause {
+        case .unavailable: throw Unauthorized(status: 503, reason: error.message)
+        case .serverCredentials: throw Unauthorized(status: 500, reason: error.message)
+        case .invalidToken: throw Unauthorized(status: 401, reason: error.message)
         }
     }
 }
