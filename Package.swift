@@ -29,12 +29,15 @@ let package = Package(
         // The library: sign-in flows, REST client, redirect listener, session store. Knows nothing
         // of the command line; reports progress to an observer. FoundationEssentials only on
         // Linux (no ICU), HTTP through the system's libcurl loaded on the first request.
-        .target(name: "FBAuth", dependencies: ["FBAuthSupport", "LoopbackHTTP", "CCurl"]),
+        // One HTTP exchange (the transport seam, libcurl's on Linux) and the JSON it carries:
+        // all a server's token verification needs of the engine (issue 48, item 5).
+        .target(name: "FBAuthHTTP", dependencies: ["CCurl", "FBAuthSupport"]),
+        .target(name: "FBAuth", dependencies: ["FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"]),
         // Verifying Firebase ID tokens and session cookies as the Admin SDKs do (issue 42): RS256
         // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
-        .target(name: "FBAuthVerification", dependencies: ["FBAuth", "FBAuthSupport", "LoopbackHTTP"]),
+        .target(name: "FBAuthVerification", dependencies: ["FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"]),
         // The Admin SDKs' token verification for Swift servers, over FBAuthVerification.
-        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuth", "FBAuthVerification"]),
+        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuthHTTP", "FBAuthVerification"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)
@@ -48,7 +51,7 @@ let package = Package(
         // The command line: arguments, commands, console, exit codes, help. Drives FBAuth.
         .target(name: "FBAuthCLI", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthVerification", "LoopbackHTTP"]),
         // The HTTP transport on macOS (URLSession); built everywhere so Linux tests keep it honest.
-        .target(name: "FBAuthURLSession", dependencies: ["FBAuth", "FBAuthSupport"]),
+        .target(name: "FBAuthURLSession", dependencies: ["FBAuthHTTP", "FBAuthSupport"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
         // plus a headless browser. Independent of FBAuth on purpose: it must catch the
         // client's protocol mistakes, not share them.
@@ -61,7 +64,7 @@ let package = Package(
         // only prints, linked as fbauth is.
         .executableTarget(name: "fbauth-startup-floor", dependencies: ["CProcessArguments"], path: "Scripts/bench/startup-floor"),
         // How many ID tokens one core verifies per second with the keys in memory (bench.sh).
-        .executableTarget(name: "fbauth-verify-throughput", dependencies: ["FBAuth", "FBAuthVerification"], path: "Scripts/bench/verify-throughput"),
+        .executableTarget(name: "fbauth-verify-throughput", dependencies: ["FBAuthHTTP", "FBAuthVerification"], path: "Scripts/bench/verify-throughput"),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of

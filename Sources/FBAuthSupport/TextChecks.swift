@@ -22,4 +22,14 @@ package enum TextChecks {
         default: false
         }
     }
+
+    /// A Google Cloud project id: lower-case letters, digits and hyphens (6 to 30 of them;
+    /// older projects may also hold `.` and `:`, as `example.com:project`). Anything else in an
+    /// `aud` claim or an app config is not saved or shown.
+    package static func isProjectID(_ text: String) -> Bool {
+        (1...100).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: ":")
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import FBAuth
+import FBAuthHTTP
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking  // URLSession on Linux (backed by libcurl)

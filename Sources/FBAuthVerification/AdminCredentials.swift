@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import FBAuth
+import FBAuthHTTP
 import FBAuthSupport
 
 /// Who the Admin API's requests are made as (firebase-admin's `Credential`): what

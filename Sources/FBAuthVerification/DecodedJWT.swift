@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import FBAuth
+import FBAuthHTTP
 
 /// A compact JWS taken apart (RFC 7515 §7.1): its header and payload as JSON objects, the bytes
 /// its signature covers, and the signature. Nothing is trusted yet.

@@ -1,4 +1,4 @@
-import FBAuth
+import FBAuthHTTP
 
 /// firebase-admin's `FirebaseTokenVerifier` checks, in its order and words
 /// (firebase-admin-node `src/auth/token-verifier.ts`): the token decodes; it has a `kid` and

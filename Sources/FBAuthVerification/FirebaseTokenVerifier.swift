@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import FBAuth
+import FBAuthHTTP
 import FBAuthSupport
 
 /// A verified Firebase ID token or session cookie: its uid (`sub`) and every claim.

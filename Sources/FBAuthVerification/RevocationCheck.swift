@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import FBAuth
+import FBAuthHTTP
 import FBAuthSupport
 
 /// firebase-admin's `verifyDecodedJWTNotRevokedOrDisabled` (firebase-admin-node

@@ -1,4 +1,4 @@
-import FBAuth
+import FBAuthHTTP
 import FBAuthVerification
 import Foundation
 

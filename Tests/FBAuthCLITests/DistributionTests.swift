@@ -347,7 +347,31 @@ import Testing
 /// Issue 28, item 5: the library's folders use only the folders below them (docs/architecture.md);
 /// `Errors/` is the exception every folder uses.
 @Suite struct LayerTests {
-    static let layers = ["API", "Flow", "Account", "Session", "Keyring", "Listener", "Firebase", "JSON", "System"]
+    static let layers = ["API", "Flow", "Account", "Session", "Keyring", "Listener", "Firebase", "System"]
+
+    /// Issue 48, item 5: a server's token verification takes what it needs of the engine (one
+    /// HTTP exchange and JSON, FBAuthHTTP) and nothing of the session store, the keyring or the
+    /// browser flows (FBAuth).
+    @Test func firebaseAdminAuthTakesNothingOfTheSessionStoreOrTheBrowser() throws {
+        // A scratch path of its own: the repository's .build is locked by the running tests.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("fbauth-dump-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let dump = try DistributionTests.swift(["package", "--scratch-path", scratch, "dump-package"], in: DistributionTests.repository.path, timeout: 300)
+        #expect(dump.status == 0, "\(dump)")
+        let targets = try #require((try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])?["targets"] as? [[String: Any]])
+        var dependencies: [String: [String]] = [:]
+        for target in targets {
+            let names = (target["dependencies"] as? [[String: Any]] ?? []).compactMap { dependency in
+                (dependency["byName"] ?? dependency["target"] ?? dependency["product"]).flatMap { ($0 as? [Any])?.first as? String }
+            }
+            dependencies[target["name"] as? String ?? ""] = names
+        }
+        var closure: Set<String> = [], pending = ["FirebaseAdminAuth"]
+        while let next = pending.popLast() {
+            for dependency in dependencies[next] ?? [] where closure.insert(dependency).inserted { pending.append(dependency) }
+        }
+        #expect(closure == ["FBAuthVerification", "FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP", "CCurl"], "\(closure.sorted())")
+    }
 
     @Test func everyArrowBetweenTheLibrarysFoldersPointsDown() throws {
         let library = DistributionTests.repository.appendingPathComponent("Sources/FBAuth")
@@ -363,7 +387,8 @@ import Testing
             code[file] = withoutBlocks.split(separator: "\n").map { line in
                 String(line.replacing(/"([^"\\]|\\.)*"/, with: "\"\"").split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             }.joined(separator: "\n")
-            for match in code[file]!.matches(of: /(?m)^(?:public |package )?(?:final )?(?:struct|enum|protocol|class|actor) ([A-Z]\w+)/) {
+            // Every access written or not: a type written `internal` is placed too (issue 48).
+            for match in code[file]!.matches(of: /(?m)^(?:public |package |internal |fileprivate )?(?:final )?(?:struct|enum|protocol|class|actor) ([A-Z]\w+)/) {
                 home[String(match.output.1)] = String(file.split(separator: "/")[0])
             }
         }
@@ -373,7 +398,8 @@ import Testing
             guard let rank = Self.layers.firstIndex(of: folder) else { continue }
             for (type, typeFolder) in home {
                 guard let typeRank = Self.layers.firstIndex(of: typeFolder), typeRank < rank else { continue }
-                if text.contains(try Regex("\\b\(type)\\b")) {
+                // Simple word boundaries: Unicode's (the default) join `Type.member` into one word.
+                if text.contains(try Regex("\\b\(type)\\b").wordBoundaryKind(.simple)) {
                     upward.append("\(file) uses \(type) (\(typeFolder)/)")
                 }
             }

@@ -11,7 +11,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FBAuth
+import FBAuthHTTP
 import FBAuthVerification
 
 /// Serves the certificates from memory, as Google would, with a day's max-age.

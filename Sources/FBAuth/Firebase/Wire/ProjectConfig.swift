@@ -1,3 +1,5 @@
+import FBAuthSupport
+
 /// `GET /v1/projects?key=KEY`: the project an API key belongs to and the domains allowed to
 /// run browser sign-ins for it. The SDKs call it to check the page's origin
 /// (firebase-js-sdk `packages/auth/src/api/project_config/get_project_config.ts`;
@@ -12,7 +14,7 @@ extension ProjectConfigResponse {
     /// number (firebase-tools `operations.ts`, `getProjects`), and a number names no
     /// `PROJECT_ID.firebaseapp.com` and no emulator listing: a project id starts with a letter.
     internal var namedProjectId: String? {
-        guard let projectId, IDTokenClaims.isProjectID(projectId), projectId.first?.isLetter == true else { return nil }
+        guard let projectId, TextChecks.isProjectID(projectId), projectId.first?.isLetter == true else { return nil }
         return projectId
     }
 }

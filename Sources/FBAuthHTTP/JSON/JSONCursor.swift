@@ -1,3 +1,5 @@
+import FBAuthSupport
+
 /// A position in JSON text (RFC 8259) and the steps that read it: one string, number or
 /// literal, or a whole value skipped, or an object's members and an array's elements walked in
 /// order. `JSONParser` builds `JSONValue`s with it; the session store's token reader walks the
@@ -7,24 +9,24 @@
 /// one-time set-up than the rest of the command (docs/speed.md).
 ///
 /// Valid only inside the `withUnsafeBytes` (or similar) call that lends it `bytes`.
-struct JSONCursor {
+package struct JSONCursor {
     private let bytes: UnsafeRawBufferPointer
     private var index = 0
     private var depth = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    package init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     /// The first byte of the next value (white space skipped), nil at the end.
-    mutating func next() -> UInt8? {
+    package mutating func next() -> UInt8? {
         skipSpace()
         return index < bytes.count ? bytes[index] : nil
     }
 
     /// Whether only white space is left.
-    mutating func atEnd() -> Bool { next() == nil }
+    package mutating func atEnd() -> Bool { next() == nil }
 
     /// A string value; nil for anything else, including invalid UTF-8 and bad escapes.
-    mutating func string() -> String? {
+    package mutating func string() -> String? {
         switch scanString() {
         case .plain(let text): String(decoding: text, as: UTF8.self)
         case .escaped: escapedString()
@@ -34,14 +36,14 @@ struct JSONCursor {
 
     /// A string value without escapes, as its bytes between the quotes (checked as `string()`
     /// checks them); nil for anything else, a string with escapes included.
-    mutating func unescapedString() -> UnsafeRawBufferPointer? {
+    package mutating func unescapedString() -> UnsafeRawBufferPointer? {
         guard case .plain(let text) = scanString() else { return nil }
         return text
     }
 
     /// Steps over a string value, checked as `string()` checks it, without making a String
     /// unless it has escapes: the values a reader skips are most of a file.
-    mutating func skipString() -> Bool {
+    package mutating func skipString() -> Bool {
         switch scanString() {
         case .plain: true
         case .escaped: escapedString() != nil
@@ -128,7 +130,7 @@ struct JSONCursor {
     }
 
     /// A number's text and whether it is a whole number (no fraction, no exponent).
-    mutating func number() -> (text: String, isWhole: Bool)? {
+    package mutating func number() -> (text: String, isWhole: Bool)? {
         _ = next()
         let start = index
         _ = consume(UInt8(ascii: "-"))
@@ -149,7 +151,7 @@ struct JSONCursor {
 
     /// A whole number that fits in 64 bits (no fraction, no exponent); nil for anything else.
     /// Read from the bytes: the standard library's parser from text is a String away.
-    mutating func integer() -> Int64? {
+    package mutating func integer() -> Int64? {
         _ = next()
         let start = index
         let negative = consume(UInt8(ascii: "-"))
@@ -168,7 +170,7 @@ struct JSONCursor {
     }
 
     /// Consumes `true`, `false` or `null` when it is next.
-    mutating func literal(_ word: StaticString) -> Bool {
+    package mutating func literal(_ word: StaticString) -> Bool {
         _ = next()
         let length = word.utf8CodeUnitCount
         guard index + length <= bytes.count, UnsafeRawBufferPointer(rebasing: bytes[index..<index + length]).elementsEqual(word.bytes)
@@ -179,7 +181,7 @@ struct JSONCursor {
 
     /// Walks an object, calling `member` with each key; `member` must read or skip the value
     /// (false stops the walk). False for anything but a well-formed object, or when stopped.
-    mutating func members(_ member: (JSONKey, inout JSONCursor) -> Bool) -> Bool {
+    package mutating func members(_ member: (JSONKey, inout JSONCursor) -> Bool) -> Bool {
         guard next() == UInt8(ascii: "{"), enter() else { return false }
         defer { depth -= 1 }
         index += 1
@@ -196,7 +198,7 @@ struct JSONCursor {
     }
 
     /// Walks an array, calling `element` for each element, which it must read or skip.
-    mutating func elements(_ element: (inout JSONCursor) -> Bool) -> Bool {
+    package mutating func elements(_ element: (inout JSONCursor) -> Bool) -> Bool {
         guard next() == UInt8(ascii: "["), enter() else { return false }
         defer { depth -= 1 }
         index += 1
@@ -211,7 +213,7 @@ struct JSONCursor {
     }
 
     /// Steps over one well-formed value of any kind.
-    mutating func skipValue() -> Bool {
+    package mutating func skipValue() -> Bool {
         switch next() {
         case UInt8(ascii: "{"): members { _, cursor in cursor.skipValue() }
         case UInt8(ascii: "["): elements { $0.skipValue() }
@@ -285,13 +287,13 @@ struct JSONCursor {
 }
 
 /// An object member's key.
-enum JSONKey {
+package enum JSONKey {
     /// Without escapes: the bytes between the quotes.
     case plain(UnsafeRawBufferPointer)
     /// With escapes, decoded.
     case decoded(String)
 
-    var string: String {
+    package var string: String {
         switch self {
         case .plain(let bytes): String(decoding: bytes, as: UTF8.self)
         case .decoded(let text): text
@@ -299,7 +301,7 @@ enum JSONKey {
     }
 
     /// Whether the key is `name` however it is spelled (`"\u0069d"` is `id`), for `switch`.
-    static func ~= (name: StaticString, key: JSONKey) -> Bool {
+    package static func ~= (name: StaticString, key: JSONKey) -> Bool {
         switch key {
         case .plain(let bytes): return bytes.elementsEqual(name.bytes)
         case .decoded(let text): return text.utf8.elementsEqual(name.bytes)
@@ -309,8 +311,8 @@ enum JSONKey {
 
 /// Well-formed UTF-8 by the Unicode Standard's table 3-7: no overlong forms, no surrogates,
 /// nothing past U+10FFFF. Checked in place rather than by decoding into a String and comparing.
-enum UTF8Check {
-    static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+package enum UTF8Check {
+    package static func isWellFormed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         while index < bytes.count {
             let lead = bytes[index]

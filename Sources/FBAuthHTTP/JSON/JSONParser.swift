@@ -1,8 +1,8 @@
 /// JSON text (RFC 8259) to `JSONValue`, without Codable, for bodies and fields whose shape is not
 /// fixed (error details, the hosted page's posts, redaction of logged bodies).
-enum JSONParser {
+package enum JSONParser {
     /// Nil when the bytes are not exactly one JSON value (surrounding white space allowed).
-    static func parse<Bytes: Collection>(_ input: Bytes) -> JSONValue? where Bytes.Element == UInt8 {
+    package static func parse<Bytes: Collection>(_ input: Bytes) -> JSONValue? where Bytes.Element == UInt8 {
         Array(input).withUnsafeBytes { bytes in
             var cursor = JSONCursor(bytes)
             guard let value = value(&cursor), cursor.atEnd() else { return nil }

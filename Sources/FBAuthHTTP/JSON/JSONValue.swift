@@ -68,12 +68,12 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// Parses JSON bytes; nil when they are not JSON.
-    static func parse(_ data: Data) -> JSONValue? {
+    package static func parse(_ data: Data) -> JSONValue? {
         JSONParser.parse(data)
     }
 
     /// Compact JSON with sorted keys, for pages and logs that must not vary between runs.
-    func sortedData(escapingSlashes: Bool = true) -> Data {
+    package func sortedData(escapingSlashes: Bool = true) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = escapingSlashes ? [.sortedKeys] : [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(self)) ?? Data("null".utf8)
@@ -84,13 +84,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return nil
     }
 
-    var integerValue: Int64? {
+    package var integerValue: Int64? {
         if case .integer(let value) = self { return value }
         return nil
     }
 
     /// The value as compact JSON text (for messages).
-    var compactText: String {
+    package var compactText: String {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 
@@ -105,10 +105,10 @@ extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self = .string(value) }
 }
 
-struct AnyKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+package struct AnyKey: CodingKey {
+    package let stringValue: String
+    package var intValue: Int? { nil }
+    package init(_ string: String) { stringValue = string }
+    package init?(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }

@@ -51,7 +51,7 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// The headers of the final response (libcurl also reports a proxy's or a 100 Continue's).
-    static func lastResponseHeaders(_ text: String) -> [String: String] {
+    package static func lastResponseHeaders(_ text: String) -> [String: String] {
         var headers: [String: String] = [:]
         // "\r\n" is one Character in Swift: split on any line break.
         for line in text.split(whereSeparator: \.isNewline) {
@@ -66,7 +66,7 @@ public struct CurlTransport: HTTPTransport {
     }
 
     /// libcurl's error codes (curl/curl.h, `CURLcode`) as fbauth's kinds of failure.
-    static func classify(_ code: Int32, detail: String) -> TransportError {
+    package static func classify(_ code: Int32, detail: String) -> TransportError {
         switch code {
         case CCURL_UNAVAILABLE: TransportError(.other, detail)
         case 6: TransportError(.cannotConnect, "host name not found")  // COULDNT_RESOLVE_HOST
