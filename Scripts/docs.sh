@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The library's API reference, built by the toolchain's docc (issue 39): FirebaseCore and
-# FirebaseAuth, the library's public face. Fails on any docc warning, and on any public symbol
-# without documentation (docc's coverage).
+# The library's API reference, built by the toolchain's docc (issues 39, 48): FirebaseCore,
+# FirebaseAuth and FirebaseAdminAuth, the three products, the only public modules. Fails on any
+# docc warning, and on any public symbol without documentation (docc's coverage).
 #
-#   Scripts/docs.sh [OUTPUT_DIR]     default: .build/docs (FirebaseCore.doccarchive, FirebaseAuth.doccarchive)
+#   Scripts/docs.sh [OUTPUT_DIR]     default: .build/docs (one MODULE.doccarchive a product)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
@@ -12,12 +12,14 @@ symbols=$(mktemp -d "${TMPDIR:-/tmp}/fbauth-symbols.XXXXXX")
 trap 'rm -rf "$symbols"' EXIT
 # A build directory of its own: the symbol-graph flags would rebuild .build's modules, and a
 # `swift test` may hold .build's lock.
-swift build --scratch-path .build-docs --target FirebaseAuth -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols/all" \
+for target in FirebaseAuth FirebaseAdminAuth; do
+swift build --scratch-path .build-docs --target "$target" -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$symbols/all" \
   -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public -Xswiftc -symbol-graph-skip-synthesized-members \
   -Xswiftc -symbol-graph-skip-inherited-docs >/dev/null
+done
 mkdir -p "$output"
 status=0
-for module in FirebaseCore FirebaseAuth; do
+for module in FirebaseCore FirebaseAuth FirebaseAdminAuth; do
   mkdir -p "$symbols/$module"
   cp "$symbols/all/$module.symbols.json" "$symbols/$module/"
   log="$symbols/$module.log"
@@ -47,5 +49,5 @@ PY
     status=1
   fi
 done
-[ "$status" -eq 0 ] && echo "API reference in $output: FirebaseCore.doccarchive, FirebaseAuth.doccarchive, every public symbol documented."
+[ "$status" -eq 0 ] && echo "API reference in $output: FirebaseCore.doccarchive, FirebaseAuth.doccarchive, FirebaseAdminAuth.doccarchive, every public symbol documented."
 exit "$status"

@@ -3,12 +3,12 @@ import LoopbackHTTP
 
 /// What must hold for any bytes a client sends to the loopback listener, and any text pasted as
 /// a redirect. A violation traps, which the fuzzer reports with the input.
-public enum CallbackInputChecks {
+package enum CallbackInputChecks {
     static let limits = HTTPLimits()
     static let oauth2 = CallbackMatcher(redirectPath: "/__/auth/handler", binding: .state("S"), port: 8977)
     static let oauth1 = CallbackMatcher(redirectPath: "/__/auth/handler", binding: .oauthToken("T"), port: 8977)
 
-    public static func check(_ bytes: [UInt8]) {
+    package static func check(_ bytes: [UInt8]) {
         switch HTTPRequestParser.parse(bytes, limits: limits) {
         case .complete(let request, let consumed):
             precondition(consumed > 0 && consumed <= bytes.count, "consumed \(consumed) of \(bytes.count)")

@@ -17,13 +17,13 @@ import CCurl
 ///
 /// Proxies: libcurl reads `https_proxy`/`HTTPS_PROXY`, `http_proxy` and `no_proxy`/`NO_PROXY`
 /// from the environment. CA certificates: the system's store, as for `curl`.
-public struct CurlTransport: HTTPTransport {
+package struct CurlTransport: HTTPTransport {
     /// Identity Toolkit's answers are a few kilobytes; 1 MiB is plenty.
-    public static let maximumBodyBytes = 1 << 20
+    package static let maximumBodyBytes = 1 << 20
 
-    public init() {}
+    package init() {}
 
-    public func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
+    package func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
         let headerLines = request.headers.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         var response = ccurl_response()
         defer { ccurl_response_free(&response) }

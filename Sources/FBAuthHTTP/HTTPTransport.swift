@@ -6,15 +6,15 @@ import Foundation
 
 /// An outgoing HTTP request. fbauth's own value type, so the core never needs
 /// FoundationNetworking (and libcurl) to describe one.
-public struct HTTPClientRequest: Sendable {
-    public var method: String
-    public var url: URL
-    public var headers: [String: String]
-    public var body: Data?
+package struct HTTPClientRequest: Sendable {
+    package var method: String
+    package var url: URL
+    package var headers: [String: String]
+    package var body: Data?
     /// Total time allowed for the exchange, connecting included.
-    public var timeout: TimeInterval
+    package var timeout: TimeInterval
 
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30) {
+    package init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval = 30) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -23,13 +23,13 @@ public struct HTTPClientRequest: Sendable {
     }
 }
 
-public struct HTTPClientResponse: Sendable {
-    public var status: Int
+package struct HTTPClientResponse: Sendable {
+    package var status: Int
     /// Header names in lower case.
-    public var headers: [String: String]
-    public var body: Data
+    package var headers: [String: String]
+    package var body: Data
 
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
@@ -37,8 +37,8 @@ public struct HTTPClientResponse: Sendable {
 }
 
 /// Why no response arrived.
-public struct TransportError: Error, Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct TransportError: Error, Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case timedOut
         case cannotConnect
         case other
@@ -46,10 +46,10 @@ public struct TransportError: Error, Sendable, Equatable {
         case tooLarge
     }
 
-    public var kind: Kind
-    public var message: String
+    package var kind: Kind
+    package var message: String
 
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
@@ -58,6 +58,6 @@ public struct TransportError: Error, Sendable, Equatable {
 /// Sends one HTTP request and waits for the whole response. The live implementations are
 /// `CurlTransport` (Linux, and the library's default) and `URLSessionTransport` (module
 /// FBAuthURLSession, fbauth on macOS); tests pass fakes.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse
 }

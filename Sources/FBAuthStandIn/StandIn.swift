@@ -10,7 +10,7 @@ import LoopbackHTTP
 /// fbauth's own production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
 /// served on loopback from a background thread. Used by `fbauth demo`, `fbauth emulator` and
 /// the tests, which can also inspect what it received, inject faults and change its state.
-public final class StandIn: @unchecked Sendable {
+package final class StandIn: @unchecked Sendable {
     // All state is behind `lock`; `server` is touched only by the serving thread after `start`.
     private let lock = Lock()
     private let backend: Backend
@@ -20,12 +20,12 @@ public final class StandIn: @unchecked Sendable {
     private var running = false
     private var holdHook: (@Sendable (String) -> Void)?
 
-    public let port: UInt16
+    package let port: UInt16
     /// `127.0.0.1:PORT`, the value for `FIREBASE_AUTH_EMULATOR_HOST`.
-    public var hostAndPort: String { "127.0.0.1:\(port)" }
-    public var baseURL: String { "http://\(hostAndPort)" }
+    package var hostAndPort: String { "127.0.0.1:\(port)" }
+    package var baseURL: String { "http://\(hostAndPort)" }
 
-    public init(configuration: StandInConfiguration = StandInConfiguration(), port: UInt16 = 0) throws(LoopbackListenError) {
+    package init(configuration: StandInConfiguration = StandInConfiguration(), port: UInt16 = 0) throws(LoopbackListenError) {
         server = try LoopbackServer(
             port: port,
             options: .init(limits: HTTPLimits(maxHeaderBytes: 16 * 1024, maxBodyBytes: 4 << 20)))
@@ -40,19 +40,19 @@ public final class StandIn: @unchecked Sendable {
 
     /// Hands each mail and SMS "sent" to `deliver` (from the serving thread), as Google's Auth
     /// emulator logs them: nothing leaves the machine, and a developer needs the links and codes.
-    public func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) {
+    package func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) {
         withBackend { $0.outbox = deliver }
     }
 
     /// Calls `hook` on the serving thread with each request's endpoint (`token`,
     /// `accounts:lookup`) before answering it: a test holds a request there, as a slow server
     /// would, while it breaks something else. Nil: answer at once.
-    public func beforeAnswering(_ hook: (@Sendable (String) -> Void)?) {
+    package func beforeAnswering(_ hook: (@Sendable (String) -> Void)?) {
         lock.withLock { holdHook = hook }
     }
 
     /// Starts serving on a background thread.
-    public func start() {
+    package func start() {
         lock.withLock { running = true }
         BackgroundThread.start { [self] in
             while true {
@@ -69,7 +69,7 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// Stops serving and frees the port.
-    public func stop() {
+    package func stop() {
         let wasRunning = lock.withLock {
             defer { running = false }
             return running
@@ -94,22 +94,22 @@ public final class StandIn: @unchecked Sendable {
 
     // MARK: - Inspection
 
-    public var configuration: StandInConfiguration {
+    package var configuration: StandInConfiguration {
         get { withBackend { $0.configuration } }
         set { withBackend { $0.configuration = newValue } }
     }
 
     /// Every request received, in order.
-    public var requests: [RecordedRequest] { withBackend { $0.requests } }
+    package var requests: [RecordedRequest] { withBackend { $0.requests } }
 
     /// Requests whose last path segment is `endpoint` (`accounts:lookup`, `token`, …).
-    public func requests(to endpoint: String) -> [RecordedRequest] {
+    package func requests(to endpoint: String) -> [RecordedRequest] {
         requests.filter { $0.endpoint == endpoint }
     }
 
     /// Every secret the stand-in has handed out: Firebase ID and refresh tokens, authorization
     /// codes and verifiers, providers' tokens and secrets, pending tokens. For leak tests.
-    public var issuedSecrets: Set<String> {
+    package var issuedSecrets: Set<String> {
         withBackend { backend in
             var secrets = Set(backend.idTokens.keys).union(backend.refreshTokens.keys).union(backend.grants.keys)
                 .union(backend.pendingCredentials.keys).union(backend.adminAccessTokens.keys)
@@ -124,10 +124,10 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// Visits to the fake providers' authorization endpoints.
-    public var authorizations: [RecordedAuthorization] { withBackend { $0.authorizations } }
+    package var authorizations: [RecordedAuthorization] { withBackend { $0.authorizations } }
 
     /// Users, for assertions.
-    public var users: [StandInUser] {
+    package var users: [StandInUser] {
         withBackend { backend in
             backend.accounts.values.sorted { $0.createdAt < $1.createdAt }.map { account in
                 StandInUser(uid: account.localId, email: account.email, providerIds: account.links.map(\.providerId),
@@ -139,23 +139,23 @@ public final class StandIn: @unchecked Sendable {
 
     // MARK: - Control
 
-    public func inject(_ fault: Fault) { withBackend { $0.faults.append(fault) } }
+    package func inject(_ fault: Fault) { withBackend { $0.faults.append(fault) } }
 
     /// Removes every injected fault, used or not.
-    public func clearFaults() { withBackend { $0.faults.removeAll() } }
+    package func clearFaults() { withBackend { $0.faults.removeAll() } }
 
     /// Moves the stand-in's clock (token expiry, revocation) forward.
-    public func advanceClock(by seconds: TimeInterval) { withBackend { $0.clockOffset += seconds } }
+    package func advanceClock(by seconds: TimeInterval) { withBackend { $0.clockOffset += seconds } }
 
     /// Revokes every token issued so far to the user (as the Admin SDK's revokeRefreshTokens).
-    public func revokeTokens(uid: String) {
+    package func revokeTokens(uid: String) {
         withBackend { backend in backend.accounts[uid]?.validSince = backend.now() }
     }
 
-    public func disableUser(uid: String) { withBackend { $0.accounts[uid]?.disabled = true } }
+    package func disableUser(uid: String) { withBackend { $0.accounts[uid]?.disabled = true } }
 
     /// Links a provider account to a user directly on the server (as another device would).
-    public func linkProvider(uid: String, providerId: String, email: String) {
+    package func linkProvider(uid: String, providerId: String, email: String) {
         withBackend { backend in
             let identity = ProviderIdentity.make(providerId: providerId, email: email, tenant: nil, mintToken: { RandomToken.make() })
             backend.accounts[uid]?.links.append(ProviderLink(
@@ -164,11 +164,11 @@ public final class StandIn: @unchecked Sendable {
         }
     }
 
-    public func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
+    package func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
 
     /// Creates an email/password user (as the console or Admin SDK would) and returns its uid.
     @discardableResult
-    public func createPasswordUser(email: String, password: String, tenantId: String? = nil) -> String {
+    package func createPasswordUser(email: String, password: String, tenantId: String? = nil) -> String {
         precondition(tenantId.map(TenantID.isValid) ?? true, "not a tenant id")
         return withBackend { backend in
             var account = backend.createAccount(tenantId: tenantId)
@@ -180,12 +180,12 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// Marks the user's email as verified (as the link Firebase emails would).
-    public func verifyEmail(uid: String) { withBackend { $0.accounts[uid]?.emailVerified = true } }
+    package func verifyEmail(uid: String) { withBackend { $0.accounts[uid]?.emailVerified = true } }
 
     /// Enrols a TOTP second factor directly (as the user did on another device); returns its
     /// enrollment id and base32 secret.
     @discardableResult
-    public func enrollTOTP(uid: String, displayName: String? = nil) -> (enrollmentId: String, secret: String) {
+    package func enrollTOTP(uid: String, displayName: String? = nil) -> (enrollmentId: String, secret: String) {
         var generator = SystemRandomNumberGenerator()
         let secret = Base32.encode((0..<20).map { _ in UInt8.random(in: 0...255, using: &generator) })
         return (enroll(uid: uid, displayName: displayName, kind: .totp(secret: secret)), secret)
@@ -193,7 +193,7 @@ public final class StandIn: @unchecked Sendable {
 
     /// Enrols an SMS second factor directly; returns its enrollment id.
     @discardableResult
-    public func enrollPhone(uid: String, phoneNumber: String, displayName: String? = nil) -> String {
+    package func enrollPhone(uid: String, phoneNumber: String, displayName: String? = nil) -> String {
         enroll(uid: uid, displayName: displayName, kind: .phone(phoneNumber))
     }
 
@@ -206,21 +206,21 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// The second factors of a user: enrollment id, `phone` or `totp`, display name.
-    public func secondFactors(uid: String) -> [(enrollmentId: String, factorId: String, displayName: String?)] {
+    package func secondFactors(uid: String) -> [(enrollmentId: String, factorId: String, displayName: String?)] {
         withBackend { backend in
             (backend.accounts[uid]?.mfaEnrollments ?? []).map { ($0.id, $0.factorId, $0.displayName) }
         }
     }
 
     /// The newest SMS code "sent" to `phoneNumber`.
-    public func latestCode(sentTo phoneNumber: String) -> String? {
+    package func latestCode(sentTo phoneNumber: String) -> String? {
         withBackend { backend in
             backend.phoneVerifications.values.filter { $0.phoneNumber == phoneNumber }.max { $0.expiresAt < $1.expiresAt }?.code
         }
     }
 
     /// The newest link "mailed" to `email` (of `requestType`, e.g. `PASSWORD_RESET`, when given).
-    public func latestOobLink(sentTo email: String, requestType: String? = nil) -> String? {
+    package func latestOobLink(sentTo email: String, requestType: String? = nil) -> String? {
         withBackend { backend in
             backend.oobCodes.values.filter { $0.email == email.lowercased() && (requestType == nil || $0.requestType == requestType) }
                 .max { $0.expiresAt < $1.expiresAt }?.link
@@ -228,10 +228,10 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// The password of a user, for assertions (the stand-in keeps them in the clear).
-    public func password(uid: String) -> String? { withBackend { $0.accounts[uid]?.password } }
+    package func password(uid: String) -> String? { withBackend { $0.accounts[uid]?.password } }
 
     /// Custom claims in the user's ID tokens (as the Admin SDK's setCustomUserClaims).
-    public func setCustomClaims(uid: String, _ claims: [String: any Sendable]) {
+    package func setCustomClaims(uid: String, _ claims: [String: any Sendable]) {
         withBackend { $0.accounts[uid]?.customClaims = claims.mapValues { $0 as Any } }
     }
 
@@ -239,7 +239,7 @@ public final class StandIn: @unchecked Sendable {
     /// Sign in with Apple, a CI's OpenID Connect issuer): the stand-in then accepts it in a
     /// credential sign-in. `audience` defaults to the fake provider's client id; `nonce` is
     /// the raw nonce whose SHA-256 the ID token carries; `lifetime` is the ID token's.
-    public func mintProviderCredential(providerId: String, email: String, audience: String? = nil, nonce: String? = nil,
+    package func mintProviderCredential(providerId: String, email: String, audience: String? = nil, nonce: String? = nil,
                                        lifetime: TimeInterval = 3600) -> ProviderCredential {
         withBackend { backend in
             var identity = ProviderIdentity.make(providerId: providerId, email: email, tenant: nil, mintToken: { RandomToken.make(bytes: 24) })
@@ -256,7 +256,7 @@ public final class StandIn: @unchecked Sendable {
     }
 
     /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
-    public func customToken(uid: String) -> String {
+    package func customToken(uid: String) -> String {
         let now = Int(Date().timeIntervalSince1970)
         return UnsignedJWT.make([
             "aud": Backend.customTokenAudience, "iss": "firebase-adminsdk@fbauth-stand-in.iam.gserviceaccount.com",
@@ -266,22 +266,22 @@ public final class StandIn: @unchecked Sendable {
 }
 
 /// Tokens a provider's own SDK would give an app.
-public struct ProviderCredential: Sendable {
-    public var idToken: String
-    public var accessToken: String
+package struct ProviderCredential: Sendable {
+    package var idToken: String
+    package var accessToken: String
     /// OAuth 1.0a (X/Twitter) only.
-    public var tokenSecret: String?
+    package var tokenSecret: String?
 }
 
 /// A user of the stand-in, as tests see it.
-public struct StandInUser: Sendable, Equatable {
-    public var uid: String
-    public var email: String?
-    public var providerIds: [String]
-    public var hasPassword: Bool
-    public var disabled: Bool
-    public var emailVerified: Bool
-    public var displayName: String?
-    public var photoUrl: String?
-    public var emailLinkSignIn: Bool
+package struct StandInUser: Sendable, Equatable {
+    package var uid: String
+    package var email: String?
+    package var providerIds: [String]
+    package var hasPassword: Bool
+    package var disabled: Bool
+    package var emailVerified: Bool
+    package var displayName: String?
+    package var photoUrl: String?
+    package var emailLinkSignIn: Bool
 }

@@ -6,109 +6,109 @@ import Foundation
 
 /// How the stand-in behaves. The defaults follow the production service as documented; the
 /// switches reproduce documented variants (the official emulator, project settings).
-public struct StandInConfiguration: Sendable {
+package struct StandInConfiguration: Sendable {
     /// The project id in ID tokens (`aud`, `iss`).
-    public var projectId = "fbauth-stand-in"
+    package var projectId = "fbauth-stand-in"
     /// The project number securetoken reports as `project_id`.
-    public var projectNumber = "123456789012"
+    package var projectNumber = "123456789012"
     /// Lifetime of minted Firebase ID tokens, in seconds (production: 3600).
-    public var idTokenLifetime = 3600
+    package var idTokenLifetime = 3600
     /// Certificates (kid → PEM) published where Google publishes securetoken's
     /// (`/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com`,
     /// with `Cache-Control: max-age` as Google sends it), for a server to verify ID tokens
     /// with; nil: not served.
-    public var publishedCertificates: [String: String]?
+    package var publishedCertificates: [String: String]?
     /// Sign ID tokens with RS256 by the stand-in's own key (public on purpose) and publish its
     /// certificate there, under kid `stand-in`, as `fbauth emulator` does; otherwise the
     /// signature is random bytes, which is faster and all a client sees.
-    public var signsIDTokens = false
+    package var signsIDTokens = false
     /// How recent a sign-in must be to change second factors (production: 5 minutes,
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
-    public var recentSignIn: TimeInterval = 300
+    package var recentSignIn: TimeInterval = 300
     /// Lifetime of providers' OAuth access tokens, in seconds.
-    public var providerTokenLifetime = 3600
+    package var providerTokenLifetime = 3600
     /// Answer `createAuthUri` for identity providers with 501 and accept fake JSON claims in
     /// `signInWithIdp`, as the official Firebase Auth emulator does.
-    public var behaveLikeOfficialEmulator = false
+    package var behaveLikeOfficialEmulator = false
     /// "One account per email address" (the Firebase default): a provider whose unverified
     /// email belongs to another account gets `needConfirmation`.
-    public var oneAccountPerEmail = true
+    package var oneAccountPerEmail = true
     /// Email enumeration protection: `createAuthUri` with `identifier` returns no methods, and
     /// a wrong email or password is `INVALID_LOGIN_CREDENTIALS`. On by default, as for every
     /// Firebase project created since September 2023; tests that need the old answers turn it
     /// off and say why.
-    public var emailEnumerationProtection = true
+    package var emailEnumerationProtection = true
     /// When set, only these API keys are valid; otherwise any non-empty key is (as in the emulator).
-    public var validAPIKeys: Set<String>? = nil
+    package var validAPIKeys: Set<String>? = nil
     /// reCAPTCHA Enterprise enforcement for email/password sign-in: requests without a
     /// `captchaResponse` are refused with `MISSING_RECAPTCHA_TOKEN`.
-    public var passwordRecaptchaEnforced = false
+    package var passwordRecaptchaEnforced = false
     /// "Enable create (sign-up)" turned off: no sign-in may create a user (`ADMIN_ONLY_OPERATION`).
-    public var signUpsDisabled = false
+    package var signUpsDisabled = false
     /// A beforeCreate blocking function that refuses every new user with this message.
-    public var blockingFunctionRefusal: String? = nil
+    package var blockingFunctionRefusal: String? = nil
     /// Application restrictions of API keys (Google Cloud console → Credentials), by key.
-    public var apiKeyRestrictions: [String: APIKeyRestriction] = [:]
+    package var apiKeyRestrictions: [String: APIKeyRestriction] = [:]
     /// The project's authorized domains; nil: those of a new project.
-    public var authorizedDomains: [String]? = nil
+    package var authorizedDomains: [String]? = nil
     /// Multi-factor authentication (Identity Platform): which second factors users may enrol;
     /// a user with one enrolled must give it at every sign-in.
-    public var multiFactor = MultiFactorSettings()
+    package var multiFactor = MultiFactorSettings()
     /// reCAPTCHA Enterprise enforcement for phone numbers (SMS second factors). Off, phone
     /// verification needs a reCAPTCHA v2 token instead, as in production.
-    public var phoneRecaptcha = RecaptchaEnforcement.off
+    package var phoneRecaptcha = RecaptchaEnforcement.off
     /// Whether phone numbers need reCAPTCHA at all, as in production. Off (as in Google's Auth
     /// emulator, and `fbauth emulator`, whose users have no test double of Google's scripts):
     /// no reCAPTCHA configuration is served and none is checked.
-    public var checksRecaptcha = true
+    package var checksRecaptcha = true
     /// The reCAPTCHA site key the project's configuration names (v2 and Enterprise).
-    public var recaptchaSiteKey = "6LfbauthStandInSiteKey"
+    package var recaptchaSiteKey = "6LfbauthStandInSiteKey"
     /// The project's password policy (Identity Platform; `GET /v2/passwordPolicy`).
-    public var passwordPolicy = PasswordPolicySettings()
+    package var passwordPolicy = PasswordPolicySettings()
     /// Email-link (passwordless) sign-in enabled for the email provider.
-    public var emailLinkSignInEnabled = true
+    package var emailLinkSignInEnabled = true
     /// Client ids, besides each fake provider's own (`fake-PROVIDER-client`), whose ID tokens
     /// the project accepts: Google sign-in's "safelist client IDs from external projects", an
     /// OpenID Connect provider's client id.
-    public var trustedAudiences: Set<String> = []
+    package var trustedAudiences: Set<String> = []
     /// Firebase App Check, enforced on Authentication when set: every Identity Toolkit and
     /// securetoken request needs an `X-Firebase-AppCheck` token this stand-in issued, which
     /// `…:exchangeDebugToken` gives for the registered debug tokens. Nil: not enforced (the
     /// header is ignored, as Google's Auth emulator ignores it).
-    public var appCheck: AppCheckEnforcement? = nil
+    package var appCheck: AppCheckEnforcement? = nil
     /// Take an ID token the fake providers did not issue as fake claims (strict JSON or an
     /// unsigned JWT), as Google's Auth emulator takes every one: for programs written against it.
-    public var acceptsFakeClaims = false
+    package var acceptsFakeClaims = false
     /// Service accounts Google's token endpoint (`/oauth2.googleapis.com/token`) knows, by
     /// `client_email`: it exchanges the JWTs they sign for access tokens the Admin API takes,
     /// besides the emulator's `Bearer owner`.
-    public var serviceAccounts: [String: ServiceAccountPublicKey] = [:]
+    package var serviceAccounts: [String: ServiceAccountPublicKey] = [:]
     /// gcloud users' OAuth clients and refresh tokens (`authorized_user` credentials) the token
     /// endpoint exchanges for access tokens.
-    public var authorizedUsers: [AuthorizedUserGrant] = []
+    package var authorizedUsers: [AuthorizedUserGrant] = []
 
-    public init() {}
+    package init() {}
 }
 
 /// A service account's RSA public key, as the token endpoint checks its signatures.
-public struct ServiceAccountPublicKey: Sendable {
+package struct ServiceAccountPublicKey: Sendable {
     /// The modulus, big-endian hex.
-    public var modulusHex: String
-    public var exponent: UInt64
+    package var modulusHex: String
+    package var exponent: UInt64
 
-    public init(modulusHex: String, exponent: UInt64 = 65537) {
+    package init(modulusHex: String, exponent: UInt64 = 65537) {
         self.modulusHex = modulusHex
         self.exponent = exponent
     }
 }
 
 /// An `authorized_user` credential's client and refresh token.
-public struct AuthorizedUserGrant: Sendable {
-    public var clientID: String
-    public var clientSecret: String
-    public var refreshToken: String
+package struct AuthorizedUserGrant: Sendable {
+    package var clientID: String
+    package var clientSecret: String
+    package var refreshToken: String
 
-    public init(clientID: String, clientSecret: String, refreshToken: String) {
+    package init(clientID: String, clientSecret: String, refreshToken: String) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.refreshToken = refreshToken
@@ -116,22 +116,22 @@ public struct AuthorizedUserGrant: Sendable {
 }
 
 /// A password policy (Firebase console → Authentication → Settings → Password policy).
-public struct PasswordPolicySettings: Sendable {
+package struct PasswordPolicySettings: Sendable {
     /// Off: only Firebase's floor of six characters applies.
-    public var enforced = false
-    public var minimumLength = 6
-    public var lowercase = false
-    public var uppercase = false
-    public var numeric = false
-    public var nonAlphanumeric = false
+    package var enforced = false
+    package var minimumLength = 6
+    package var lowercase = false
+    package var uppercase = false
+    package var numeric = false
+    package var nonAlphanumeric = false
     /// The characters that count as non-alphanumeric (production's list).
-    public static let symbolList = "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+-"
-    public static let symbols = Set(symbolList)
+    package static let symbolList = "^$*.[]{}()?\"!@#%&/\\,><':;|_~`=+-"
+    package static let symbols = Set(symbolList)
 
-    public init() {}
+    package init() {}
 
     /// A strict policy for tests and the demo: 8 characters, both cases, a digit, a symbol.
-    public static let strict: PasswordPolicySettings = {
+    package static let strict: PasswordPolicySettings = {
         var policy = PasswordPolicySettings()
         policy.enforced = true
         policy.minimumLength = 8
@@ -145,26 +145,26 @@ public struct PasswordPolicySettings: Sendable {
 
 /// The project's multi-factor settings (Firebase console → Authentication → Sign-in method →
 /// Multi-factor authentication).
-public struct MultiFactorSettings: Sendable {
+package struct MultiFactorSettings: Sendable {
     /// Whether users may enrol second factors at all.
-    public var enabled = true
+    package var enabled = true
     /// Which kinds: SMS (`phone`) and authenticator apps (`totp`).
-    public var phone = true
-    public var totp = true
+    package var phone = true
+    package var totp = true
     /// How many factors one user may enrol (production: 5).
-    public var maximumEnrollments = 5
+    package var maximumEnrollments = 5
 
-    public init() {}
+    package init() {}
 }
 
 /// reCAPTCHA Enterprise enforcement of a provider, as `GET /v2/recaptchaConfig` reports it.
-public enum RecaptchaEnforcement: String, Sendable {
+package enum RecaptchaEnforcement: String, Sendable {
     case off = "OFF", audit = "AUDIT", enforce = "ENFORCE"
 }
 
 /// What an API key may be used from. Production refuses other requests with 403 and a
 /// `details[].reason` naming the restriction.
-public enum APIKeyRestriction: Sendable {
+package enum APIKeyRestriction: Sendable {
     /// `X-Ios-Bundle-Identifier` must be one of these.
     case iosApps([String])
     /// `X-Android-Package` and `X-Android-Cert` (SHA-1, lower-case hex) must match.
@@ -175,19 +175,19 @@ public enum APIKeyRestriction: Sendable {
 
 /// App Check as a project sees it: the debug tokens registered, and whether Authentication
 /// enforces it.
-public struct AppCheckEnforcement: Sendable {
+package struct AppCheckEnforcement: Sendable {
     /// The debug tokens registered in the console.
-    public var debugTokens: Set<String>
+    package var debugTokens: Set<String>
     /// The App Check tokens' time to live, in seconds.
-    public var ttl: Int
+    package var ttl: Int
     /// Whether Identity Toolkit and securetoken refuse a request without a valid token; when
     /// not, the exchange still serves the debug tokens (monitoring mode, in the console's words).
-    public var enforced: Bool
+    package var enforced: Bool
     /// Whether the exchange serves an app of any project, as an emulator serves every project
     /// id; else only the stand-in's own project (id or number).
-    public var anyProject: Bool
+    package var anyProject: Bool
 
-    public init(debugTokens: Set<String>, ttl: Int = 3600, enforced: Bool = true, anyProject: Bool = false) {
+    package init(debugTokens: Set<String>, ttl: Int = 3600, enforced: Bool = true, anyProject: Bool = false) {
         self.debugTokens = debugTokens
         self.ttl = ttl
         self.enforced = enforced

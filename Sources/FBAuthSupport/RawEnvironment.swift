@@ -1,24 +1,24 @@
 /// Environment variables as the bytes libc keeps, looked up by C name: what `fbauth token`'s
 /// quick path reads, since making Swift strings there costs more than the command's own work
 /// (docs/speed.md). `getenv` when live; a table in tests.
-public struct RawEnvironment {
+package struct RawEnvironment {
     private let lookup: (UnsafePointer<CChar>) -> UnsafeRawBufferPointer?
 
     /// `lookup` returns a value's bytes (no NUL), valid for as long as the environment is used.
-    public init(lookup: @escaping (UnsafePointer<CChar>) -> UnsafeRawBufferPointer?) {
+    package init(lookup: @escaping (UnsafePointer<CChar>) -> UnsafeRawBufferPointer?) {
         self.lookup = lookup
     }
 
     /// The process environment.
-    public static var live: RawEnvironment { RawEnvironment(lookup: Platform.variableBytes) }
+    package static var live: RawEnvironment { RawEnvironment(lookup: Platform.variableBytes) }
 
     /// A variable's bytes; nil when it is unset.
-    public func bytes(_ name: StaticString) -> UnsafeRawBufferPointer? {
+    package func bytes(_ name: StaticString) -> UnsafeRawBufferPointer? {
         lookup(UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))  // literals end in NUL
     }
 
     /// A variable as a String, for what is not on the quick path (messages).
-    public func string(_ name: String) -> String? {
+    package func string(_ name: String) -> String? {
         name.withCString(lookup).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -1,16 +1,16 @@
 /// Unguessable values for one sign-in (the page's nonce and cookie). A seam, so that tests can
 /// fix them.
-public protocol SecretTokens: Sendable {
+package protocol SecretTokens: Sendable {
     /// `bytes` random bytes as lower-case hex.
     func make(bytes: Int) -> String
 }
 
 /// The system's cryptographically secure generator (`getrandom` on Linux,
 /// `arc4random_buf` on Apple platforms, through `SystemRandomNumberGenerator`).
-public struct SystemSecretTokens: SecretTokens {
-    public init() {}
+package struct SystemSecretTokens: SecretTokens {
+    package init() {}
 
-    public func make(bytes: Int) -> String {
+    package func make(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         text.reserveCapacity(bytes * 2)

@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 /// The time of day, for token expiry decisions. Tests pass a fixed clock.
-public protocol WallClock: Sendable {
+package protocol WallClock: Sendable {
     func now() -> Date
 }
 
-public struct SystemClock: WallClock {
-    public init() {}
-    public func now() -> Date { Date() }
+package struct SystemClock: WallClock {
+    package init() {}
+    package func now() -> Date { Date() }
 }
 
 /// Elapsed time, for deadlines, hints and durations (not the time of day). A seam, so that tests

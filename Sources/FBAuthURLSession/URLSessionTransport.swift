@@ -11,15 +11,15 @@ import FoundationNetworking  // URLSession on Linux (backed by libcurl)
 ///
 /// Proxies: on Linux, libcurl reads `https_proxy`/`HTTPS_PROXY`, `http_proxy` and
 /// `no_proxy`/`NO_PROXY` from the environment; on macOS the system proxy settings apply.
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
+package final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     /// Identity Toolkit's answers are a few kilobytes; 1 MiB is plenty.
-    public static let maximumBodyBytes = 1 << 20
+    package static let maximumBodyBytes = 1 << 20
 
     // URLSession is thread-safe; the class is only unchecked because URLSession is not marked Sendable.
     private let session: URLSession
     private let transfers = Transfers()
 
-    public init() {
+    package init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
@@ -27,7 +27,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
     }
 
-    public func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
+    package func send(_ request: HTTPClientRequest) throws(TransportError) -> HTTPClientResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = request.timeout

@@ -1,7 +1,7 @@
 /// The two Firebase JWTs a server verifies, with what tells them apart and how firebase-admin
 /// names them in its messages (firebase-admin-node `src/auth/token-verifier.ts`,
 /// `ID_TOKEN_INFO` and `SESSION_COOKIE_INFO`).
-public enum FirebaseTokenKind: Sendable {
+package enum FirebaseTokenKind: Sendable {
     case idToken
     case sessionCookie
 
@@ -37,9 +37,9 @@ public enum FirebaseTokenKind: Sendable {
 
 /// Why a token was refused: firebase-admin's error code (`auth/argument-error`,
 /// `auth/id-token-expired`, …) and message.
-public struct TokenRefusal: Error, Sendable, Equatable {
-    public let code: String
-    public let message: String
+package struct TokenRefusal: Error, Sendable, Equatable {
+    package let code: String
+    package let message: String
 
     init(_ message: String, code: String = "auth/argument-error") {
         self.code = code
@@ -51,9 +51,9 @@ extension TokenRefusal {
     /// What a refusal means for the one who asked, decided here once for the command line and
     /// the library: the token is not good, it could not be checked now (Google's keys or the
     /// Admin API out of reach: try again), or the checker's own Admin API credentials are wrong.
-    public enum Blame: Sendable, Equatable { case token, unavailable, credentials }
+    package enum Blame: Sendable, Equatable { case token, unavailable, credentials }
 
-    public var blame: Blame {
+    package var blame: Blame {
         switch code {
         case "auth/internal-error", "app/network-error": .unavailable
         case "app/invalid-credential", "auth/insufficient-permission": .credentials
@@ -64,7 +64,7 @@ extension TokenRefusal {
     /// The project whose tokens are taken when none is given, as firebase-admin finds it:
     /// `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT` (the first that is set and not empty), with
     /// the variable's name for messages.
-    public static func projectFromEnvironment(_ environment: [String: String]) -> (variable: String, projectID: String)? {
+    package static func projectFromEnvironment(_ environment: [String: String]) -> (variable: String, projectID: String)? {
         for name in ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"] {
             if let value = environment[name], !value.isEmpty { return (name, value) }
         }

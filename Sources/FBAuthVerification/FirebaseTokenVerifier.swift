@@ -7,32 +7,32 @@ import FBAuthHTTP
 import FBAuthSupport
 
 /// A verified Firebase ID token or session cookie: its uid (`sub`) and every claim.
-public struct VerifiedFirebaseToken: Sendable, Equatable {
-    public let uid: String
-    public let claims: [String: JSONValue]
+package struct VerifiedFirebaseToken: Sendable, Equatable {
+    package let uid: String
+    package let claims: [String: JSONValue]
     /// Taken without a signature (`alg: none`) only because an emulator host is set: a server
     /// that inherited `FIREBASE_AUTH_EMULATOR_HOST` from a development `.env` takes anyone's
     /// word for who they are, so callers say so (issue 47).
-    public var acceptedUnsigned = false
+    package var acceptedUnsigned = false
 }
 
 /// Verifies Firebase ID tokens or session cookies of one project as firebase-admin does, with
 /// the keys Google publishes (cached for their max-age, fetched again for an unknown `kid`).
 /// Against an emulator (`emulatorHost`), unsigned tokens are taken, and a signed one is checked
 /// with the certificates the emulator publishes where Google publishes securetoken's.
-public struct FirebaseTokenVerifier: Sendable {
+package struct FirebaseTokenVerifier: Sendable {
     let checks: FirebaseTokenChecks
     let keys: PublicKeyCache
     let clock: WallClock
 
     let revocation: RevocationCheck
     /// The emulator's `host:port` when tokens are checked against one.
-    public let emulatorHost: String?
+    package let emulatorHost: String?
 
     /// `keyCacheFile`: where Google's certificates are kept between processes (0600); nil:
     /// in this process only. `credentials`: what the Admin API is called with to check for
     /// revocation; an emulator's is always `Bearer owner`.
-    public init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
+    package init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
                 transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keyCacheFile: String? = nil,
                 credentials: AdminCredentialsSource = .applicationDefault(environment: ProcessInfo.processInfo.environment)) {
         checks = FirebaseTokenChecks(kind: kind, projectId: projectId, againstEmulator: emulatorHost != nil)
@@ -54,7 +54,7 @@ public struct FirebaseTokenVerifier: Sendable {
     /// The token's claims once every check passes; with `checkRevoked`, or against an
     /// emulator (as firebase-admin: an unsigned token proves nothing of its user), also that its
     /// user exists, is not disabled, and has not had their tokens revoked since it was issued.
-    public func verify(_ token: String, checkRevoked: Bool = false) throws(TokenRefusal) -> VerifiedFirebaseToken {
+    package func verify(_ token: String, checkRevoked: Bool = false) throws(TokenRefusal) -> VerifiedFirebaseToken {
         let decoded = try checks.decode(token)
         try checks.checkContent(decoded)
         if !(checks.againstEmulator && decoded.header["alg"]?.stringValue == "none") {
@@ -74,7 +74,7 @@ public struct FirebaseTokenVerifier: Sendable {
 
 /// Where the Admin API's credentials come from, to check for revocation (firebase-admin's
 /// `applicationDefault()` or `cert(path)`).
-public enum AdminCredentialsSource: Sendable {
+package enum AdminCredentialsSource: Sendable {
     /// `GOOGLE_APPLICATION_CREDENTIALS` of this environment, else gcloud's application default
     /// credentials (`CLOUDSDK_CONFIG` or `HOME`), else on Google's clouds their metadata server.
     case applicationDefault(environment: [String: String])
@@ -83,7 +83,7 @@ public enum AdminCredentialsSource: Sendable {
 
     /// The `project_id` of a service account's key file, if that is what there is: the project
     /// firebase-admin verifies for when it is given none.
-    public var serviceAccountProjectID: String? {
+    package var serviceAccountProjectID: String? {
         if case .serviceAccount(let key)? = try? load() { return key.projectID }
         return nil
     }

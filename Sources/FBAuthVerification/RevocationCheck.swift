@@ -11,7 +11,7 @@ import FBAuthSupport
 /// (`projects/P/accounts:lookup`); a disabled user is refused, and so is a token whose
 /// `auth_time` is before the user's `validSince` (when their tokens were revoked). A tenant's
 /// user is looked up in the token's tenant (`firebase.tenant`, which Google signed), where
-/// firebase-admin's project-wide `Auth` would not find them.
+/// firebase-admin's project-wide `AuthService` would not find them.
 struct RevocationCheck: Sendable {
     let kind: FirebaseTokenKind
     let projectId: String

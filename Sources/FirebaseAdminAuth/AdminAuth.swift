@@ -34,6 +34,8 @@ public final class AdminAuth: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// An Auth for one project's tokens, as firebase-admin's `getAuth()` gives one.
+    ///
     /// - Parameters:
     ///   - projectID: the Firebase project id; nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`,
     ///     else the service account's `project_id`, as firebase-admin finds it.
@@ -164,7 +166,15 @@ public struct AdminAuthError: Error, Sendable, CustomStringConvertible, Localize
     /// own setup is wrong (no project, refused Admin API credentials: 500).
     public let cause: Cause
 
-    public enum Cause: Sendable, Equatable { case invalidToken, unavailable, serverCredentials }
+    /// Whose the failure is, and so what a server answers.
+    public enum Cause: Sendable, Equatable {
+        /// The token is not good: expired, forged, another project's, revoked, its user disabled.
+        case invalidToken
+        /// It could not be checked now: Google's keys or the Admin API could not be had.
+        case unavailable
+        /// The server's own setup: no project, or its Admin API credentials refused.
+        case serverCredentials
+    }
 
     init(code: String, message: String, cause: Cause) {
         self.code = code

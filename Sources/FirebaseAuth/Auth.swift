@@ -13,7 +13,7 @@ public final class Auth: NSObject, @unchecked Sendable {
     public let app: FirebaseApp
     private let lock = NSLock()
     private var emulatorHost: String?
-    private var core: FBAuth.Auth
+    private var core: AuthService
     private var stateListeners: [UUID: (Auth, User?) -> Void] = [:]
     private var tokenListeners: [UUID: (Auth, User?) -> Void] = [:]
     /// The signed-in user last told to listeners (uid), to tell changes only.
@@ -55,16 +55,16 @@ public final class Auth: NSObject, @unchecked Sendable {
         }
     }
 
-    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?) -> FBAuth.Auth {
-        var settings = AuthSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID,
+    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?) -> AuthService {
+        var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID,
                                     configDirectory: LinuxSeams.sessionsDirectory)
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.
         settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
-        return FBAuth.Auth(settings: settings, browser: LinuxSeams.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
+        return AuthService(settings: settings, browser: LinuxSeams.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
     }
 
-    var fbauth: FBAuth.Auth { lock.withLock { core } }
+    var fbauth: AuthService { lock.withLock { core } }
 
     /// The signed-in user, if any (as the last sign-in on this machine saved it).
     public var currentUser: User? { fbauth.currentUser.map { User($0, auth: self) } }
@@ -88,7 +88,7 @@ public final class Auth: NSObject, @unchecked Sendable {
     }
 
     private func signingIn(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        let result: FBAuth.AuthDataResult
+        let result: AuthOutcome
         switch credential.use {
         case .browser(let provider): result = try await fbauth.signIn(with: provider)
         case .tokens(let tokens): result = try await fbauth.signIn(with: tokens)
@@ -223,7 +223,7 @@ public final class Auth: NSObject, @unchecked Sendable {
 
     // MARK: - Plumbing
 
-    func signedIn(_ result: FBAuth.AuthDataResult) -> AuthDataResult {
+    func signedIn(_ result: AuthOutcome) -> AuthDataResult {
         defer { tellListeners() }
         return AuthDataResult(result, auth: self)
     }

@@ -11,10 +11,10 @@ open class AuthCredential: NSObject, @unchecked Sendable {
         /// A browser sign-in with the provider, run when the credential is used (on Linux,
         /// `getCredentialWith` returns this: the code exchange is Firebase's, and binds to
         /// the sign-in, link or reauthentication it is used for).
-        case browser(FBAuth.OAuthProvider)
+        case browser(BrowserProvider)
         /// Tokens held already, or a pending credential Firebase handed back.
-        case tokens(FBAuth.OAuthCredential)
-        case other(FBAuth.AuthCredential)
+        case tokens(OAuthTokens)
+        case other(SignInCredential)
     }
 
     let use: Use
@@ -26,10 +26,10 @@ open class AuthCredential: NSObject, @unchecked Sendable {
     }
 
     /// The FBAuth credential of tokens or another kind; nil for a browser sign-in.
-    var fbauthCredential: FBAuth.AuthCredential? {
+    var fbauthCredential: SignInCredential? {
         switch use {
         case .browser: nil
-        case .tokens(let credential): FBAuth.AuthCredential(credential)
+        case .tokens(let credential): SignInCredential(credential)
         case .other(let credential): credential
         }
     }
@@ -45,7 +45,7 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
     /// The OAuth 1.0a token secret (X/Twitter).
     public let secret: String?
 
-    init(browser provider: FBAuth.OAuthProvider) {
+    init(browser provider: BrowserProvider) {
         accessToken = nil
         idToken = nil
         secret = nil
@@ -54,7 +54,7 @@ public final class OAuthCredential: AuthCredential, @unchecked Sendable {
 
     /// The provider's tokens from a sign-in, or the pending credential of an account-exists
     /// error.
-    init(pending credential: FBAuth.OAuthCredential) {
+    init(pending credential: OAuthTokens) {
         accessToken = credential.accessToken
         idToken = credential.idToken
         secret = credential.secret
@@ -69,7 +69,7 @@ public enum EmailAuthProvider {
 
     /// A credential of an email and its password.
     public static func credential(withEmail email: String, password: String) -> AuthCredential {
-        AuthCredential(provider: EmailAuthProviderID, use: .other(FBAuth.EmailAuthProvider.credential(withEmail: email, password: password)))
+        AuthCredential(provider: EmailAuthProviderID, use: .other(EmailPassword.credential(withEmail: email, password: password)))
     }
 }
 

@@ -10,7 +10,7 @@ public final class AuthDataResult: NSObject, @unchecked Sendable {
     /// The provider's credential, with its tokens: `(authResult.credential as? OAuthCredential)?.accessToken`.
     public let credential: AuthCredential?
 
-    init(_ result: FBAuth.AuthDataResult, auth: Auth) {
+    init(_ result: AuthOutcome, auth: Auth) {
         user = User(result.user, auth: auth)
         additionalUserInfo = result.additionalUserInfo.map(AdditionalUserInfo.init)
         credential = result.credential.map(OAuthCredential.init(pending:))
@@ -29,7 +29,7 @@ public final class AdditionalUserInfo: NSObject, @unchecked Sendable {
     /// Whether the sign-in made a new user.
     public let isNewUser: Bool
 
-    init(_ info: FBAuth.AdditionalUserInfo) {
+    init(_ info: SignInProviderDetails) {
         providerID = info.providerID
         profile = info.profile.flatMap { FoundationJSON.object($0) as? [String: NSObject] }
         username = info.username

@@ -50,8 +50,8 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
         OAuthCredential(browser: fbauthProvider)
     }
 
-    var fbauthProvider: FBAuth.OAuthProvider {
-        var provider = FBAuth.OAuthProvider(providerID: providerID)
+    var fbauthProvider: BrowserProvider {
+        var provider = BrowserProvider(providerID: providerID)
         provider.scopes = scopes ?? []
         provider.customParameters = customParameters ?? [:]
         return provider
@@ -60,12 +60,12 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
     /// A provider token held already (Google Sign-In, Sign in with Apple, a CI's OpenID Connect
     /// token), as the SDK's `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:)`.
     public static func credential(providerID: AuthProviderID, idToken: String, rawNonce: String? = nil, accessToken: String? = nil) -> OAuthCredential {
-        OAuthCredential(pending: FBAuth.OAuthProvider.credential(providerID: providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken))
+        OAuthCredential(pending: BrowserProvider.credential(providerID: providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken))
     }
 
     /// An access token held already (and, for OAuth 1.0a, its secret).
     public static func credential(providerID: AuthProviderID, accessToken: String, secret: String? = nil) -> OAuthCredential {
-        OAuthCredential(pending: FBAuth.OAuthProvider.credential(providerID: providerID.rawValue, accessToken: accessToken, secret: secret))
+        OAuthCredential(pending: BrowserProvider.credential(providerID: providerID.rawValue, accessToken: accessToken, secret: secret))
     }
 }
 

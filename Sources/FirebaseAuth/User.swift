@@ -17,7 +17,8 @@ public protocol UserInfo: NSObjectProtocol {
     var phoneNumber: String? { get }
 }
 
-final class ProviderUserInfo: NSObject, UserInfo, @unchecked Sendable {
+// Named as the SDK names its own (`UserInfoImpl`); the engine's wire type is ProviderUserInfo.
+final class UserInfoImpl: NSObject, UserInfo, @unchecked Sendable {
     let providerID: String
     let uid: String
     let displayName: String?
@@ -25,7 +26,7 @@ final class ProviderUserInfo: NSObject, UserInfo, @unchecked Sendable {
     let email: String?
     let phoneNumber: String?
 
-    init(_ info: FBAuth.UserInfo) {
+    init(_ info: LinkedProvider) {
         providerID = info.providerID
         uid = info.uid
         displayName = info.displayName
@@ -37,10 +38,10 @@ final class ProviderUserInfo: NSObject, UserInfo, @unchecked Sendable {
 
 /// The signed-in user, as the SDK's `User`.
 public final class User: NSObject, UserInfo, @unchecked Sendable {
-    let core: FBAuth.User
+    let core: SignedInUser
     let auth: Auth
 
-    init(_ core: FBAuth.User, auth: Auth) {
+    init(_ core: SignedInUser, auth: Auth) {
         self.core = core
         self.auth = auth
         super.init()
@@ -67,7 +68,7 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
     /// The refresh token (read from the OS keyring where it is kept there).
     public var refreshToken: String? { core.refreshToken }
     /// Each linked provider's view of the user.
-    public var providerData: [UserInfo] { core.providerData.map(ProviderUserInfo.init) }
+    public var providerData: [UserInfo] { core.providerData.map(UserInfoImpl.init) }
 
     // MARK: - Linking and reauthenticating
 
@@ -82,7 +83,7 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
     }
 
     private func linking(_ credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        let result: FBAuth.AuthDataResult
+        let result: AuthOutcome
         switch credential.use {
         case .browser(let provider): result = try await core.link(with: provider)
         case .tokens(let tokens): result = try await core.link(with: tokens)
@@ -102,10 +103,10 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
     }
 
     private func reauthenticating(_ credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        let result: FBAuth.AuthDataResult
+        let result: AuthOutcome
         switch credential.use {
         case .browser(let provider): result = try await core.reauthenticate(with: provider)
-        case .tokens(let tokens): result = try await core.reauthenticate(with: FBAuth.AuthCredential(tokens))
+        case .tokens(let tokens): result = try await core.reauthenticate(with: SignInCredential(tokens))
         case .other(let other): result = try await core.reauthenticate(with: other)
         }
         return auth.signedIn(result)
@@ -191,7 +192,7 @@ public final class AuthTokenResult: NSObject, @unchecked Sendable {
     public let claims: [String: Any]
 
     init(_ token: String) throws(FBAuthError) {
-        guard let result = FBAuth.AuthTokenResult(idToken: token) else {
+        guard let result = IDTokenDetails(idToken: token) else {
             throw .failed(.invalidResponse, "the ID token cannot be decoded")
         }
         self.token = token

@@ -1,9 +1,9 @@
 /// `application/x-www-form-urlencoded`, as used by query strings and form bodies.
 /// Pure functions: no Foundation, so the same code runs in the fuzzer.
-public enum FormEncoding {
+package enum FormEncoding {
     /// Splits `a=1&b=x+y` into decoded pairs. A `%` not followed by two hex digits is kept as is,
     /// and invalid UTF-8 is replaced, so any input decodes.
-    public static func decode(_ string: String) -> [(name: String, value: String)] {
+    package static func decode(_ string: String) -> [(name: String, value: String)] {
         string.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {
                 return (percentDecode(pair[..<equals]), percentDecode(pair[pair.index(after: equals)...]))
@@ -13,11 +13,11 @@ public enum FormEncoding {
     }
 
     /// Encodes pairs as `a=1&b=x%20y` (RFC 3986 unreserved characters are kept).
-    public static func encode(_ items: [(name: String, value: String)]) -> String {
+    package static func encode(_ items: [(name: String, value: String)]) -> String {
         items.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
     }
 
-    public static func percentEncode(_ string: String) -> String {
+    package static func percentEncode(_ string: String) -> String {
         var result = ""
         for byte in string.utf8 {
             if isUnreserved(byte) {
@@ -29,7 +29,7 @@ public enum FormEncoding {
         return result
     }
 
-    public static func percentDecode<S: StringProtocol>(_ string: S) -> String {
+    package static func percentDecode<S: StringProtocol>(_ string: S) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(string.utf8.count)
         var iterator = Array(string.utf8)[...]

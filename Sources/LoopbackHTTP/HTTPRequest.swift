@@ -1,13 +1,13 @@
 /// One HTTP/1.1 request as received from a client.
-public struct HTTPRequest: Sendable, Equatable {
-    public var method: String
+package struct HTTPRequest: Sendable, Equatable {
+    package var method: String
     /// The request-target exactly as sent: `/path?query` (origin form) or `http://host/path?query`
     /// (absolute form, as sent to a proxy).
-    public var target: String
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+    package var target: String
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    public init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(method: String, target: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.method = method
         self.target = target
         self.headers = headers
@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The path and query of the target, with any `scheme://authority` prefix removed.
-    public var originForm: String {
+    package var originForm: String {
         guard !target.hasPrefix("/"), let schemeEnd = target.firstRange(of: "://") else { return target }
         let afterAuthority = target[schemeEnd.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" })
         guard let afterAuthority else { return "/" }
@@ -24,32 +24,32 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The path, still percent-encoded, without the query.
-    public var path: String {
+    package var path: String {
         let origin = originForm
         return origin.firstIndex(of: "?").map { String(origin[..<$0]) } ?? origin
     }
 
     /// The raw query string (without `?`), or nil when the target has none.
-    public var rawQuery: String? {
+    package var rawQuery: String? {
         let origin = originForm
         return origin.firstIndex(of: "?").map { String(origin[origin.index(after: $0)...]) }
     }
 
     /// The query parameters, decoded as `application/x-www-form-urlencoded`.
-    public var queryItems: [(name: String, value: String)] { FormEncoding.decode(rawQuery ?? "") }
+    package var queryItems: [(name: String, value: String)] { FormEncoding.decode(rawQuery ?? "") }
 
     /// The body decoded as a form, when the request says it is one.
-    public var formItems: [(name: String, value: String)] {
+    package var formItems: [(name: String, value: String)] {
         guard header("Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
         return FormEncoding.decode(String(decoding: body, as: UTF8.self))
     }
 
     /// The first header with this name (case-insensitive).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
-    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+    package static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
         lhs.method == rhs.method && lhs.target == rhs.target && lhs.body == rhs.body
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }

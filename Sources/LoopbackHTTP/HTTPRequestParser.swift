@@ -1,11 +1,11 @@
 /// Size limits for one request. A loopback listener only ever expects a browser's GET with a
 /// query string, so the defaults are small; the stand-in raises the body limit.
-public struct HTTPLimits: Sendable {
-    public var maxHeaderBytes: Int
-    public var maxHeaderCount: Int
-    public var maxBodyBytes: Int
+package struct HTTPLimits: Sendable {
+    package var maxHeaderBytes: Int
+    package var maxHeaderCount: Int
+    package var maxBodyBytes: Int
 
-    public init(maxHeaderBytes: Int = 8 * 1024, maxHeaderCount: Int = 64, maxBodyBytes: Int = 64 * 1024) {
+    package init(maxHeaderBytes: Int = 8 * 1024, maxHeaderCount: Int = 64, maxBodyBytes: Int = 64 * 1024) {
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxBodyBytes = maxBodyBytes
@@ -13,7 +13,7 @@ public struct HTTPLimits: Sendable {
 }
 
 /// Why bytes are not an acceptable request, with the status to answer.
-public enum HTTPParseFailure: Error, Sendable, Equatable {
+package enum HTTPParseFailure: Error, Sendable, Equatable {
     case malformedRequestLine
     case unsupportedVersion
     case malformedHeader
@@ -22,7 +22,7 @@ public enum HTTPParseFailure: Error, Sendable, Equatable {
     case invalidContentLength
     case unsupportedTransferEncoding
 
-    public var status: Int {
+    package var status: Int {
         switch self {
         case .malformedRequestLine, .malformedHeader, .invalidContentLength: 400
         case .headersTooLarge: 431
@@ -33,7 +33,7 @@ public enum HTTPParseFailure: Error, Sendable, Equatable {
     }
 }
 
-public enum HTTPParseOutcome: Sendable, Equatable {
+package enum HTTPParseOutcome: Sendable, Equatable {
     /// The bytes so far are a valid prefix of a request.
     case needMoreData
     /// A whole request; `consumed` bytes of the input belong to it.
@@ -44,8 +44,8 @@ public enum HTTPParseOutcome: Sendable, Equatable {
 /// Parses an HTTP/1.x request from raw bytes (RFC 9112). A pure function over the bytes
 /// received so far, so a slow client that sends one byte at a time is simply parsed again,
 /// and the parser can be tested and fuzzed apart from sockets.
-public enum HTTPRequestParser {
-    public static func parse(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> HTTPParseOutcome {
+package enum HTTPRequestParser {
+    package static func parse(_ bytes: [UInt8], limits: HTTPLimits = HTTPLimits()) -> HTTPParseOutcome {
         guard let headerEnd = endOfHeaders(in: bytes, searchLimit: limits.maxHeaderBytes) else {
             if bytes.count > limits.maxHeaderBytes { return .failed(.headersTooLarge) }
             // Reject a bad request line early rather than waiting for the rest of it.

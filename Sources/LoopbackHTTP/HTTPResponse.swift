@@ -1,22 +1,22 @@
 /// A response to write on a connection. Every response carries `Content-Length` and
 /// `Connection: close`: one request per connection keeps the listener simple and lets a
 /// browser's idle keep-alive connections be told apart from live ones.
-public struct HTTPResponse: Sendable, Equatable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable, Equatable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    public static func text(_ status: Int, _ text: String) -> HTTPResponse {
+    package static func text(_ status: Int, _ text: String) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array(text.utf8))
     }
 
-    public static func html(_ status: Int, _ html: String) -> HTTPResponse {
+    package static func html(_ status: Int, _ html: String) -> HTTPResponse {
         HTTPResponse(
             status: status,
             headers: [
@@ -29,16 +29,16 @@ public struct HTTPResponse: Sendable, Equatable {
             body: Array(html.utf8))
     }
 
-    public static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
+    package static func json(_ status: Int, _ bytes: [UInt8]) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=UTF-8")], body: bytes)
     }
 
-    public static func redirect(to location: String) -> HTTPResponse {
+    package static func redirect(to location: String) -> HTTPResponse {
         HTTPResponse(status: 302, headers: [("Location", location)])
     }
 
     /// The bytes on the wire.
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
         for header in headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(body.count)\r\n"
@@ -48,7 +48,7 @@ public struct HTTPResponse: Sendable, Equatable {
         return Array(head.utf8) + body
     }
 
-    public static func reasonPhrase(_ status: Int) -> String {
+    package static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
         case 204: "No Content"
@@ -72,7 +72,7 @@ public struct HTTPResponse: Sendable, Equatable {
         }
     }
 
-    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+    package static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.serialized() == rhs.serialized()
     }
 }

@@ -1,10 +1,10 @@
 /// A plain TCP connection to a loopback port, written and read byte by byte as the caller
 /// chooses. Used by the stand-in's headless browser and by tests that play hostile clients
 /// (idle connections, one byte at a time, garbage).
-public final class LoopbackConnection {
+package final class LoopbackConnection {
     private var fd: Int32
 
-    public init(address: LoopbackAddress = .ipv4, port: UInt16, timeoutSeconds: Int = 10) throws(SocketError) {
+    package init(address: LoopbackAddress = .ipv4, port: UInt16, timeoutSeconds: Int = 10) throws(SocketError) {
         fd = try Socket.connect(to: address, port: port, timeoutSeconds: timeoutSeconds)
     }
 
@@ -12,19 +12,19 @@ public final class LoopbackConnection {
 
     /// Sends bytes; false when the peer has gone.
     @discardableResult
-    public func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         fd >= 0 && Socket.writeAll(fd, bytes)
     }
 
     @discardableResult
-    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    package func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads until the peer closes or the receive timeout passes.
-    public func readToEnd() -> [UInt8] {
+    package func readToEnd() -> [UInt8] {
         fd >= 0 ? Socket.readToEnd(fd) : []
     }
 
-    public func close() {
+    package func close() {
         guard fd >= 0 else { return }
         Socket.close(fd)
         fd = -1
@@ -32,19 +32,19 @@ public final class LoopbackConnection {
 }
 
 /// A response as a client sees it.
-public struct ReceivedResponse: Sendable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: [UInt8]
+package struct ReceivedResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: [UInt8]
 
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// Parses a whole `Connection: close` response; nil when it is not HTTP.
-    public init?(parsing bytes: [UInt8]) {
+    package init?(parsing bytes: [UInt8]) {
         guard let end = bytes.indices.first(where: { index in
             index + 3 < bytes.count && bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10
         }) else { return nil }

@@ -1,5 +1,5 @@
 /// What to do with a complete request.
-public enum Disposition: Sendable {
+package enum Disposition: Sendable {
     /// Answer now, then close.
     case respond(HTTPResponse)
     /// Answer after a delay, then close (for simulating slow servers).
@@ -11,7 +11,7 @@ public enum Disposition: Sendable {
 }
 
 /// Why `LoopbackServer.next` returned.
-public enum LoopbackEvent {
+package enum LoopbackEvent {
     /// A request the handler chose to `.hold`.
     case held(HeldRequest)
     /// The deadline passed with no held request.
@@ -20,7 +20,7 @@ public enum LoopbackEvent {
     case readable(Int32)
 }
 
-public enum LoopbackListenError: Error, Sendable, Equatable {
+package enum LoopbackListenError: Error, Sendable, Equatable {
     /// Another program listens on this port.
     case portInUse(UInt16)
     /// A required loopback address does not exist on this machine.
@@ -34,24 +34,24 @@ public enum LoopbackListenError: Error, Sendable, Equatable {
 ///
 /// The caller drives it: `next(until:handle:)` runs until the handler holds a request, a
 /// watched descriptor becomes readable, or the deadline passes.
-public final class LoopbackServer {
-    public struct Options: Sendable {
-        public var limits: HTTPLimits
+package final class LoopbackServer {
+    package struct Options: Sendable {
+        package var limits: HTTPLimits
         /// How long a client may take to send its whole request.
-        public var requestTimeout: Duration
+        package var requestTimeout: Duration
         /// Connections served at once; beyond it the one that has made the least progress for
         /// the longest is closed.
-        public var maxConnections: Int
+        package var maxConnections: Int
 
         /// As many as `poll` and the descriptor limit allow, keeping room for everything else.
-        public static var defaultMaxConnections: Int { max(32, min(4096, Socket.descriptorLimit() - 64)) }
+        package static var defaultMaxConnections: Int { max(32, min(4096, Socket.descriptorLimit() - 64)) }
 
         /// Decides, for each accepted connection and before a byte of it is read, whether it is
         /// served; a refused one is closed at once (fbauth's listener: only the user's own
         /// processes, `PeerOwner`). Nil: every connection is served.
-        public var admits: (@Sendable (_ fd: Int32) -> Bool)?
+        package var admits: (@Sendable (_ fd: Int32) -> Bool)?
 
-        public init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = defaultMaxConnections,
+        package init(limits: HTTPLimits = HTTPLimits(), requestTimeout: Duration = .seconds(10), maxConnections: Int = defaultMaxConnections,
                     admits: (@Sendable (_ fd: Int32) -> Bool)? = nil) {
             self.limits = limits
             self.requestTimeout = requestTimeout
@@ -60,9 +60,9 @@ public final class LoopbackServer {
         }
     }
 
-    public let port: UInt16
+    package let port: UInt16
     /// The addresses actually bound (IPv6 only where the machine has it).
-    public let addresses: [LoopbackAddress]
+    package let addresses: [LoopbackAddress]
     private let options: Options
     private var listeners: [Int32]
     private var connections: [Connection] = []
@@ -70,7 +70,7 @@ public final class LoopbackServer {
 
     /// Binds `primary` on `port` (0: any free port) and the other loopback address on the same
     /// port where it exists, so `localhost` works whichever address a browser resolves it to.
-    public init(port: UInt16, primary: LoopbackAddress = .ipv4, options: Options = Options()) throws(LoopbackListenError) {
+    package init(port: UInt16, primary: LoopbackAddress = .ipv4, options: Options = Options()) throws(LoopbackListenError) {
         let secondary: LoopbackAddress = primary == .ipv4 ? .ipv6 : .ipv4
         let attempts = port == 0 ? 8 : 1
         for attempt in 1...attempts {
@@ -109,14 +109,14 @@ public final class LoopbackServer {
     deinit { close() }
 
     /// Number of connections open right now (for tests and diagnostics).
-    public var openConnectionCount: Int { connections.count }
+    package var openConnectionCount: Int { connections.count }
 
     /// Connections closed unread because `Options.admits` refused them.
-    public private(set) var refusedConnections = 0
+    package private(set) var refusedConnections = 0
 
     /// Runs the loop until something the caller must see happens. `handle` is called on this
     /// thread for each complete request.
-    public func next(
+    package func next(
         until deadline: ContinuousClock.Instant?,
         watching extraDescriptors: [Int32] = [],
         handle: (HTTPRequest) -> Disposition
@@ -144,7 +144,7 @@ public final class LoopbackServer {
     }
 
     /// Closes every connection and the listening sockets, freeing the port.
-    public func close() {
+    package func close() {
         for connection in connections { Socket.close(connection.fd) }
         connections.removeAll()
         for listener in listeners { Socket.close(listener) }
@@ -318,8 +318,8 @@ public final class LoopbackServer {
 
 /// A request taken out of the loop to be answered later, e.g. the OAuth callback, which is
 /// answered only after the code exchange. The socket is closed when answered or released.
-public final class HeldRequest {
-    public let request: HTTPRequest
+package final class HeldRequest {
+    package let request: HTTPRequest
     private var fd: Int32
 
     init(request: HTTPRequest, fd: Int32) {
@@ -330,7 +330,7 @@ public final class HeldRequest {
     deinit { close() }
 
     /// Writes the response (waiting at most `timeout` for a slow reader) and closes the socket.
-    public func respond(_ response: HTTPResponse, timeout: Duration = .seconds(5)) {
+    package func respond(_ response: HTTPResponse, timeout: Duration = .seconds(5)) {
         guard fd >= 0 else { return }
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
@@ -344,7 +344,7 @@ public final class HeldRequest {
         close()
     }
 
-    public func close() {
+    package func close() {
         guard fd >= 0 else { return }
         Socket.close(fd)
         fd = -1

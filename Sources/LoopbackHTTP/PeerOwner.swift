@@ -13,10 +13,10 @@ import Darwin
 /// namespace whose local address is our remote address and whose remote address is our local
 /// address: its line gives the peer's uid, before a byte of the request is read. macOS has no
 /// such table for TCP (`LOCAL_PEERCRED` works on Unix sockets only): nil there.
-public enum PeerOwner {
+package enum PeerOwner {
     /// The uid of the peer of connected socket `fd`; nil when it cannot be told (no `/proc`,
     /// a peer in another namespace, a connection that closed already, not Linux).
-    public static func uid(ofPeerOf fd: Int32) -> UInt32? {
+    package static func uid(ofPeerOf fd: Int32) -> UInt32? {
         #if os(Linux)
         // The socket-diagnostics netlink interface looks the one socket up (what `ss` uses);
         // the text table, where netlink is not allowed, lists every socket of the machine.
@@ -40,13 +40,13 @@ public enum PeerOwner {
 
     /// Whether the peer of `fd` runs as this process's user (effective uid); false when it
     /// cannot be told.
-    public static func isThisUser(peerOf fd: Int32) -> Bool {
+    package static func isThisUser(peerOf fd: Int32) -> Bool {
         uid(ofPeerOf: fd) == geteuid()
     }
 
     /// Whether the check works here: a connection of this process to itself is found, with
     /// this process's uid. Where it does not, callers keep their other protections.
-    public static func worksHere() -> Bool {
+    package static func worksHere() -> Bool {
         #if os(Linux)
         guard let listener = try? Socket.listen(on: .ipv4, port: 0) else { return false }
         defer { close(listener.fd) }

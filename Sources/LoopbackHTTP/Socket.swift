@@ -11,25 +11,25 @@ private let sendFlags: Int32 = 0  // Darwin uses SO_NOSIGPIPE, set on each socke
 #endif
 
 /// Which loopback address a socket is bound to.
-public enum LoopbackAddress: String, Sendable, CaseIterable {
+package enum LoopbackAddress: String, Sendable, CaseIterable {
     case ipv4 = "127.0.0.1"
     case ipv6 = "::1"
 }
 
 /// A failed socket call, with the errno it left.
-public struct SocketError: Error, Sendable, Equatable {
-    public let operation: String
-    public let code: Int32
+package struct SocketError: Error, Sendable, Equatable {
+    package let operation: String
+    package let code: Int32
 
-    public init(operation: String, code: Int32) {
+    package init(operation: String, code: Int32) {
         self.operation = operation
         self.code = code
     }
 
-    public var isAddressInUse: Bool { code == EADDRINUSE }
+    package var isAddressInUse: Bool { code == EADDRINUSE }
     /// The address family or address does not exist here (e.g. a host without IPv6).
-    public var isAddressUnavailable: Bool { code == EADDRNOTAVAIL || code == EAFNOSUPPORT }
-    public var description: String { "\(operation): \(String(cString: strerror(code)))" }
+    package var isAddressUnavailable: Bool { code == EADDRNOTAVAIL || code == EAFNOSUPPORT }
+    package var description: String { "\(operation): \(String(cString: strerror(code)))" }
 }
 
 /// Thin wrappers over file-descriptor calls; every descriptor is non-blocking and close-on-exec,

@@ -6,7 +6,7 @@ private let straceProgram = ["/usr/bin/strace", "/bin/strace"].first(where: File
 
 /// Issue 28, item 6: the token path stays as fast: a fresh `fbauth token` opens the store once,
 /// a forced refresh at most three times (before the lock, under it, in the update), and once
-/// more against an emulator, whose project is looked up when `Auth` is made (issue 41: a
+/// more against an emulator, whose project is looked up when `AuthService` is made (issue 41: a
 /// session belongs to the project, whichever port its emulator has now). Counted with strace,
 /// as the kernel sees the opens.
 @Suite(.enabled(if: straceProgram != nil, "strace is not installed; .ci/run installs it"))

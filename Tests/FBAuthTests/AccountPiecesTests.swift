@@ -115,17 +115,17 @@ import Testing
         let payload = #"{"auth_time":1795597923,"iat":1795597930,"exp":1795601530,"user_id":"u1","admin":true,"firebase":{"sign_in_provider":"password","sign_in_second_factor":"totp","tenant":"t-1"}}"#
         let token = "eyJhbGciOiJub25lIn0." + Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + "."
-        let tokenResult = try #require(AuthTokenResult(idToken: token))
+        let tokenResult = try #require(IDTokenDetails(idToken: token))
         #expect(tokenResult.tenantID == "t-1" && tokenResult.claims["admin"] == "true")
         let result = TokenCommand.claimsJSON(tokenResult)
         #expect(result["authTime"]?.stringValue == "2026-11-25T09:12:03Z")
         #expect(result["expirationTime"]?.stringValue == "2026-11-25T10:12:10Z")
         #expect(result["signInProvider"]?.stringValue == "password" && result["signInSecondFactor"]?.stringValue == "totp" && result["tenant"]?.stringValue == "t-1")
         #expect(result["claims"]?["admin"] == .bool(true))
-        #expect(AuthTokenResult(idToken: "not.a.token") == nil)
+        #expect(IDTokenDetails(idToken: "not.a.token") == nil)
         // Times outside 1970–2200 are no times (year 506713 was seen in a server's answer).
         let farFuture = #"{"auth_time":1795597923,"iat":1795597930,"exp":15928015075200}"#
-        #expect(AuthTokenResult(idToken: "eyJhbGciOiJub25lIn0." + Data(farFuture.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + ".") == nil)
+        #expect(IDTokenDetails(idToken: "eyJhbGciOiJub25lIn0." + Data(farFuture.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "") + ".") == nil)
     }
 }
 

@@ -86,12 +86,12 @@ import Testing
         return try BrowserFlowRequest(arguments: parsed)
     }
 
-    /// The flow the library runs for the request, as `Auth` builds it from the provider and the
+    /// The flow the library runs for the request, as `AuthService` builds it from the provider and the
     /// settings the command line gives it.
     private func libraryFlow(_ request: BrowserFlowRequest) throws -> FlowOptions {
-        var settings = AuthSettings(apiKey: "k")
+        var settings = AuthServiceSettings(apiKey: "k")
         settings.apply(request)
-        return try Auth(settings: settings).options(for: request.provider)
+        return try AuthService(settings: settings).options(for: request.provider)
     }
 
     @Test func defaultsAndConversions() throws {

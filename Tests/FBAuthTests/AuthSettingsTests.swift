@@ -3,7 +3,7 @@ import FBAuthStandIn
 import Foundation
 import Testing
 
-/// Issue 28: one `AuthSettings` value configures `Auth` (what the command line resolves once),
+/// Issue 28: one `AuthServiceSettings` value configures `AuthService` (what the command line resolves once),
 /// and the completion-handler calls let blocking code use the API without Swift concurrency.
 @Suite struct AuthSettingsTests {
     final class Exchanges: HTTPExchangeLogger, @unchecked Sendable {
@@ -33,10 +33,10 @@ import Testing
         standIn.start()
         defer { standIn.stop() }
         let exchanges = Exchanges()
-        var settings = AuthSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
+        var settings = AuthServiceSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
         settings.clientHeaders = ClientIdentity(iosBundleId: "com.example.app", language: "fr")
         settings.logger = exchanges
-        let auth = Auth(settings: settings)
+        let auth = AuthService(settings: settings)
         _ = standIn.createPasswordUser(email: "lu@example.com", password: "correct horse")
         _ = try await auth.signIn(withEmail: "lu@example.com", password: "correct horse")
 
@@ -50,7 +50,7 @@ import Testing
         let standIn = try StandIn()
         standIn.start()
         defer { standIn.stop() }
-        let auth = Auth(settings: AuthSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory()))
+        let auth = AuthService(settings: AuthServiceSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory()))
         let uid = standIn.createPasswordUser(email: "bo@example.com", password: "correct horse")
         let user = try await auth.signIn(withEmail: "bo@example.com", password: "correct horse").user
         #expect(try auth.savedUser("BO@example.com").uid == uid && auth.savedUser(uid).uid == uid && auth.savedUser().uid == uid)
@@ -68,9 +68,9 @@ import Testing
         let standIn = try StandIn()
         standIn.start()
         defer { standIn.stop() }
-        var settings = AuthSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
+        var settings = AuthServiceSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
         settings.signInAgain = { user in "run my-tool login \(user.email ?? user.uid)" }
-        let auth = Auth(settings: settings)
+        let auth = AuthService(settings: settings)
         let uid = standIn.createPasswordUser(email: "cy@example.com", password: "correct horse")
         let user = try await auth.signIn(withEmail: "cy@example.com", password: "correct horse").user
         standIn.revokeTokens(uid: uid)
@@ -108,16 +108,16 @@ import Testing
         standIn.start()
         defer { standIn.stop() }
         let interrupts = Interrupts()
-        var settings = AuthSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
+        var settings = AuthServiceSettings(apiKey: "settings-key", emulatorHost: standIn.hostAndPort, configDirectory: try directory())
         settings.redirect = .loopback
         settings.opensBrowser = false
         settings.timeout = .seconds(20)
-        let auth = Auth(settings: settings, observer: interrupts,
+        let auth = AuthService(settings: settings, observer: interrupts,
                         host: AuthHost(clock: SystemClock(), interrupts: interrupts, secrets: SystemSecretTokens(), environment: [:]))
         let error = await #expect(throws: FBAuthError.self) {
             // A browser flow, or an email link sent and waited for on a listener.
-            _ = emailLink ? try await auth.signIn(with: EmailAuthProvider.credential(awaitingLinkSentTo: "ada@example.com"))
-                          : try await auth.signIn(with: OAuthProvider(providerID: "yahoo.com"))
+            _ = emailLink ? try await auth.signIn(with: EmailPassword.credential(awaitingLinkSentTo: "ada@example.com"))
+                          : try await auth.signIn(with: BrowserProvider(providerID: "yahoo.com"))
         }
         #expect(error?.code == .webContextCancelled, "\(String(describing: error))")
         #expect(interrupts.watchedAtFirstNotice == true)

@@ -164,7 +164,7 @@ import Testing
 @Suite struct ExitCodeTableTests {
     @Test func everyErrorCodeEndsInExactlyOneDocumentedExitCode() throws {
         let help = try HelpCommand.text(for: "exit-codes")
-        for code in AuthErrorCode.allCases {
+        for code in FBAuthErrorCode.allCases {
             let exits = ExitCode.allCases.filter { $0.errorCodes.contains(code) }
             #expect(exits == [ExitCode(for: code)], "\(code)")
             #expect(help.contains(code.rawValue), "\(code) is listed")

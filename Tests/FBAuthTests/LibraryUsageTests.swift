@@ -40,8 +40,8 @@ import Testing
         return configuration
     }
 
-    private func auth(_ standIn: StandIn, email: String, observer: SignInObserver = SilentObserver(), directory: String) -> Auth {
-        Auth(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory, redirect: .loopback,
+    private func auth(_ standIn: StandIn, email: String, observer: SignInObserver = SilentObserver(), directory: String) -> AuthService {
+        AuthService(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory, redirect: .loopback,
              timeout: .seconds(30), browser: HeadlessLauncher(email: email), observer: observer)
     }
 
@@ -54,12 +54,12 @@ import Testing
         defer { standIn.stop() }
         standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
         let directory = try temporaryDirectory()
-        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: OAuthProvider(providerID: "yahoo.com")).user
+        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: BrowserProvider(providerID: "yahoo.com")).user
         // Microsoft says pat@example.com, unverified: that account exists with a password.
         let asPat = auth(standIn, email: "pat@example.com", directory: directory)
         let before = try String(contentsOfFile: directory + "/sessions.json", encoding: .utf8)
         do {
-            _ = try await asPat.savedUser(ada.uid).reauthenticate(with: OAuthProvider(providerID: "microsoft.com"))
+            _ = try await asPat.savedUser(ada.uid).reauthenticate(with: BrowserProvider(providerID: "microsoft.com"))
             Issue.record("reauthenticated into another account")
         } catch {
             #expect(error.code == .userMismatch, "\(error)")
@@ -76,7 +76,7 @@ import Testing
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "apple@example.com", directory: try temporaryDirectory())
-        let user = try await auth.signIn(with: OAuthProvider(providerID: "apple.com")).user
+        let user = try await auth.signIn(with: BrowserProvider(providerID: "apple.com")).user
         let token = try #require(user.keptAppleAccessToken)
         try await user.delete()
         let paths = standIn.requests.map(\.endpoint)
@@ -84,7 +84,7 @@ import Testing
         #expect(revoked < deleted && standIn.requests[revoked].body.contains(token) && standIn.users.isEmpty, "\(paths)")
 
         // A session saved before fbauth kept Apple tokens: none to revoke.
-        _ = try await auth.signIn(with: OAuthProvider(providerID: "apple.com"))
+        _ = try await auth.signIn(with: BrowserProvider(providerID: "apple.com"))
         let path = auth.sessionsLocation
         let kept = try #require(auth.currentUser?.keptAppleAccessToken)
         let text = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"accessToken\" : \"\(kept)\",", with: "")
@@ -151,7 +151,7 @@ import Testing
     }
 
     /// docs/library.md: a sign-in that needs a second factor, answered as the SDK's
-    /// `MultiFactorResolver` is: an authenticator app's code, or an SMS code.
+    /// `PendingSecondFactor` is: an authenticator app's code, or an SMS code.
     @Test func aSecondFactorIsAnsweredThroughTheResolver() async throws {
         var configuration = StandInConfiguration()
         configuration.checksRecaptcha = false
@@ -164,7 +164,7 @@ import Testing
         let app = standIn.enrollTOTP(uid: uid, displayName: "phone app")
         standIn.enrollPhone(uid: uid, phoneNumber: "+15555550100", displayName: "mobile")
 
-        func resolver() async throws -> MultiFactorResolver {
+        func resolver() async throws -> PendingSecondFactor {
             do {
                 _ = try await auth.signIn(withEmail: "mfa@example.com", password: "correct horse")
             } catch {
@@ -177,7 +177,7 @@ import Testing
         #expect(Set(first.hints.map(\.factorID)) == ["totp", "phone"] && auth.currentUser == nil)
         let hint = try #require(first.hints.first { $0.factorID == "totp" })
         let code = try #require(TOTP.code(secret: app.secret, at: Date()))
-        let result = try await first.resolveSignIn(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: code))
+        let result = try await first.resolveSignIn(with: TOTPFactorProofs.assertionForSignIn(withEnrollmentID: hint.uid, oneTimePassword: code))
         #expect(result.user.uid == uid && auth.currentUser?.uid == uid && result.additionalUserInfo?.providerID == "password")
         #expect(try await result.user.getIDTokenResult().signInSecondFactor == "totp")
 
@@ -185,7 +185,7 @@ import Testing
         let phone = try #require(second.hints.first { $0.factorID == "phone" })
         let verificationID = try await second.sendSMS(to: phone)
         let sms = try #require(standIn.latestCode(sentTo: "+15555550100"))
-        let bySMS = try await second.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(for: phone, verificationID: verificationID, verificationCode: sms))
+        let bySMS = try await second.resolveSignIn(with: PhoneFactorProofs.assertion(for: phone, verificationID: verificationID, verificationCode: sms))
         #expect(try await bySMS.user.getIDTokenResult().signInSecondFactor == "phone")
     }
 
@@ -239,10 +239,10 @@ import Testing
         let pat = try await auth.signIn(withEmail: "pat@example.com", password: "battery staple").user
         let guest = try await auth.signInAnonymously().user
 
-        let withPassword = EmailAuthProvider.credential(withEmail: "pat@example.com", password: "battery staple")
+        let withPassword = EmailPassword.credential(withEmail: "pat@example.com", password: "battery staple")
         #expect(try await pat.reauthenticate(with: withPassword).user.uid == pat.uid)
         await #expect(throws: FBAuthError.self) { _ = try await guest.reauthenticate(with: withPassword) }
-        let guestKeeps = try await guest.link(with: EmailAuthProvider.credential(withEmail: "g2@example.com", password: "a long one"))
+        let guestKeeps = try await guest.link(with: EmailPassword.credential(withEmail: "g2@example.com", password: "a long one"))
         #expect(guestKeeps.user.uid == guest.uid && guestKeeps.user.email == "g2@example.com" && !guestKeeps.user.isAnonymous)
 
         let saved = try SavedProjects.read(configDirectory: directory, environment: [:])
@@ -256,7 +256,7 @@ import Testing
         defer { standIn.stop() }
         let auth = auth(standIn, email: "lin@example.com", directory: try temporaryDirectory())
 
-        try await auth.sendSignInLink(toEmail: "lin@example.com", actionCodeSettings: ActionCodeSettings(url: "http://localhost/finish"))
+        try await auth.sendSignInLink(toEmail: "lin@example.com", actionCodeSettings: ActionLinkSettings(url: "http://localhost/finish"))
         let link = try #require(standIn.latestOobLink(sentTo: "lin@example.com", requestType: "EMAIL_SIGNIN"))
         #expect(auth.isSignIn(withEmailLink: link) && !auth.isSignIn(withEmailLink: "https://example.com/?x=1"))
         let user = try await auth.signIn(withEmail: "lin@example.com", link: link).user
@@ -290,14 +290,14 @@ import Testing
         #expect(claims.signInProvider == "custom" && claims.claims["admin"] == "true" && claims.expirationDate > claims.issuedAtDate, "\(claims)")
 
         let googleIDToken = standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com").idToken
-        let google = try await auth.signIn(with: OAuthProvider.credential(providerID: "google.com", idToken: googleIDToken)).user
+        let google = try await auth.signIn(with: BrowserProvider.credential(providerID: "google.com", idToken: googleIDToken)).user
         #expect(google.email == "g@example.com" && google.providerData.map(\.providerID) == ["google.com"])
-        let github = try await google.link(with: OAuthProvider(providerID: "github.com"))
+        let github = try await google.link(with: BrowserProvider(providerID: "github.com"))
         #expect(Set(github.user.providerData.map(\.providerID)) == ["github.com", "google.com"])
         let withoutGitHub = try await github.user.unlink(fromProvider: "github.com")
         #expect(withoutGitHub.providerData.map(\.providerID) == ["google.com"])
         await #expect(throws: FBAuthError.self) {
-            try await auth.signIn(with: OAuthProvider.credential(providerID: "yahoo.com", accessToken: "elsewhere"))
+            try await auth.signIn(with: BrowserProvider.credential(providerID: "yahoo.com", accessToken: "elsewhere"))
         }
     }
 
@@ -309,19 +309,19 @@ import Testing
         defer { standIn.stop() }
         let clock = ShiftedClock()
         let directory = try temporaryDirectory()
-        var settings = AuthSettings(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory)
+        var settings = AuthServiceSettings(apiKey: "library-key", emulatorHost: standIn.hostAndPort, configDirectory: directory)
         settings.redirect = .loopback
         settings.timeout = .seconds(30)
-        let auth = Auth(settings: settings, browser: HeadlessLauncher(email: "ada@example.com"),
+        let auth = AuthService(settings: settings, browser: HeadlessLauncher(email: "ada@example.com"),
                         host: AuthHost(clock: clock, interrupts: NoInterrupts(), secrets: SystemSecretTokens(), environment: [:]))
         func lastSignIn() throws -> Date? { auth.currentUser?.metadata.lastSignInDate }
-        let signedIn = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
+        let signedIn = try await auth.signIn(with: BrowserProvider(providerID: "microsoft.com"))
         let first = try #require(try lastSignIn())
         clock.advance(by: 3600)
-        _ = try await signedIn.user.link(with: OAuthProvider(providerID: "yahoo.com"))
+        _ = try await signedIn.user.link(with: BrowserProvider(providerID: "yahoo.com"))
         #expect(try lastSignIn() == first, "linking is not a sign-in")
         clock.advance(by: 3600)
-        _ = try await signedIn.user.reauthenticate(with: OAuthProvider(providerID: "yahoo.com"))
+        _ = try await signedIn.user.reauthenticate(with: BrowserProvider(providerID: "yahoo.com"))
         let after = try #require(try lastSignIn())
         #expect(after.timeIntervalSince(first) > 7000, "a reauthentication is")
     }
@@ -340,7 +340,7 @@ import Testing
         let auth = auth(standIn, email: "ada@example.com", observer: observer, directory: try temporaryDirectory())
 
         // The README's example, as written there.
-        var provider = OAuthProvider(providerID: "microsoft.com")
+        var provider = BrowserProvider(providerID: "microsoft.com")
         provider.scopes = ["mail.read"]
         provider.customParameters = ["tenant": "contoso.onmicrosoft.com"]
         let result = try await auth.signIn(with: provider)
@@ -357,7 +357,7 @@ import Testing
         // The flow told its observer where to sign in; it printed nothing itself.
         #expect(observer.events.contains { if case .notice(let text) = $0 { text.contains("microsoft.com") } else { false } })
 
-        let linked = try await result.user.link(with: OAuthProvider(providerID: "yahoo.com"))
+        let linked = try await result.user.link(with: BrowserProvider(providerID: "yahoo.com"))
         #expect(linked.user.uid == result.user.uid)
         #expect(Set(linked.user.providerData.map(\.providerID)) == ["microsoft.com", "yahoo.com"])
         #expect(try await linked.user.idToken(forcingRefresh: true) != token)
@@ -374,12 +374,12 @@ import Testing
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "owner@example.com", directory: try temporaryDirectory())
-        let owner = try await auth.signIn(with: OAuthProvider(providerID: "github.com")).user
+        let owner = try await auth.signIn(with: BrowserProvider(providerID: "github.com")).user
 
         // The fake Microsoft does not verify emails, so Firebase asks for confirmation.
         var conflict: AccountExistsConflict?
         do {
-            _ = try await auth.signIn(with: OAuthProvider(providerID: "microsoft.com"))
+            _ = try await auth.signIn(with: BrowserProvider(providerID: "microsoft.com"))
             Issue.record("the sign-in succeeded")
         } catch {  // as the README writes it
             guard case .accountExists(let reported) = error else { throw error }
@@ -402,10 +402,10 @@ import Testing
         standIn.start()
         defer { standIn.stop() }
         let directory = try temporaryDirectory()
-        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: OAuthProvider(providerID: "yahoo.com"))
+        let ada = try await auth(standIn, email: "ada@example.com", directory: directory).signIn(with: BrowserProvider(providerID: "yahoo.com"))
         let grace = auth(standIn, email: "grace@example.com", directory: directory)
         do {
-            _ = try await grace.currentUser!.reauthenticate(with: OAuthProvider(providerID: "yahoo.com"))
+            _ = try await grace.currentUser!.reauthenticate(with: BrowserProvider(providerID: "yahoo.com"))
             Issue.record("reauthenticated as another user")
         } catch {
             #expect(error.code == .userMismatch, "\(error)")
@@ -417,10 +417,10 @@ import Testing
         let standIn = try StandIn()
         standIn.start()
         defer { standIn.stop() }
-        var provider = OAuthProvider(providerID: "yahoo.com")
+        var provider = BrowserProvider(providerID: "yahoo.com")
         provider.customParameters = ["redirect_uri": "https://evil.example"]
         let auth = auth(standIn, email: "ada@example.com", directory: try temporaryDirectory())
-        for refused in [OAuthProvider(providerID: "yahoo"), provider] {
+        for refused in [BrowserProvider(providerID: "yahoo"), provider] {
             do {
                 _ = try await auth.signIn(with: refused)
                 Issue.record("accepted \(refused)")

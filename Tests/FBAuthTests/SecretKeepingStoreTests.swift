@@ -237,7 +237,7 @@ final class MemoryKeyring: SecretKeeper, @unchecked Sendable {
         defer { standIn.stop() }
         var host = AuthHost(clock: SystemClock(), interrupts: NoInterrupts(), secrets: SystemSecretTokens(), environment: [:])
         host.keyring = keyring
-        let auth = Auth(settings: AuthSettings(apiKey: "keyring-key", emulatorHost: standIn.hostAndPort, configDirectory: directory), host: host)
+        let auth = AuthService(settings: AuthServiceSettings(apiKey: "keyring-key", emulatorHost: standIn.hostAndPort, configDirectory: directory), host: host)
         let signedIn = try await auth.signInAnonymously()
         let token = try #require(signedIn.user.refreshToken)
         #expect(keyring.secrets == [token] && !fileText.contains(token))

@@ -8,28 +8,28 @@ import Foundation
 /// project's sessions so that a later process can link it once the user has signed in to the
 /// account that has the email. The SDK keeps it in the error only: an app links it in the same
 /// run; a command line runs each step in a process of its own.
-public struct KeptCredential: Sendable {
-    public let credential: OAuthCredential
+package struct KeptCredential: Sendable {
+    package let credential: OAuthTokens
     /// The email the provider reported.
-    public let email: String?
-    public let savedAt: Date
+    package let email: String?
+    package let savedAt: Date
 
     /// How long Firebase's pending tokens are usually taken: about an hour.
-    public static let probableLifetime: TimeInterval = PendingCredential.probableLifetime
+    package static let probableLifetime: TimeInterval = PendingCredential.probableLifetime
 }
 
-extension Auth {
+extension AuthService {
     /// The credential kept for this project, if any.
-    public var keptCredential: KeptCredential? {
+    package var keptCredential: KeptCredential? {
         guard let saved = (try? store.load())?.project(project)?.pendingCredential,
               let pending = try? store.revealing(saved, in: project) else { return nil }
-        return KeptCredential(credential: OAuthCredential(providerID: pending.providerId, accessToken: pending.accessToken, idToken: pending.idToken,
+        return KeptCredential(credential: OAuthTokens(providerID: pending.providerId, accessToken: pending.accessToken, idToken: pending.idToken,
                                                           secret: pending.secret, pendingToken: pending.pendingToken),
                               email: pending.email, savedAt: pending.savedAt)
     }
 
     /// Keeps `conflict`'s credential for this project (replacing any kept before).
-    public func keep(_ conflict: AccountExistsConflict) throws(FBAuthError) {
+    package func keep(_ conflict: AccountExistsConflict) throws(FBAuthError) {
         let pending = PendingCredential(credential: conflict.updatedCredential, email: conflict.email, savedAt: clock.now())
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.modifyProject(project) { $0.pendingCredential = pending }
@@ -37,12 +37,12 @@ extension Auth {
     }
 }
 
-extension User {
+extension SignedInUser {
     /// Links the credential kept for the project to this user, and forgets it once linked, or
     /// when Firebase no longer takes it (`INVALID_PENDING_TOKEN`, said in the error).
-    public func linkKeptCredential(completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func linkKeptCredential(completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         let (auth, reference) = (self.auth, self.reference)
-        auth.onBackground({ () throws(FBAuthError) -> AuthDataResult in
+        auth.onBackground({ () throws(FBAuthError) -> AuthOutcome in
             guard let saved = try auth.store.load().project(auth.project)?.pendingCredential else {
                 throw .signInAgain("no credential is kept for this project")
             }
@@ -68,7 +68,7 @@ extension User {
                 throw error.explainingLink(of: pending.providerId)
             }
             let linked = try auth.renewal().merge(record, into: reference, purpose: .link, clearingPending: true)
-            return AuthDataResult(record, user: User(linked, auth: auth))
+            return AuthOutcome(record, user: SignedInUser(linked, auth: auth))
         }, completion)
     }
 }

@@ -1,6 +1,6 @@
 /// Email/password accounts beyond signing in (firebase-js-sdk
 /// `packages/auth/src/core/strategies/email_and_password.ts`): a new user, a password added to
-/// the signed-in user (`linkWithCredential(EmailAuthProvider.credential(…))`), an email-link
+/// the signed-in user (`linkWithCredential(EmailPassword.credential(…))`), an email-link
 /// sign-in. A password the project's policy refuses is explained with the policy in words.
 extension CredentialSignIn {
     /// `createUserWithEmailAndPassword`.

@@ -7,7 +7,7 @@ import FBAuthSupport
 /// possibly inside a `link` or `deep_link_id` parameter (Dynamic Links, iOS custom schemes).
 /// The code is a one-time secret: it is never printed.
 internal struct EmailActionLink: Sendable, Equatable {
-    internal var operation: ActionCodeOperation
+    internal var operation: ActionLinkOperation
     internal var code: String
     internal var apiKey: String
     internal var continueUrl: String?
@@ -26,7 +26,7 @@ internal struct EmailActionLink: Sendable, Equatable {
         guard let code = parameters["oobCode"], let mode = parameters["mode"], let apiKey = parameters["apiKey"] else {
             return .failure(.notALink)
         }
-        guard let operation = ActionCodeOperation(rawValue: mode) else { return .failure(.unknownMode) }
+        guard let operation = ActionLinkOperation(rawValue: mode) else { return .failure(.unknownMode) }
         // Firebase's codes are base64url-like; anything else is not one of its links.
         guard TokenAlphabet.visible.accepts(code), code.count <= 512, TokenAlphabet.visible.accepts(apiKey), apiKey.count <= 128 else {
             return .failure(.malformedCode)
@@ -69,7 +69,7 @@ internal struct EmailActionLink: Sendable, Equatable {
 
 /// What a link from one of Firebase's emails does, as the SDK's `ActionCodeOperation` (its
 /// `mode` parameter).
-public enum ActionCodeOperation: String, Sendable, CaseIterable {
+package enum ActionLinkOperation: String, Sendable, CaseIterable {
     case passwordReset = "resetPassword"
     /// A sign-in link (`signIn`; the SDK's `.emailLink`).
     case emailLink = "signIn"
@@ -79,7 +79,7 @@ public enum ActionCodeOperation: String, Sendable, CaseIterable {
     case revertSecondFactorAddition
 
     /// In words, for "this is a … link".
-    public var sentence: String {
+    package var sentence: String {
         switch self {
         case .passwordReset: "a password-reset link"
         case .emailLink: "a sign-in link"

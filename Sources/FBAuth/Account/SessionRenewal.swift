@@ -25,7 +25,7 @@ internal struct SessionRenewal {
     }
 
     /// The one step after a link or a reauthentication, wherever it is started (the library's
-    /// `User`, fbauth's commands): the same user, or nothing is saved; merged under the store's
+    /// `SignedInUser`, fbauth's commands): the same user, or nothing is saved; merged under the store's
     /// lock into the session as it is now (a concurrent link keeps its provider token, a
     /// sign-out meanwhile stays); the pending credential cleared when it was the one used.
     internal func merge(_ record: SignInRecord, into reference: SessionReference, purpose: Purpose,

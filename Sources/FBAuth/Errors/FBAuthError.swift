@@ -1,8 +1,8 @@
 import FBAuthSupport
 
-/// Every failure the library reports: a code (`AuthErrorCode`, what a program decides on) and
+/// Every failure the library reports: a code (`FBAuthErrorCode`, what a program decides on) and
 /// a one-line message for people (`message`). The cases say where the failure came from.
-public enum FBAuthError: Error, Sendable {
+package enum FBAuthError: Error, Sendable {
     /// A value given to the library (or to fbauth's command line) is not acceptable.
     case usage(String, remedy: Remedy? = nil)
     /// The server answered with an error; `action` says what was being done ("sign-in").
@@ -21,17 +21,17 @@ public enum FBAuthError: Error, Sendable {
     /// The session store cannot be read or written.
     case store(String, remedy: Remedy? = nil)
     /// Anything else, with its code.
-    case failed(AuthErrorCode, String, remedy: Remedy? = nil)
+    case failed(FBAuthErrorCode, String, remedy: Remedy? = nil)
     /// The first factor was right and the account needs a second one: the SDK's error with its
-    /// `MultiFactorResolver`, which finishes the sign-in.
-    case secondFactorRequired(MultiFactorResolver)
+    /// `PendingSecondFactor`, which finishes the sign-in.
+    case secondFactorRequired(PendingSecondFactor)
 
-    public var code: AuthErrorCode {
+    package var code: FBAuthErrorCode {
         switch self {
         case .usage: .invalidArgument
         case .server(let error, _):
             error.isTransient ? .networkError
-                : AppCheckRejection.isRejection(error) ? .appCheckTokenInvalid : error.code.flatMap(AuthErrorCode.forServerCode) ?? .serverRefused
+                : AppCheckRejection.isRejection(error) ? .appCheckTokenInvalid : error.code.flatMap(FBAuthErrorCode.forServerCode) ?? .serverRefused
         case .network: .networkError
         case .badResponse: .invalidResponse
         case .signInAgain: .noCurrentUser
@@ -44,7 +44,7 @@ public enum FBAuthError: Error, Sendable {
     }
 
     /// What the user can do about it, where the library knows.
-    public var remedy: Remedy? {
+    package var remedy: Remedy? {
         switch self {
         case .usage(_, let remedy), .signInAgain(_, let remedy), .flowIncomplete(_, let remedy), .store(_, let remedy), .failed(_, _, let remedy): remedy
         case .server, .network, .badResponse, .accountExists, .secondFactorRequired: nil
@@ -52,7 +52,7 @@ public enum FBAuthError: Error, Sendable {
     }
 
     /// One line for stderr, without the `fbauth:` prefix.
-    public var message: String {
+    package var message: String {
         switch self {
         case .usage(let text, _), .signInAgain(let text, _), .flowIncomplete(let text, _), .store(let text, _), .failed(_, let text, _):
             return text
@@ -129,7 +129,7 @@ enum APIKeyRestriction {
 
 extension FBAuthError {
     /// A reauthentication, or a link, that answered for another account than the session's:
-    /// one sentence wherever it is found (the library's `User`, fbauth's `reauth`).
+    /// one sentence wherever it is found (the library's `SignedInUser`, fbauth's `reauth`).
     internal static func userMismatch(answeredFor other: String, expected label: String?, uid: String, linking: Bool = false) -> FBAuthError {
         let expected = label.map { $0 == uid ? "the user of uid \(uid)" : "\($0) (uid \(uid))" } ?? "the user of uid \(uid)"
         return .failed(.userMismatch, "user mismatch: \(linking ? "linking answered for" : "you signed in as") \(TerminalText.safe(other)), not as \(expected); the session was left unchanged")

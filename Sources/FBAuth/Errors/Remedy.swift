@@ -1,7 +1,7 @@
 /// What the user can do about a failure, given where it arises so that a program says it in
 /// its own words: fbauth's command line names its commands and options (`CommandLineRemedies`),
 /// a Swift program its own buttons. The library's messages name none of them.
-public enum Remedy: Sendable, Equatable {
+package enum Remedy: Sendable, Equatable {
     /// Nobody is signed in to the project: sign in.
     case signIn
     /// Nothing came within the wait: wait longer.

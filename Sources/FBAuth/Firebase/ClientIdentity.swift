@@ -6,16 +6,16 @@
 /// - `X-Firebase-gmpid`: the app id, when the app config names one;
 /// - what an API key restricted to an app or to web sites requires: `X-Ios-Bundle-Identifier`,
 ///   `X-Android-Package` with `X-Android-Cert` (SHA-1), or a `Referer`.
-public struct ClientIdentity: Sendable, Equatable {
-    public var iosBundleId: String?
-    public var androidPackage: String?
+package struct ClientIdentity: Sendable, Equatable {
+    package var iosBundleId: String?
+    package var androidPackage: String?
     /// SHA-1 of the app's signing certificate, hex without separators.
-    public var androidCert: String?
-    public var referer: String?
-    public var language: String?
-    public var appId: String?
+    package var androidCert: String?
+    package var referer: String?
+    package var language: String?
+    package var appId: String?
 
-    public init(iosBundleId: String? = nil, androidPackage: String? = nil, androidCert: String? = nil, referer: String? = nil,
+    package init(iosBundleId: String? = nil, androidPackage: String? = nil, androidCert: String? = nil, referer: String? = nil,
                 language: String? = nil, appId: String? = nil) {
         self.iosBundleId = iosBundleId
         self.androidPackage = androidPackage
@@ -40,7 +40,7 @@ public struct ClientIdentity: Sendable, Equatable {
 
     /// The user's language from the POSIX locale variables, in the order the C library reads
     /// them: `fr_FR.UTF-8` → `fr`, `pt_BR` → `pt-BR`; nil for `C`, `POSIX` or nothing.
-    public static func language(fromEnvironment environment: [String: String]) -> String? {
+    package static func language(fromEnvironment environment: [String: String]) -> String? {
         guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
             return nil
         }
@@ -69,10 +69,10 @@ internal enum APIKey {
 }
 
 /// The library's version, sent in `X-Client-Version` (and printed by `fbauth --version`).
-public enum FBAuthVersion {
+package enum FBAuthVersion {
     /// The one place the version is written: Scripts/release.sh and the Homebrew formula read
     /// it from this line.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
     /// The commit of a release build (`fbauth --version` says it); nil in other builds.
-    nonisolated(unsafe) public static var commit: String?
+    nonisolated(unsafe) package static var commit: String?
 }

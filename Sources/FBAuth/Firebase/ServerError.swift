@@ -8,17 +8,17 @@ import Foundation
 /// `{"error": {"code": 400, "message": "CODE : detail", "errors": [...]}}` or as an HTTP-200
 /// `errorMessage` (the Firebase Auth REST API reference, "Error responses"; firebase-js-sdk
 /// packages/auth/src/api/errors.ts).
-public struct ServerError: Error, Sendable, Equatable {
+package struct ServerError: Error, Sendable, Equatable {
     /// The HTTP status (200 for `errorMessage` answers).
-    public var httpStatus: Int
+    package var httpStatus: Int
     /// The message exactly as the server sent it.
-    public var message: String
+    package var message: String
     /// `errors[].reason` values, e.g. `keyInvalid`.
-    public var reasons: [String]
+    package var reasons: [String]
     /// The host that answered.
-    public var host: String
+    package var host: String
 
-    public init(httpStatus: Int, message: String, reasons: [String] = [], host: String) {
+    package init(httpStatus: Int, message: String, reasons: [String] = [], host: String) {
         self.httpStatus = httpStatus
         self.message = message
         self.reasons = reasons
@@ -28,7 +28,7 @@ public struct ServerError: Error, Sendable, Equatable {
     /// The leading code, e.g. `INVALID_IDP_RESPONSE` in `INVALID_IDP_RESPONSE : bad code`, or
     /// `USER_NOT_FOUND` in the emulator's `USER_NOT_FOUND ((note))`. Nil for free text such as
     /// "API key not valid. Please pass a valid API key."
-    public var code: String? {
+    package var code: String? {
         let scalars = message.unicodeScalars
         let token = scalars.prefix { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
         guard token.count >= 3, token.first.map({ ("A"..."Z").contains($0) }) == true else { return nil }
@@ -38,7 +38,7 @@ public struct ServerError: Error, Sendable, Equatable {
     }
 
     /// What follows the code (`CODE : detail`), if anything.
-    public var detail: String? {
+    package var detail: String? {
         guard let code else { return message }
         var rest = message.dropFirst(code.count).drop(while: { $0 == " " })
         if rest.hasPrefix(":") { rest = rest.dropFirst().drop(while: { $0 == " " }) }
@@ -47,12 +47,12 @@ public struct ServerError: Error, Sendable, Equatable {
 
     /// What a blocking function said: the `error.message` of the JSON it answered, which the
     /// server embeds in `BLOCKING_FUNCTION_ERROR_RESPONSE : ((… returned an error: {JSON}))`.
-    public var blockingFunctionMessage: String? {
+    package var blockingFunctionMessage: String? {
         guard let detail, let start = detail.firstIndex(of: "{"), let end = detail.lastIndex(of: "}") else { return detail }
         return JSONValue.parse(String(detail[start...end]))?["error"]?["message"]?.stringValue ?? detail
     }
 
     /// 500, 502, 503, 504 and 429: worth one retry, and reported as a network problem (exit 6).
     /// A 501 (not implemented) will not change on a second try.
-    public var isTransient: Bool { [500, 502, 503, 504, 429].contains(httpStatus) }
+    package var isTransient: Bool { [500, 502, 503, 504, 429].contains(httpStatus) }
 }

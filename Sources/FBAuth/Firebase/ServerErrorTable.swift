@@ -1,7 +1,7 @@
 /// Server error codes in plain words. Codes come from the
 /// Identity Toolkit and securetoken (the Firebase Auth REST API reference; firebase-js-sdk
 /// packages/auth/src/api/errors.ts); an unknown code is shown
-/// as it came. Which `AuthErrorCode` each is: `AuthErrorCode.forServerCode`. The words speak
+/// as it came. Which `FBAuthErrorCode` each is: `FBAuthErrorCode.forServerCode`. The words speak
 /// of Firebase and the account, never of a program's commands: a client adds its own way to
 /// act on each code (fbauth's command line: `CommandLineRemedies`).
 internal enum ServerErrorTable {

@@ -2,7 +2,7 @@ import FBAuthSupport
 
 /// What a browser flow is made with besides its client: how its pages load the SDK and which
 /// domain they use, what the user is told, whom its listeners admit. Read once by the caller
-/// (the command line from its settings, `Auth` from its own) and passed to the flow's `init`.
+/// (the command line from its settings, `AuthService` from its own) and passed to the flow's `init`.
 internal struct BrowserFlowSettings: Sendable {
     /// Whether to report a live "waiting" line (`SignInEvent.waiting`), where it can be redrawn.
     internal var showsWaitingLine = false

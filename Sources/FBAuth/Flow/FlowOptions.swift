@@ -77,7 +77,7 @@ internal struct FlowOptions: Sendable, Equatable {
 }
 
 /// The two ways a browser flow gets the provider's redirect.
-public enum RedirectRoute: Sendable, Equatable {
+package enum RedirectRoute: Sendable, Equatable {
     /// A page on the loopback listener runs the Firebase JS SDK's `signInWithPopup`; Firebase's
     /// hosted handler (`https://AUTH_DOMAIN/__/auth/handler`, registered with every provider)
     /// receives the redirect, and fbauth performs the exchange with what the page captured.

@@ -3,7 +3,7 @@ import FBAuthSupport
 
 /// A provider token the caller already holds — from Google Sign-In, Sign in with Apple, a
 /// CI's OpenID Connect issuer — sent to `signInWithIdp` in `postBody` as
-/// `OAuthProvider.credential(…)` does (firebase-js-sdk `packages/auth/src/core/credentials/oauth.ts`,
+/// `BrowserProvider.credential(…)` does (firebase-js-sdk `packages/auth/src/core/credentials/oauth.ts`,
 /// `core/providers/oauth.ts`): `providerId`, `id_token`, `access_token`, `oauth_token_secret`,
 /// and the raw `nonce` whose SHA-256 the ID token carries.
 internal struct ProviderTokenCredential: Sendable, Equatable {
@@ -101,18 +101,18 @@ extension CredentialSignIn {
 }
 
 /// How the messages about a provider credential name its parts: as
-/// `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:secret:)` names them, or as
+/// `BrowserProvider.credential(providerID:idToken:rawNonce:accessToken:secret:)` names them, or as
 /// a program's user gives them (fbauth: its options).
-public struct CredentialPartNames: Sendable {
-    public var idToken, accessToken, secret, rawNonce: String
+package struct CredentialPartNames: Sendable {
+    package var idToken, accessToken, secret, rawNonce: String
 
-    public init(idToken: String, accessToken: String, secret: String, rawNonce: String) {
+    package init(idToken: String, accessToken: String, secret: String, rawNonce: String) {
         self.idToken = idToken
         self.accessToken = accessToken
         self.secret = secret
         self.rawNonce = rawNonce
     }
 
-    /// As `OAuthProvider.credential(withProviderID:idToken:rawNonce:accessToken:)` names them.
-    public static let sdk = CredentialPartNames(idToken: "idToken", accessToken: "accessToken", secret: "secret", rawNonce: "rawNonce")
+    /// As `BrowserProvider.credential(withProviderID:idToken:rawNonce:accessToken:)` names them.
+    package static let sdk = CredentialPartNames(idToken: "idToken", accessToken: "accessToken", secret: "secret", rawNonce: "rawNonce")
 }

@@ -7,7 +7,7 @@ import LoopbackHTTP
 /// closed before a byte of it is read, and the browser can be given the start address itself.
 /// Elsewhere (macOS), or when the check is turned off, the browser is given a `LaunchPage`, a
 /// file only this user can read, instead.
-public enum ListenerGuard: Sendable, Equatable {
+package enum ListenerGuard: Sendable, Equatable {
     /// Refuse other users' connections where that can be checked (the default).
     case ownConnectionsOnly
     /// Serve every connection; the launch page protects the start address

@@ -134,7 +134,7 @@ internal final class RedirectReceiver {
 }
 
 /// The host name in the redirect URI. The listener always binds loopback addresses only.
-public enum RedirectHost: String, Sendable, CaseIterable {
+package enum RedirectHost: String, Sendable, CaseIterable {
     case localhost
     case ipv4 = "127.0.0.1"
     case ipv6 = "[::1]"

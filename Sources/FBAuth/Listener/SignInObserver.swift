@@ -1,7 +1,7 @@
 /// Where a browser sign-in reports what its user should know while it runs, and where it reads
 /// an address the user pastes. The library never prints: fbauth's command line shows these on
 /// stderr; another program may show them as it likes, or not at all (`SilentObserver`).
-public protocol SignInObserver: Sendable {
+package protocol SignInObserver: Sendable {
     func signIn(_ event: SignInEvent)
     /// Where the user can paste the browser's final address when the browser cannot reach this
     /// machine (a browser elsewhere, over ssh); nil when there is no such input.
@@ -10,7 +10,7 @@ public protocol SignInObserver: Sendable {
     var showsWaitingLine: Bool { get }
 }
 
-public enum SignInEvent: Sendable, Equatable {
+package enum SignInEvent: Sendable, Equatable {
     /// A sentence for the user: where to sign in, what happened, what to do next.
     case notice(String)
     /// A live "waiting" line, replaced by the next one; nil clears it. Sent only while no
@@ -22,7 +22,7 @@ public enum SignInEvent: Sendable, Equatable {
 }
 
 /// A line-oriented input the flow can wait on together with its listener.
-public protocol PasteInput: Sendable {
+package protocol PasteInput: Sendable {
     /// A descriptor that becomes readable when input arrives (for `poll`).
     var descriptor: Int32 { get }
     /// Whether a person is typing (a terminal), rather than a pipe.
@@ -32,13 +32,13 @@ public protocol PasteInput: Sendable {
 }
 
 /// For programs that show nothing while a sign-in runs.
-public struct SilentObserver: SignInObserver {
-    public init() {}
-    public func signIn(_ event: SignInEvent) {}
-    public var pasteInput: PasteInput? { nil }
+package struct SilentObserver: SignInObserver {
+    package init() {}
+    package func signIn(_ event: SignInEvent) {}
+    package var pasteInput: PasteInput? { nil }
 }
 
 extension SignInObserver {
-    public var showsWaitingLine: Bool { false }
+    package var showsWaitingLine: Bool { false }
     func notice(_ text: String) { signIn(.notice(text)) }
 }

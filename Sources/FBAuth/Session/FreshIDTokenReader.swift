@@ -22,10 +22,10 @@ internal struct ProjectQuery {
 }
 
 /// What `fbauth token` prints from a saved session.
-public struct FreshIDToken: Sendable, Equatable {
-    public var idToken: String
-    public var expirationTime: Date
-    public var uid: String
+package struct FreshIDToken: Sendable, Equatable {
+    package var idToken: String
+    package var expirationTime: Date
+    package var uid: String
 
     internal init(idToken: String, expirationTime: Date, uid: String) {
         self.idToken = idToken
@@ -35,11 +35,11 @@ public struct FreshIDToken: Sendable, Equatable {
 }
 
 /// The same as bytes of `sessions.json`, valid while they are.
-public struct FreshIDTokenBytes {
-    public var idToken: UnsafeRawBufferPointer
-    public var uid: UnsafeRawBufferPointer
+package struct FreshIDTokenBytes {
+    package var idToken: UnsafeRawBufferPointer
+    package var uid: UnsafeRawBufferPointer
     /// Seconds since 1970.
-    public var expirationTime: Int
+    package var expirationTime: Int
 }
 
 /// Reads the current session's ID token straight from the bytes of `sessions.json`, for

@@ -11,11 +11,11 @@ import FBAuthSupport
 /// String-based counterpart on the full path, and tests hold the two to the same answers:
 /// the command line's `ProjectNaming`, `FileSessionStore.directory(option:variable:)`,
 /// `FreshIDTokenReader.read(_:project:minValid:now:)`.
-public enum QuickTokenRead {
+package enum QuickTokenRead {
     /// Calls `answer` with the current session's token and returns true when it has at least
     /// `minValid` seconds left; false, with nothing called, whenever the full path must run: a
     /// bad emulator host, an untrusted directory, no file, no such session, a token to refresh.
-    public static func answer(environment: RawEnvironment, minValid: TimeInterval, now: Date, _ answer: (FreshIDTokenBytes) -> Void) -> Bool {
+    package static func answer(environment: RawEnvironment, minValid: TimeInterval, now: Date, _ answer: (FreshIDTokenBytes) -> Void) -> Bool {
         // A run that keeps nothing reads nothing either: FBAUTH_REFRESH_TOKEN, FBAUTH_STORE=none.
         if environment.bytes("FBAUTH_REFRESH_TOKEN")?.isEmpty == false { return false }
         if let store = environment.bytes("FBAUTH_STORE"), store.elementsEqual("none".utf8) { return false }

@@ -1,6 +1,6 @@
 /// Where a session's long-lived secrets (its refresh token, an X token secret, a pending
 /// provider credential) are kept: in the OS keyring, or in `sessions.json` with everything else.
-public enum SecretStorage: String, Sendable, Codable, CaseIterable {
+package enum SecretStorage: String, Sendable, Codable, CaseIterable {
     /// The Secret Service on Linux (gnome-keyring, KeePassXC, KWallet), the Keychain on macOS.
     case keyring
     /// `sessions.json` itself (mode 0600 in a 0700 directory).

@@ -19,13 +19,13 @@ internal protocol SessionFile: Sendable {
 extension FileSessionStore: SessionFile {}
 
 /// Sessions that live as long as the process: `fbauth --store none` and `FBAUTH_REFRESH_TOKEN`,
-/// for CI that must leave nothing on disk and has no keyring. One is shared by every `Auth` of a
-/// run (`AuthSettings.sessionMemory`), so a session one of them adopts the others see.
-public final class SessionMemory: @unchecked Sendable {
+/// for CI that must leave nothing on disk and has no keyring. One is shared by every `AuthService` of a
+/// run (`AuthServiceSettings.sessionMemory`), so a session one of them adopts the others see.
+package final class SessionMemory: @unchecked Sendable {
     private let lock = Lock()
     private var contents = StoreContents()
 
-    public init() {}
+    package init() {}
 
     func read() -> StoreContents { lock.withLock { contents } }
 

@@ -6,13 +6,13 @@ import Foundation
 import FBAuthSupport
 
 /// Why no browser could be opened.
-public struct BrowserLaunchError: Error, Sendable, Equatable {
-    public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+package struct BrowserLaunchError: Error, Sendable, Equatable {
+    package var reason: String
+    package init(_ reason: String) { self.reason = reason }
 }
 
 /// Opens a URL for the user to visit.
-public protocol BrowserLauncher: Sendable {
+package protocol BrowserLauncher: Sendable {
     /// Starts the browser (or the program that hands the URL to one). The returned process,
     /// when there is one, is watched: a launcher that fails makes fbauth fall back to showing
     /// the URL and waiting.
@@ -24,11 +24,11 @@ public protocol BrowserLauncher: Sendable {
 }
 
 extension BrowserLauncher {
-    public var announcement: String? { nil }
+    package var announcement: String? { nil }
 }
 
 /// A launched browser program.
-public protocol LaunchedBrowser: Sendable {
+package protocol LaunchedBrowser: Sendable {
     /// A description of the failure once the program has ended unsuccessfully; nil while it
     /// runs or after it succeeded.
     func failure() -> String?
@@ -39,7 +39,7 @@ public protocol LaunchedBrowser: Sendable {
 }
 
 extension LaunchedBrowser {
-    public var failureEndsTheWait: Bool { false }
+    package var failureEndsTheWait: Bool { false }
 }
 
 /// How this machine opens a URL (pure: decided from the environment and which programs exist).
@@ -93,19 +93,19 @@ internal enum BrowserCommand: Equatable, Sendable {
 
 /// Opens URLs with the program `BrowserCommand` picks, executed directly — never through a
 /// shell, so nothing in the URL is interpreted. Its output goes to stderr.
-public struct SystemBrowserLauncher: BrowserLauncher {
+package struct SystemBrowserLauncher: BrowserLauncher {
     let environment: [String: String]
     /// Variables the browser does not inherit, besides the API key; worked out only when a
     /// browser is launched, so that commands without one (`fbauth token`) do not pay for it.
     let withholding: @Sendable () -> Set<String>
 
     /// `withholding`: the program's own settings; the API key is always withheld.
-    public init(environment: [String: String], withholding: @escaping @Sendable () -> Set<String> = { [] }) {
+    package init(environment: [String: String], withholding: @escaping @Sendable () -> Set<String> = { [] }) {
         self.environment = environment
         self.withholding = withholding
     }
 
-    public func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
+    package func open(_ url: String) throws(BrowserLaunchError) -> LaunchedBrowser? {
         switch command(for: url) {
         case .unavailable(let reason):
             throw BrowserLaunchError(reason)
@@ -139,7 +139,7 @@ public struct SystemBrowserLauncher: BrowserLauncher {
     }
 
     /// Why no browser can be launched here, or nil when one can.
-    public static func unavailability(environment: [String: String]) -> String? {
+    package static func unavailability(environment: [String: String]) -> String? {
         if case .unavailable(let reason) = SystemBrowserLauncher(environment: environment).command(for: "") { return reason }
         return nil
     }

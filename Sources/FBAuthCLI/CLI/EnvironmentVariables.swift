@@ -15,7 +15,7 @@ package enum EnvironmentVariables {
         ("XDG_CONFIG_HOME", "Base of the default configuration directory."),
         ("LC_ALL", "With LC_MESSAGES and LANG, in that order: the language sent as X-Firebase-Locale when --language is not given (fr_FR.UTF-8 → fr)."),
         ("BROWSER", "The program that opens the sign-in page, or with --loopback the authorization URL (the URL is its only argument)."),
-        ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(AuthSettings.firebaseJSVersion). https:// only (http:// to a loopback host, for tests)."),
+        ("FBAUTH_FIREBASE_JS_URL", "Base URL of the Firebase JS SDK files (firebase-app.js, firebase-auth.js) the hosted flow's page loads; default https://www.gstatic.com/firebasejs/\(AuthServiceSettings.firebaseJSVersion). https:// only (http:// to a loopback host, for tests)."),
         ("FBAUTH_AUTH_DOMAIN", "The hosted handler's domain when --auth-domain is not given (default PROJECT_ID.firebaseapp.com)."),
         ("FBAUTH_CONNECTION_CHECK", "on (default; off under WSL) or off. On: the sign-in's listener closes every connection that is not from one of your own programs (Linux), and the browser is given the sign-in's address; off, or where that cannot be checked (macOS): it is given a page in a file only you can read, which leads there. Turn it off only for a browser that reaches this machine through another user's program (a port forwarder running as root)."),
         ("KUBERNETES_EXEC_INFO", "Set by client-go for token --format exec-credential: the apiVersion to answer (v1 or v1beta1)."),

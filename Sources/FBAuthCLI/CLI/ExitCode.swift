@@ -34,7 +34,7 @@ package enum ExitCode: Int32, CaseIterable, Sendable {
 extension ExitCode {
     /// The one table from the library's error codes to fbauth's exit codes; `fbauth help
     /// exit-codes` prints it.
-    init(for code: AuthErrorCode) {
+    init(for code: FBAuthErrorCode) {
         switch code {
         case .invalidArgument: self = .usage
         case .noCurrentUser, .userTokenExpired, .userNotFound: self = .signInAgain
@@ -51,7 +51,7 @@ extension ExitCode {
     }
 
     /// The library's error codes that end with this exit code.
-    var errorCodes: [AuthErrorCode] { AuthErrorCode.allCases.filter { ExitCode(for: $0) == self } }
+    var errorCodes: [FBAuthErrorCode] { FBAuthErrorCode.allCases.filter { ExitCode(for: $0) == self } }
 }
 
 extension FBAuthError {

@@ -3,7 +3,7 @@ import FBAuth
 /// credential for `fbauth link --pending`, tells the user which methods the account uses and
 /// what to do next, and exits 5.
 struct AccountExistsHandling {
-    let auth: Auth
+    let auth: AuthService
     let context: CommandContext
 
     /// What a command does with the conflict: a sign-in keeps the credential and says how to
@@ -12,7 +12,7 @@ struct AccountExistsHandling {
 
     /// `body`, with an account-exists conflict handled as `outcome` says: the one place the
     /// sign-in and link commands (each in one step and in two) catch it.
-    static func handling<T>(_ outcome: Outcome, auth: Auth, context: CommandContext, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
+    static func handling<T>(_ outcome: Outcome, auth: AuthService, context: CommandContext, _ body: () throws(FBAuthError) -> T) throws(FBAuthError) -> T {
         do throws(FBAuthError) {
             return try body()
         } catch {

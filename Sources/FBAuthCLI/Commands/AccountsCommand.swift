@@ -50,7 +50,7 @@ enum AccountsCommand: RunnableCommand {
         let now = context.clock.now()
         // Each emulator asked once whether it still answers (a connection on loopback).
         let stopped = context.projectsOnStoppedEmulators(in: saved)
-        var listed: [(project: SavedProject, user: User, current: Bool)] = []
+        var listed: [(project: SavedProject, user: SignedInUser, current: Bool)] = []
         for project in projects {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
             let current = auth.currentUser
@@ -86,7 +86,7 @@ enum AccountsCommand: RunnableCommand {
         }
     }
 
-    static func state(of user: User, now: Date) -> String {
+    static func state(of user: SignedInUser, now: Date) -> String {
         guard user.canRefresh else { return user.isAnonymous ? "signed out by the server: the anonymous account is lost" : "signed out by the server: sign in again" }
         let left = user.tokenExpiration.timeIntervalSince(now)
         return left > 0 ? "valid for \(Int(left / 60)) min" : "expired (refreshed on next use)"
@@ -97,7 +97,7 @@ enum AccountsCommand: RunnableCommand {
 /// script can read either. The project both as its id (`projectId`, null when unknown) and as
 /// the words `status` shows (`project`).
 struct SessionListingJSON: Encodable {
-    var user: User
+    var user: SignedInUser
     var current: Bool
     var projectId: String?
     /// The project's label (project id or key suffix, emulator).
@@ -134,7 +134,7 @@ struct SessionListingJSON: Encodable {
     }
 }
 
-extension User {
+extension SignedInUser {
     /// Whether the session can be refreshed: Firebase has not refused its refresh token.
     var canRefresh: Bool { refreshTokenStorage != nil }
     /// Where the refresh token is, in words: "in the keyring", "in sessions.json".

@@ -49,8 +49,8 @@ package struct CommandContext: Sendable {
     /// `opensBrowser` false: pages (reCAPTCHA, sign-in) are shown as addresses to open;
     /// `configure` sets what the command adds (a browser flow's options, its second-factor prompt).
     func auth(for project: ProjectContext, opensBrowser: Bool = true,
-              _ configure: (inout AuthSettings) -> Void = { _ in }) throws(FBAuthError) -> Auth {
-        var authSettings = AuthSettings(apiKey: project.apiKey, emulatorHost: project.emulatorHost, tenantID: project.tenantId,
+              _ configure: (inout AuthServiceSettings) -> Void = { _ in }) throws(FBAuthError) -> AuthService {
+        var authSettings = AuthServiceSettings(apiKey: project.apiKey, emulatorHost: project.emulatorHost, tenantID: project.tenantId,
                                         projectID: project.projectId, configDirectory: sessionDirectory)
         authSettings.authDomain = settings.authDomain
         authSettings.firebaseJSURL = settings.firebaseJSBase
@@ -69,7 +69,7 @@ package struct CommandContext: Sendable {
         authSettings.sessionMemory = sessionMemory
         configure(&authSettings)
         let style = TerminalStyle(console: console, environment: environment)
-        let auth = Auth(settings: authSettings, browser: dependencies.browser,
+        let auth = AuthService(settings: authSettings, browser: dependencies.browser,
                         observer: ConsoleSignInObserver(console: console, style: style, verbose: globals.verbose),
                         transport: dependencies.transport,
                         host: AuthHost(clock: clock, interrupts: dependencies.interrupts, secrets: dependencies.secrets, environment: environment))
@@ -88,7 +88,7 @@ package struct CommandContext: Sendable {
     }
 
     /// The user the command acts on (`--user`, else the current one), through the library.
-    func user() throws(FBAuthError) -> User {
+    func user() throws(FBAuthError) -> SignedInUser {
         try auth(for: project()).savedUser(globals.user)
     }
 

@@ -42,7 +42,7 @@ enum CredentialOptions {
                 throw .usage("give the token in a file or on stdin (-), not as an argument: other users of this machine can read arguments from the process list")
             }
             // Checked now, before anything is read: a usage error for a refused provider.
-            if let reason = OAuthProvider.tokenRefusal(providerID: self.providerId) {
+            if let reason = BrowserProvider.tokenRefusal(providerID: self.providerId) {
                 throw .usage(reason + (reason.hasSuffix("browser instead") ? ": fbauth signin --provider \(self.providerId)" : ""))
             }
         }
@@ -51,11 +51,11 @@ enum CredentialOptions {
         var readsStandardInput: Bool { [idTokenFile, accessTokenFile, secretFile].contains("-") }
 
         /// Reads the files; the library checks the combination when the credential is used.
-        func credential(_ console: Console) throws(FBAuthError) -> OAuthCredential {
+        func credential(_ console: Console) throws(FBAuthError) -> OAuthTokens {
             func read(_ file: String?, _ option: String) throws(FBAuthError) -> String? {
                 try file.map { (file: String) throws(FBAuthError) in try SecretInput.token(from: file, option: option, console: console) }
             }
-            return OAuthProvider.credential(providerID: providerId, idToken: try read(idTokenFile, "--id-token-file"), rawNonce: nonce,
+            return BrowserProvider.credential(providerID: providerId, idToken: try read(idTokenFile, "--id-token-file"), rawNonce: nonce,
                                             accessToken: try read(accessTokenFile, "--access-token-file"), secret: try read(secretFile, "--token-secret-file"))
         }
 
@@ -85,9 +85,9 @@ enum CredentialOptions {
         }
 
         /// The link given (read now), or one Firebase mails and the sign-in waits for.
-        func credential(_ console: Console) throws(FBAuthError) -> AuthCredential {
-            guard let linkSource else { return EmailAuthProvider.credential(awaitingLinkSentTo: email, port: port, timeout: timeout) }
-            return EmailAuthProvider.credential(withEmail: email, link: try SecretInput.emailLink(from: linkSource, option: "--link", console: console))
+        func credential(_ console: Console) throws(FBAuthError) -> SignInCredential {
+            guard let linkSource else { return EmailPassword.credential(awaitingLinkSentTo: email, port: port, timeout: timeout) }
+            return EmailPassword.credential(withEmail: email, link: try SecretInput.emailLink(from: linkSource, option: "--link", console: console))
         }
     }
 }

@@ -76,7 +76,7 @@ enum DeleteAccountCommand: RunnableCommand {
     /// The user after a new Sign in with Apple, whose Apple token the deletion then revokes,
     /// when none was kept (a session saved before fbauth kept them): the re-authentication
     /// `fbauth reauth --provider apple.com` runs, which deleting needs recently anyway.
-    private static func signInWithAppleAgain(_ user: User, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> User {
+    private static func signInWithAppleAgain(_ user: SignedInUser, _ options: Options, _ context: CommandContext) throws(FBAuthError) -> SignedInUser {
         context.console.say("No Apple token is kept for \(user.displayLabel) to revoke before deleting: sign in with Apple again in the browser.")
         let project = try context.project()
         let flow = try context.browserRun(options.appleFlow, project: project)

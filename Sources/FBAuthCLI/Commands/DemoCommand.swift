@@ -194,7 +194,7 @@ struct BuiltInAuthenticator: MultiFactorPrompt {
             throw .failed(.internalError, "the account has no TOTP second factor for the built-in authenticator")
         }
         console.say("The stand-in asks for a second factor (\(TerminalSecondFactor.describe(factor))).")
-        return try challenge.finish(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code()))
+        return try challenge.finish(with: TOTPFactorProofs.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code()))
     }
 }
 

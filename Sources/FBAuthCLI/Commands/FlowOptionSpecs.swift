@@ -33,7 +33,7 @@ enum FlowOptionSpecs {
 }
 
 /// What signin, link and reauth are asked to do with a provider's browser flow: the provider as
-/// the library takes it (`provider`), and how the redirect comes back (`AuthSettings.apply`).
+/// the library takes it (`provider`), and how the redirect comes back (`AuthServiceSettings.apply`).
 struct BrowserFlowRequest: Sendable, Equatable {
     var providerId: String
     var scopes: [String] = []
@@ -80,8 +80,8 @@ extension BrowserFlowRequest {
             scopes.append(scope)
         }
         let parameters = try arguments.keyValues("param")
-        if let reserved = parameters.first(where: { OAuthProvider.reservedParameters.contains($0.key.lowercased()) }) {
-            throw .usage("--param \(reserved.key) is set by Firebase itself and cannot be passed (refused: \(OAuthProvider.reservedParameters.sorted().joined(separator: ", ")))")
+        if let reserved = parameters.first(where: { BrowserProvider.reservedParameters.contains($0.key.lowercased()) }) {
+            throw .usage("--param \(reserved.key) is set by Firebase itself and cannot be passed (refused: \(BrowserProvider.reservedParameters.sorted().joined(separator: ", ")))")
         }
         let email = try arguments.nonEmpty("email")
         if let email, !email.contains("@") { throw .usage("--email '\(email)' is not an email address") }

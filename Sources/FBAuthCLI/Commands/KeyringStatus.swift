@@ -12,7 +12,7 @@ struct KeyringStatus {
 
     init() {}
 
-    init(_ auth: Auth) {
+    init(_ auth: AuthService) {
         remembered = auth.rememberedSecretStorage
         do {
             problems = try auth.keyringProblems()

@@ -88,7 +88,7 @@ enum LinkCommand: RunnableCommand {
         }
         let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor)
         let user = try auth.savedUser(context.globals.user)
-        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
+        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthOutcome? in
             switch options.method {
             case .pending:
                 guard let kept = auth.keptCredential else {
@@ -108,13 +108,13 @@ enum LinkCommand: RunnableCommand {
                     throw .failed(.providerAlreadyLinked, "\(user.displayLabel) has a password already; `fbauth password change` changes it")
                 }
                 let password = try SecretInput.newPassword(for: email, console: context.console)
-                return try Waiting.result { user.link(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+                return try Waiting.result { user.link(with: EmailPassword.credential(withEmail: email, password: password), completion: $0) }
             case .emailLink(let link):
                 let credential = try link.credential(context.console)
                 return try Waiting.result { user.link(with: credential, completion: $0) }
             case .providerToken(let sources):
                 try refuseLinked(sources.providerId, to: user, alternative: nil)
-                let credential = AuthCredential(try sources.credential(context.console))
+                let credential = SignInCredential(try sources.credential(context.console))
                 return try Waiting.result { user.link(with: credential, completion: $0) }
             }
         }
@@ -123,12 +123,12 @@ enum LinkCommand: RunnableCommand {
     }
 
     /// A provider linked already is refused at once: nothing to do.
-    private static func refuseLinked(_ providerId: String, to user: User, alternative: String?) throws(FBAuthError) {
+    private static func refuseLinked(_ providerId: String, to user: SignedInUser, alternative: String?) throws(FBAuthError) {
         guard user.providerData.contains(where: { $0.providerID == providerId }) else { return }
         throw .failed(.providerAlreadyLinked, "\(providerId) is already linked to \(user.displayLabel); nothing to do" + (alternative.map { " (\($0))" } ?? ""))
     }
 
-    private static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+    private static func report(_ result: AuthOutcome, auth: AuthService, json: Bool, context: CommandContext) {
         ResultReport(context: context, json: json).print(result, summary: "Linked \(result.additionalUserInfo?.providerID ?? "the provider") to \(result.user.displayLabel)"
             + ResultReport.projectAndStore(auth))
     }
@@ -136,8 +136,8 @@ enum LinkCommand: RunnableCommand {
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func linkInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         let auth = try context.auth(for: project)
-        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
-            try context.runInTwoSteps(mode, purpose: .link, command: "link", project: project, secondFactor: options.secondFactor) { (auth: Auth) throws(FBAuthError) -> User? in
+        let result = try AccountExistsHandling.handling(.report, auth: auth, context: context) { () throws(FBAuthError) -> AuthOutcome? in
+            try context.runInTwoSteps(mode, purpose: .link, command: "link", project: project, secondFactor: options.secondFactor) { (auth: AuthService) throws(FBAuthError) -> SignedInUser? in
                 let user = try auth.savedUser(context.globals.user)
                 if let flow = mode.startOptions {
                     try refuseLinked(flow.providerId, to: user, alternative: "unlink it first to link another \(ProviderID.displayName(of: flow.providerId)) account")

@@ -165,7 +165,7 @@ enum MfaCommand: RunnableCommand {
         }
     }
 
-    static func list(_ factors: [MultiFactorInfo], of user: User, json: Bool, context: CommandContext) {
+    static func list(_ factors: [EnrolledSecondFactor], of user: SignedInUser, json: Bool, context: CommandContext) {
         if json {
             context.console.writeOutput(JSONOutput.render(factors.map(EnrolledFactorJSON.init)))
             return
@@ -188,7 +188,7 @@ enum MfaCommand: RunnableCommand {
 
 extension FBAuthError {
     /// Server refusals of an enrolment, with what the user can do.
-    func explainingSecondFactors(of session: User) -> FBAuthError {
+    func explainingSecondFactors(of session: SignedInUser) -> FBAuthError {
         guard case .server(let error, _) = self, let code = error.code else { return self }
         switch code {
         case "UNVERIFIED_EMAIL":

@@ -80,7 +80,7 @@ enum PasswordCommand: RunnableCommand {
             context.console.say("If \(email) has an account, Firebase has mailed it a password-reset link\(auth.mailNote). Open it, or run `fbauth password reset --link -` and paste it.")
         case .confirmReset(let source):
             let code = try actionCode(source, context: context, accepting: [.passwordReset]) { operation in
-                "that is \(operation.sentence), not \(ActionCodeOperation.passwordReset.sentence)"
+                "that is \(operation.sentence), not \(ActionLinkOperation.passwordReset.sentence)"
             }
             let password = try SecretInput.newPassword(for: nil, console: context.console, afterOtherInput: true)
             let auth = try context.auth(for: project)
@@ -90,7 +90,7 @@ enum PasswordCommand: RunnableCommand {
         case .change:
             let user = try context.user()
             let password = try SecretInput.newPassword(for: user.email, console: context.console)
-            let renewed: User
+            let renewed: SignedInUser
             do throws(FBAuthError) {
                 renewed = try Waiting.result { user.updatePassword(to: password, completion: $0) }
             } catch where error.code == .requiresRecentLogin {
@@ -103,7 +103,7 @@ enum PasswordCommand: RunnableCommand {
     /// A reset signs the user's sessions out on the server: the saved ones of that address are
     /// asked once (a refusal leaves them without tokens), so that `status` shows what is true
     /// now rather than the old token's time.
-    private static func checkSavedUsers(of email: String, auth: Auth) {
+    private static func checkSavedUsers(of email: String, auth: AuthService) {
         for user in auth.savedUsers where user.email?.lowercased() == email.lowercased() && user.canRefresh {
             _ = try? Waiting.result { user.getIDTokenResult(forcingRefresh: true, completion: $0) }
         }
@@ -112,8 +112,8 @@ enum PasswordCommand: RunnableCommand {
     /// The code of a mailed link (checked to be a password reset's when the link says).
     /// The code of a mailed link, or of `--code-file`; a link of another kind is refused with
     /// `refusal`'s words (a bare code says nothing of its kind: the server checks it).
-    static func actionCode(_ source: CodeSource, context: CommandContext, accepting operations: Set<ActionCodeOperation>,
-                           refusal: (ActionCodeOperation) -> String) throws(FBAuthError) -> String {
+    static func actionCode(_ source: CodeSource, context: CommandContext, accepting operations: Set<ActionLinkOperation>,
+                           refusal: (ActionLinkOperation) -> String) throws(FBAuthError) -> String {
         switch source {
         case .codeFile(let file):
             return try SecretInput.actionCode(from: file, option: "--code-file", console: context.console)

@@ -29,7 +29,7 @@ enum PruneCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let saved = try context.savedProjects()
-        var removed: [(project: SavedProject, users: [User])] = []
+        var removed: [(project: SavedProject, users: [SignedInUser])] = []
         for project in context.projectsOnStoppedEmulators(in: saved) {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
             removed.append((project, try auth.signOutAll()))

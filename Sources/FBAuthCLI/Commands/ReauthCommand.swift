@@ -56,15 +56,15 @@ enum ReauthCommand: RunnableCommand {
         }
         let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor)
         let user = try auth.savedUser(context.globals.user)
-        let result: AuthDataResult
+        let result: AuthOutcome
         switch options.method {
         case .providerToken(let sources):
-            let credential = AuthCredential(try sources.credential(context.console))
+            let credential = SignInCredential(try sources.credential(context.console))
             result = try Waiting.result { user.reauthenticate(with: credential, completion: $0) }
         case .password(let email, _):
             guard let email = email ?? user.email else { throw .usage("missing --email: this user has no email address on file") }
             let password = try SecretInput.password(for: email, console: context.console)
-            result = try Waiting.result { user.reauthenticate(with: EmailAuthProvider.credential(withEmail: email, password: password), completion: $0) }
+            result = try Waiting.result { user.reauthenticate(with: EmailPassword.credential(withEmail: email, password: password), completion: $0) }
         case .provider:
             guard let flow else { return }
             result = try Waiting.result { user.reauthenticate(with: flow.provider, completion: $0) }
@@ -72,7 +72,7 @@ enum ReauthCommand: RunnableCommand {
         report(result, auth: auth, json: options.json, context: context)
     }
 
-    private static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext) {
+    private static func report(_ result: AuthOutcome, auth: AuthService, json: Bool, context: CommandContext) {
         ResultReport(context: context, json: json).print(result, summary: "Re-authenticated \(result.user.displayLabel)" + ResultReport.projectAndStore(auth))
     }
 
@@ -80,7 +80,7 @@ enum ReauthCommand: RunnableCommand {
     private static func reauthInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         // An account that exists with another method is not this user: the library says so.
         let result = try context.runInTwoSteps(mode, purpose: .reauthenticate, command: "reauth", project: project, secondFactor: options.secondFactor) {
-            (auth: Auth) throws(FBAuthError) -> User? in try auth.savedUser(context.globals.user)
+            (auth: AuthService) throws(FBAuthError) -> SignedInUser? in try auth.savedUser(context.globals.user)
         }
         guard let result else { return }
         report(result, auth: try context.auth(for: project), json: options.json, context: context)

@@ -124,24 +124,24 @@ enum SignInCommand: RunnableCommand {
         }
         let (auth, flow) = try context.signInSetup(options.method, project: project, secondFactor: options.secondFactor,
                                                    signInArguments: options.method.repeatArguments)
-        let credential: AuthCredential?
+        let credential: SignInCredential?
         switch options.method {
         case .identityProvider:
             credential = nil
         case .password(let email, _):
             try auth.checkSessionsWritable()
-            credential = EmailAuthProvider.credential(withEmail: email, password: try SecretInput.password(for: email, console: context.console))
+            credential = EmailPassword.credential(withEmail: email, password: try SecretInput.password(for: email, console: context.console))
         case .emailLink(let link):
             try auth.checkSessionsWritable()
             credential = try link.credential(context.console)
         case .providerToken(let sources):
             try auth.checkSessionsWritable()
-            credential = AuthCredential(try sources.credential(context.console))
+            credential = SignInCredential(try sources.credential(context.console))
         case .anonymous, .customToken:
             try auth.checkSessionsWritable()
             credential = nil
         }
-        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
+        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthOutcome? in
             switch options.method {
             case .identityProvider:
                 guard let flow else { return nil }
@@ -164,7 +164,7 @@ enum SignInCommand: RunnableCommand {
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
     private static func runInTwoSteps(_ mode: FlowMode, options: Options, project: ProjectContext, context: CommandContext) throws(FBAuthError) {
         let auth = try context.auth(for: project)
-        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthDataResult? in
+        let result = try AccountExistsHandling.handling(.keep, auth: auth, context: context) { () throws(FBAuthError) -> AuthOutcome? in
             try context.runInTwoSteps(mode, purpose: .signIn, command: "signin", project: project, secondFactor: options.secondFactor) { _ in nil }
         }
         guard let result else { return }
@@ -173,7 +173,7 @@ enum SignInCommand: RunnableCommand {
 
     /// Prints a sign-in's result and where its session is kept; `how` words the method
     /// (" with yahoo.com"), else the result's provider names it.
-    static func report(_ result: AuthDataResult, auth: Auth, json: Bool, context: CommandContext, how: String? = nil) {
+    static func report(_ result: AuthOutcome, auth: AuthService, json: Bool, context: CommandContext, how: String? = nil) {
         ResultReport(context: context, json: json).print(result, summary: "Signed in as \(result.user.displayLabel)"
             + (how ?? result.additionalUserInfo.map { " with \($0.providerID)" } ?? "")
             + ResultReport.projectAndStore(auth))
@@ -181,7 +181,7 @@ enum SignInCommand: RunnableCommand {
 
     /// Signing in again with a provider the current user already has is allowed (another account
     /// may sign in), but worth a word.
-    private static func sayWhenSignedInAlready(with providerId: String, auth: Auth, context: CommandContext) throws(FBAuthError) {
+    private static func sayWhenSignedInAlready(with providerId: String, auth: AuthService, context: CommandContext) throws(FBAuthError) {
         guard let current = auth.currentUser, current.providerData.contains(where: { $0.providerID == providerId }) else { return }
         context.console.say("\(current.displayLabel) is signed in already with \(providerId); signing in again. If another account signs in, it becomes the current session (\(current.displayLabel) stays saved: `fbauth use` switches back).")
     }
@@ -221,7 +221,7 @@ extension SignInCommand.Method: SignInMethod {
 
     /// How the summary names the method. An email link's result says `password`, as the
     /// SDKs' `additionalUserInfo.providerId` does, which would read as a password typed.
-    func how(_ result: AuthDataResult) -> String {
+    func how(_ result: AuthOutcome) -> String {
         switch self {
         case .password: " with a password"
         case .emailLink: " with an email link"

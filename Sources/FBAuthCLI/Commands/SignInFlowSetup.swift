@@ -6,15 +6,15 @@ import Foundation
 import FBAuth
 
 /// How signin, link and reauth turn their flow options (`FlowMode`, `BrowserFlowRequest`, read
-/// from the arguments) into the one `Auth` they run with, in one place: the flow adjusted for
+/// from the arguments) into the one `AuthService` they run with, in one place: the flow adjusted for
 /// where it runs, its options applied to the settings, the second-factor prompt, and the two
 /// steps of `--print-url` and `--complete`.
 extension CommandContext {
     /// The one preamble of the sign-in commands: the browser flow checked and set up when the
-    /// method has one, and the `Auth` it runs with (the flow's options, the second-factor
+    /// method has one, and the `AuthService` it runs with (the flow's options, the second-factor
     /// prompt, how to sign in again).
     func signInSetup(_ method: some SignInMethod, project: ProjectContext, secondFactor: SecondFactorOptions,
-                     signInArguments: [String]? = nil) throws(FBAuthError) -> (auth: Auth, flow: BrowserFlowRequest?) {
+                     signInArguments: [String]? = nil) throws(FBAuthError) -> (auth: AuthService, flow: BrowserFlowRequest?) {
         let flow = try method.browserRequest.map { (requested: BrowserFlowRequest) throws(FBAuthError) in try browserRun(requested, project: project) }
         let auth = try signInAuth(for: project, flow: flow, opensBrowser: method.opensBrowser, secondFactor: secondFactor,
                                   stdinTaken: method.readsAllOfStandardInput, signInArguments: flow?.repeatArguments ?? signInArguments)
@@ -36,11 +36,11 @@ extension CommandContext {
         return options
     }
 
-    /// The `Auth` a sign-in, link or reauthentication runs with: the browser flow's options
+    /// The `AuthService` a sign-in, link or reauthentication runs with: the browser flow's options
     /// when it runs one, the terminal's second-factor prompt (`stdinTaken`: a token read all of
     /// stdin, so a code cannot come from there), and what the sign-in records to repeat it.
     func signInAuth(for project: ProjectContext, flow: BrowserFlowRequest?, opensBrowser: Bool, secondFactor: SecondFactorOptions,
-                    stdinTaken: Bool, signInArguments: [String]? = nil) throws(FBAuthError) -> Auth {
+                    stdinTaken: Bool, signInArguments: [String]? = nil) throws(FBAuthError) -> AuthService {
         let prompt = secondFactorPrompt(secondFactor, stdinTaken: stdinTaken)
         return try auth(for: project, opensBrowser: flow?.openBrowser ?? opensBrowser) { settings in
             if let flow { settings.apply(flow) }
@@ -53,7 +53,7 @@ extension CommandContext {
     /// and prints its URL: nil. `--complete` finishes the flow the address belongs to: its
     /// result. Signin, link and reauth take this same path.
     func runInTwoSteps(_ mode: FlowMode, purpose: DeferredSignInPurpose, command: String, project: ProjectContext,
-                       secondFactor: SecondFactorOptions, startingUser: (Auth) throws(FBAuthError) -> User?) throws(FBAuthError) -> AuthDataResult? {
+                       secondFactor: SecondFactorOptions, startingUser: (AuthService) throws(FBAuthError) -> SignedInUser?) throws(FBAuthError) -> AuthOutcome? {
         switch mode {
         case .run:
             return nil
@@ -100,8 +100,8 @@ extension CommandContext {
 
 extension BrowserFlowRequest {
     /// The provider as the library takes it.
-    var provider: OAuthProvider {
-        var provider = OAuthProvider(providerID: providerId)
+    var provider: BrowserProvider {
+        var provider = BrowserProvider(providerID: providerId)
         provider.scopes = scopes
         provider.customParameters = Dictionary(customParameters.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         provider.accountEmail = email
@@ -109,7 +109,7 @@ extension BrowserFlowRequest {
     }
 }
 
-extension AuthSettings {
+extension AuthServiceSettings {
     /// A browser flow's options: how the redirect comes back, where and for how long.
     mutating func apply(_ flow: BrowserFlowRequest) {
         redirect = flow.redirect

@@ -1,7 +1,7 @@
 import FBAuth
 
 /// What signin, link and reauth need to know of the way they were asked to sign in, to set up
-/// the one `Auth` they run with (`CommandContext.signInSetup`).
+/// the one `AuthService` they run with (`CommandContext.signInSetup`).
 protocol SignInMethod {
     /// The browser flow to run now, when the method is one (not `--print-url`/`--complete`).
     var browserRequest: BrowserFlowRequest? { get }

@@ -26,8 +26,8 @@ enum SignOutCommand: RunnableCommand {
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let auth = try context.auth(for: context.project())
-        let signedOut: [User]
-        var nowCurrent: User?
+        let signedOut: [SignedInUser]
+        var nowCurrent: SignedInUser?
         if options.allSessions {
             signedOut = try auth.signOutAll()
             guard !signedOut.isEmpty else { throw .signInAgain("no saved sessions for this project; nothing to sign out") }

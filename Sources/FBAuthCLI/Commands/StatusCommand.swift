@@ -118,7 +118,7 @@ enum StatusCommand: RunnableCommand {
 
 /// One saved session as `status` shows it.
 struct StatusEntry: Encodable {
-    var user: User
+    var user: SignedInUser
     var project: String
     var projectId: String?
     var current: Bool

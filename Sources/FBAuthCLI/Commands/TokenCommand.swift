@@ -138,11 +138,11 @@ enum TokenCommand: RunnableCommand {
 
     /// The claims of the current ID token (refreshed first when it has less than `minValid`
     /// seconds left), as `getIdTokenResult` gives them.
-    static func printClaims(minValid: Int, forceRefresh: Bool, auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+    static func printClaims(minValid: Int, forceRefresh: Bool, auth: AuthService, _ context: CommandContext) throws(FBAuthError) {
         let token = try Waiting.result {
             auth.idToken(of: context.globals.user, minValid: TimeInterval(minValid), forcingRefresh: forceRefresh, completion: $0)
         }
-        guard let result = AuthTokenResult(idToken: token.idToken) else {
+        guard let result = IDTokenDetails(idToken: token.idToken) else {
             throw .failed(.invalidResponse, "the saved ID token of \(TerminalText.safe(token.uid)) cannot be decoded (no auth_time, iat or exp); sign in again")
         }
         context.console.writeOutput(JSONOutput.render(claimsJSON(result)))
@@ -150,7 +150,7 @@ enum TokenCommand: RunnableCommand {
 
     /// What the SDKs' `getIdTokenResult` gives, as JSON: the times as RFC 3339, the sign-in
     /// provider and second factor, the tenant, and every claim as the token carries it.
-    static func claimsJSON(_ result: AuthTokenResult) -> JSONValue {
+    static func claimsJSON(_ result: IDTokenDetails) -> JSONValue {
         .object([
             "authTime": .string(Timestamp.string(result.authDate)),
             "issuedAtTime": .string(Timestamp.string(result.issuedAtDate)),
@@ -163,7 +163,7 @@ enum TokenCommand: RunnableCommand {
     }
 
     /// A provider's saved access token (Firebase cannot refresh those), bare or as JSON.
-    private static func printProviderToken(_ providerId: String, minValid: Int, json: Bool, auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+    private static func printProviderToken(_ providerId: String, minValid: Int, json: Bool, auth: AuthService, _ context: CommandContext) throws(FBAuthError) {
         let user = try auth.savedUser(context.globals.user)
         guard let saved = user.savedProviderCredentials.first(where: { $0.credential.providerID == providerId }),
             let accessToken = saved.credential.accessToken, TextChecks.isVisibleASCII(accessToken)
@@ -187,7 +187,7 @@ enum TokenCommand: RunnableCommand {
 
     /// The session's refresh token, asked for by name; on a terminal, where it stays in the
     /// scrollback, a warning first.
-    static func printRefreshToken(auth: Auth, _ context: CommandContext) throws(FBAuthError) {
+    static func printRefreshToken(auth: AuthService, _ context: CommandContext) throws(FBAuthError) {
         let user = try auth.savedUser(context.globals.user)
         guard let token = user.refreshToken else {
             throw .signInAgain("the server signed \(user.displayLabel) out; \(user.signInAgainAdvice)")

@@ -37,7 +37,7 @@ enum UseCommand: RunnableCommand {
                 throw error  // several sessions match: the user must name one
             } catch {}
         }
-        var elsewhere: [(User, SavedProject)] = []
+        var elsewhere: [(SignedInUser, SavedProject)] = []
         for project in saved.all where project.apiKey != current?.apiKey || project.emulatorHost != current?.emulatorHost {
             if let user = try? context.auth(for: ProjectContext(project, tenantId: context.globals.tenantId)).savedUser(name) {
                 elsewhere.append((user, project))
@@ -64,7 +64,7 @@ enum UseCommand: RunnableCommand {
         say(user, on: project, context)
     }
 
-    private static func say(_ user: User, on project: SavedProject, _ context: CommandContext) {
+    private static func say(_ user: SignedInUser, on project: SavedProject, _ context: CommandContext) {
         context.console.say("Now using \(user.displayLabel) (uid \(user.uid)) on \(project.label).")
     }
 

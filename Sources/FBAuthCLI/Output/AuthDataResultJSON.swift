@@ -7,7 +7,7 @@ import FBAuth
 import FBAuthSupport
 
 /// The JSON printed by `signin`, `link` and `reauth`, shaped like the Firebase SDK's
-/// `AuthDataResult` (docs/commands.md, "Output"). Every documented key is always present; absent values
+/// `AuthOutcome` (docs/commands.md, "Output"). Every documented key is always present; absent values
 /// are `null`.
 struct AuthDataResultJSON: Encodable {
     var user: UserJSON
@@ -16,7 +16,7 @@ struct AuthDataResultJSON: Encodable {
     /// The second factor that completed the sign-in (the ID token's `sign_in_second_factor`).
     var secondFactor: EnrolledFactorJSON?
 
-    init(_ result: AuthDataResult) {
+    init(_ result: AuthOutcome) {
         user = UserJSON(user: result.user, includeTokens: true)
         credential = result.credential.map(CredentialJSON.init)
         let info = result.additionalUserInfo
@@ -38,7 +38,7 @@ struct AuthDataResultJSON: Encodable {
 
 /// A second factor as the SDKs' `MultiFactorInfo` (`PhoneMultiFactorInfo` adds `phoneNumber`).
 struct EnrolledFactorJSON: Encodable {
-    var factor: MultiFactorInfo
+    var factor: EnrolledSecondFactor
 
     enum CodingKeys: String, CodingKey { case uid, factorId, displayName, enrollmentTime, phoneNumber }
 
@@ -54,7 +54,7 @@ struct EnrolledFactorJSON: Encodable {
 
 /// The contract's `user` object (also printed alone by `whoami`).
 struct UserJSON: Encodable {
-    var user: User
+    var user: SignedInUser
     var includeTokens: Bool
 
     enum CodingKeys: String, CodingKey {
@@ -90,7 +90,7 @@ struct UserJSON: Encodable {
 }
 
 struct ProviderDataJSON: Encodable {
-    var profile: UserInfo
+    var profile: LinkedProvider
 
     enum CodingKeys: String, CodingKey { case providerId, uid, email, displayName, photoURL, phoneNumber, oid }
 
@@ -108,7 +108,7 @@ struct ProviderDataJSON: Encodable {
 }
 
 struct MetadataJSON: Encodable {
-    var metadata: UserMetadata
+    var metadata: AccountDates
 
     enum CodingKeys: String, CodingKey { case creationTime, lastSignInTime }
 
@@ -120,7 +120,7 @@ struct MetadataJSON: Encodable {
 }
 
 struct CredentialJSON: Encodable {
-    var credential: OAuthCredential
+    var credential: OAuthTokens
 
     enum CodingKeys: String, CodingKey { case providerId, signInMethod, accessToken, idToken, secret }
 

@@ -12,7 +12,7 @@ struct ResultReport {
     var printsJSON: Bool { json || !context.console.isOutputTerminal }
 
     /// Prints `result` and the summary line.
-    func print(_ result: AuthDataResult, summary: String) {
+    func print(_ result: AuthOutcome, summary: String) {
         if printsJSON {
             context.console.writeOutput(JSONOutput.render(AuthDataResultJSON(result)))
         }
@@ -21,7 +21,7 @@ struct ResultReport {
 
     /// `signed in as ada@example.com with yahoo.com on project my-project (emulator …); the
     /// session is saved in PATH.`
-    static func projectAndStore(_ auth: Auth) -> String {
+    static func projectAndStore(_ auth: AuthService) -> String {
         guard !auth.settings.keepsSessionsInMemory else {
             return " on \(auth.projectDescription); nothing was saved (--store none): its refresh token is in the result (--json)."
         }

@@ -3,7 +3,7 @@ import FBAuthSupport
 
 // What fbauth's command line tells a user to run: the library names no command (issue 28).
 
-extension User {
+extension SignedInUser {
     /// How messages name the user: the email, else the uid.
     var displayLabel: String { TerminalText.safe(email ?? uid) }
 
@@ -61,7 +61,7 @@ private struct RepeatCommand {
     }
 }
 
-/// How the library's advice names fbauth's own ways to sign in (`AuthSettings.advice`).
+/// How the library's advice names fbauth's own ways to sign in (`AuthServiceSettings.advice`).
 enum CommandLineAdvice {
     /// The other ways to sign in, as the options that take them.
     static let words: AdviceWords = {

@@ -3,7 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-@_spi(FBAuthCLI) import FBAuth
+import FBAuth
 import FBAuthSupport
 
 /// The shapes `fbauth token --format` prints the ID token in, each as the program that reads it
@@ -28,7 +28,7 @@ enum TokenFormat: String, CaseIterable, Equatable {
         case .json:
             return JSONOutput.render([
                 "idToken": JSONValue.string(token.idToken), "expirationTime": .string(Timestamp.string(token.expirationTime)),
-                "uid": .string(token.uid), "projectId": AuthTokenResult(idToken: token.idToken)?.projectID.map(JSONValue.string) ?? .null,
+                "uid": .string(token.uid), "projectId": IDTokenDetails(idToken: token.idToken)?.projectID.map(JSONValue.string) ?? .null,
             ])
         case .header:
             // A header line, for `curl -H @-`: the token never in argv or the process list.
@@ -99,7 +99,7 @@ enum GoogleExecutableResponse {
     /// (mode 0600, replaced atomically), so the auth library reuses it until it expires; the
     /// session remembers it, so that signing out removes it (google-auth would go on handing
     /// out the signed-out user's token).
-    static func writeOutputFile(_ response: String, for uid: String, auth: Auth, environment: [String: String]) throws(FBAuthError) {
+    static func writeOutputFile(_ response: String, for uid: String, auth: AuthService, environment: [String: String]) throws(FBAuthError) {
         guard let path = environment["GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE"], !path.isEmpty else { return }
         do {
             try auth.writeFile(response, to: path, forSessionOf: uid)

@@ -84,7 +84,7 @@ extension SecretInput {
     /// A mailed link from a file, or from stdin for `-` (asked for without echo on a terminal:
     /// it carries a one-time code). Never from the command line, where other users' `ps` can
     /// read it.
-    static func emailLink(from source: String, option: String, console: Console) throws(FBAuthError) -> ActionCodeURL {
+    static func emailLink(from source: String, option: String, console: Console) throws(FBAuthError) -> ActionLink {
         try refuseInline(source, option: option)
         let text: String
         if source == "-" {
@@ -98,7 +98,7 @@ extension SecretInput {
         }
         guard !text.trimmed().isEmpty else { throw .usage("no link was given (\(option) \(source))") }
         do throws(FBAuthError) {
-            return try ActionCodeURL.reading(text)
+            return try ActionLink.reading(text)
         } catch {
             throw error.naming(option)
         }

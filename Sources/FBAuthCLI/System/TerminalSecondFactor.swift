@@ -36,7 +36,7 @@ struct SecondFactorOptions: Equatable {
 }
 
 /// Completes a sign-in that needs a second factor at the terminal, as the SDKs'
-/// `MultiFactorResolver` does in an app: lists the enrolled factors on stderr, takes the only
+/// `PendingSecondFactor` does in an app: lists the enrolled factors on stderr, takes the only
 /// one, the one `--mfa-factor` names, or asks which; reads the code without echo (three tries on
 /// a terminal), or from `--mfa-code-file` or stdin for scripts (one try: a wrong code is exit 1).
 /// The pending credential never leaves memory.
@@ -55,7 +55,7 @@ struct TerminalSecondFactor: MultiFactorPrompt {
         switch factor.factorID {
         case "totp":
             return try withAttempts(source, prompt: "Code from your authenticator app (\(Self.name(of: factor))): ") { (code: String) throws(FBAuthError) in
-                try challenge.finish(with: TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code))
+                try challenge.finish(with: TOTPFactorProofs.assertionForSignIn(withEnrollmentID: factor.uid, oneTimePassword: code))
             }
         default:
             // `printf 'pw\n' | fbauth signin …`: stdin gave the password and ended, so no code
@@ -66,14 +66,14 @@ struct TerminalSecondFactor: MultiFactorPrompt {
             let verificationID = try challenge.sendSMS(to: factor)
             console.say("A code was sent by SMS to \(factor.phoneNumber ?? "the enrolled phone").")
             return try withAttempts(source, prompt: "Code from the SMS: ") { (code: String) throws(FBAuthError) in
-                try challenge.finish(with: PhoneMultiFactorGenerator.assertion(for: factor, verificationID: verificationID, verificationCode: code))
+                try challenge.finish(with: PhoneFactorProofs.assertion(for: factor, verificationID: verificationID, verificationCode: code))
             }
         }
     }
 
     // MARK: - Which factor
 
-    func choose(from factors: [MultiFactorInfo], action: String) throws(FBAuthError) -> MultiFactorInfo {
+    func choose(from factors: [EnrolledSecondFactor], action: String) throws(FBAuthError) -> EnrolledSecondFactor {
         if let wanted = options.factor {
             let matches = Self.matches(wanted, in: factors)
             guard matches.count == 1 else {
@@ -98,7 +98,7 @@ struct TerminalSecondFactor: MultiFactorPrompt {
     }
 
     /// By enrollment id, by name (any case), or by kind when only one is of that kind.
-    static func matches(_ wanted: String, in factors: [MultiFactorInfo]) -> [MultiFactorInfo] {
+    static func matches(_ wanted: String, in factors: [EnrolledSecondFactor]) -> [EnrolledSecondFactor] {
         let byId = factors.filter { $0.uid == wanted }
         if !byId.isEmpty { return byId }
         let byName = factors.filter { $0.displayName?.lowercased() == wanted.lowercased() }
@@ -106,16 +106,16 @@ struct TerminalSecondFactor: MultiFactorPrompt {
         return factors.filter { $0.factorID == wanted.lowercased() }
     }
 
-    static func name(of factor: MultiFactorInfo) -> String {
+    static func name(of factor: EnrolledSecondFactor) -> String {
         factor.displayName.map { "\"\(TerminalText.safe($0))\"" } ?? (factor.factorID == "totp" ? "TOTP" : "SMS")
     }
 
-    static func describe(_ factor: MultiFactorInfo) -> String {
+    static func describe(_ factor: EnrolledSecondFactor) -> String {
         let kind = factor.factorID == "totp" ? "authenticator app" : "SMS to \(factor.phoneNumber ?? "a phone")"
         return "\(kind)" + (factor.displayName.map { " \"\(TerminalText.safe($0))\"" } ?? "") + " (\(factor.factorID), id \(factor.uid))"
     }
 
-    static func list(_ factors: [MultiFactorInfo]) -> String {
+    static func list(_ factors: [EnrolledSecondFactor]) -> String {
         factors.map { ($0.displayName.map { "\"\(TerminalText.safe($0))\" " } ?? "") + "\($0.factorID) \($0.uid)" }.joined(separator: ", ")
     }
 

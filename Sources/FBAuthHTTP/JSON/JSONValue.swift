@@ -6,7 +6,7 @@ import Foundation
 
 /// Any JSON value, for the parts of Firebase's answers that are free-form (a provider's raw
 /// profile). Key order is the encoder's: use `.sortedKeys` for stable output.
-public enum JSONValue: Sendable, Equatable, Codable {
+package enum JSONValue: Sendable, Equatable, Codable {
     case null
     case bool(Bool)
     /// An integer, kept digit for digit (a Twitter id does not fit a Double).
@@ -16,7 +16,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -35,7 +35,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         switch self {
         case .null:
             var container = encoder.singleValueContainer()
@@ -63,7 +63,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// Parses JSON text; nil when it is not JSON.
-    public static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         parse(Data(text.utf8))
     }
 
@@ -79,7 +79,7 @@ public enum JSONValue: Sendable, Equatable, Codable {
         return (try? encoder.encode(self)) ?? Data("null".utf8)
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -94,15 +94,15 @@ public enum JSONValue: Sendable, Equatable, Codable {
         (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 }
 
 extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByStringLiteral {
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 }
 
 package struct AnyKey: CodingKey {

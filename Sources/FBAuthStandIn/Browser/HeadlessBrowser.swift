@@ -10,41 +10,41 @@ import LoopbackHTTP
 /// `fbauth-fake-browser`) to drive the real binary. It can also imitate a real browser's
 /// stray traffic — idle spare connections, `/favicon.ico`, forged callbacks, garbage — against
 /// the app's listener before delivering the real redirect.
-public struct HeadlessBrowser: Sendable {
-    public enum Decision: String, Sendable {
+package struct HeadlessBrowser: Sendable {
+    package enum Decision: String, Sendable {
         case allow, deny
     }
 
     /// The email typed into the consent page; nil keeps what the page pre-fills (`login_hint`).
-    public var email: String?
-    public var decision: Decision
-    public var strayRequestsFirst: Bool
+    package var email: String?
+    package var decision: Decision
+    package var strayRequestsFirst: Bool
     /// What to post as the result when a page of fbauth's hosted flow is reached (this browser
     /// runs no JavaScript): the body its script would post, `{"requestUri", "sessionId"}`.
-    public var hostedResult: String?
+    package var hostedResult: String?
 
-    public init(email: String? = nil, decision: Decision = .allow, strayRequestsFirst: Bool = false, hostedResult: String? = nil) {
+    package init(email: String? = nil, decision: Decision = .allow, strayRequestsFirst: Bool = false, hostedResult: String? = nil) {
         self.email = email
         self.decision = decision
         self.strayRequestsFirst = strayRequestsFirst
         self.hostedResult = hostedResult
     }
 
-    public struct Page: Sendable {
-        public var url: String
-        public var status: Int
-        public var body: String
+    package struct Page: Sendable {
+        package var url: String
+        package var status: Int
+        package var body: String
     }
 
-    public struct Failure: Error, Sendable {
-        public var message: String
+    package struct Failure: Error, Sendable {
+        package var message: String
     }
 
     /// Visits `url` and keeps going until a page needs nothing more. Returns every page seen.
     /// With `stoppingAtPort`, the browser stops before loading anything on that port and
     /// returns its address last (status 0): what a user would copy from the address bar when
     /// the page cannot load.
-    public func visit(_ url: String, stoppingAtPort: UInt16? = nil) throws(Failure) -> [Page] {
+    package func visit(_ url: String, stoppingAtPort: UInt16? = nil) throws(Failure) -> [Page] {
         var pages: [Page] = []
         var url = url
         if url.hasPrefix("file:") {
@@ -197,7 +197,7 @@ public struct HeadlessBrowser: Sendable {
     }
 
     /// Where a `<meta http-equiv="refresh" content="0;url=…">` sends the browser.
-    public static func refreshTarget(in html: String) -> String? {
+    package static func refreshTarget(in html: String) -> String? {
         guard html.contains("http-equiv=\"refresh\""), let range = html.firstRange(of: ";url=") else { return nil }
         return unescape(String(html[range.upperBound...].prefix { $0 != "\"" }))
     }

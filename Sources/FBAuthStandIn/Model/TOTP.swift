@@ -10,9 +10,9 @@ import FBAuthSupport
 /// (`hashingAlgorithm` SHA1, 6 digits, 30-second periods). The stand-in verifies codes with it;
 /// tests and `fbauth demo` compute them with it, as an authenticator app would. The toolchain
 /// on Linux has no CryptoKit, hence SHA-1 here.
-public enum TOTP {
+package enum TOTP {
     /// The code for `secret` (base32) at `date`; nil when the secret is not base32.
-    public static func code(secret: String, at date: Date, digits: Int = 6, period: Int = 30) -> String? {
+    package static func code(secret: String, at date: Date, digits: Int = 6, period: Int = 30) -> String? {
         guard let key = Base32.decode(secret) else { return nil }
         let counter = UInt64(max(0, date.timeIntervalSince1970) / Double(period))
         return code(key: key, counter: counter, digits: digits)
@@ -31,7 +31,7 @@ public enum TOTP {
     }
 
     /// Whether `code` is right for `secret` at `date`, one period either side (clock skew).
-    public static func verify(_ code: String, secret: String, at date: Date, digits: Int = 6, period: Int = 30) -> Bool {
+    package static func verify(_ code: String, secret: String, at date: Date, digits: Int = 6, period: Int = 30) -> Bool {
         guard code.count == digits, code.allSatisfy(\.isNumber) else { return false }
         return [-1.0, 0, 1].contains { step in
             Self.code(secret: secret, at: date.addingTimeInterval(step * Double(period)), digits: digits, period: period) == code
@@ -40,10 +40,10 @@ public enum TOTP {
 }
 
 /// RFC 4648 base32, upper case, without padding (as in `otpauth://` URIs).
-public enum Base32 {
+package enum Base32 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         var buffer: UInt32 = 0, bits = 0
         for byte in bytes {
@@ -59,7 +59,7 @@ public enum Base32 {
     }
 
     /// Upper or lower case, spaces and `=` padding ignored; nil for other characters.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer: UInt32 = 0, bits = 0
         for character in text.uppercased().utf8 where character != UInt8(ascii: " ") && character != UInt8(ascii: "=") {

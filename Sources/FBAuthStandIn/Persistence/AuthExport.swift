@@ -19,9 +19,9 @@ import Foundation
 /// `auth_export/fbauth-totp-factors.json` (a name its import skips), and the refresh tokens
 /// issued to `auth_export/fbauth-refresh-tokens.json`: Google's emulator encodes its sessions in
 /// its refresh tokens, which outlive a restart, and so do the stand-in's.
-public enum AuthExport {
-    public struct Problem: Error, CustomStringConvertible {
-        public var description: String
+package enum AuthExport {
+    package struct Problem: Error, CustomStringConvertible {
+        package var description: String
     }
 
     static let metadataFile = "firebase-export-metadata.json"
@@ -34,7 +34,7 @@ public enum AuthExport {
 
     /// Opens (creating it, 0700) the directory an export will be written to, and refuses one
     /// that another user owns or may write in, or whose `auth_export` is not a folder of ours.
-    public static func prepare(_ directory: String) throws(Problem) {
+    package static func prepare(_ directory: String) throws(Problem) {
         _ = try PrivateDirectory.open(directory, role: "export").folder("auth_export", create: true)
     }
 
@@ -108,7 +108,7 @@ public enum AuthExport {
 
     /// Reads an export of either emulator: the accounts, the two project settings, TOTP factors.
     /// What an import found.
-    public enum Found: Sendable, Equatable {
+    package enum Found: Sendable, Equatable {
         /// No directory: a first start (`--export-on-exit` makes it).
         case nothing
         /// An empty directory.
@@ -274,13 +274,13 @@ public enum AuthExport {
 
 extension StandIn {
     /// Writes the users and settings as Google's Auth emulator exports them.
-    public func exportAuth(to directory: String, version: String) throws(AuthExport.Problem) {
+    package func exportAuth(to directory: String, version: String) throws(AuthExport.Problem) {
         try withBackendForExport { (backend) throws(AuthExport.Problem) in try AuthExport.write(backend, to: directory, version: version) }
     }
 
     /// Adds the users of an export (either emulator's) and takes its settings.
     @discardableResult
-    public func importAuth(from directory: String) throws(AuthExport.Problem) -> AuthExport.Found {
+    package func importAuth(from directory: String) throws(AuthExport.Problem) -> AuthExport.Found {
         var found = AuthExport.Found.nothing
         try withBackendForExport { (backend) throws(AuthExport.Problem) in found = try AuthExport.read(directory, into: backend) }
         return found

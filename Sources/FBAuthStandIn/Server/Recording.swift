@@ -5,35 +5,35 @@ import Foundation
 #endif
 
 /// A request as the stand-in received it, for tests to count and inspect.
-public struct RecordedRequest: Sendable {
-    public var method: String
+package struct RecordedRequest: Sendable {
+    package var method: String
     /// The request-target as sent: absolute (`http://host/…`) when it came through a proxy.
-    public var target: String
-    public var path: String
-    public var query: String?
-    public var contentType: String?
+    package var target: String
+    package var path: String
+    package var query: String?
+    package var contentType: String?
     /// The `Origin` header: browsers send it with a page's cross-origin `fetch`; fbauth does not.
-    public var origin: String?
+    package var origin: String?
     /// Every header, by lower-case name.
-    public var headers: [String: String]
-    public var body: String
-    public var receivedAt: Date
+    package var headers: [String: String]
+    package var body: String
+    package var receivedAt: Date
 
     /// The last path segment: `accounts:signInWithIdp`, `token`, `authorize`, …
-    public var endpoint: String { path.split(separator: "/").last.map(String.init) ?? path }
+    package var endpoint: String { path.split(separator: "/").last.map(String.init) ?? path }
 }
 
 /// A visit to a fake provider's authorization endpoint.
-public struct RecordedAuthorization: Sendable {
-    public var providerId: String
+package struct RecordedAuthorization: Sendable {
+    package var providerId: String
     /// Microsoft's tenant, from the path.
-    public var tenant: String?
-    public var parameters: [String: String]
+    package var tenant: String?
+    package var parameters: [String: String]
 }
 
 /// A server failure to inject, for testing how clients cope.
-public struct Fault: Sendable {
-    public enum Behaviour: Sendable {
+package struct Fault: Sendable {
+    package enum Behaviour: Sendable {
         /// Answer with this status and a Google error envelope.
         case status(Int, message: String)
         /// Answer with this exact body and content type.
@@ -53,12 +53,12 @@ public struct Fault: Sendable {
     }
 
     /// Applies to requests whose path ends with this (e.g. `accounts:lookup`, `/v1/token`).
-    public var pathSuffix: String
-    public var behaviour: Behaviour
+    package var pathSuffix: String
+    package var behaviour: Behaviour
     /// How many matching requests it applies to.
-    public var count: Int
+    package var count: Int
 
-    public init(_ pathSuffix: String, _ behaviour: Behaviour, count: Int = 1) {
+    package init(_ pathSuffix: String, _ behaviour: Behaviour, count: Int = 1) {
         self.pathSuffix = pathSuffix
         self.behaviour = behaviour
         self.count = count

@@ -34,7 +34,7 @@ struct PasswordSignInRequest: Encodable {
 }
 
 /// `accounts:signUp` with an email and password: a new user, or with `idToken` the password
-/// added to that user (`linkWithCredential(EmailAuthProvider.credential(…))`).
+/// added to that user (`linkWithCredential(EmailPassword.credential(…))`).
 struct PasswordSignUpRequest: Encodable {
     var email: String
     var password: String

@@ -1,19 +1,19 @@
 /// Revoking a provider's token through Firebase: Apple requires an app to revoke the user's
 /// Sign in with Apple tokens when the account is deleted (App Store Review Guideline 5.1.1(v)).
-extension Auth {
+extension AuthService {
     /// `revokeAccessToken(_:)` (JS `revokeAccessToken`): revokes `token`, an Apple access token
     /// from the user's Sign in with Apple credential, through `accounts:revokeToken`; with
     /// `user` nil, for the current user.
-    public func revokeAccessToken(_ token: String, of user: User? = nil) async throws(FBAuthError) {
+    package func revokeAccessToken(_ token: String, of user: SignedInUser? = nil) async throws(FBAuthError) {
         try await inBackground(revoking(token, of: user))
     }
 
     /// The same with a completion handler.
-    public func revokeAccessToken(_ token: String, of user: User? = nil, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+    package func revokeAccessToken(_ token: String, of user: SignedInUser? = nil, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
         onBackground(revoking(token, of: user), completion)
     }
 
-    private func revoking(_ token: String, of user: User?) -> @Sendable () throws(FBAuthError) -> Void {
+    private func revoking(_ token: String, of user: SignedInUser?) -> @Sendable () throws(FBAuthError) -> Void {
         { () throws(FBAuthError) in
             guard let user = user ?? self.currentUser else { throw .signInAgain("no user is signed in to revoke a token for") }
             try user.withSession { (session, auth) throws(FBAuthError) in
@@ -23,10 +23,10 @@ extension Auth {
     }
 }
 
-extension User {
+extension SignedInUser {
     /// The Apple access token kept from this user's last Sign in with Apple (read from the
     /// keyring when it is kept there); nil when none is kept.
-    public var keptAppleAccessToken: String? {
+    package var keptAppleAccessToken: String? {
         savedProviderCredentials.first { $0.credential.providerID == "apple.com" }?.credential.accessToken
     }
 }

@@ -7,13 +7,13 @@ import Foundation
 /// A session from a refresh token alone: how CI, which cannot open a browser, uses a session
 /// signed in elsewhere (`FBAUTH_REFRESH_TOKEN`). Not in the SDKs, whose sessions never leave
 /// the app.
-extension Auth {
+extension AuthService {
     /// Exchanges `refreshToken` at securetoken and makes its user the current one, described
-    /// by the ID token's claims (no lookup: `fbauth token` needs none). Meant for an `Auth`
+    /// by the ID token's claims (no lookup: `fbauth token` needs none). Meant for an `AuthService`
     /// whose `settings.sessionMemory` keeps it in the process; with sessions on disk it would be
     /// saved there as a sign-in is.
     @discardableResult
-    public func adoptRefreshToken(_ refreshToken: String) throws(FBAuthError) -> User {
+    package func adoptRefreshToken(_ refreshToken: String) throws(FBAuthError) -> SignedInUser {
         // Checked before it is sent: a token has no spaces, quotes or control characters.
         guard TokenAlphabet.bearer.accepts(refreshToken) else {
             throw .usage("that is not a refresh token (letters, digits and -._~+/=, as Firebase issues them)")
@@ -25,7 +25,7 @@ extension Auth {
         } catch .server(let error, _) where error.code != nil && !error.isTransient {
             throw .signInAgain("the refresh token was refused [\(error.code!)]; take a new one where the session was signed in")
         }
-        guard let idToken = answer.idToken, let claims = AuthTokenResult(idToken: idToken),
+        guard let idToken = answer.idToken, let claims = IDTokenDetails(idToken: idToken),
               let uid = answer.userId ?? claims.claimValues["user_id"]?.stringValue ?? claims.claimValues["sub"]?.stringValue
         else { throw .badResponse(host: client().endpoints.displayHost(for: client().endpoints.token(apiKey: settings.apiKey)), reason: "the token answer names no user") }
         var session = Session(
@@ -41,12 +41,12 @@ extension Auth {
             contents.save(session, in: project, makeCurrent: true)
             if let projectID = settings.projectID ?? claims.projectID { contents.modifyProject(project) { $0.projectId = projectID } }
         }
-        return User(session, auth: self)
+        return SignedInUser(session, auth: self)
     }
 
     /// The providers an ID token names (`firebase.identities`: `email` for the password
     /// provider, else provider ids, each with the user's ids there), as far as a token says.
-    static func providers(in claims: AuthTokenResult) -> [ProviderProfile] {
+    static func providers(in claims: IDTokenDetails) -> [ProviderProfile] {
         guard case .object(let identities)? = claims.claimValues["firebase"]?["identities"] else { return [] }
         return identities.keys.sorted().compactMap { key in
             guard key != "phone", case .array(let ids)? = identities[key], let id = ids.first?.stringValue else { return nil }

@@ -5,13 +5,12 @@ import Foundation
 #endif
 import FBAuthSupport
 
-extension Auth {
+extension AuthService {
     /// Writes `contents` (a token for another program, such as google-auth's output file) to
     /// `path`, mode 0600, replaced whole, and remembers it with the session of `uid`: signing
     /// that session out, or deleting its account, removes the file, unless something else has
     /// been written there since. For the command line.
-    @_spi(FBAuthCLI)
-    public func writeFile(_ contents: String, to path: String, forSessionOf uid: String) throws(FBAuthError) {
+    package func writeFile(_ contents: String, to path: String, forSessionOf uid: String) throws(FBAuthError) {
         let data = Data(contents.utf8)
         let absolute = Platform.absolutePath(path)
         do {

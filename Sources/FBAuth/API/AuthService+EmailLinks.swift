@@ -1,23 +1,23 @@
 /// Email links and the codes Firebase mails, as the Apple SDK's `Auth` has them
 /// (`sendSignInLink(toEmail:actionCodeSettings:)`, `isSignIn(withEmailLink:)`,
 /// `signIn(withEmail:link:)`, `applyActionCode`, `checkActionCode`).
-extension Auth {
+extension AuthService {
     /// `sendSignInLink(toEmail:actionCodeSettings:)`: Firebase mails a sign-in link that returns
     /// to `settings.url` (its host must be an authorized domain of the project).
-    public func sendSignInLink(toEmail email: String, actionCodeSettings settings: ActionCodeSettings) async throws(FBAuthError) {
+    package func sendSignInLink(toEmail email: String, actionCodeSettings settings: ActionLinkSettings) async throws(FBAuthError) {
         try await inBackground { () throws(FBAuthError) in
             try self.client().sendOobCode(.signInLink(email: email, continueUrl: settings.url), tenantId: self.tenantID)
         }
     }
 
     /// `isSignIn(withEmailLink:)`: whether `link` is a sign-in link Firebase mailed.
-    public func isSignIn(withEmailLink link: String) -> Bool {
+    package func isSignIn(withEmailLink link: String) -> Bool {
         if case .success(let parsed) = EmailActionLink.parse(link) { return parsed.operation == .emailLink }
         return false
     }
 
     /// `signIn(withEmail:link:)`: signs in with a mailed link, for the address it was sent to.
-    public func signIn(withEmail email: String, link: String) async throws(FBAuthError) -> AuthDataResult {
+    package func signIn(withEmail email: String, link: String) async throws(FBAuthError) -> AuthOutcome {
         let parsed: EmailActionLink
         switch EmailActionLink.parse(link) {
         case .success(let link): parsed = link
@@ -27,22 +27,22 @@ extension Auth {
     }
 
     /// `checkActionCode(_:)`: what a mailed code is for, without using it.
-    public func checkActionCode(_ code: String) async throws(FBAuthError) -> ActionCodeInfo {
+    package func checkActionCode(_ code: String) async throws(FBAuthError) -> ActionLinkInfo {
         try await inBackground { () throws(FBAuthError) in
             let info: CheckedActionCode = try self.client().checkActionCode(code, tenantId: self.tenantID)
-            return ActionCodeInfo(requestType: info.requestType ?? "", email: info.email, newEmail: info.newEmail)
+            return ActionLinkInfo(requestType: info.requestType ?? "", email: info.email, newEmail: info.newEmail)
         }
     }
 
     /// `applyActionCode(_:)`: uses a verification or email-change code (refused, unused, when it
     /// is another kind), then brings a saved session of the account up to date (`savedUser`).
     @discardableResult
-    public func applyActionCode(_ code: String) async throws(FBAuthError) -> AppliedActionCode {
+    package func applyActionCode(_ code: String) async throws(FBAuthError) -> AppliedActionCode {
         try await inBackground(applying(code))
     }
 
     /// The same with a completion handler.
-    public func applyActionCode(_ code: String, completion: @escaping @Sendable (Result<AppliedActionCode, FBAuthError>) -> Void) {
+    package func applyActionCode(_ code: String, completion: @escaping @Sendable (Result<AppliedActionCode, FBAuthError>) -> Void) {
         onBackground(applying(code), completion)
     }
 
@@ -59,11 +59,11 @@ extension Auth {
     /// A saved user after a code changed its account: its tokens refreshed and the account read
     /// again; or, where the change revoked its tokens (production does; Google's emulator does
     /// not), signed out with the new address kept, so that advice to sign in again names it.
-    private func bringUpToDate(_ user: User, newEmail: String?) throws(FBAuthError) -> SavedUserUpdate {
+    private func bringUpToDate(_ user: SignedInUser, newEmail: String?) throws(FBAuthError) -> SavedUserUpdate {
         let refresher = refresher()
         do throws(FBAuthError) {
             let fresh = try refresher.session(.exactly(user.reference), minValid: 0, forceRefresh: true)
-            return .refreshed(User(try renewal().renew(fresh, idToken: nil, refreshToken: nil, expiresIn: nil, client: client()), auth: self))
+            return .refreshed(SignedInUser(try renewal().renew(fresh, idToken: nil, refreshToken: nil, expiresIn: nil, client: client()), auth: self))
         } catch where error.rejectsSession || [.noCurrentUser, .userTokenExpired, .userNotFound].contains(error.code) {
             let renamed = try? store.update { (contents: inout StoreContents) throws(FBAuthError) -> Session? in
                 guard var saved = try? contents.session(.exactly(user.reference), in: project) else { return nil }
@@ -72,40 +72,40 @@ extension Auth {
                 contents.save(saved, in: project, makeCurrent: false)
                 return saved
             }
-            return .signedOut(renamed.flatMap { $0 }.map { User($0, auth: self) } ?? user)
+            return .signedOut(renamed.flatMap { $0 }.map { SignedInUser($0, auth: self) } ?? user)
         }
     }
 }
 
 /// What `applyActionCode` did: the account's address (the new one after an email change) and
 /// what became of a saved session of that account.
-public struct AppliedActionCode: Sendable {
-    public let email: String?
+package struct AppliedActionCode: Sendable {
+    package let email: String?
     /// The address after an email change.
-    public let newEmail: String?
+    package let newEmail: String?
     /// A saved session of the account, brought up to date; nil when none is saved here.
-    public let savedUser: SavedUserUpdate?
+    package let savedUser: SavedUserUpdate?
 }
 
-public enum SavedUserUpdate: Sendable {
+package enum SavedUserUpdate: Sendable {
     /// New tokens, and the account as Firebase reports it now.
-    case refreshed(User)
+    case refreshed(SignedInUser)
     /// Firebase ended the user's sessions with the change: sign in again.
-    case signedOut(User)
+    case signedOut(SignedInUser)
 }
 
 /// The SDK's `ActionCodeSettings`, as far as a program outside a browser uses it: where the link
 /// returns to. The link is always handled in the app (`handleCodeInApp`).
-public struct ActionCodeSettings: Sendable, Equatable {
-    public var url: String
-    public init(url: String) { self.url = url }
+package struct ActionLinkSettings: Sendable, Equatable {
+    package var url: String
+    package init(url: String) { self.url = url }
 }
 
 /// The SDK's `ActionCodeInfo`: what a mailed code is for (`PASSWORD_RESET`, `VERIFY_EMAIL`,
 /// `VERIFY_AND_CHANGE_EMAIL`, `EMAIL_SIGNIN`, …) and the addresses involved (Firebase does
 /// not reveal the email of a sign-in link's code).
-public struct ActionCodeInfo: Sendable, Equatable {
-    public let requestType: String
-    public let email: String?
-    public let newEmail: String?
+package struct ActionLinkInfo: Sendable, Equatable {
+    package let requestType: String
+    package let email: String?
+    package let newEmail: String?
 }

@@ -2,7 +2,7 @@
 /// FirebaseAuth/Sources/Swift/Utilities/AuthErrorCode.swift): the library decides the code where
 /// the failure happens, and a program (fbauth's command line included) decides what each
 /// means to it — fbauth maps each to its exit code in one table (`fbauth help exit-codes`).
-public enum AuthErrorCode: String, Sendable, CaseIterable {
+package enum FBAuthErrorCode: String, Sendable, CaseIterable {
     /// A value given to the library is not acceptable (a malformed provider id, a port in use).
     case invalidArgument
     /// No user is signed in, or no saved session matches.
@@ -66,9 +66,9 @@ public enum AuthErrorCode: String, Sendable, CaseIterable {
     case internalError
 }
 
-extension AuthErrorCode {
+extension FBAuthErrorCode {
     /// Codes for server error codes that mean something specific; others are `serverRefused`.
-    static func forServerCode(_ code: String) -> AuthErrorCode? {
+    static func forServerCode(_ code: String) -> FBAuthErrorCode? {
         switch code {
         case "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN", "INVALID_ID_TOKEN": .userTokenExpired
         case "USER_NOT_FOUND": .userNotFound

@@ -8,72 +8,72 @@ import FBAuthSupport
 /// The account operations of the Apple SDK's `User` (`FirebaseAuth/Sources/Swift/User/User.swift`).
 /// Each acts on the saved session of this user and saves what Firebase answers into it through
 /// the one renewal step the command line uses too.
-extension User {
+extension SignedInUser {
     /// `getIDTokenResult(forcingRefresh:)`: the token and what it says.
-    public func getIDTokenResult(forcingRefresh: Bool = false) async throws(FBAuthError) -> AuthTokenResult {
+    package func getIDTokenResult(forcingRefresh: Bool = false) async throws(FBAuthError) -> IDTokenDetails {
         try await auth.inBackground(tokenResult(forcingRefresh: forcingRefresh))
     }
 
     /// `getIDTokenResult(forcingRefresh:completion:)`.
-    public func getIDTokenResult(forcingRefresh: Bool = false, completion: @escaping @Sendable (Result<AuthTokenResult, FBAuthError>) -> Void) {
+    package func getIDTokenResult(forcingRefresh: Bool = false, completion: @escaping @Sendable (Result<IDTokenDetails, FBAuthError>) -> Void) {
         auth.onBackground(tokenResult(forcingRefresh: forcingRefresh), completion)
     }
 
     /// `reload()`: the user as `accounts:lookup` reports it now, saved; the updated user.
-    public func reload() async throws(FBAuthError) -> User { try await auth.inBackground(reloading) }
+    package func reload() async throws(FBAuthError) -> SignedInUser { try await auth.inBackground(reloading) }
 
     /// `reload(completion:)`.
-    public func reload(completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) { auth.onBackground(reloading, completion) }
+    package func reload(completion: @escaping @Sendable (Result<SignedInUser, FBAuthError>) -> Void) { auth.onBackground(reloading, completion) }
 
     /// `updatePassword(to:)`: needs a recent sign-in (`reauthenticate`); Firebase signs the
     /// user's other sessions out and this one gets new tokens.
-    public func updatePassword(to password: String) async throws(FBAuthError) {
+    package func updatePassword(to password: String) async throws(FBAuthError) {
         _ = try await auth.inBackground(changingPassword(to: password))
     }
 
     /// The same with a completion handler; the updated user.
-    public func updatePassword(to password: String, completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+    package func updatePassword(to password: String, completion: @escaping @Sendable (Result<SignedInUser, FBAuthError>) -> Void) {
         auth.onBackground(changingPassword(to: password), completion)
     }
 
     /// `sendEmailVerification()`: Firebase mails a verification link to the user's address.
-    public func sendEmailVerification() async throws(FBAuthError) { try await auth.inBackground(sendingVerification) }
+    package func sendEmailVerification() async throws(FBAuthError) { try await auth.inBackground(sendingVerification) }
 
     /// The same with a completion handler.
-    public func sendEmailVerification(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+    package func sendEmailVerification(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
         auth.onBackground(sendingVerification, completion)
     }
 
     /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
     /// address changes when it is opened (and Firebase then signs the user's sessions out).
-    public func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
+    package func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
         try await auth.inBackground(sendingEmailChange(to: email))
     }
 
     /// The same with a completion handler.
-    public func sendEmailVerification(beforeUpdatingEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+    package func sendEmailVerification(beforeUpdatingEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
         auth.onBackground(sendingEmailChange(to: email), completion)
     }
 
     /// `createProfileChangeRequest()` then `commitChanges()`, in one call: a value sets, an
     /// empty string removes, nil leaves as it is. The updated user.
-    public func updateProfile(displayName: String? = nil, photoURL: String? = nil) async throws(FBAuthError) -> User {
+    package func updateProfile(displayName: String? = nil, photoURL: String? = nil) async throws(FBAuthError) -> SignedInUser {
         try await auth.inBackground(profileUpdate(displayName: displayName, photoURL: photoURL))
     }
 
     /// `commitChanges(completion:)` of a profile change request.
-    public func updateProfile(displayName: String? = nil, photoURL: String? = nil,
-                              completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+    package func updateProfile(displayName: String? = nil, photoURL: String? = nil,
+                              completion: @escaping @Sendable (Result<SignedInUser, FBAuthError>) -> Void) {
         auth.onBackground(profileUpdate(displayName: displayName, photoURL: photoURL), completion)
     }
 
     /// `unlink(fromProvider:)`: removes a provider from the user; the updated user.
-    public func unlink(fromProvider providerID: String) async throws(FBAuthError) -> User {
+    package func unlink(fromProvider providerID: String) async throws(FBAuthError) -> SignedInUser {
         try await auth.inBackground(unlinking(providerID))
     }
 
     /// `unlink(fromProvider:completion:)`.
-    public func unlink(fromProvider providerID: String, completion: @escaping @Sendable (Result<User, FBAuthError>) -> Void) {
+    package func unlink(fromProvider providerID: String, completion: @escaping @Sendable (Result<SignedInUser, FBAuthError>) -> Void) {
         auth.onBackground(unlinking(providerID), completion)
     }
 
@@ -83,33 +83,33 @@ extension User {
     /// token kept from its last Apple sign-in: without one, nothing is deleted and the remedy is
     /// `.reauthenticateWithApple`; when Apple's revocation is refused, nothing is deleted either
     /// (`.deleteWithoutRevoking`). `revokingAppleToken` false deletes without revoking.
-    public func delete(revokingAppleToken: Bool = true) async throws(FBAuthError) {
+    package func delete(revokingAppleToken: Bool = true) async throws(FBAuthError) {
         try await auth.inBackground(deleting(revokingAppleToken: revokingAppleToken))
     }
 
     /// `delete(completion:)`.
-    public func delete(revokingAppleToken: Bool = true, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+    package func delete(revokingAppleToken: Bool = true, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
         auth.onBackground(deleting(revokingAppleToken: revokingAppleToken), completion)
     }
 
     /// Whether deleting this user revokes a Sign in with Apple token first.
-    public var hasSignInWithApple: Bool { providerData.contains { $0.providerID == "apple.com" } }
+    package var hasSignInWithApple: Bool { providerData.contains { $0.providerID == "apple.com" } }
 
     // MARK: - The operations, each blocking; the variants above run them on their own thread
 
-    private func tokenResult(forcingRefresh: Bool) -> @Sendable () throws(FBAuthError) -> AuthTokenResult {
+    private func tokenResult(forcingRefresh: Bool) -> @Sendable () throws(FBAuthError) -> IDTokenDetails {
         let (auth, reference) = (self.auth, self.reference)
-        return { () throws(FBAuthError) -> AuthTokenResult in
+        return { () throws(FBAuthError) -> IDTokenDetails in
             let token = try auth.refresher().session(.exactly(reference), minValid: 60, forceRefresh: forcingRefresh).idToken
-            guard let result = AuthTokenResult(idToken: token) else {
+            guard let result = IDTokenDetails(idToken: token) else {
                 throw .badResponse(host: "securetoken.googleapis.com", reason: "the ID token's claims cannot be read")
             }
             return result
         }
     }
 
-    private func changingPassword(to password: String) -> @Sendable () throws(FBAuthError) -> User {
-        withSession { (session, auth) throws(FBAuthError) -> User in User(try auth.management().changePassword(to: password, for: session), auth: auth) }
+    private func changingPassword(to password: String) -> @Sendable () throws(FBAuthError) -> SignedInUser {
+        withSession { (session, auth) throws(FBAuthError) -> SignedInUser in SignedInUser(try auth.management().changePassword(to: password, for: session), auth: auth) }
     }
 
     private var sendingVerification: @Sendable () throws(FBAuthError) -> Void {
@@ -120,28 +120,28 @@ extension User {
         withSession { (session, auth) throws(FBAuthError) in try auth.management().sendEmailChange(to: email, for: session) }
     }
 
-    private var reloading: @Sendable () throws(FBAuthError) -> User {
-        withSession { (session, auth) throws(FBAuthError) -> User in
+    private var reloading: @Sendable () throws(FBAuthError) -> SignedInUser {
+        withSession { (session, auth) throws(FBAuthError) -> SignedInUser in
             let renewed = try auth.renewal().renew(session, idToken: nil, refreshToken: nil, expiresIn: nil, client: auth.client())
-            return User(renewed, auth: auth)
+            return SignedInUser(renewed, auth: auth)
         }
     }
 
-    private func profileUpdate(displayName: String?, photoURL: String?) -> @Sendable () throws(FBAuthError) -> User {
-        withSession { (session, auth) throws(FBAuthError) -> User in
+    private func profileUpdate(displayName: String?, photoURL: String?) -> @Sendable () throws(FBAuthError) -> SignedInUser {
+        withSession { (session, auth) throws(FBAuthError) -> SignedInUser in
             var deleting: [String] = []
             if displayName == "" { deleting.append("DISPLAY_NAME") }
             if photoURL == "" { deleting.append("PHOTO_URL") }
             let renewed = try auth.management().updateProfile(displayName: displayName?.nilIfEmpty, photoURL: photoURL?.nilIfEmpty,
                                                                deleting: deleting, for: session)
-            return User(renewed, auth: auth)
+            return SignedInUser(renewed, auth: auth)
         }
     }
 
-    private func unlinking(_ providerID: String) -> @Sendable () throws(FBAuthError) -> User {
-        withSession { (session, auth) throws(FBAuthError) -> User in
+    private func unlinking(_ providerID: String) -> @Sendable () throws(FBAuthError) -> SignedInUser {
+        withSession { (session, auth) throws(FBAuthError) -> SignedInUser in
             let account = try auth.client().deleteProviders([providerID], idToken: session.idToken)
-            return User(try auth.renewal().save(session, tokens: nil, account: account, unlinked: providerID), auth: auth)
+            return SignedInUser(try auth.renewal().save(session, tokens: nil, account: account, unlinked: providerID), auth: auth)
         }
     }
 
@@ -167,7 +167,7 @@ extension User {
 
     /// `body` with the user's session, fresh for a minute. When Firebase refuses the session's
     /// tokens for good, the session keeps no tokens and the error says to sign in again.
-    func withSession<T: Sendable>(_ body: @escaping @Sendable (Session, Auth) throws(FBAuthError) -> T) -> @Sendable () throws(FBAuthError) -> T {
+    func withSession<T: Sendable>(_ body: @escaping @Sendable (Session, AuthService) throws(FBAuthError) -> T) -> @Sendable () throws(FBAuthError) -> T {
         let (auth, reference) = (self.auth, self.reference)
         return { () throws(FBAuthError) -> T in
             let refresher = auth.refresher()
@@ -184,29 +184,29 @@ extension User {
 /// The SDK's `AuthTokenResult` (firebase-js-sdk `packages/auth/src/core/user/id_token_result.ts`):
 /// an ID token and what it says (not verified: it came from Firebase; servers verify it on each
 /// use).
-public struct AuthTokenResult: Sendable, Equatable {
-    public let token: String
-    public let expirationDate: Date
-    public let issuedAtDate: Date
-    public let authDate: Date
+package struct IDTokenDetails: Sendable, Equatable {
+    package let token: String
+    package let expirationDate: Date
+    package let issuedAtDate: Date
+    package let authDate: Date
     /// `password`, `google.com`, `anonymous`, `custom`, …
-    public let signInProvider: String?
+    package let signInProvider: String?
     /// `totp` or `phone` when a second factor completed the sign-in.
-    public let signInSecondFactor: String?
+    package let signInSecondFactor: String?
     /// Every claim of the token, custom claims included, as JSON text per claim
     /// (`"admin": "true"`, `"email": "\"ada@example.com\""`): the SDK's `[String: Any]`
     /// without `Any`, which is not `Sendable`.
-    public let claims: [String: String]
+    package let claims: [String: String]
     /// The same claims as JSON values, for a program that prints or inspects them.
-    public let claimValues: [String: JSONValue]
+    package let claimValues: [String: JSONValue]
     /// The tenant the user belongs to (`firebase.tenant`), if any.
-    public let tenantID: String?
+    package let tenantID: String?
     /// The project the token is for (its audience, `aud`), when it is a project id.
-    public let projectID: String?
+    package let projectID: String?
 
     /// Reads `idToken`; nil when it cannot be decoded or its times (`exp`, `iat`, `auth_time`)
     /// are missing or outside 1970–2200.
-    public init?(idToken: String) {
+    package init?(idToken: String) {
         guard let claims = IDTokenClaims.payload(of: idToken), let expires = IDTokenClaims.seconds(claims["exp"]),
             let issued = IDTokenClaims.seconds(claims["iat"]), let auth = IDTokenClaims.seconds(claims["auth_time"])
         else { return nil }
@@ -224,7 +224,7 @@ public struct AuthTokenResult: Sendable, Equatable {
     }
 }
 
-extension Auth {
+extension AuthService {
     func renewal() -> SessionRenewal { SessionRenewal(store: store, project: project, clock: clock) }
 }
 

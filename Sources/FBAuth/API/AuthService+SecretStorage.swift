@@ -1,9 +1,9 @@
 /// Where the secrets of this config directory's sessions are kept, and moving them.
-extension Auth {
+extension AuthService {
     /// Moves the secrets of every saved session (of every project in this config directory) to
     /// `target`, and makes it the place for new ones: to the keyring, each is written there
     /// before the file stops holding it; to the file, the other way round.
-    public func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMoveReport {
+    package func moveSecrets(to target: SecretStorage) throws(FBAuthError) -> SecretMoveReport {
         let move = try store.moveSecrets(to: target)
         return SecretMoveReport(moved: move.moved, pendingCredentials: move.pendingCredentials, alreadyThere: move.alreadyThere,
                                 missing: move.missing, notRemoved: move.notRemoved)
@@ -11,7 +11,7 @@ extension Auth {
 
     /// The place new secrets go when the settings name none: remembered in the config
     /// directory (chosen on the first sign-in); nil until then.
-    public var rememberedSecretStorage: SecretStorage? { (try? store.load())?.secretStorage }
+    package var rememberedSecretStorage: SecretStorage? { (try? store.load())?.secretStorage }
 
     /// Keyring items that disagree with the saved sessions: a session whose item is gone (it
     /// must be signed in again) and an item no session uses (left by a crash or another
@@ -20,7 +20,7 @@ extension Auth {
     /// When no saved session uses the keyring, items left there (by a migration or sign-out
     /// that was cut short) are still listed when a keyring answers; one that cannot be reached
     /// then is no problem.
-    public func keyringProblems() throws(FBAuthError) -> [KeyringProblem] {
+    package func keyringProblems() throws(FBAuthError) -> [KeyringProblem] {
         let contents = try store.load()
         let usesKeyring = contents.projects.values.contains { $0.sessions.contains { !$0.kindsInKeyring.isEmpty } || $0.pendingCredential?.isInKeyring == true }
         let audit: KeyringAudit
@@ -36,24 +36,24 @@ extension Auth {
     }
 }
 
-/// What `Auth.moveSecrets(to:)` did.
-public struct SecretMoveReport: Sendable, Equatable {
+/// What `AuthService.moveSecrets(to:)` did.
+package struct SecretMoveReport: Sendable, Equatable {
     /// How many sessions had a secret moved.
-    public let moved: Int
+    package let moved: Int
     /// How many pending provider credentials had their tokens moved.
-    public let pendingCredentials: Int
+    package let pendingCredentials: Int
     /// How many sessions kept their secrets where they were, already in the target place.
-    public let alreadyThere: Int
+    package let alreadyThere: Int
     /// The users (email, else uid) whose secret was no longer in the keyring: they sign in again.
-    public let missing: [String]
+    package let missing: [String]
     /// Keyring items that stayed although their secret moved to the file: each named, with
     /// why and how to remove it.
-    public let notRemoved: [String]
+    package let notRemoved: [String]
 }
 
 /// A keyring item that disagrees with the saved sessions.
-public struct KeyringProblem: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct KeyringProblem: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// A saved session's secret is not in the keyring (its item was deleted).
         case missing
         /// An item of fbauth's that no saved session uses.
@@ -63,13 +63,13 @@ public struct KeyringProblem: Sendable, Equatable {
         case leftover
     }
 
-    public let kind: Kind
+    package let kind: Kind
     /// fbauth's attributes of the item (`service`, `username`, `project`, `tenant`, `kind`):
     /// names, never secrets. Attributes the keyring or another program added are left out.
-    public let attributes: [String: String]
+    package let attributes: [String: String]
     /// An orphan whose attributes an item in use also carries: a `secret-tool clear` with them
     /// would delete that item too, so none is offered.
-    public let sharesAttributesWithUsedItem: Bool
+    package let sharesAttributesWithUsedItem: Bool
 
     init(kind: Kind, attributes: [String: String], sharesAttributesWithUsedItem: Bool = false) {
         self.kind = kind
@@ -78,10 +78,10 @@ public struct KeyringProblem: Sendable, Equatable {
     }
 
     /// The user's uid, as the item names it.
-    public var uid: String { attributes["username"] ?? "" }
+    package var uid: String { attributes["username"] ?? "" }
     /// Which secret: "refresh token", "X token secret".
-    public var secretName: String { (attributes["kind"].flatMap(KeyringItem.Kind.init(rawValue:))?.words) ?? "secret" }
+    package var secretName: String { (attributes["kind"].flatMap(KeyringItem.Kind.init(rawValue:))?.words) ?? "secret" }
     /// The `secret-tool` arguments that find the item, quoted for a shell:
     /// `kind 'refresh-token' project 'KEY' service 'fbauth' username 'UID'`.
-    public var secretToolArguments: String { KeyringItem.secretToolArguments(attributes) }
+    package var secretToolArguments: String { KeyringItem.secretToolArguments(attributes) }
 }

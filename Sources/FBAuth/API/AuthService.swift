@@ -17,23 +17,23 @@ import FBAuthSupport
 /// let result = try await auth.signIn(with: provider)
 /// let token = try await result.user.idToken()
 /// ```
-public final class Auth: Sendable {
-    /// What this `Auth` was configured with.
-    public let settings: AuthSettings
+package final class AuthService: Sendable {
+    /// What this `AuthService` was configured with.
+    package let settings: AuthServiceSettings
     /// The project's Web API key.
-    public var apiKey: String { settings.apiKey }
+    package var apiKey: String { settings.apiKey }
     /// `host:port` of an Auth emulator, when one is used.
-    public var emulatorHost: String? { settings.emulatorHost }
+    package var emulatorHost: String? { settings.emulatorHost }
     /// The tenant users sign in to (Identity Platform multi-tenancy).
-    public var tenantID: String? { settings.tenantID }
+    package var tenantID: String? { settings.tenantID }
     /// How a browser sign-in's redirect comes back.
-    public var redirect: RedirectRoute { settings.redirect }
+    package var redirect: RedirectRoute { settings.redirect }
     /// The loopback listener's port (0: any free port).
-    public var port: UInt16 { settings.port }
+    package var port: UInt16 { settings.port }
     /// How long a sign-in waits for the browser.
-    public var timeout: Duration { settings.timeout }
+    package var timeout: Duration { settings.timeout }
     /// How the observer's advice names the other ways to sign in.
-    public var advice: AdviceWords { settings.advice }
+    package var advice: AdviceWords { settings.advice }
     let store: SecretKeepingStore
     let host: AuthHost
     private let browser: BrowserLauncher
@@ -51,11 +51,11 @@ public final class Auth: Sendable {
     ///   - transport: HTTP; nil: the system's libcurl.
     ///   - advice: how the observer's advice names the other ways to sign in (your program's
     ///     options, where it has them).
-    public convenience init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
+    package convenience init(apiKey: String, emulatorHost: String? = nil, tenantID: String? = nil, configDirectory: String? = nil,
                             redirect: RedirectRoute = .hostedHandler, port: UInt16 = 0, timeout: Duration = .seconds(300),
                             browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(), transport: HTTPTransport? = nil,
                             advice: AdviceWords = AdviceWords()) {
-        var settings = AuthSettings(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory)
+        var settings = AuthServiceSettings(apiKey: apiKey, emulatorHost: emulatorHost, tenantID: tenantID, configDirectory: configDirectory)
         settings.redirect = redirect
         settings.port = port
         settings.timeout = timeout
@@ -63,13 +63,13 @@ public final class Auth: Sendable {
         self.init(settings: settings, browser: browser, observer: observer, transport: transport)
     }
 
-    /// An `Auth` configured by `settings`.
+    /// An `AuthService` configured by `settings`.
     /// - Parameters:
     ///   - browser: opens the sign-in page; nil: the system's browser (`$BROWSER`, xdg-open, open).
     ///   - observer: what the user is told while a sign-in waits for the browser.
     ///   - transport: HTTP; nil: the system's libcurl.
     ///   - host: the process's clock, Ctrl-C, randomness and environment; a test gives its own.
-    public init(settings: AuthSettings, browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(),
+    package init(settings: AuthServiceSettings, browser: BrowserLauncher? = nil, observer: SignInObserver = SilentObserver(),
                 transport: HTTPTransport? = nil, host: AuthHost = AuthHost()) {
         self.settings = settings
         self.host = host
@@ -94,54 +94,54 @@ public final class Auth: Sendable {
             let key = ProjectKey(apiKey: settings.apiKey, emulatorHost: settings.emulatorHost)
             return AppCheckTokens(settings: appCheck, store: store, project: key,
                                   projectID: { settings.projectID ?? (try? store.load())?.project(key)?.projectId }, clock: host.clock,
-                                  exchangeClient: { Auth.plainClient(settings, transport: transport) })
+                                  exchangeClient: { AuthService.plainClient(settings, transport: transport) })
         }
     }
 
     /// A client with this Auth's settings and no App Check token.
-    private static func plainClient(_ settings: AuthSettings, transport: HTTPTransport) -> FirebaseAuthClient {
+    private static func plainClient(_ settings: AuthServiceSettings, transport: HTTPTransport) -> FirebaseAuthClient {
         FirebaseAuthClient(endpoints: settings.emulatorHost.map(FirebaseEndpoints.emulator) ?? .production, apiKey: settings.apiKey, transport: transport,
                            timeout: settings.requestTimeout, logger: settings.logger, identity: settings.clientHeaders)
     }
 
     /// The project id: the settings' own, else the one remembered from a sign-in's ID token.
-    public var projectID: String? {
+    package var projectID: String? {
         settings.projectID ?? (try? store.load())?.project(project)?.projectId
     }
 
     /// How messages name the project: "project my-project", else "the project of API key
     /// …abc123", with the emulator when there is one.
-    public var projectDescription: String { project.displayName(projectId: projectID) }
+    package var projectDescription: String { project.displayName(projectId: projectID) }
 
     /// For a sentence that says an email was sent: against an Auth emulator, which sends none,
     /// where it lists the link (" (an Auth emulator sends no mail: …)"); empty against Firebase.
-    public var mailNote: String { client().mailNote(knownProjectId: projectID) }
+    package var mailNote: String { client().mailNote(knownProjectId: projectID) }
 
     /// Where the sessions are kept, for messages (the path of `sessions.json`).
-    public var sessionsLocation: String { store.location }
+    package var sessionsLocation: String { store.location }
 
     /// Fails when sessions cannot be saved here (a directory another user can write, a file
     /// that is not fbauth's), so that a program can say so before it asks its user anything.
-    public func checkSessionsWritable() throws(FBAuthError) { try store.checkWritable() }
+    package func checkSessionsWritable() throws(FBAuthError) { try store.checkWritable() }
 
     /// The user of this project's current session, if one is saved.
-    public var currentUser: User? {
-        (try? store.load().currentSession(of: project)).flatMap { $0 }.map { User($0, auth: self) }
+    package var currentUser: SignedInUser? {
+        (try? store.load().currentSession(of: project)).flatMap { $0 }.map { SignedInUser($0, auth: self) }
     }
 
     /// Signs in with `provider` through the browser, saves the session and makes it current.
     /// When the provider's email belongs to an account with other sign-in methods, throws
     /// `accountExistsWithDifferentCredential`.
-    public func signIn(with provider: OAuthProvider) async throws(FBAuthError) -> AuthDataResult {
+    package func signIn(with provider: BrowserProvider) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(signingIn(with: provider))
     }
 
     /// The same with a completion handler.
-    public func signIn(with provider: OAuthProvider, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func signIn(with provider: BrowserProvider, completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(signingIn(with: provider), completion)
     }
 
-    private func signingIn(with provider: OAuthProvider) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    private func signingIn(with provider: BrowserProvider) -> @Sendable () throws(FBAuthError) -> AuthOutcome {
         saving { () throws(FBAuthError) in
             let options = try self.options(for: provider)
             return try self.signedIn(self.flow().run(options, purpose: .signIn), providerId: options.providerId)
@@ -150,7 +150,7 @@ public final class Auth: Sendable {
 
     /// Forgets the current session on this machine (refresh tokens are revoked only on the
     /// server: Admin SDK or Firebase console).
-    public func signOut() throws(FBAuthError) {
+    package func signOut() throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             let session = try contents.session(.current, in: project)
             contents.remove(session.reference, in: project)
@@ -177,7 +177,7 @@ public final class Auth: Sendable {
     /// The settings' words for a session that must be signed in again.
     private var signInAdvice: SignInAdvice {
         guard let words = settings.signInAgain else { return .plain }
-        return SignInAdvice { session in words(User(session, auth: self)) }
+        return SignInAdvice { session in words(SignedInUser(session, auth: self)) }
     }
 
     /// `secondFactor`: nil for the flow of a reCAPTCHA page, which never meets one.
@@ -196,7 +196,7 @@ public final class Auth: Sendable {
 
     private func flow() -> BrowserSignInFlow { flow(secondFactor: secondFactorHandling) }
 
-    func options(for provider: OAuthProvider) throws(FBAuthError) -> FlowOptions {
+    func options(for provider: BrowserProvider) throws(FBAuthError) -> FlowOptions {
         let providerId = try ProviderID.validate(provider.providerID)
         if let reserved = provider.customParameters.keys.first(where: FlowOptions.reservedParameters.contains) {
             throw .usage("the custom parameter '\(reserved)' is set by Firebase itself")
@@ -218,7 +218,7 @@ public final class Auth: Sendable {
 
     /// Links or reauthenticates the saved session `reference` and saves the result into the
     /// session as it is now (a sign-out meanwhile stays in effect).
-    func renew(_ reference: SessionReference, with provider: OAuthProvider, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+    func renew(_ reference: SessionReference, with provider: BrowserProvider, purpose: FlowPurpose) throws(FBAuthError) -> AuthOutcome {
         let options = try options(for: provider)
         return try renew(reference, purpose: purpose, providerId: options.providerId) { () throws(FBAuthError) in
             try self.flow().run(options, purpose: purpose)
@@ -226,14 +226,14 @@ public final class Auth: Sendable {
     }
 
     /// The same with a credential, without the OAuth browser flow.
-    func renew(_ reference: SessionReference, with credential: AuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthDataResult {
+    func renew(_ reference: SessionReference, with credential: SignInCredential, purpose: FlowPurpose) throws(FBAuthError) -> AuthOutcome {
         try renew(reference, purpose: purpose, providerId: credential.provider) { () throws(FBAuthError) in
             try self.answer(for: credential, purpose: purpose)
         }
     }
 
     func renew(_ reference: SessionReference, purpose: FlowPurpose, providerId: String,
-                       signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthDataResult {
+                       signIn: () throws(FBAuthError) -> BrowserSignInFlow.Result) throws(FBAuthError) -> AuthOutcome {
         try store.checkWritable()
         let record: SignInRecord
         do {
@@ -246,7 +246,7 @@ public final class Auth: Sendable {
         }
         let renewed = try SessionRenewal(store: store, project: project, clock: clock)
             .merge(record, into: reference, purpose: purpose == .reauthenticate ? .reauthenticate : .link)
-        return AuthDataResult(record, user: User(renewed, auth: self))
+        return AuthOutcome(record, user: SignedInUser(renewed, auth: self))
     }
 
     /// Runs blocking work (sockets, the browser wait) on its own thread.

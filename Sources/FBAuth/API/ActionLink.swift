@@ -1,25 +1,25 @@
 /// A link from one of Firebase's emails, as the SDK's `ActionCodeURL`: what it does and its
 /// one-time code. A link wrapped by Dynamic Links or an iOS deep link is unwrapped first.
-public struct ActionCodeURL: Sendable, Equatable {
-    public let operation: ActionCodeOperation
+package struct ActionLink: Sendable, Equatable {
+    package let operation: ActionLinkOperation
     /// The one-time code (`oobCode`): a secret until it is used.
-    public let code: String
+    package let code: String
     /// The API key of the project that sent it.
-    public let apiKey: String
-    public let continueURL: String?
-    public let tenantID: String?
+    package let apiKey: String
+    package let continueURL: String?
+    package let tenantID: String?
 
-    /// `ActionCodeURL(link:)`: nil when `link` is not a link from a Firebase email.
-    public init?(link: String) {
+    /// `ActionLink(link:)`: nil when `link` is not a link from a Firebase email.
+    package init?(link: String) {
         guard let parsed = try? Self.reading(link) else { return nil }
         self = parsed
     }
 
     /// The same, saying why not: a usage error ("it is not a link from a Firebase email …", or
     /// "that is not a link Firebase can use: its code is malformed").
-    public static func reading(_ text: String) throws(FBAuthError) -> ActionCodeURL {
+    package static func reading(_ text: String) throws(FBAuthError) -> ActionLink {
         switch EmailActionLink.parse(text) {
-        case .success(let link): return ActionCodeURL(link)
+        case .success(let link): return ActionLink(link)
         case .failure(let problem): throw .usage("\(problem == .notALink ? "" : "that is not a link Firebase can use: ")\(problem.reason)")
         }
     }
@@ -28,7 +28,7 @@ public struct ActionCodeURL: Sendable, Equatable {
         self.init(operation: link.operation, code: link.code, apiKey: link.apiKey, continueURL: link.continueUrl, tenantID: link.tenantId)
     }
 
-    private init(operation: ActionCodeOperation, code: String, apiKey: String, continueURL: String?, tenantID: String?) {
+    private init(operation: ActionLinkOperation, code: String, apiKey: String, continueURL: String?, tenantID: String?) {
         self.operation = operation
         self.code = code
         self.apiKey = apiKey
@@ -38,7 +38,7 @@ public struct ActionCodeURL: Sendable, Equatable {
 }
 
 extension EmailActionLink {
-    init(_ url: ActionCodeURL) {
+    init(_ url: ActionLink) {
         self.init(operation: url.operation, code: url.code, apiKey: url.apiKey, continueUrl: url.continueURL, tenantId: url.tenantID)
     }
 }

@@ -7,22 +7,22 @@ import FBAuthSupport
 
 /// A sign-in that needs a second factor, as the Apple SDK's `MultiFactorResolver`
 /// (`FirebaseAuth/Sources/Swift/MultiFactor/MultiFactorResolver.swift`): thrown inside
-/// `FBAuthError.secondFactorRequired` by any sign-in, reauthentication or link of `Auth`; the
+/// `FBAuthError.secondFactorRequired` by any sign-in, reauthentication or link of `AuthService`; the
 /// program picks one of `hints`, gets its code, and finishes with `resolveSignIn(with:)`. The
 /// pending credential stays in memory. Unlike the SDK, an SMS is asked for here
 /// (`sendSMS(to:)`): a program outside an app has no `PhoneAuthProvider` UI, and its request
 /// carries no reCAPTCHA token, which production projects that enforce reCAPTCHA refuse (the
 /// command line's `fbauth` runs that step in the browser).
-public struct MultiFactorResolver: Sendable {
+package struct PendingSecondFactor: Sendable {
     /// The user's second factors to choose from (phone numbers masked).
-    public let hints: [MultiFactorInfo]
-    let auth: Auth
+    package let hints: [EnrolledSecondFactor]
+    let auth: AuthService
     let enrollments: [MfaEnrollmentInfo]
     let signIn: SecondFactorSignIn
 
     /// Asks Firebase to send a code by SMS to the phone of `hint`; returns the verification id
-    /// for `PhoneMultiFactorGenerator.assertion(withVerificationID:verificationCode:)`.
-    public func sendSMS(to hint: MultiFactorInfo) async throws(FBAuthError) -> String {
+    /// for `PhoneFactorProofs.assertion(withVerificationID:verificationCode:)`.
+    package func sendSMS(to hint: EnrolledSecondFactor) async throws(FBAuthError) -> String {
         let factor = try enrollment(hint.uid)
         let signIn = signIn
         return try await auth.inBackground { () throws(FBAuthError) in try signIn.sendCode(to: factor) }
@@ -30,7 +30,7 @@ public struct MultiFactorResolver: Sendable {
 
     /// `resolveSignIn(with:)`: finishes the sign-in with a factor's code, saves the session and
     /// makes it current.
-    public func resolveSignIn(with assertion: MultiFactorAssertion) async throws(FBAuthError) -> AuthDataResult {
+    package func resolveSignIn(with assertion: SecondFactorProof) async throws(FBAuthError) -> AuthOutcome {
         let factor = try enrollment(assertion.enrollmentID)
         let (auth, signIn) = (auth, signIn)
         return try await auth.signInSaving { () throws(FBAuthError) -> SignInRecord in
@@ -55,15 +55,15 @@ public struct MultiFactorResolver: Sendable {
 }
 
 /// One second factor of a user, as the SDK's `MultiFactorInfo` (and `PhoneMultiFactorInfo`).
-public struct MultiFactorInfo: Sendable, Equatable {
+package struct EnrolledSecondFactor: Sendable, Equatable {
     /// The enrollment id.
-    public let uid: String
+    package let uid: String
     /// `totp` or `phone`.
-    public let factorID: String
-    public let displayName: String?
-    public let enrollmentDate: Date?
+    package let factorID: String
+    package let displayName: String?
+    package let enrollmentDate: Date?
     /// Phone factors only, masked in a sign-in's hints (`+*******0100`).
-    public let phoneNumber: String?
+    package let phoneNumber: String?
 
     init(_ info: MfaEnrollmentInfo) {
         self.init(uid: info.mfaEnrollmentId, factorID: info.factorId, displayName: info.displayName, enrollmentDate: info.enrolledAt,
@@ -79,8 +79,8 @@ public struct MultiFactorInfo: Sendable, Equatable {
     }
 }
 
-/// A second factor's answer, made by `TOTPMultiFactorGenerator` or `PhoneMultiFactorGenerator`.
-public struct MultiFactorAssertion: Sendable, Equatable {
+/// A second factor's answer, made by `TOTPFactorProofs` or `PhoneFactorProofs`.
+package struct SecondFactorProof: Sendable, Equatable {
     enum Kind: Sendable, Equatable {
         case totp(code: String)
         case phone(verificationID: String, code: String)
@@ -91,27 +91,27 @@ public struct MultiFactorAssertion: Sendable, Equatable {
 }
 
 /// The SDK's `TOTPMultiFactorGenerator`, for sign-in.
-public enum TOTPMultiFactorGenerator {
+package enum TOTPFactorProofs {
     /// The code an authenticator app shows for the factor `enrollmentID`.
-    public static func assertionForSignIn(withEnrollmentID enrollmentID: String, oneTimePassword: String) -> MultiFactorAssertion {
-        MultiFactorAssertion(enrollmentID: enrollmentID, kind: .totp(code: oneTimePassword))
+    package static func assertionForSignIn(withEnrollmentID enrollmentID: String, oneTimePassword: String) -> SecondFactorProof {
+        SecondFactorProof(enrollmentID: enrollmentID, kind: .totp(code: oneTimePassword))
     }
 }
 
 /// The SDK's `PhoneMultiFactorGenerator`, for sign-in.
-public enum PhoneMultiFactorGenerator {
-    /// The code of the SMS `MultiFactorResolver.sendSMS(to:)` asked for, for the factor `hint`.
-    public static func assertion(for hint: MultiFactorInfo, verificationID: String, verificationCode: String) -> MultiFactorAssertion {
-        MultiFactorAssertion(enrollmentID: hint.uid, kind: .phone(verificationID: verificationID, code: verificationCode))
+package enum PhoneFactorProofs {
+    /// The code of the SMS `PendingSecondFactor.sendSMS(to:)` asked for, for the factor `hint`.
+    package static func assertion(for hint: EnrolledSecondFactor, verificationID: String, verificationCode: String) -> SecondFactorProof {
+        SecondFactorProof(enrollmentID: hint.uid, kind: .phone(verificationID: verificationID, code: verificationCode))
     }
 }
 
-/// What `Auth`'s sign-ins answer a second factor with: the resolver, thrown to the program.
+/// What `AuthService`'s sign-ins answer a second factor with: the resolver, thrown to the program.
 struct ThrowingSecondFactorResolver: SecondFactorResolver {
-    let auth: Auth
+    let auth: AuthService
 
     func resolve(_ challenge: SecondFactorChallenge, with signIn: SecondFactorSignIn) throws(FBAuthError) -> SecondFactorResult {
-        throw .secondFactorRequired(MultiFactorResolver(
-            hints: challenge.factors.map(MultiFactorInfo.init), auth: auth, enrollments: challenge.factors, signIn: signIn))
+        throw .secondFactorRequired(PendingSecondFactor(
+            hints: challenge.factors.map(EnrolledSecondFactor.init), auth: auth, enrollments: challenge.factors, signIn: signIn))
     }
 }

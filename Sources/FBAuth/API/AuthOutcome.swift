@@ -5,31 +5,31 @@ import Foundation
 #endif
 
 /// What a sign-in, link or reauthentication returns, as the SDK's `AuthDataResult`.
-public struct AuthDataResult: Sendable {
+package struct AuthOutcome: Sendable {
     /// The signed-in user.
-    public let user: User
+    package let user: SignedInUser
     /// What the provider said about the user.
-    public let additionalUserInfo: AdditionalUserInfo?
+    package let additionalUserInfo: SignInProviderDetails?
     /// The provider's own OAuth tokens, for calling its API.
-    public let credential: OAuthCredential?
+    package let credential: OAuthTokens?
     /// The second factor that completed the sign-in, if one did (the SDKs leave it to the ID
     /// token's `sign_in_second_factor`; a command line prints which one it was).
-    public let secondFactor: MultiFactorInfo?
+    package let secondFactor: EnrolledSecondFactor?
     /// Whether this sign-in created the Firebase user (also in `additionalUserInfo`, which only
     /// a provider's sign-in has).
-    public let isNewUser: Bool
+    package let isNewUser: Bool
 }
 
 /// As the SDK's `AdditionalUserInfo`.
-public struct AdditionalUserInfo: Sendable {
-    public let providerID: String
+package struct SignInProviderDetails: Sendable {
+    package let providerID: String
     /// The provider's profile of the user, as it sent it.
-    public let profile: JSONValue?
+    package let profile: JSONValue?
     /// GitHub's login or Twitter's screen name (firebase-js-sdk
     /// packages/auth/src/core/user/additional_user_info.ts); nil for other providers.
-    public let username: String?
+    package let username: String?
     /// Whether this sign-in created the Firebase user.
-    public let isNewUser: Bool
+    package let isNewUser: Bool
 
     internal static func username(method: String?, idp: SignInWithIdpResponse?) -> String? {
         switch method {
@@ -41,12 +41,12 @@ public struct AdditionalUserInfo: Sendable {
 }
 
 /// The provider's OAuth credential, as the SDK's `OAuthCredential`.
-public struct OAuthCredential: Sendable {
-    public let providerID: String
-    public let accessToken: String?
-    public let idToken: String?
+package struct OAuthTokens: Sendable {
+    package let providerID: String
+    package let accessToken: String?
+    package let idToken: String?
     /// The OAuth 1.0a token secret (Twitter).
-    public let secret: String?
+    package let secret: String?
     /// Firebase's handle on a credential it did not use (`needConfirmation`), which it takes
     /// back instead of the provider's tokens.
     let pendingToken: String?
@@ -64,20 +64,20 @@ public struct OAuthCredential: Sendable {
     }
 }
 
-extension AuthDataResult {
-    init(_ record: SignInRecord, user: User) {
+extension AuthOutcome {
+    init(_ record: SignInRecord, user: SignedInUser) {
         self.user = user
         additionalUserInfo = record.method.map { method in
-            AdditionalUserInfo(providerID: method, profile: record.idp?.rawUserInfo,
-                               username: AdditionalUserInfo.username(method: method, idp: record.idp), isNewUser: record.isNewUser)
+            SignInProviderDetails(providerID: method, profile: record.idp?.rawUserInfo,
+                               username: SignInProviderDetails.username(method: method, idp: record.idp), isNewUser: record.isNewUser)
         }
-        credential = record.providerCredential.map(OAuthCredential.init)
-        secondFactor = record.secondFactor.map(MultiFactorInfo.init)
+        credential = record.providerCredential.map(OAuthTokens.init)
+        secondFactor = record.secondFactor.map(EnrolledSecondFactor.init)
         isNewUser = record.isNewUser
     }
 }
 
-extension OAuthCredential {
+extension OAuthTokens {
     /// A provider credential as the store keeps it.
     init(_ saved: ProviderCredential) {
         self.init(providerID: saved.providerId, accessToken: saved.accessToken, idToken: saved.idToken, secret: saved.secret)
@@ -86,7 +86,7 @@ extension OAuthCredential {
 
 extension PendingCredential {
     /// The credential saved as the store keeps it (the store knows nothing of the API's types).
-    internal init(credential: OAuthCredential, email: String?, savedAt: Date) {
+    internal init(credential: OAuthTokens, email: String?, savedAt: Date) {
         self.init(providerId: credential.providerID, pendingToken: credential.pendingToken, accessToken: credential.accessToken,
                   idToken: credential.idToken, secret: credential.secret, email: email, savedAt: savedAt)
     }

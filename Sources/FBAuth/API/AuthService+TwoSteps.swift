@@ -1,5 +1,5 @@
 /// What a browser sign-in started now and completed later is for.
-public enum DeferredSignInPurpose: String, Sendable {
+package enum DeferredSignInPurpose: String, Sendable {
     case signIn = "signin"
     case link
     case reauthenticate = "reauth"
@@ -10,15 +10,15 @@ public enum DeferredSignInPurpose: String, Sendable {
 /// pending sign-in with the sessions; a later process gives `completeSignIn` the address the
 /// browser ended on (the loopback redirect, which need not have loaded) and it finishes as it
 /// was started. The SDK has no such step: an app's web view never leaves it. The redirect is
-/// the loopback one, on the fixed `AuthSettings.port` registered with the provider.
-extension Auth {
+/// the loopback one, on the fixed `AuthServiceSettings.port` registered with the provider.
+extension AuthService {
     /// Starts a sign-in, or a link or reauthentication of `user`; the authorization URL to open.
-    public func startSignIn(with provider: OAuthProvider, purpose: DeferredSignInPurpose, user: User? = nil) async throws(FBAuthError) -> String {
+    package func startSignIn(with provider: BrowserProvider, purpose: DeferredSignInPurpose, user: SignedInUser? = nil) async throws(FBAuthError) -> String {
         try await inBackground(starting(provider, purpose: purpose, user: user))
     }
 
     /// The same with a completion handler.
-    public func startSignIn(with provider: OAuthProvider, purpose: DeferredSignInPurpose, user: User? = nil,
+    package func startSignIn(with provider: BrowserProvider, purpose: DeferredSignInPurpose, user: SignedInUser? = nil,
                             completion: @escaping @Sendable (Result<String, FBAuthError>) -> Void) {
         onBackground(starting(provider, purpose: purpose, user: user), completion)
     }
@@ -26,26 +26,26 @@ extension Auth {
     /// Completes the started sign-in that `address` (where the browser ended) belongs to, which
     /// must have been started for `purpose`. An address of no pending sign-in is
     /// `webContextCancelled`; one that is not the sign-in's redirect, `invalidArgument`.
-    public func completeSignIn(withRedirectURL address: String, purpose: DeferredSignInPurpose) async throws(FBAuthError) -> AuthDataResult {
+    package func completeSignIn(withRedirectURL address: String, purpose: DeferredSignInPurpose) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(completing(address, purpose: purpose))
     }
 
     /// The same with a completion handler.
-    public func completeSignIn(withRedirectURL address: String, purpose: DeferredSignInPurpose,
-                               completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func completeSignIn(withRedirectURL address: String, purpose: DeferredSignInPurpose,
+                               completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(completing(address, purpose: purpose), completion)
     }
 
     /// The redirect URI the provider sends a started sign-in's browser to.
-    public var loopbackRedirectURI: String { "http://\(settings.redirectHost.rawValue):\(settings.port)\(RedirectReceiver.callbackPath)" }
+    package var loopbackRedirectURI: String { "http://\(settings.redirectHost.rawValue):\(settings.port)\(RedirectReceiver.callbackPath)" }
 
     private func twoSteps() -> TwoStepFlow { TwoStepFlow(flow: flow(secondFactor: secondFactorHandling), store: store, project: project, clock: clock) }
 
-    private func starting(_ provider: OAuthProvider, purpose: DeferredSignInPurpose, user: User?) -> @Sendable () throws(FBAuthError) -> String {
+    private func starting(_ provider: BrowserProvider, purpose: DeferredSignInPurpose, user: SignedInUser?) -> @Sendable () throws(FBAuthError) -> String {
         { () throws(FBAuthError) in try self.twoSteps().start(self.options(for: provider), command: purpose.rawValue, user: user?.reference) }
     }
 
-    private func completing(_ address: String, purpose: DeferredSignInPurpose) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    private func completing(_ address: String, purpose: DeferredSignInPurpose) -> @Sendable () throws(FBAuthError) -> AuthOutcome {
         { () throws(FBAuthError) in
             let twoSteps = self.twoSteps()
             let claimed = try twoSteps.claim(address, command: purpose.rawValue)

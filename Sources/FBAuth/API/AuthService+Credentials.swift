@@ -6,76 +6,76 @@ import Foundation
 
 /// Signing in without a browser and the account's email actions, as the Apple SDK's `Auth`
 /// names them (`FirebaseAuth/Sources/Swift/Auth/Auth.swift`). Each signs in, saves the session
-/// and makes it current, as `signIn(with: OAuthProvider)` does. A sign-in that needs a second
+/// and makes it current, as `signIn(with: BrowserProvider)` does. A sign-in that needs a second
 /// factor throws `secondFactorRequired` here: the terminal's way of answering one
-/// (`MultiFactorResolver`) is not part of this API yet.
-extension Auth {
+/// (`PendingSecondFactor`) is not part of this API yet.
+extension AuthService {
     /// `signIn(withEmail:password:)`: an email and password account.
-    public func signIn(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
-        try await signIn(with: EmailAuthProvider.credential(withEmail: email, password: password))
+    package func signIn(withEmail email: String, password: String) async throws(FBAuthError) -> AuthOutcome {
+        try await signIn(with: EmailPassword.credential(withEmail: email, password: password))
     }
 
     /// `createUser(withEmail:password:)`: a new email and password account, signed in.
-    public func createUser(withEmail email: String, password: String) async throws(FBAuthError) -> AuthDataResult {
+    package func createUser(withEmail email: String, password: String) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(creatingUser(email, password))
     }
 
     /// The same with a completion handler; `displayName` is set in the same request
     /// (`accounts:signUp` takes it), where the SDK needs a profile change afterwards.
-    public func createUser(withEmail email: String, password: String, displayName: String? = nil,
-                           completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func createUser(withEmail email: String, password: String, displayName: String? = nil,
+                           completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(creatingUser(email, password, displayName), completion)
     }
 
     /// `signInAnonymously()`: a new anonymous user (linking a provider later keeps it).
-    public func signInAnonymously() async throws(FBAuthError) -> AuthDataResult {
+    package func signInAnonymously() async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(saving { () throws(FBAuthError) in try self.credentials().anonymous() })
     }
 
     /// The same with a completion handler.
-    public func signInAnonymously(completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func signInAnonymously(completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(saving { () throws(FBAuthError) in try self.credentials().anonymous() }, completion)
     }
 
     /// `signIn(withCustomToken:)`: a token minted by the Admin SDK of the project.
-    public func signIn(withCustomToken token: String) async throws(FBAuthError) -> AuthDataResult {
+    package func signIn(withCustomToken token: String) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(saving { () throws(FBAuthError) in try self.credentials().customToken(token) })
     }
 
     /// The same with a completion handler.
-    public func signIn(withCustomToken token: String, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func signIn(withCustomToken token: String, completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(saving { () throws(FBAuthError) in try self.credentials().customToken(token) }, completion)
     }
 
-    private func creatingUser(_ email: String, _ password: String, _ displayName: String? = nil) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    private func creatingUser(_ email: String, _ password: String, _ displayName: String? = nil) -> @Sendable () throws(FBAuthError) -> AuthOutcome {
         saving { () throws(FBAuthError) in try self.credentials().signUp(email: email, password: password, displayName: displayName) }
     }
 
-    /// `signIn(with: AuthCredential)`: a provider token held already
-    /// (`OAuthProvider.credential(…)`), or the `updatedCredential` of an
+    /// `signIn(with: SignInCredential)`: a provider token held already
+    /// (`BrowserProvider.credential(…)`), or the `updatedCredential` of an
     /// `accountExistsWithDifferentCredential` error. An email that belongs to an account with
     /// other methods throws that error again.
-    public func signIn(with credential: OAuthCredential) async throws(FBAuthError) -> AuthDataResult {
-        try await signIn(with: AuthCredential(credential))
+    package func signIn(with credential: OAuthTokens) async throws(FBAuthError) -> AuthOutcome {
+        try await signIn(with: SignInCredential(credential))
     }
 
-    /// `signIn(with: AuthCredential)`: a password, a mailed link or a provider's token.
-    public func signIn(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
+    /// `signIn(with: SignInCredential)`: a password, a mailed link or a provider's token.
+    package func signIn(with credential: SignInCredential) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(signingIn(with: credential))
     }
 
     /// The same with a completion handler.
-    public func signIn(with credential: AuthCredential, completion: @escaping @Sendable (Result<AuthDataResult, FBAuthError>) -> Void) {
+    package func signIn(with credential: SignInCredential, completion: @escaping @Sendable (Result<AuthOutcome, FBAuthError>) -> Void) {
         onBackground(signingIn(with: credential), completion)
     }
 
-    private func signingIn(with credential: AuthCredential) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    private func signingIn(with credential: SignInCredential) -> @Sendable () throws(FBAuthError) -> AuthOutcome {
         saving { () throws(FBAuthError) in try self.signedIn(self.answer(for: credential, purpose: .signIn), providerId: credential.provider) }
     }
 
     /// What Firebase answers to `credential` used for `purpose`: the first step of a sign-in,
     /// link or reauthentication with a credential.
-    func answer(for credential: AuthCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
+    func answer(for credential: SignInCredential, purpose: FlowPurpose) throws(FBAuthError) -> BrowserSignInFlow.Result {
         let credentials = credentials()
         switch credential.kind {
         case .password(let email, let password):
@@ -98,18 +98,18 @@ extension Auth {
 
     /// `fetchSignInMethods(forEmail:)`: the sign-in methods of an address (empty where the project
     /// protects against email enumeration).
-    public func fetchSignInMethods(forEmail email: String) async throws(FBAuthError) -> [String] {
+    package func fetchSignInMethods(forEmail email: String) async throws(FBAuthError) -> [String] {
         try await inBackground(signInMethods(email))
     }
 
     /// The same with a completion handler.
-    public func fetchSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<[String], FBAuthError>) -> Void) {
+    package func fetchSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<[String], FBAuthError>) -> Void) {
         onBackground(signInMethods(email), completion)
     }
 
     /// The same, with whether the address has an account, when Firebase says (`registered`);
     /// a project with email enumeration protection says neither.
-    public func lookUpSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<EmailSignInMethods, FBAuthError>) -> Void) {
+    package func lookUpSignInMethods(forEmail email: String, completion: @escaping @Sendable (Result<EmailSignInMethods, FBAuthError>) -> Void) {
         onBackground({ () throws(FBAuthError) -> EmailSignInMethods in
             let answer = try self.client().signInMethods(email: email, tenantId: self.tenantID)
             return EmailSignInMethods(methods: answer.signinMethods ?? [], isRegistered: answer.registered)
@@ -122,12 +122,12 @@ extension Auth {
 
     /// `sendPasswordReset(withEmail:)`: Firebase mails a reset link (when the address has an
     /// account; nothing says whether it has).
-    public func sendPasswordReset(withEmail email: String) async throws(FBAuthError) {
+    package func sendPasswordReset(withEmail email: String) async throws(FBAuthError) {
         try await inBackground(sendingPasswordReset(email))
     }
 
     /// The same with a completion handler.
-    public func sendPasswordReset(withEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
+    package func sendPasswordReset(withEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
         onBackground(sendingPasswordReset(email), completion)
     }
 
@@ -135,12 +135,12 @@ extension Auth {
     /// (refused unless it is a password reset's). Returns the account's email, as Firebase
     /// answers it (the SDK's `verifyPasswordResetCode` without a second request).
     @discardableResult
-    public func confirmPasswordReset(withCode code: String, newPassword: String) async throws(FBAuthError) -> String? {
+    package func confirmPasswordReset(withCode code: String, newPassword: String) async throws(FBAuthError) -> String? {
         try await inBackground(resettingPassword(code, to: newPassword))
     }
 
     /// The same with a completion handler.
-    public func confirmPasswordReset(withCode code: String, newPassword: String,
+    package func confirmPasswordReset(withCode code: String, newPassword: String,
                                      completion: @escaping @Sendable (Result<String?, FBAuthError>) -> Void) {
         onBackground(resettingPassword(code, to: newPassword), completion)
     }
@@ -184,47 +184,47 @@ extension Auth {
     }
 
     /// Runs a sign-in in the background, then saves its session as the current one.
-    func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthDataResult {
+    func signInSaving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) async throws(FBAuthError) -> AuthOutcome {
         try await inBackground(saving(signIn))
     }
 
     /// A sign-in, then its session saved as the current one, with the settings' sign-in
     /// arguments; the store is checked first, so that a store that cannot be written fails
     /// before the user goes through a browser.
-    func saving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) -> @Sendable () throws(FBAuthError) -> AuthDataResult {
+    func saving(_ signIn: @escaping @Sendable () throws(FBAuthError) -> SignInRecord) -> @Sendable () throws(FBAuthError) -> AuthOutcome {
         { () throws(FBAuthError) in
             try self.store.checkWritable()
             let record = try signIn()
             var session = record.session()
             session.signInArguments = self.settings.signInArguments
-            let projectID = self.settings.projectID ?? AuthTokenResult(idToken: record.tokens.idToken)?.projectID
+            let projectID = self.settings.projectID ?? IDTokenDetails(idToken: record.tokens.idToken)?.projectID
             try self.store.update { (contents: inout StoreContents) throws(FBAuthError) in
                 contents.save(session, in: self.project, makeCurrent: true)
                 if let projectID { contents.modifyProject(self.project) { $0.projectId = projectID } }
             }
-            return AuthDataResult(record, user: User(session, auth: self))
+            return AuthOutcome(record, user: SignedInUser(session, auth: self))
         }
     }
 }
 
 /// Several users at once: the SDK keeps one current user and lets an app switch to another it
 /// holds (`updateCurrentUser(_:)`); fbauth's store keeps every user signed in to the project.
-extension Auth {
+extension AuthService {
     /// The users signed in to this project on this machine (the current one among them).
-    public var savedUsers: [User] {
-        ((try? store.load().project(project)?.sessions) ?? nil ?? []).map { User($0, auth: self) }
+    package var savedUsers: [SignedInUser] {
+        ((try? store.load().project(project)?.sessions) ?? nil ?? []).map { SignedInUser($0, auth: self) }
     }
 
     /// The saved user `emailOrUID` names (a uid first, else an email, in any case), or the
     /// current user when nil. Throws `signInAgain` when there is none, and `usage` when an
     /// email names several users (of different tenants): name one by its uid.
-    public func savedUser(_ emailOrUID: String? = nil) throws(FBAuthError) -> User {
-        User(try store.load().session(emailOrUID.map(SessionSelector.user) ?? .current, in: project), auth: self)
+    package func savedUser(_ emailOrUID: String? = nil) throws(FBAuthError) -> SignedInUser {
+        SignedInUser(try store.load().session(emailOrUID.map(SessionSelector.user) ?? .current, in: project), auth: self)
     }
 
     /// `updateCurrentUser(_:)`: makes `user` the current user of this project, and this project
     /// the one used when none is named (`SavedProjects.remembered`).
-    public func updateCurrentUser(_ user: User) throws(FBAuthError) {
+    package func updateCurrentUser(_ user: SignedInUser) throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             let session = try contents.session(.exactly(user.reference), in: project)
             contents.makeCurrent(session.reference, in: project)
@@ -234,8 +234,8 @@ extension Auth {
 }
 
 /// What Firebase says of an address's sign-in methods (`accounts:createAuthUri`).
-public struct EmailSignInMethods: Sendable {
-    public let methods: [String]
+package struct EmailSignInMethods: Sendable {
+    package let methods: [String]
     /// Whether the address has an account; nil when the project does not say.
-    public let isRegistered: Bool?
+    package let isRegistered: Bool?
 }

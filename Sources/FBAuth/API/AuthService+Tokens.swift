@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 /// An ID token for a command that prints one, as fast as the store allows.
-extension Auth {
+extension AuthService {
     /// The ID token of the saved user `emailOrUID` names (nil: the current user) with at least
     /// `minValid` seconds left: the saved one, else (or with `forcingRefresh`) a new one from
-    /// securetoken. Unlike `savedUser(_:)` then `User.idToken()`, the store is read once when the
+    /// securetoken. Unlike `savedUser(_:)` then `SignedInUser.idToken()`, the store is read once when the
     /// saved token will do, and a refresh reads it at most three times (before the refresh lock,
     /// under it, and in the update); concurrent refreshes make one request.
-    public func idToken(of emailOrUID: String? = nil, minValid: TimeInterval = 60, forcingRefresh: Bool = false,
+    package func idToken(of emailOrUID: String? = nil, minValid: TimeInterval = 60, forcingRefresh: Bool = false,
                         completion: @escaping @Sendable (Result<FreshIDToken, FBAuthError>) -> Void) {
         onBackground({ () throws(FBAuthError) -> FreshIDToken in
             FreshIDToken(try self.refresher().session(emailOrUID.map(SessionSelector.user) ?? .current, minValid: minValid,
@@ -22,9 +22,9 @@ extension Auth {
 
 /// A provider's OAuth tokens kept from a sign-in or link, for calling the provider's own API
 /// (Firebase does not refresh them). The SDK hands them over once, in
-/// `AuthDataResult.credential`; fbauth keeps them with the session.
-public struct SavedProviderCredential: Sendable {
-    public let credential: OAuthCredential
+/// `AuthOutcome.credential`; fbauth keeps them with the session.
+package struct SavedProviderCredential: Sendable {
+    package let credential: OAuthTokens
     /// When the access token expires, when the provider said.
-    public let expirationDate: Date?
+    package let expirationDate: Date?
 }
