@@ -82,6 +82,11 @@ let package = Package(
                     // Answers recorded from real components, read by the tests from the source tree.
                     exclude: ["Fixtures"]),
         .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "FBAuthSupport", "LoopbackHTTP"]),
+        // One test target a product (issue 48): the SDK's API as an app calls it, against the
+        // stand-in in process.
+        .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
+        .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
+        .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn"]),
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],

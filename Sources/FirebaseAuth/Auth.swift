@@ -8,9 +8,12 @@ import Foundation
 /// SDK. Underneath, fbauth does the work: sessions are saved as the `fbauth` command saves
 /// them (`~/.config/fbauth`, refresh tokens in the OS keyring where there is one), and browser
 /// sign-ins open the user's browser on a loopback listener.
-public final class Auth: NSObject, @unchecked Sendable {
-    /// The app this `Auth` belongs to.
-    public let app: FirebaseApp
+open class Auth: NSObject, @unchecked Sendable {
+    /// The app this `Auth` belongs to, as the SDK's: weak, so optional (FirebaseApp keeps its
+    /// apps until `delete`).
+    public private(set) weak var app: FirebaseApp?
+    /// The app's options, kept for rebuilding the engine when the emulator or tenant changes.
+    private let options: FirebaseOptions
     private let lock = NSLock()
     private var emulatorHost: String?
     private var core: AuthService
@@ -24,7 +27,8 @@ public final class Auth: NSObject, @unchecked Sendable {
 
     private init(app: FirebaseApp) {
         self.app = app
-        core = Auth.makeCore(app.options, emulatorHost: nil)
+        options = app.options
+        core = Auth.makeCore(app.options, emulatorHost: nil, tenantID: nil)
         super.init()
     }
 
@@ -51,13 +55,13 @@ public final class Auth: NSObject, @unchecked Sendable {
     public func useEmulator(withHost host: String, port: Int) {
         lock.withLock {
             emulatorHost = "\(host):\(port)"
-            core = Auth.makeCore(app.options, emulatorHost: emulatorHost)
+            core = Auth.makeCore(options, emulatorHost: emulatorHost, tenantID: _tenantID)
         }
     }
 
-    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?) -> AuthService {
-        var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, projectID: options.projectID,
-                                    configDirectory: LinuxSeams.sessionsDirectory)
+    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?, tenantID: String?) -> AuthService {
+        var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: tenantID, projectID: options.projectID,
+                                           configDirectory: LinuxSeams.sessionsDirectory)
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.
         settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
@@ -69,8 +73,19 @@ public final class Auth: NSObject, @unchecked Sendable {
     /// The signed-in user, if any (as the last sign-in on this machine saved it).
     public var currentUser: User? { fbauth.currentUser.map { User($0, auth: self) } }
 
-    /// The tenant users sign in to; nil for the project's own users.
-    public var tenantID: String?
+    /// The tenant users sign in to (Identity Platform); nil for the project's own users. Every
+    /// sign-in after it is set goes to that tenant, and its users are kept apart, as the SDK
+    /// sends `tenantId` with each request.
+    open var tenantID: String? {
+        get { lock.withLock { _tenantID } }
+        set {
+            lock.withLock {
+                _tenantID = newValue
+                core = Auth.makeCore(options, emulatorHost: emulatorHost, tenantID: newValue)
+            }
+        }
+    }
+    private var _tenantID: String?
 
     /// The language of provider pages and mails; kept for source compatibility.
     public var languageCode: String?
@@ -173,8 +188,8 @@ public final class Auth: NSObject, @unchecked Sendable {
     /// Calls `listener` on the main queue now, and whenever the signed-in user changes through
     /// this `Auth` (sign-in, sign-out).
     @discardableResult
-    public func addStateDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> AuthStateDidChangeListenerHandle {
-        let handle = AuthStateDidChangeListenerHandle()
+    open func addStateDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> NSObjectProtocol {
+        let handle = ListenerHandle()
         lock.withLock { stateListeners[handle.id] = listener }
         callNow(listener)
         return handle
@@ -187,23 +202,25 @@ public final class Auth: NSObject, @unchecked Sendable {
     }
 
     /// Stops calling a state listener.
-    public func removeStateDidChangeListener(_ listenerHandle: AuthStateDidChangeListenerHandle) {
-        lock.withLock { _ = stateListeners.removeValue(forKey: listenerHandle.id) }
+    open func removeStateDidChangeListener(_ listenerHandle: NSObjectProtocol) {
+        guard let handle = listenerHandle as? ListenerHandle else { return }
+        lock.withLock { _ = stateListeners.removeValue(forKey: handle.id) }
     }
 
     /// Calls `listener` on the main queue now, and whenever a sign-in, sign-out or refresh
     /// through this `Auth` changes the ID token.
     @discardableResult
-    public func addIDTokenDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> IDTokenDidChangeListenerHandle {
-        let handle = IDTokenDidChangeListenerHandle()
+    open func addIDTokenDidChangeListener(_ listener: @escaping (Auth, User?) -> Void) -> NSObjectProtocol {
+        let handle = ListenerHandle()
         lock.withLock { tokenListeners[handle.id] = listener }
         callNow(listener)
         return handle
     }
 
     /// Stops calling an ID-token listener.
-    public func removeIDTokenDidChangeListener(_ listenerHandle: IDTokenDidChangeListenerHandle) {
-        lock.withLock { _ = tokenListeners.removeValue(forKey: listenerHandle.id) }
+    open func removeIDTokenDidChangeListener(_ listenerHandle: NSObjectProtocol) {
+        guard let handle = listenerHandle as? ListenerHandle else { return }
+        lock.withLock { _ = tokenListeners.removeValue(forKey: handle.id) }
     }
 
     /// Tells the token listeners, and the state listeners when the user changed.
@@ -259,12 +276,8 @@ struct UncheckedBox<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// What `addStateDidChangeListener` returns, to remove the listener with.
-public final class AuthStateDidChangeListenerHandle: NSObject, @unchecked Sendable {
-    let id = UUID()
-}
-
-/// What `addIDTokenDidChangeListener` returns, to remove the listener with.
-public final class IDTokenDidChangeListenerHandle: NSObject, @unchecked Sendable {
+/// What `addStateDidChangeListener` and `addIDTokenDidChangeListener` return: an
+/// `NSObjectProtocol`, as the SDK's, to remove the listener with.
+final class ListenerHandle: NSObject, @unchecked Sendable {
     let id = UUID()
 }

@@ -37,7 +37,7 @@ open class AuthCredential: NSObject, @unchecked Sendable {
 
 /// The credential of an OAuth provider, with the provider's tokens once a sign-in has them
 /// (`(authResult.credential as? OAuthCredential)?.accessToken`).
-public final class OAuthCredential: AuthCredential, @unchecked Sendable {
+open class OAuthCredential: AuthCredential, @unchecked Sendable {
     /// The provider's OAuth access token.
     public let accessToken: String?
     /// The provider's OpenID Connect ID token.

@@ -2,13 +2,14 @@ import FBAuth
 import Foundation
 
 /// What a sign-in, link or reauthentication gives, as the SDK's `AuthDataResult`.
-public final class AuthDataResult: NSObject, @unchecked Sendable {
+open class AuthDataResult: NSObject, @unchecked Sendable {
     /// The signed-in user.
     public let user: User
     /// What the provider said of the user.
     public let additionalUserInfo: AdditionalUserInfo?
-    /// The provider's credential, with its tokens: `(authResult.credential as? OAuthCredential)?.accessToken`.
-    public let credential: AuthCredential?
+    /// The provider's credential, with its tokens: `authResult.credential?.accessToken`, as the
+    /// SDK types it.
+    public let credential: OAuthCredential?
 
     init(_ result: AuthOutcome, auth: Auth) {
         user = User(result.user, auth: auth)
@@ -19,7 +20,7 @@ public final class AuthDataResult: NSObject, @unchecked Sendable {
 }
 
 /// What the provider said of the user, as the SDK's `AdditionalUserInfo`.
-public final class AdditionalUserInfo: NSObject, @unchecked Sendable {
+open class AdditionalUserInfo: NSObject, @unchecked Sendable {
     /// The provider of the sign-in.
     public let providerID: String
     /// The provider's profile of the user (Yahoo's, Microsoft's, X's own fields).

@@ -32,9 +32,19 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    /// A provider named as the SDK's typed ids name it (`.microsoft`, `AuthProviderID("oidc.x")`).
+    public convenience init(providerID: AuthProviderID, auth: Auth = Auth.auth()) {
+        self.init(providerID: providerID.rawValue, auth: auth)
+    }
+
     /// The SDK's factory, kept for source compatibility.
     public static func provider(providerID: String, auth: Auth = Auth.auth()) -> OAuthProvider {
         OAuthProvider(providerID: providerID, auth: auth)
+    }
+
+    /// The same, with the SDK's typed id.
+    public static func provider(providerID: AuthProviderID, auth: Auth = Auth.auth()) -> OAuthProvider {
+        OAuthProvider(providerID: providerID.rawValue, auth: auth)
     }
 
     /// A credential of this provider with its parameters and scopes; its browser sign-in runs

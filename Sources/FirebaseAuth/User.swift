@@ -37,7 +37,7 @@ final class UserInfoImpl: NSObject, UserInfo, @unchecked Sendable {
 }
 
 /// The signed-in user, as the SDK's `User`.
-public final class User: NSObject, UserInfo, @unchecked Sendable {
+open class User: NSObject, UserInfo, @unchecked Sendable {
     let core: SignedInUser
     let auth: Auth
 
@@ -48,7 +48,8 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
     }
 
     /// `firebase`, as the SDK's.
-    public var providerID: String { "firebase" }
+    /// "Firebase", as the SDK's `User` says (its providers are in `providerData`).
+    public var providerID: String { "Firebase" }
     /// The Firebase user id.
     public var uid: String { core.uid }
     /// The user's name.
@@ -175,7 +176,7 @@ public final class User: NSObject, UserInfo, @unchecked Sendable {
 }
 
 /// An ID token and what it says, as the SDK's `AuthTokenResult`.
-public final class AuthTokenResult: NSObject, @unchecked Sendable {
+open class AuthTokenResult: NSObject, @unchecked Sendable {
     /// The ID token itself.
     public let token: String
     /// When it expires (`exp`).

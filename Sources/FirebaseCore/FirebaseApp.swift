@@ -2,7 +2,7 @@ import Foundation
 
 /// A configured Firebase app, as `FirebaseApp` in Firebase's Apple SDK: `configure()` once at
 /// start, then `Auth.auth()` uses it.
-public final class FirebaseApp: NSObject, @unchecked Sendable {
+open class FirebaseApp: NSObject, @unchecked Sendable {
     /// `__FIRAPP_DEFAULT`, the SDK's name of the default app.
     public static let defaultAppName = "__FIRAPP_DEFAULT"
 

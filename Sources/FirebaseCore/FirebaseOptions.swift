@@ -10,7 +10,7 @@ import Foundation
 /// options.projectID = "my-project"
 /// FirebaseApp.configure(options: options)
 /// ```
-public final class FirebaseOptions: NSObject, @unchecked Sendable {
+open class FirebaseOptions: NSObject, @unchecked Sendable {
     /// The app's Firebase id (`GOOGLE_APP_ID`).
     public var googleAppID: String
     /// The project number (`GCM_SENDER_ID`).

@@ -1,0 +1,41 @@
+import FBAuthStandIn
+import FirebaseAuth
+import FirebaseCore
+import Foundation
+
+/// An app of its own (a new name, so a new `Auth`), on a stand-in of its own, its sessions in a
+/// new directory, and a browser that consents as `email`: what each test of the SDK's API
+/// runs against, as an app would against `fbauth emulator`.
+final class StandInApp: @unchecked Sendable {
+    let standIn: StandIn
+    let app: FirebaseApp
+    let auth: Auth
+    let directory: String
+
+    init(email: String = "ada@example.com", configuration: StandInConfiguration = StandInConfiguration()) throws {
+        standIn = try StandIn(configuration: configuration)
+        standIn.start()
+        directory = NSTemporaryDirectory() + "fbauth-sdk-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let options = FirebaseOptions(googleAppID: "1:123456789:ios:0a1b2c3d", gcmSenderID: "123456789")
+        options.apiKey = "test-api-key"
+        options.projectID = configuration.projectId
+        let name = "test-" + UUID().uuidString
+        FirebaseApp.configure(name: name, options: options)
+        app = FirebaseApp.app(name: name)!
+        // The seams are read when an Auth is made (or pointed at an emulator): set them first.
+        LinuxSeams.sessionsDirectory = directory
+        LinuxSeams.signInProgress = { _ in }
+        LinuxSeams.openBrowser = { url in
+            Thread.detachNewThread { _ = try? HeadlessBrowser(email: email).visit(url.absoluteString) }
+            return true
+        }
+        auth = Auth.auth(app: app)
+        auth.useEmulator(withHost: "127.0.0.1", port: Int(standIn.port))
+    }
+
+    deinit {
+        standIn.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

@@ -1,0 +1,35 @@
+import FirebaseCore
+import Foundation
+import Testing
+
+/// FirebaseCore as the SDK's: named apps, their options from a plist or given, and deletion.
+@Suite(.serialized) struct FirebaseAppTests {
+    @Test func namedAppsAreKeptUntilDeleted() throws {
+        let name = "app-" + UUID().uuidString
+        let options = FirebaseOptions(googleAppID: "1:123456789:ios:0a1b2c3d", gcmSenderID: "123456789")
+        options.apiKey = "AIza-test"
+        options.projectID = "my-project"
+        FirebaseApp.configure(name: name, options: options)
+        let app = try #require(FirebaseApp.app(name: name))
+        #expect(app.name == name && app.options.apiKey == "AIza-test" && app.options.projectID == "my-project")
+        #expect(app.options.googleAppID == "1:123456789:ios:0a1b2c3d" && app.options.gcmSenderID == "123456789")
+        #expect(FirebaseApp.allApps?[name] === app)
+        var deleted: Bool?
+        app.delete { deleted = $0 }
+        #expect(deleted == true && FirebaseApp.app(name: name) == nil && FirebaseApp.allApps?[name] == nil)
+    }
+
+    @Test func optionsComeFromAGoogleServiceInfoPlist() throws {
+        let path = NSTemporaryDirectory() + "GoogleService-Info-\(UUID().uuidString).plist"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let plist: [String: Any] = ["GOOGLE_APP_ID": "1:987654321:ios:ffee", "GCM_SENDER_ID": "987654321", "API_KEY": "AIza-plist",
+                                    "PROJECT_ID": "plist-project", "BUNDLE_ID": "com.example.app", "CLIENT_ID": "123-abc.apps.googleusercontent.com"]
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(fileURLWithPath: path))
+        let options = try #require(FirebaseOptions(contentsOfFile: path))
+        #expect(options.googleAppID == "1:987654321:ios:ffee" && options.gcmSenderID == "987654321" && options.apiKey == "AIza-plist")
+        #expect(options.projectID == "plist-project" && options.bundleID == "com.example.app" && options.clientID == "123-abc.apps.googleusercontent.com")
+        // Not a plist of Firebase's: no options, as the SDK.
+        try Data("not a plist".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(FirebaseOptions(contentsOfFile: path) == nil)
+    }
+}
