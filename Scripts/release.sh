@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dist=$(mkdir -p "${1:-dist}" && cd "${1:-dist}" && pwd)
-version=$(sed -n 's/.*public static let current = "\(.*\)"/\1/p' Sources/FBAuth/Firebase/ClientIdentity.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/FBAuth/Firebase/ClientIdentity.swift)
 [ -n "$version" ] || { echo "release.sh: no version in Sources/FBAuth/Firebase/ClientIdentity.swift" >&2; exit 1; }
 release_url="${FBAUTH_RELEASE_URL:-https://github.com/fbauth/fbauth/releases/download/v$version}"
 os=$(uname -s | tr '[:upper:]' '[:lower:]')

@@ -363,7 +363,7 @@ import Testing
     @Test func noTypeNameIsInBothAProductAndTheEngine() throws {
         var declared: [String: Set<String>] = [:]  // type name → modules
         for (module, _, code) in try Self.code() {
-            for match in code.matches(of: /(?m)^\s*(?:@\w+\s+)*(?:public |package |internal |fileprivate |private )?(?:final )?(?:struct|enum|protocol|class|actor|typealias) ([A-Z]\w*)/) {
+            for match in code.matches(of: /(?m)^\s*(?:@\w+\s+)*(?:public |open |package |internal |fileprivate |private )?(?:final )?(?:struct|enum|protocol|class|actor|typealias) ([A-Z]\w*)/) {
                 declared[String(match.output.1), default: []].insert(module)
             }
         }
@@ -418,7 +418,7 @@ import Testing
                 String(line.replacing(/"([^"\\]|\\.)*"/, with: "\"\"").split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
             }.joined(separator: "\n")
             // Every access written or not: a type written `internal` is placed too (issue 48).
-            for match in code[file]!.matches(of: /(?m)^(?:public |package |internal |fileprivate )?(?:final )?(?:struct|enum|protocol|class|actor) ([A-Z]\w+)/) {
+            for match in code[file]!.matches(of: /(?m)^(?:public |open |package |internal |fileprivate )?(?:final )?(?:struct|enum|protocol|class|actor) ([A-Z]\w+)/) {
                 home[String(match.output.1)] = String(file.split(separator: "/")[0])
             }
         }
