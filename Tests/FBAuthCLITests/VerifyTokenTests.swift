@@ -198,6 +198,30 @@ struct VerifyOnServerTests {
     }
 }
 
+/// Issue 50, item 1: the project falls back to the saved session's, as docs/verify.md says: the
+/// first pipe a user tries, exactly so, against `fbauth emulator`, with and without an API key
+/// named, and for a session of an anonymous user and of a provider's.
+@Suite struct VerifyTheSessionsOwnTokenTests {
+    @Test(arguments: [true, false])
+    func tokenPipedIntoVerifyTokenNeedsNoProject(namedKey: Bool) throws {
+        let harness = try Harness()
+        let (emulator, host) = try harness.startEmulator()
+        defer { emulator.interrupt(); _ = emulator.finish() }
+        var environment = ["FIREBASE_AUTH_EMULATOR_HOST": host, "GOOGLE_CLOUD_PROJECT": "", "GCLOUD_PROJECT": ""]
+        #expect(try harness.run(["signin", "--provider", "anonymous"], environment: environment).status == 0)
+        if !namedKey { environment["FIREBASE_API_KEY"] = "" }
+        var shell = harness.environment.merging(environment) { $1 }
+        shell["FBAUTH"] = Binaries.url("fbauth").path
+        let piped = try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$FBAUTH\" token | \"$FBAUTH\" verify-token"], environment: shell,
+                                       stdin: nil, directory: harness.directory, timeout: 60)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped)")
+        let claims = piped.json
+        #expect(claims["aud"] as? String == "fbauth-stand-in" && (claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "anonymous", "\(claims)")
+        let uid = try harness.run(["whoami"], environment: environment).json["uid"] as? String
+        #expect(uid != nil && claims["uid"] as? String == uid)
+    }
+}
+
 /// Issue 42, item 4: `fbauth emulator` signs its ID tokens with RS256 and publishes its
 /// certificate where Google publishes securetoken's, so a signed token is checked end to end,
 /// by fbauth and by Google's auth library alike.

@@ -111,7 +111,9 @@ enum VerifyTokenCommand: RunnableCommand {
             guard SettingChecks.isProjectID(value) else { throw .usage("\(name) '\(TerminalText.safe(String(value.prefix(60))))' is not a project id") }
             return value
         }
-        if let projectId = (try? context.project())?.projectId { return projectId }
+        // With the saved projects: a project named only by its API key (FIREBASE_API_KEY) has
+        // its id there, from the sign-in that saved it (issue 50).
+        if let projectId = (try? context.project(in: context.savedProjects()))?.projectId { return projectId }
         throw .usage("which project? give --project ID (or set GOOGLE_CLOUD_PROJECT)")
     }
 }
