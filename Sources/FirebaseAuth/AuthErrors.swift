@@ -11,9 +11,11 @@ public let AuthErrorUserInfoEmailKey = "FIRAuthErrorUserInfoEmailKey"
 /// The key of the credential to recover with: for `accountExistsWithDifferentCredential`, the
 /// provider's pending credential, to link once the user has signed in to that account.
 public let AuthErrorUserInfoUpdatedCredentialKey = "FIRAuthErrorUserInfoUpdatedCredentialKey"
+/// The key of the resolver of a `secondFactorRequired` error.
+public let AuthErrorUserInfoMultiFactorResolverKey = "FIRAuthErrorUserInfoMultiFactorResolverKey"
 
 /// The keys of `AuthErrorCode` errors, as the SDK's `AuthErrors` names them.
-public enum AuthErrors {
+open class AuthErrors: NSObject {
     /// `FIRAuthErrorDomain`.
     public static let domain = AuthErrorDomain
     /// `AuthErrorUserInfoNameKey`.
@@ -22,138 +24,253 @@ public enum AuthErrors {
     public static let userInfoEmailKey = AuthErrorUserInfoEmailKey
     /// `AuthErrorUserInfoUpdatedCredentialKey`.
     public static let userInfoUpdatedCredentialKey = AuthErrorUserInfoUpdatedCredentialKey
+    /// `AuthErrorUserInfoMultiFactorResolverKey`.
+    public static let userInfoMultiFactorResolverKey = AuthErrorUserInfoMultiFactorResolverKey
 }
 
-/// The SDK's error codes, with its raw values (firebase-ios-sdk
-/// FirebaseAuth/Sources/Swift/Utilities/AuthErrors.swift): `(error as NSError).code`.
-public enum AuthErrorCode: Int, Sendable {
-    /// A custom token that is not valid.
-    case invalidCustomToken = 17000
-    /// The custom token's service account and the API key belong to different projects.
-    case customTokenMismatch = 17002
-    /// The provider token, requestUri or email and password are not valid (`INVALID_LOGIN_CREDENTIALS` under email enumeration protection).
-    case invalidCredential = 17004
-    /// The user's account is disabled on the server.
-    case userDisabled = 17005
-    /// The sign-in method is disabled for the project.
-    case operationNotAllowed = 17006
-    /// The email address belongs to another account.
-    case emailAlreadyInUse = 17007
-    /// The email address is badly formatted.
-    case invalidEmail = 17008
-    /// The password is wrong (without email enumeration protection).
-    case wrongPassword = 17009
-    /// Too many requests from this device.
-    case tooManyRequests = 17010
-    /// No user has this identifier.
-    case userNotFound = 17011
-    /// The provider's email belongs to an account with other sign-in methods: `AuthErrorUserInfoEmailKey` and `AuthErrorUserInfoUpdatedCredentialKey` say which, and what to link.
-    case accountExistsWithDifferentCredential = 17012
-    /// The operation needs a recent sign-in: reauthenticate first.
-    case requiresRecentLogin = 17014
-    /// The user already has this provider.
-    case providerAlreadyLinked = 17015
-    /// The user has no such provider to unlink.
-    case noSuchProvider = 17016
-    /// The user's saved credential is not valid for this project.
-    case invalidUserToken = 17017
-    /// Firebase could not be reached, or did not answer in time.
-    case networkError = 17020
-    /// The user's credential is no longer valid: sign in again.
-    case userTokenExpired = 17021
-    /// The API key is not valid.
-    case invalidAPIKey = 17023
-    /// A reauthentication signed in another user than the current one.
-    case userMismatch = 17024
-    /// The provider account belongs to another Firebase user.
-    case credentialAlreadyInUse = 17025
-    /// The password does not meet the project's policy.
-    case weakPassword = 17026
-    /// The API key does not allow this app.
-    case appNotAuthorized = 17028
-    /// A mailed link's code has expired.
-    case expiredActionCode = 17029
-    /// A mailed link's code is not valid, or was used.
-    case invalidActionCode = 17030
-    /// An email address was needed.
-    case missingEmail = 17034
-    /// A domain that is not among the project's authorized domains.
-    case unauthorizedDomain = 17038
-    /// The browser sign-in did not complete: denied, closed, timed out or cancelled.
-    case webContextCancelled = 17058
-    /// A request of the browser sign-in failed.
-    case webNetworkRequestFailed = 17061
-    /// The browser sign-in failed in the page.
-    case webInternalError = 17062
-    /// No user was signed in for an operation that needs one.
-    case nullUser = 17067
-    /// The provider id is not valid.
-    case invalidProviderID = 17071
-    /// The account needs a second factor.
-    case secondFactorRequired = 17078
-    /// A blocking Cloud Function refused the operation.
-    case blockingCloudFunctionError = 17105
-    /// The saved sessions (the file, or the OS keyring) cannot be read or written.
-    case keychainError = 17995
-    /// Anything else; `NSLocalizedFailureReasonErrorKey` says what.
-    case internalError = 17999
-    /// A token that is not a JWT.
-    case malformedJWT = 18000
+/// The SDK's error codes (firebase-ios-sdk `FirebaseAuth/Sources/Swift/Utilities/AuthErrors.swift`),
+/// every one with its raw value, short name and message, as the errors FirebaseAuth throws.
+///
+/// The SDK's is an `Int` enum that conforms to `Error` with a `code` of itself (since 11.1), and
+/// on Apple platforms an `NSError` of `FIRAuthErrorDomain` bridges to it. Off Apple platforms no
+/// `NSError` bridges to a Swift type, so the error itself is an `AuthErrorCode`: a value that
+/// carries its `userInfo` too (the email and updated credential of an account-exists error,
+/// fbauth's one line as the failure reason), and becomes that `NSError` when cast (`CustomNSError`).
+/// So each of the SDK's ways to read an error works: `error as? AuthErrorCode` and `.code`,
+/// `(error as NSError).code == AuthErrorCode.x.rawValue` and its `userInfo`,
+/// `AuthErrorCode(rawValue: (error as NSError).code)`, and `switch` over the codes — with a
+/// `default`, as a struct's values are not an enum's closed set.
+public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @unchecked Sendable {
+    /// The SDK's raw value: `17012` for `accountExistsWithDifferentCredential`.
+    public let rawValue: Int
+    /// What the thrown error carries beyond its code.
+    private let extraUserInfo: [String: Any]
+
+    /// The code of this raw value; nil for a value that is none of the SDK's codes.
+    public init?(rawValue: Int) {
+        guard Self.table[rawValue] != nil else { return nil }
+        self.init(known: rawValue)
+    }
+
+    private init(known rawValue: Int, userInfo: [String: Any] = [:]) {
+        self.rawValue = rawValue
+        extraUserInfo = userInfo
+    }
+
+    /// The same code carrying `userInfo` (as thrown).
+    init(_ code: AuthErrorCode, userInfo: [String: Any]) {
+        self.init(known: code.rawValue, userInfo: userInfo)
+    }
+
+    /// The code itself, as the SDK's `code` (its `AuthErrorCode.Code` of old): what to compare.
+    public var code: AuthErrorCode { AuthErrorCode(known: rawValue) }
+
+    public static func == (lhs: AuthErrorCode, rhs: AuthErrorCode) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// `FIRAuthErrorDomain`.
+    public static var errorDomain: String { AuthErrorDomain }
+    /// The raw value.
+    public var errorCode: Int { rawValue }
+    /// The SDK's message as `NSLocalizedDescriptionKey`, its short name as
+    /// `AuthErrorUserInfoNameKey`, and what the error carries.
+    public var errorUserInfo: [String: Any] {
+        extraUserInfo.merging([NSLocalizedDescriptionKey: message, AuthErrorUserInfoNameKey: name]) { own, _ in own }
+    }
 
     /// `ERROR_WRONG_PASSWORD`: the error's short name, in `AuthErrorUserInfoNameKey`.
-    var name: String {
-        let words = String(describing: self).reduce(into: "") { text, character in
-            text += character.isUppercase ? "_\(character)" : character.uppercased()
-        }
-        switch self {
-        case .invalidAPIKey: return "ERROR_INVALID_API_KEY"
-        case .invalidProviderID: return "ERROR_INVALID_PROVIDER_ID"
-        case .malformedJWT: return "ERROR_MALFORMED_JWT"
-        default: return "ERROR_" + words
-        }
-    }
+    var name: String { Self.table[rawValue]?.name ?? "ERROR_INTERNAL_ERROR" }
 
-    /// The SDK's message for the code (`localizedDescription`).
-    var message: String {
-        switch self {
-        case .invalidCustomToken: "The custom token format is incorrect. Please check the documentation."
-        case .customTokenMismatch: "The custom token corresponds to a different audience."
-        case .invalidCredential: "The supplied auth credential is malformed or has expired."
-        case .userDisabled: "The user account has been disabled by an administrator."
-        case .operationNotAllowed: "The given sign-in provider is disabled for this Firebase project. Enable it in the Firebase console, under the sign-in method tab of the Auth section."
-        case .emailAlreadyInUse: "The email address is already in use by another account."
-        case .invalidEmail: "The email address is badly formatted."
-        case .wrongPassword: "The password is invalid or the user does not have a password."
-        case .tooManyRequests: "We have blocked all requests from this device due to unusual activity. Try again later."
-        case .userNotFound: "There is no user record corresponding to this identifier. The user may have been deleted."
-        case .accountExistsWithDifferentCredential: "An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address."
-        case .requiresRecentLogin: "This operation is sensitive and requires recent authentication. Log in again before retrying this request."
-        case .providerAlreadyLinked: "[ERROR_PROVIDER_ALREADY_LINKED] - User can only be linked to one identity for the given provider."
-        case .noSuchProvider: "User was not linked to an account with the given provider."
-        case .invalidUserToken: "This user's credential isn't valid for this project. This can happen if the user's token has been tampered with, or if the user doesn’t belong to the project associated with the API key used in your request."
-        case .networkError: "Network error (such as timeout, interrupted connection or unreachable host) has occurred."
-        case .userTokenExpired: "The user's credential is no longer valid. The user must sign in again."
-        case .invalidAPIKey: "An invalid API Key was supplied in the request."
-        case .userMismatch: "The supplied credentials do not correspond to the previously signed in user."
-        case .credentialAlreadyInUse: "This credential is already associated with a different user account."
-        case .weakPassword: "The password must be 6 characters long or more."
-        case .appNotAuthorized: "This app is not authorized to use Firebase Authentication with the provided API key."
-        case .expiredActionCode: "The action code has expired."
-        case .invalidActionCode: "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."
-        case .missingEmail: "An email address must be provided."
-        case .unauthorizedDomain: "The domain of the continue URL is not allowlisted. Please allowlist the domain in the Firebase console."
-        case .webContextCancelled: "The interaction was cancelled by the user."
-        case .webNetworkRequestFailed: "A network error (such as timeout, interrupted connection, or unreachable host) has occurred within the web context."
-        case .webInternalError: "An internal error has occurred within the browser sign-in."
-        case .nullUser: "A null user object was provided as the argument for an operation which requires a non-null user object."
-        case .invalidProviderID: "The provider ID provided for the attempted web operation is invalid."
-        case .secondFactorRequired: "Please complete a second factor challenge to finish signing into this account."
-        case .blockingCloudFunctionError: "Blocking cloud function returned an error."
-        case .keychainError: "An error occurred when accessing the keychain. The NSLocalizedFailureReasonErrorKey field in the NSError.userInfo dictionary will contain more information about the error encountered"
-        case .internalError: "An internal error has occurred, print and inspect the error details for more information."
-        case .malformedJWT: "Failed to parse JWT. Check the userInfo dictionary for the full token."
-        }
-    }
+    /// The SDK's message for the code (`localizedDescription`), word for word (typos included:
+    /// `notificationNotForwarded` joins "need to" and "be forwarded" as the SDK does).
+    var message: String { Self.table[rawValue]?.message ?? "" }
+
+    public static let invalidCustomToken = AuthErrorCode(known: 17000)
+    public static let customTokenMismatch = AuthErrorCode(known: 17002)
+    public static let invalidCredential = AuthErrorCode(known: 17004)
+    public static let userDisabled = AuthErrorCode(known: 17005)
+    public static let operationNotAllowed = AuthErrorCode(known: 17006)
+    public static let emailAlreadyInUse = AuthErrorCode(known: 17007)
+    public static let invalidEmail = AuthErrorCode(known: 17008)
+    public static let wrongPassword = AuthErrorCode(known: 17009)
+    public static let tooManyRequests = AuthErrorCode(known: 17010)
+    public static let userNotFound = AuthErrorCode(known: 17011)
+    public static let accountExistsWithDifferentCredential = AuthErrorCode(known: 17012)
+    public static let requiresRecentLogin = AuthErrorCode(known: 17014)
+    public static let providerAlreadyLinked = AuthErrorCode(known: 17015)
+    public static let noSuchProvider = AuthErrorCode(known: 17016)
+    public static let invalidUserToken = AuthErrorCode(known: 17017)
+    public static let networkError = AuthErrorCode(known: 17020)
+    public static let userTokenExpired = AuthErrorCode(known: 17021)
+    public static let invalidAPIKey = AuthErrorCode(known: 17023)
+    public static let userMismatch = AuthErrorCode(known: 17024)
+    public static let credentialAlreadyInUse = AuthErrorCode(known: 17025)
+    public static let weakPassword = AuthErrorCode(known: 17026)
+    public static let appNotAuthorized = AuthErrorCode(known: 17028)
+    public static let expiredActionCode = AuthErrorCode(known: 17029)
+    public static let invalidActionCode = AuthErrorCode(known: 17030)
+    public static let invalidMessagePayload = AuthErrorCode(known: 17031)
+    public static let invalidSender = AuthErrorCode(known: 17032)
+    public static let invalidRecipientEmail = AuthErrorCode(known: 17033)
+    public static let missingEmail = AuthErrorCode(known: 17034)
+    public static let missingIosBundleID = AuthErrorCode(known: 17036)
+    public static let missingAndroidPackageName = AuthErrorCode(known: 17037)
+    public static let unauthorizedDomain = AuthErrorCode(known: 17038)
+    public static let invalidContinueURI = AuthErrorCode(known: 17039)
+    public static let missingContinueURI = AuthErrorCode(known: 17040)
+    public static let missingPhoneNumber = AuthErrorCode(known: 17041)
+    public static let invalidPhoneNumber = AuthErrorCode(known: 17042)
+    public static let missingVerificationCode = AuthErrorCode(known: 17043)
+    public static let invalidVerificationCode = AuthErrorCode(known: 17044)
+    public static let missingVerificationID = AuthErrorCode(known: 17045)
+    public static let invalidVerificationID = AuthErrorCode(known: 17046)
+    public static let missingAppCredential = AuthErrorCode(known: 17047)
+    public static let invalidAppCredential = AuthErrorCode(known: 17048)
+    public static let sessionExpired = AuthErrorCode(known: 17051)
+    public static let quotaExceeded = AuthErrorCode(known: 17052)
+    public static let missingAppToken = AuthErrorCode(known: 17053)
+    public static let notificationNotForwarded = AuthErrorCode(known: 17054)
+    public static let appNotVerified = AuthErrorCode(known: 17055)
+    public static let captchaCheckFailed = AuthErrorCode(known: 17056)
+    public static let webContextAlreadyPresented = AuthErrorCode(known: 17057)
+    public static let webContextCancelled = AuthErrorCode(known: 17058)
+    public static let appVerificationUserInteractionFailure = AuthErrorCode(known: 17059)
+    public static let invalidClientID = AuthErrorCode(known: 17060)
+    public static let webNetworkRequestFailed = AuthErrorCode(known: 17061)
+    public static let webInternalError = AuthErrorCode(known: 17062)
+    public static let webSignInUserInteractionFailure = AuthErrorCode(known: 17063)
+    public static let localPlayerNotAuthenticated = AuthErrorCode(known: 17066)
+    public static let nullUser = AuthErrorCode(known: 17067)
+    public static let dynamicLinkNotActivated = AuthErrorCode(known: 17068)
+    public static let invalidProviderID = AuthErrorCode(known: 17071)
+    public static let tenantIDMismatch = AuthErrorCode(known: 17072)
+    public static let unsupportedTenantOperation = AuthErrorCode(known: 17073)
+    public static let invalidDynamicLinkDomain = AuthErrorCode(known: 17074)
+    public static let rejectedCredential = AuthErrorCode(known: 17075)
+    public static let gameKitNotLinked = AuthErrorCode(known: 17076)
+    public static let secondFactorRequired = AuthErrorCode(known: 17078)
+    public static let missingMultiFactorSession = AuthErrorCode(known: 17081)
+    public static let missingMultiFactorInfo = AuthErrorCode(known: 17082)
+    public static let invalidMultiFactorSession = AuthErrorCode(known: 17083)
+    public static let multiFactorInfoNotFound = AuthErrorCode(known: 17084)
+    public static let adminRestrictedOperation = AuthErrorCode(known: 17085)
+    public static let unverifiedEmail = AuthErrorCode(known: 17086)
+    public static let secondFactorAlreadyEnrolled = AuthErrorCode(known: 17087)
+    public static let maximumSecondFactorCountExceeded = AuthErrorCode(known: 17088)
+    public static let unsupportedFirstFactor = AuthErrorCode(known: 17089)
+    public static let emailChangeNeedsVerification = AuthErrorCode(known: 17090)
+    public static let missingClientIdentifier = AuthErrorCode(known: 17093)
+    public static let missingOrInvalidNonce = AuthErrorCode(known: 17094)
+    public static let blockingCloudFunctionError = AuthErrorCode(known: 17105)
+    public static let recaptchaNotEnabled = AuthErrorCode(known: 17200)
+    public static let missingRecaptchaToken = AuthErrorCode(known: 17201)
+    public static let invalidRecaptchaToken = AuthErrorCode(known: 17202)
+    public static let invalidRecaptchaAction = AuthErrorCode(known: 17203)
+    public static let missingClientType = AuthErrorCode(known: 17204)
+    public static let missingRecaptchaVersion = AuthErrorCode(known: 17205)
+    public static let invalidRecaptchaVersion = AuthErrorCode(known: 17206)
+    public static let invalidReqType = AuthErrorCode(known: 17207)
+    public static let recaptchaSDKNotLinked = AuthErrorCode(known: 17208)
+    public static let recaptchaSiteKeyMissing = AuthErrorCode(known: 17209)
+    public static let recaptchaActionCreationFailed = AuthErrorCode(known: 17210)
+    public static let keychainError = AuthErrorCode(known: 17995)
+    public static let internalError = AuthErrorCode(known: 17999)
+    public static let malformedJWT = AuthErrorCode(known: 18000)
+
+    /// Raw value → the SDK's short name and message.
+    private static let table: [Int: (name: String, message: String)] = [
+        17000: ("ERROR_INVALID_CUSTOM_TOKEN", "The custom token format is incorrect. Please check the documentation."),
+        17002: ("ERROR_CUSTOM_TOKEN_MISMATCH", "The custom token corresponds to a different audience."),
+        17004: ("ERROR_INVALID_CREDENTIAL", "The supplied auth credential is malformed or has expired."),
+        17005: ("ERROR_USER_DISABLED", "The user account has been disabled by an administrator."),
+        17006: ("ERROR_OPERATION_NOT_ALLOWED", "The given sign-in provider is disabled for this Firebase project. Enable it in the Firebase console, under the sign-in method tab of the Auth section."),
+        17007: ("ERROR_EMAIL_ALREADY_IN_USE", "The email address is already in use by another account."),
+        17008: ("ERROR_INVALID_EMAIL", "The email address is badly formatted."),
+        17009: ("ERROR_WRONG_PASSWORD", "The password is invalid or the user does not have a password."),
+        17010: ("ERROR_TOO_MANY_REQUESTS", "We have blocked all requests from this device due to unusual activity. Try again later."),
+        17011: ("ERROR_USER_NOT_FOUND", "There is no user record corresponding to this identifier. The user may have been deleted."),
+        17012: ("ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL", "An account already exists with the same email address but different sign-in credentials. Sign in using a provider associated with this email address."),
+        17014: ("ERROR_REQUIRES_RECENT_LOGIN", "This operation is sensitive and requires recent authentication. Log in again before retrying this request."),
+        17015: ("ERROR_PROVIDER_ALREADY_LINKED", "[ERROR_PROVIDER_ALREADY_LINKED] - User can only be linked to one identity for the given provider."),
+        17016: ("ERROR_NO_SUCH_PROVIDER", "User was not linked to an account with the given provider."),
+        17017: ("ERROR_INVALID_USER_TOKEN", "This user's credential isn't valid for this project. This can happen if the user's token has been tampered with, or if the user doesn’t belong to the project associated with the API key used in your request."),
+        17020: ("ERROR_NETWORK_REQUEST_FAILED", "Network error (such as timeout, interrupted connection or unreachable host) has occurred."),
+        17021: ("ERROR_USER_TOKEN_EXPIRED", "The user's credential is no longer valid. The user must sign in again."),
+        17023: ("ERROR_INVALID_API_KEY", "An invalid API Key was supplied in the request."),
+        17024: ("ERROR_USER_MISMATCH", "The supplied credentials do not correspond to the previously signed in user."),
+        17025: ("ERROR_CREDENTIAL_ALREADY_IN_USE", "This credential is already associated with a different user account."),
+        17026: ("ERROR_WEAK_PASSWORD", "The password must be 6 characters long or more."),
+        17028: ("ERROR_APP_NOT_AUTHORIZED", "This app is not authorized to use Firebase Authentication with the provided API key. Review your key configuration in the Google API console and ensure that it accepts requests from your app's bundle ID."),
+        17029: ("ERROR_EXPIRED_ACTION_CODE", "The action code has expired."),
+        17030: ("ERROR_INVALID_ACTION_CODE", "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."),
+        17031: ("ERROR_INVALID_MESSAGE_PAYLOAD", "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."),
+        17032: ("ERROR_INVALID_SENDER", "The email template corresponding to this action contains invalid characters in its message. Please fix by going to the Auth email templates section in the Firebase Console."),
+        17033: ("ERROR_INVALID_RECIPIENT_EMAIL", "The action code is invalid. This can happen if the code is malformed, expired, or has already been used."),
+        17034: ("ERROR_MISSING_EMAIL", "An email address must be provided."),
+        17036: ("ERROR_MISSING_IOS_BUNDLE_ID", "An iOS Bundle ID must be provided if an App Store ID is provided."),
+        17037: ("ERROR_MISSING_ANDROID_PKG_NAME", "An Android Package Name must be provided if the Android App is required to be installed."),
+        17038: ("ERROR_UNAUTHORIZED_DOMAIN", "The domain of the continue URL is not allowlisted. Please allowlist the domain in the Firebase console."),
+        17039: ("ERROR_INVALID_CONTINUE_URI", "The continue URL provided in the request is invalid."),
+        17040: ("ERROR_MISSING_CONTINUE_URI", "A continue URL must be provided in the request."),
+        17041: ("ERROR_MISSING_PHONE_NUMBER", "To send verification codes, provide a phone number for the recipient."),
+        17042: ("ERROR_INVALID_PHONE_NUMBER", "The format of the phone number provided is incorrect. Please enter the phone number in a format that can be parsed into E.164 format. E.164 phone numbers are written in the format [+][country code][subscriber number including area code]."),
+        17043: ("ERROR_MISSING_VERIFICATION_CODE", "The phone auth credential was created with an empty SMS verification Code."),
+        17044: ("ERROR_INVALID_VERIFICATION_CODE", "The multifactor verification code used to create the auth credential is invalid. Re-collect the verification code and be sure to use the verification code provided by the user."),
+        17045: ("ERROR_MISSING_VERIFICATION_ID", "The phone auth credential was created with an empty verification ID."),
+        17046: ("ERROR_INVALID_VERIFICATION_ID", "The verification ID used to create the phone auth credential is invalid."),
+        17047: ("MISSING_APP_CREDENTIAL", "The phone verification request is missing an APNs Device token. Firebase Auth automatically detects APNs Device Tokens, however, if method swizzling is disabled, the APNs token must be set via the APNSToken property on FIRAuth or by calling setAPNSToken:type on FIRAuth."),
+        17048: ("INVALID_APP_CREDENTIAL", "The APNs device token provided is either incorrect or does not match the private certificate uploaded to the Firebase Console."),
+        17051: ("ERROR_SESSION_EXPIRED", "The SMS code has expired. Please re-send the verification code to try again."),
+        17052: ("ERROR_QUOTA_EXCEEDED", "The quota for this operation has been exceeded."),
+        17053: ("ERROR_MISSING_APP_TOKEN", "There seems to be a problem with your project's Firebase phone number authentication set-up, please make sure to follow the instructions found at https://firebase.google.com/docs/auth/ios/phone-auth"),
+        17054: ("ERROR_NOTIFICATION_NOT_FORWARDED", "If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotificaton method."),
+        17055: ("ERROR_APP_NOT_VERIFIED", "Firebase could not retrieve the silent push notification and therefore could not verify your app. Ensure that you configured your app correctly to receive push notifications."),
+        17056: ("ERROR_CAPTCHA_CHECK_FAILED", "The reCAPTCHA response token provided is either invalid, expired or already"),
+        17057: ("ERROR_WEB_CONTEXT_ALREADY_PRESENTED", "User interaction is still ongoing, another view cannot be presented."),
+        17058: ("ERROR_WEB_CONTEXT_CANCELLED", "The interaction was cancelled by the user."),
+        17059: ("ERROR_APP_VERIFICATION_FAILED", "The app verification process has failed, print and inspect the error details for more information"),
+        17060: ("ERROR_INVALID_CLIENT_ID", "The OAuth client ID provided is either invalid or does not match the specified API key."),
+        17061: ("ERROR_WEB_NETWORK_REQUEST_FAILED", "A network error (such as timeout, interrupted connection, or unreachable host) has occurred within the web context."),
+        17062: ("ERROR_WEB_INTERNAL_ERROR", "An internal error has occurred within the SFSafariViewController or WKWebView."),
+        17063: ("ERROR_WEB_USER_INTERACTION_FAILURE", "The app verification process has failed, print and inspect the error details for more information"),
+        17066: ("ERROR_LOCAL_PLAYER_NOT_AUTHENTICATED", "The local player is not authenticated. Please log the local player in to Game Center."),
+        17067: ("ERROR_NULL_USER", "A null user object was provided as the argument for an operation which requires a non-null user object."),
+        17068: ("ERROR_DYNAMIC_LINK_NOT_ACTIVATED", "Please activate Dynamic Links in the Firebase Console and agree to the terms and conditions."),
+        17071: ("ERROR_INVALID_PROVIDER_ID", "The provider ID provided for the attempted web operation is invalid."),
+        17072: ("ERROR_TENANT_ID_MISMATCH", "The provided user's tenant ID does not match the Auth instance's tenant ID."),
+        17073: ("ERROR_UNSUPPORTED_TENANT_OPERATION", "This operation is not supported in a multi-tenant context."),
+        17074: ("ERROR_INVALID_DYNAMIC_LINK_DOMAIN", "The Firebase Dynamic Link domain used is either not configured or is unauthorized for the current project."),
+        17075: ("ERROR_REJECTED_CREDENTIAL", "The request contains malformed or mismatching credentials."),
+        17076: ("ERROR_GAME_KIT_NOT_LINKED", "The GameKit framework is not linked. Please turn on the Game Center capability."),
+        17078: ("ERROR_SECOND_FACTOR_REQUIRED", "Please complete a second factor challenge to finish signing into this account."),
+        17081: ("ERROR_MISSING_MULTI_FACTOR_SESSION", "The request is missing proof of first factor successful sign-in."),
+        17082: ("ERROR_MISSING_MULTI_FACTOR_INFO", "No second factor identifier is provided."),
+        17083: ("ERROR_INVALID_MULTI_FACTOR_SESSION", "The request does not contain a valid proof of first factor successful sign-in."),
+        17084: ("ERROR_MULTI_FACTOR_INFO_NOT_FOUND", "The user does not have a second factor matching the identifier provided."),
+        17085: ("ERROR_ADMIN_RESTRICTED_OPERATION", "This operation is restricted to administrators only."),
+        17086: ("ERROR_UNVERIFIED_EMAIL", "The operation requires a verified email."),
+        17087: ("ERROR_SECOND_FACTOR_ALREADY_ENROLLED", "The second factor is already enrolled on this account."),
+        17088: ("ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED", "The maximum allowed number of second factors on a user has been exceeded."),
+        17089: ("ERROR_UNSUPPORTED_FIRST_FACTOR", "Enrolling a second factor or signing in with a multi-factor account requires sign-in with a supported first factor."),
+        17090: ("ERROR_EMAIL_CHANGE_NEEDS_VERIFICATION", "Multi-factor users must always have a verified email."),
+        17093: ("ERROR_MISSING_CLIENT_IDENTIFIER", "The request does not contain a client identifier."),
+        17094: ("ERROR_MISSING_OR_INVALID_NONCE", "The request contains malformed or mismatched credentials."),
+        17105: ("ERROR_BLOCKING_CLOUD_FUNCTION_RETURNED_ERROR", "Blocking cloud function returned an error."),
+        17200: ("ERROR_RECAPTCHA_NOT_ENABLED", "reCAPTCHA Enterprise is not enabled for this project."),
+        17201: ("ERROR_MISSING_RECAPTCHA_TOKEN", "The backend request is missing the reCAPTCHA verification token."),
+        17202: ("ERROR_INVALID_RECAPTCHA_TOKEN", "The reCAPTCHA verification token is invalid or has expired."),
+        17203: ("ERROR_INVALID_RECAPTCHA_ACTION", "The reCAPTCHA verification failed due to an invalid action."),
+        17204: ("ERROR_MISSING_CLIENT_TYPE", "The request is missing a client type or the client type is invalid."),
+        17205: ("ERROR_MISSING_RECAPTCHA_VERSION", "The request is missing the reCAPTCHA version parameter."),
+        17206: ("ERROR_INVALID_RECAPTCHA_VERSION", "The request specifies an invalid version of reCAPTCHA."),
+        17207: ("ERROR_INVALID_REQ_TYPE", "The request is not supported or is invalid."),
+        17208: ("ERROR_RECAPTCHA_SDK_NOT_LINKED", "The reCAPTCHA SDK is not linked to your app. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
+        17209: ("ERROR_RECAPTCHA_SITE_KEY_MISSING", "The reCAPTCHA SDK site key wasn't found. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
+        17210: ("ERROR_RECAPTCHA_ACTION_CREATION_FAILED", "The reCAPTCHA SDK action class failed to initialize. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
+        17995: ("ERROR_KEYCHAIN_ERROR", "An error occurred when accessing the keychain. The NSLocalizedFailureReasonErrorKey field in the NSError.userInfo dictionary will contain more information about the error encountered"),
+        17999: ("ERROR_INTERNAL_ERROR", "An internal error has occurred, print and inspect the error details for more information."),
+        18000: ("ERROR_MALFORMED_JWT", "Failed to parse JWT. Check the userInfo dictionary for the full token."),
+    ]
 
     /// The SDK's code for a server error code (AuthErrorUtils' table).
     static func forServerCode(_ code: String) -> AuthErrorCode? {
@@ -188,25 +305,22 @@ public enum AuthErrorCode: Int, Sendable {
     }
 }
 
-/// FBAuth's failures as the SDK reports them: an `NSError` in `FIRAuthErrorDomain` with the
-/// SDK's code, its message as the localized description, fbauth's own one line as the failure
-/// reason, and the recovery keys the SDK's guides read.
+/// FBAuth's failures as the SDK reports them: an `AuthErrorCode` (an `NSError` in
+/// `FIRAuthErrorDomain` when cast) with the SDK's code, its message as the localized
+/// description, fbauth's own one line as the failure reason, and the recovery keys the SDK's
+/// guides read.
 enum AuthErrorBridge {
-    static func error(_ failure: FBAuthError) -> NSError {
-        let code = sdkCode(failure)
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: code.message, AuthErrorUserInfoNameKey: code.name,
-                                       NSLocalizedFailureReasonErrorKey: failure.message]
+    static func error(_ failure: FBAuthError) -> AuthErrorCode {
+        var userInfo: [String: Any] = [NSLocalizedFailureReasonErrorKey: failure.message]
         if case .accountExists(let conflict) = failure {
             if let email = conflict.email { userInfo[AuthErrorUserInfoEmailKey] = email }
             userInfo[AuthErrorUserInfoUpdatedCredentialKey] = OAuthCredential(pending: conflict.updatedCredential)
         }
-        return NSError(domain: AuthErrorDomain, code: code.rawValue, userInfo: userInfo)
+        return AuthErrorCode(sdkCode(failure), userInfo: userInfo)
     }
 
-    static func error(_ code: AuthErrorCode, reason: String? = nil) -> NSError {
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: code.message, AuthErrorUserInfoNameKey: code.name]
-        if let reason { userInfo[NSLocalizedFailureReasonErrorKey] = reason }
-        return NSError(domain: AuthErrorDomain, code: code.rawValue, userInfo: userInfo)
+    static func error(_ code: AuthErrorCode, reason: String? = nil) -> AuthErrorCode {
+        AuthErrorCode(code, userInfo: reason.map { [NSLocalizedFailureReasonErrorKey: $0] } ?? [:])
     }
 
     static func sdkCode(_ failure: FBAuthError) -> AuthErrorCode {
