@@ -38,16 +38,22 @@ final class UserInfoImpl: NSObject, UserInfo, @unchecked Sendable {
 
 /// The signed-in user, as the SDK's `User`.
 open class User: NSObject, UserInfo, @unchecked Sendable {
-    let core: SignedInUser
+    private let lock = NSLock()
+    private var current: SignedInUser
+    /// The user as the engine last gave it: live, as the SDK's `User` is (`reload()`, a profile
+    /// change or a new password update this same object).
+    var core: SignedInUser { lock.withLock { current } }
     let auth: Auth
 
     init(_ core: SignedInUser, auth: Auth) {
-        self.core = core
+        current = core
         self.auth = auth
         super.init()
     }
 
-    /// `firebase`, as the SDK's.
+    /// Takes the engine's newer view of the user.
+    func update(_ newer: SignedInUser) { lock.withLock { current = newer } }
+
     /// "Firebase", as the SDK's `User` says (its providers are in `providerData`).
     public var providerID: String { "Firebase" }
     /// The Firebase user id.

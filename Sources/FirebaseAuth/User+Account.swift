@@ -1,0 +1,113 @@
+import FBAuth
+import Foundation
+
+// The account of the signed-in user, as the SDK's `User` manages it
+// (firebase-ios-sdk FirebaseAuth/Sources/Swift/User/User.swift): reload, password, email
+// verification, profile, and when the account was made and last signed in to.
+extension User {
+    /// When the account was made and last signed in to.
+    public var metadata: UserMetadata { UserMetadata(core.metadata) }
+
+    /// Reads the account again from Firebase (a change made elsewhere: a verified email, another
+    /// device's profile change); this object takes it.
+    public func reload(completion: ((Error?) -> Void)? = nil) {
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.reloading() }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// The same, with `async`.
+    public func reload() async throws {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.reloading() }
+    }
+
+    private func reloading() async throws(FBAuthError) {
+        update(try await core.reload())
+    }
+
+    /// Sets a new password (it needs a recent sign-in: `requiresRecentLogin` otherwise).
+    public func updatePassword(to password: String, completion: ((Error?) -> Void)? = nil) {
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.updatingPassword(password) }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// The same, with `async`.
+    public func updatePassword(to password: String) async throws {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.updatingPassword(password) }
+    }
+
+    private func updatingPassword(_ password: String) async throws(FBAuthError) {
+        try await core.updatePassword(to: password)
+        update(try await core.reload())
+    }
+
+    /// Mails the user a link that verifies their email address.
+    public func sendEmailVerification(completion: ((Error?) -> Void)? = nil) {
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.core.sendEmailVerification() }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// The same, with `async`.
+    public func sendEmailVerification() async throws {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.core.sendEmailVerification() }
+    }
+
+    /// Mails `email` a link that, once opened, makes it the account's email address (the address
+    /// changes only then, as Firebase requires of projects with email enumeration protection).
+    public func sendEmailVerification(beforeUpdatingEmail email: String, completion: ((Error?) -> Void)? = nil) {
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.core.sendEmailVerification(beforeUpdatingEmail: email) }) { (_: Void?, error) in
+            completion?(error)
+        }
+    }
+
+    /// The same, with `async`.
+    public func sendEmailVerification(beforeUpdatingEmail email: String) async throws {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.core.sendEmailVerification(beforeUpdatingEmail: email) }
+    }
+
+    /// A change of the display name and photo URL, sent by `commitChanges`.
+    public func createProfileChangeRequest() -> UserProfileChangeRequest {
+        UserProfileChangeRequest(user: self)
+    }
+}
+
+/// A change of the user's profile, as the SDK's: set `displayName` and `photoURL`, then
+/// `commitChanges`. What is not set stays as it is.
+open class UserProfileChangeRequest: NSObject, @unchecked Sendable {
+    private let user: User
+    /// The new display name; nil leaves it.
+    open var displayName: String?
+    /// The new photo URL; nil leaves it.
+    open var photoURL: URL?
+
+    init(user: User) {
+        self.user = user
+        super.init()
+    }
+
+    /// Sends the change; the user object takes it.
+    open func commitChanges(completion: ((Error?) -> Void)? = nil) {
+        let change = (displayName, photoURL?.absoluteString)
+        user.auth.run({ () async throws(FBAuthError) -> Void in try await self.committing(change) }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// The same, with `async`.
+    open func commitChanges() async throws {
+        let change = (displayName, photoURL?.absoluteString)
+        try await user.auth.bridged { () async throws(FBAuthError) in try await self.committing(change) }
+    }
+
+    private func committing(_ change: (String?, String?)) async throws(FBAuthError) {
+        user.update(try await user.core.updateProfile(displayName: change.0, photoURL: change.1))
+    }
+}
+
+/// When the account was made and last signed in to, as the SDK's `UserMetadata`.
+open class UserMetadata: NSObject, @unchecked Sendable {
+    /// When the user last signed in.
+    public let lastSignInDate: Date?
+    /// When the account was made.
+    public let creationDate: Date?
+
+    init(_ dates: AccountDates) {
+        lastSignInDate = dates.lastSignInDate
+        creationDate = dates.creationDate
+        super.init()
+    }
+}
