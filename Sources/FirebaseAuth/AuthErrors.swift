@@ -65,7 +65,9 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     /// The code itself, as the SDK's `code` (its `AuthErrorCode.Code` of old): what to compare.
     public var code: AuthErrorCode { AuthErrorCode(known: rawValue) }
 
+    /// The same code, whatever each carries.
     public static func == (lhs: AuthErrorCode, rhs: AuthErrorCode) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// The code's hash (what it carries is not part of it).
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     /// `FIRAuthErrorDomain`.
@@ -85,96 +87,187 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     /// `notificationNotForwarded` joins "need to" and "be forwarded" as the SDK does).
     var message: String { Self.table[rawValue]?.message ?? "" }
 
+    /// 17000 (`ERROR_INVALID_CUSTOM_TOKEN`): The custom token format is incorrect.
     public static let invalidCustomToken = AuthErrorCode(known: 17000)
+    /// 17002 (`ERROR_CUSTOM_TOKEN_MISMATCH`): The custom token corresponds to a different audience.
     public static let customTokenMismatch = AuthErrorCode(known: 17002)
+    /// 17004 (`ERROR_INVALID_CREDENTIAL`): The supplied auth credential is malformed or has expired.
     public static let invalidCredential = AuthErrorCode(known: 17004)
+    /// 17005 (`ERROR_USER_DISABLED`): The user account has been disabled by an administrator.
     public static let userDisabled = AuthErrorCode(known: 17005)
+    /// 17006 (`ERROR_OPERATION_NOT_ALLOWED`): The given sign-in provider is disabled for this Firebase project.
     public static let operationNotAllowed = AuthErrorCode(known: 17006)
+    /// 17007 (`ERROR_EMAIL_ALREADY_IN_USE`): The email address is already in use by another account.
     public static let emailAlreadyInUse = AuthErrorCode(known: 17007)
+    /// 17008 (`ERROR_INVALID_EMAIL`): The email address is badly formatted.
     public static let invalidEmail = AuthErrorCode(known: 17008)
+    /// 17009 (`ERROR_WRONG_PASSWORD`): The password is invalid or the user does not have a password.
     public static let wrongPassword = AuthErrorCode(known: 17009)
+    /// 17010 (`ERROR_TOO_MANY_REQUESTS`): We have blocked all requests from this device due to unusual activity.
     public static let tooManyRequests = AuthErrorCode(known: 17010)
+    /// 17011 (`ERROR_USER_NOT_FOUND`): There is no user record corresponding to this identifier.
     public static let userNotFound = AuthErrorCode(known: 17011)
+    /// 17012 (`ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL`): An account already exists with the same email address but different sign-in credentials.
     public static let accountExistsWithDifferentCredential = AuthErrorCode(known: 17012)
+    /// 17014 (`ERROR_REQUIRES_RECENT_LOGIN`): This operation is sensitive and requires recent authentication.
     public static let requiresRecentLogin = AuthErrorCode(known: 17014)
+    /// 17015 (`ERROR_PROVIDER_ALREADY_LINKED`): [ERROR_PROVIDER_ALREADY_LINKED] - User can only be linked to one identity for the given provider.
     public static let providerAlreadyLinked = AuthErrorCode(known: 17015)
+    /// 17016 (`ERROR_NO_SUCH_PROVIDER`): User was not linked to an account with the given provider.
     public static let noSuchProvider = AuthErrorCode(known: 17016)
+    /// 17017 (`ERROR_INVALID_USER_TOKEN`): This user's credential isn't valid for this project.
     public static let invalidUserToken = AuthErrorCode(known: 17017)
+    /// 17020 (`ERROR_NETWORK_REQUEST_FAILED`): Network error (such as timeout, interrupted connection or unreachable host) has occurred.
     public static let networkError = AuthErrorCode(known: 17020)
+    /// 17021 (`ERROR_USER_TOKEN_EXPIRED`): The user's credential is no longer valid.
     public static let userTokenExpired = AuthErrorCode(known: 17021)
+    /// 17023 (`ERROR_INVALID_API_KEY`): An invalid API Key was supplied in the request.
     public static let invalidAPIKey = AuthErrorCode(known: 17023)
+    /// 17024 (`ERROR_USER_MISMATCH`): The supplied credentials do not correspond to the previously signed in user.
     public static let userMismatch = AuthErrorCode(known: 17024)
+    /// 17025 (`ERROR_CREDENTIAL_ALREADY_IN_USE`): This credential is already associated with a different user account.
     public static let credentialAlreadyInUse = AuthErrorCode(known: 17025)
+    /// 17026 (`ERROR_WEAK_PASSWORD`): The password must be 6 characters long or more.
     public static let weakPassword = AuthErrorCode(known: 17026)
+    /// 17028 (`ERROR_APP_NOT_AUTHORIZED`): This app is not authorized to use Firebase Authentication with the provided API key.
     public static let appNotAuthorized = AuthErrorCode(known: 17028)
+    /// 17029 (`ERROR_EXPIRED_ACTION_CODE`): The action code has expired.
     public static let expiredActionCode = AuthErrorCode(known: 17029)
+    /// 17030 (`ERROR_INVALID_ACTION_CODE`): The action code is invalid.
     public static let invalidActionCode = AuthErrorCode(known: 17030)
+    /// 17031 (`ERROR_INVALID_MESSAGE_PAYLOAD`): The action code is invalid.
     public static let invalidMessagePayload = AuthErrorCode(known: 17031)
+    /// 17032 (`ERROR_INVALID_SENDER`): The email template corresponding to this action contains invalid characters in its message.
     public static let invalidSender = AuthErrorCode(known: 17032)
+    /// 17033 (`ERROR_INVALID_RECIPIENT_EMAIL`): The action code is invalid.
     public static let invalidRecipientEmail = AuthErrorCode(known: 17033)
+    /// 17034 (`ERROR_MISSING_EMAIL`): An email address must be provided.
     public static let missingEmail = AuthErrorCode(known: 17034)
+    /// 17036 (`ERROR_MISSING_IOS_BUNDLE_ID`): An iOS Bundle ID must be provided if an App Store ID is provided.
     public static let missingIosBundleID = AuthErrorCode(known: 17036)
+    /// 17037 (`ERROR_MISSING_ANDROID_PKG_NAME`): An Android Package Name must be provided if the Android App is required to be installed.
     public static let missingAndroidPackageName = AuthErrorCode(known: 17037)
+    /// 17038 (`ERROR_UNAUTHORIZED_DOMAIN`): The domain of the continue URL is not allowlisted.
     public static let unauthorizedDomain = AuthErrorCode(known: 17038)
+    /// 17039 (`ERROR_INVALID_CONTINUE_URI`): The continue URL provided in the request is invalid.
     public static let invalidContinueURI = AuthErrorCode(known: 17039)
+    /// 17040 (`ERROR_MISSING_CONTINUE_URI`): A continue URL must be provided in the request.
     public static let missingContinueURI = AuthErrorCode(known: 17040)
+    /// 17041 (`ERROR_MISSING_PHONE_NUMBER`): To send verification codes, provide a phone number for the recipient.
     public static let missingPhoneNumber = AuthErrorCode(known: 17041)
+    /// 17042 (`ERROR_INVALID_PHONE_NUMBER`): The format of the phone number provided is incorrect.
     public static let invalidPhoneNumber = AuthErrorCode(known: 17042)
+    /// 17043 (`ERROR_MISSING_VERIFICATION_CODE`): The phone auth credential was created with an empty SMS verification Code.
     public static let missingVerificationCode = AuthErrorCode(known: 17043)
+    /// 17044 (`ERROR_INVALID_VERIFICATION_CODE`): The multifactor verification code used to create the auth credential is invalid.
     public static let invalidVerificationCode = AuthErrorCode(known: 17044)
+    /// 17045 (`ERROR_MISSING_VERIFICATION_ID`): The phone auth credential was created with an empty verification ID.
     public static let missingVerificationID = AuthErrorCode(known: 17045)
+    /// 17046 (`ERROR_INVALID_VERIFICATION_ID`): The verification ID used to create the phone auth credential is invalid.
     public static let invalidVerificationID = AuthErrorCode(known: 17046)
+    /// 17047 (`MISSING_APP_CREDENTIAL`): The phone verification request is missing an APNs Device token.
     public static let missingAppCredential = AuthErrorCode(known: 17047)
+    /// 17048 (`INVALID_APP_CREDENTIAL`): The APNs device token provided is either incorrect or does not match the private certificate uploaded to the Firebase Console.
     public static let invalidAppCredential = AuthErrorCode(known: 17048)
+    /// 17051 (`ERROR_SESSION_EXPIRED`): The SMS code has expired.
     public static let sessionExpired = AuthErrorCode(known: 17051)
+    /// 17052 (`ERROR_QUOTA_EXCEEDED`): The quota for this operation has been exceeded.
     public static let quotaExceeded = AuthErrorCode(known: 17052)
+    /// 17053 (`ERROR_MISSING_APP_TOKEN`): There seems to be a problem with your project's Firebase phone number authentication set-up, please make sure to follow the instructions found at https://firebase.google.com/docs/auth/ios/phone-auth.
     public static let missingAppToken = AuthErrorCode(known: 17053)
+    /// 17054 (`ERROR_NOTIFICATION_NOT_FORWARDED`): If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotificaton method.
     public static let notificationNotForwarded = AuthErrorCode(known: 17054)
+    /// 17055 (`ERROR_APP_NOT_VERIFIED`): Firebase could not retrieve the silent push notification and therefore could not verify your app.
     public static let appNotVerified = AuthErrorCode(known: 17055)
+    /// 17056 (`ERROR_CAPTCHA_CHECK_FAILED`): The reCAPTCHA response token provided is either invalid, expired or already.
     public static let captchaCheckFailed = AuthErrorCode(known: 17056)
+    /// 17057 (`ERROR_WEB_CONTEXT_ALREADY_PRESENTED`): User interaction is still ongoing, another view cannot be presented.
     public static let webContextAlreadyPresented = AuthErrorCode(known: 17057)
+    /// 17058 (`ERROR_WEB_CONTEXT_CANCELLED`): The interaction was cancelled by the user.
     public static let webContextCancelled = AuthErrorCode(known: 17058)
+    /// 17059 (`ERROR_APP_VERIFICATION_FAILED`): The app verification process has failed, print and inspect the error details for more information.
     public static let appVerificationUserInteractionFailure = AuthErrorCode(known: 17059)
+    /// 17060 (`ERROR_INVALID_CLIENT_ID`): The OAuth client ID provided is either invalid or does not match the specified API key.
     public static let invalidClientID = AuthErrorCode(known: 17060)
+    /// 17061 (`ERROR_WEB_NETWORK_REQUEST_FAILED`): A network error (such as timeout, interrupted connection, or unreachable host) has occurred within the web context.
     public static let webNetworkRequestFailed = AuthErrorCode(known: 17061)
+    /// 17062 (`ERROR_WEB_INTERNAL_ERROR`): An internal error has occurred within the SFSafariViewController or WKWebView.
     public static let webInternalError = AuthErrorCode(known: 17062)
+    /// 17063 (`ERROR_WEB_USER_INTERACTION_FAILURE`): The app verification process has failed, print and inspect the error details for more information.
     public static let webSignInUserInteractionFailure = AuthErrorCode(known: 17063)
+    /// 17066 (`ERROR_LOCAL_PLAYER_NOT_AUTHENTICATED`): The local player is not authenticated.
     public static let localPlayerNotAuthenticated = AuthErrorCode(known: 17066)
+    /// 17067 (`ERROR_NULL_USER`): A null user object was provided as the argument for an operation which requires a non-null user object.
     public static let nullUser = AuthErrorCode(known: 17067)
+    /// 17068 (`ERROR_DYNAMIC_LINK_NOT_ACTIVATED`): Please activate Dynamic Links in the Firebase Console and agree to the terms and conditions.
     public static let dynamicLinkNotActivated = AuthErrorCode(known: 17068)
+    /// 17071 (`ERROR_INVALID_PROVIDER_ID`): The provider ID provided for the attempted web operation is invalid.
     public static let invalidProviderID = AuthErrorCode(known: 17071)
+    /// 17072 (`ERROR_TENANT_ID_MISMATCH`): The provided user's tenant ID does not match the Auth instance's tenant ID.
     public static let tenantIDMismatch = AuthErrorCode(known: 17072)
+    /// 17073 (`ERROR_UNSUPPORTED_TENANT_OPERATION`): This operation is not supported in a multi-tenant context.
     public static let unsupportedTenantOperation = AuthErrorCode(known: 17073)
+    /// 17074 (`ERROR_INVALID_DYNAMIC_LINK_DOMAIN`): The Firebase Dynamic Link domain used is either not configured or is unauthorized for the current project.
     public static let invalidDynamicLinkDomain = AuthErrorCode(known: 17074)
+    /// 17075 (`ERROR_REJECTED_CREDENTIAL`): The request contains malformed or mismatching credentials.
     public static let rejectedCredential = AuthErrorCode(known: 17075)
+    /// 17076 (`ERROR_GAME_KIT_NOT_LINKED`): The GameKit framework is not linked.
     public static let gameKitNotLinked = AuthErrorCode(known: 17076)
+    /// 17078 (`ERROR_SECOND_FACTOR_REQUIRED`): Please complete a second factor challenge to finish signing into this account.
     public static let secondFactorRequired = AuthErrorCode(known: 17078)
+    /// 17081 (`ERROR_MISSING_MULTI_FACTOR_SESSION`): The request is missing proof of first factor successful sign-in.
     public static let missingMultiFactorSession = AuthErrorCode(known: 17081)
+    /// 17082 (`ERROR_MISSING_MULTI_FACTOR_INFO`): No second factor identifier is provided.
     public static let missingMultiFactorInfo = AuthErrorCode(known: 17082)
+    /// 17083 (`ERROR_INVALID_MULTI_FACTOR_SESSION`): The request does not contain a valid proof of first factor successful sign-in.
     public static let invalidMultiFactorSession = AuthErrorCode(known: 17083)
+    /// 17084 (`ERROR_MULTI_FACTOR_INFO_NOT_FOUND`): The user does not have a second factor matching the identifier provided.
     public static let multiFactorInfoNotFound = AuthErrorCode(known: 17084)
+    /// 17085 (`ERROR_ADMIN_RESTRICTED_OPERATION`): This operation is restricted to administrators only.
     public static let adminRestrictedOperation = AuthErrorCode(known: 17085)
+    /// 17086 (`ERROR_UNVERIFIED_EMAIL`): The operation requires a verified email.
     public static let unverifiedEmail = AuthErrorCode(known: 17086)
+    /// 17087 (`ERROR_SECOND_FACTOR_ALREADY_ENROLLED`): The second factor is already enrolled on this account.
     public static let secondFactorAlreadyEnrolled = AuthErrorCode(known: 17087)
+    /// 17088 (`ERROR_MAXIMUM_SECOND_FACTOR_COUNT_EXCEEDED`): The maximum allowed number of second factors on a user has been exceeded.
     public static let maximumSecondFactorCountExceeded = AuthErrorCode(known: 17088)
+    /// 17089 (`ERROR_UNSUPPORTED_FIRST_FACTOR`): Enrolling a second factor or signing in with a multi-factor account requires sign-in with a supported first factor.
     public static let unsupportedFirstFactor = AuthErrorCode(known: 17089)
+    /// 17090 (`ERROR_EMAIL_CHANGE_NEEDS_VERIFICATION`): Multi-factor users must always have a verified email.
     public static let emailChangeNeedsVerification = AuthErrorCode(known: 17090)
+    /// 17093 (`ERROR_MISSING_CLIENT_IDENTIFIER`): The request does not contain a client identifier.
     public static let missingClientIdentifier = AuthErrorCode(known: 17093)
+    /// 17094 (`ERROR_MISSING_OR_INVALID_NONCE`): The request contains malformed or mismatched credentials.
     public static let missingOrInvalidNonce = AuthErrorCode(known: 17094)
+    /// 17105 (`ERROR_BLOCKING_CLOUD_FUNCTION_RETURNED_ERROR`): Blocking cloud function returned an error.
     public static let blockingCloudFunctionError = AuthErrorCode(known: 17105)
+    /// 17200 (`ERROR_RECAPTCHA_NOT_ENABLED`): reCAPTCHA Enterprise is not enabled for this project.
     public static let recaptchaNotEnabled = AuthErrorCode(known: 17200)
+    /// 17201 (`ERROR_MISSING_RECAPTCHA_TOKEN`): The backend request is missing the reCAPTCHA verification token.
     public static let missingRecaptchaToken = AuthErrorCode(known: 17201)
+    /// 17202 (`ERROR_INVALID_RECAPTCHA_TOKEN`): The reCAPTCHA verification token is invalid or has expired.
     public static let invalidRecaptchaToken = AuthErrorCode(known: 17202)
+    /// 17203 (`ERROR_INVALID_RECAPTCHA_ACTION`): The reCAPTCHA verification failed due to an invalid action.
     public static let invalidRecaptchaAction = AuthErrorCode(known: 17203)
+    /// 17204 (`ERROR_MISSING_CLIENT_TYPE`): The request is missing a client type or the client type is invalid.
     public static let missingClientType = AuthErrorCode(known: 17204)
+    /// 17205 (`ERROR_MISSING_RECAPTCHA_VERSION`): The request is missing the reCAPTCHA version parameter.
     public static let missingRecaptchaVersion = AuthErrorCode(known: 17205)
+    /// 17206 (`ERROR_INVALID_RECAPTCHA_VERSION`): The request specifies an invalid version of reCAPTCHA.
     public static let invalidRecaptchaVersion = AuthErrorCode(known: 17206)
+    /// 17207 (`ERROR_INVALID_REQ_TYPE`): The request is not supported or is invalid.
     public static let invalidReqType = AuthErrorCode(known: 17207)
+    /// 17208 (`ERROR_RECAPTCHA_SDK_NOT_LINKED`): The reCAPTCHA SDK is not linked to your app.
     public static let recaptchaSDKNotLinked = AuthErrorCode(known: 17208)
+    /// 17209 (`ERROR_RECAPTCHA_SITE_KEY_MISSING`): The reCAPTCHA SDK site key wasn't found.
     public static let recaptchaSiteKeyMissing = AuthErrorCode(known: 17209)
+    /// 17210 (`ERROR_RECAPTCHA_ACTION_CREATION_FAILED`): The reCAPTCHA SDK action class failed to initialize.
     public static let recaptchaActionCreationFailed = AuthErrorCode(known: 17210)
+    /// 17995 (`ERROR_KEYCHAIN_ERROR`): An error occurred when accessing the keychain.
     public static let keychainError = AuthErrorCode(known: 17995)
+    /// 17999 (`ERROR_INTERNAL_ERROR`): An internal error has occurred, print and inspect the error details for more information.
     public static let internalError = AuthErrorCode(known: 17999)
+    /// 18000 (`ERROR_MALFORMED_JWT`): Failed to parse JWT.
     public static let malformedJWT = AuthErrorCode(known: 18000)
 
     /// Raw value → the SDK's short name and message.
