@@ -270,6 +270,104 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     /// 18000 (`ERROR_MALFORMED_JWT`): Failed to parse JWT.
     public static let malformedJWT = AuthErrorCode(known: 18000)
 
+    /// The code of the SDK's case name (`"userDisabled"`): how the engine's codes, named as the
+    /// SDK's, become the SDK's.
+    static func named(_ name: String) -> AuthErrorCode? { caseNames[name].map { AuthErrorCode(known: $0) } }
+
+    private static let caseNames: [String: Int] = [
+        "invalidCustomToken": 17000,
+        "customTokenMismatch": 17002,
+        "invalidCredential": 17004,
+        "userDisabled": 17005,
+        "operationNotAllowed": 17006,
+        "emailAlreadyInUse": 17007,
+        "invalidEmail": 17008,
+        "wrongPassword": 17009,
+        "tooManyRequests": 17010,
+        "userNotFound": 17011,
+        "accountExistsWithDifferentCredential": 17012,
+        "requiresRecentLogin": 17014,
+        "providerAlreadyLinked": 17015,
+        "noSuchProvider": 17016,
+        "invalidUserToken": 17017,
+        "networkError": 17020,
+        "userTokenExpired": 17021,
+        "invalidAPIKey": 17023,
+        "userMismatch": 17024,
+        "credentialAlreadyInUse": 17025,
+        "weakPassword": 17026,
+        "appNotAuthorized": 17028,
+        "expiredActionCode": 17029,
+        "invalidActionCode": 17030,
+        "invalidMessagePayload": 17031,
+        "invalidSender": 17032,
+        "invalidRecipientEmail": 17033,
+        "missingEmail": 17034,
+        "missingIosBundleID": 17036,
+        "missingAndroidPackageName": 17037,
+        "unauthorizedDomain": 17038,
+        "invalidContinueURI": 17039,
+        "missingContinueURI": 17040,
+        "missingPhoneNumber": 17041,
+        "invalidPhoneNumber": 17042,
+        "missingVerificationCode": 17043,
+        "invalidVerificationCode": 17044,
+        "missingVerificationID": 17045,
+        "invalidVerificationID": 17046,
+        "missingAppCredential": 17047,
+        "invalidAppCredential": 17048,
+        "sessionExpired": 17051,
+        "quotaExceeded": 17052,
+        "missingAppToken": 17053,
+        "notificationNotForwarded": 17054,
+        "appNotVerified": 17055,
+        "captchaCheckFailed": 17056,
+        "webContextAlreadyPresented": 17057,
+        "webContextCancelled": 17058,
+        "appVerificationUserInteractionFailure": 17059,
+        "invalidClientID": 17060,
+        "webNetworkRequestFailed": 17061,
+        "webInternalError": 17062,
+        "webSignInUserInteractionFailure": 17063,
+        "localPlayerNotAuthenticated": 17066,
+        "nullUser": 17067,
+        "dynamicLinkNotActivated": 17068,
+        "invalidProviderID": 17071,
+        "tenantIDMismatch": 17072,
+        "unsupportedTenantOperation": 17073,
+        "invalidDynamicLinkDomain": 17074,
+        "rejectedCredential": 17075,
+        "gameKitNotLinked": 17076,
+        "secondFactorRequired": 17078,
+        "missingMultiFactorSession": 17081,
+        "missingMultiFactorInfo": 17082,
+        "invalidMultiFactorSession": 17083,
+        "multiFactorInfoNotFound": 17084,
+        "adminRestrictedOperation": 17085,
+        "unverifiedEmail": 17086,
+        "secondFactorAlreadyEnrolled": 17087,
+        "maximumSecondFactorCountExceeded": 17088,
+        "unsupportedFirstFactor": 17089,
+        "emailChangeNeedsVerification": 17090,
+        "missingClientIdentifier": 17093,
+        "missingOrInvalidNonce": 17094,
+        "blockingCloudFunctionError": 17105,
+        "recaptchaNotEnabled": 17200,
+        "missingRecaptchaToken": 17201,
+        "invalidRecaptchaToken": 17202,
+        "invalidRecaptchaAction": 17203,
+        "missingClientType": 17204,
+        "missingRecaptchaVersion": 17205,
+        "invalidRecaptchaVersion": 17206,
+        "invalidReqType": 17207,
+        "recaptchaSDKNotLinked": 17208,
+        "recaptchaSiteKeyMissing": 17209,
+        "recaptchaActionCreationFailed": 17210,
+        "keychainError": 17995,
+        "internalError": 17999,
+        "malformedJWT": 18000,
+    ]
+
     /// Raw value → the SDK's short name and message.
     private static let table: [Int: (name: String, message: String)] = [
         17000: ("ERROR_INVALID_CUSTOM_TOKEN", "The custom token format is incorrect. Please check the documentation."),
@@ -428,23 +526,11 @@ enum AuthErrorBridge {
             if let code = refusal.code, let sdk = AuthErrorCode.forServerCode(code) { return sdk }
             return refusal.isTransient ? .networkError : .internalError
         default:
+            // The engine names its codes as the SDK does; the few of its own are mapped here.
             switch failure.code {
-            case .userMismatch: return .userMismatch
             case .noCurrentUser: return .nullUser
-            case .userTokenExpired: return .userTokenExpired
-            case .userNotFound: return .userNotFound
-            case .userDisabled: return .userDisabled
-            case .webContextCancelled: return .webContextCancelled
-            case .webInternalError: return .webInternalError
-            case .providerAlreadyLinked: return .providerAlreadyLinked
-            case .credentialAlreadyInUse: return .credentialAlreadyInUse
-            case .requiresRecentLogin: return .requiresRecentLogin
-            case .operationNotAllowed: return .operationNotAllowed
-            case .weakPassword: return .weakPassword
-            case .emailAlreadyInUse: return .emailAlreadyInUse
-            case .networkError: return .networkError
-            case .keychainError: return .keychainError
-            default: return .internalError
+            case .invalidArgument: return .internalError
+            default: return AuthErrorCode.named(failure.code.rawValue) ?? .internalError
             }
         }
     }
