@@ -92,6 +92,7 @@ open class ActionCodeSettings: NSObject, @unchecked Sendable {
     /// Whether the link is opened by the app (true for sign-in links, as Firebase requires).
     open var handleCodeInApp = false
 
+    /// Settings to fill in: `url`, and `handleCodeInApp` for a sign-in link.
     public override init() { super.init() }
 
     var engineSettings: ActionLinkSettings { ActionLinkSettings(url: url?.absoluteString ?? "") }
