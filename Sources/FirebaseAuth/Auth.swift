@@ -15,10 +15,20 @@ open class Auth: NSObject, @unchecked Sendable {
     /// The app's options, kept for rebuilding the engine when the emulator or tenant changes.
     private let options: FirebaseOptions
     private let lock = NSLock()
-    private var emulatorHost: String?
+    /// What the engine is made with beyond the app's options; each change makes it anew.
+    private var knobs = Knobs()
+
+    private struct Knobs {
+        var emulatorHost: String?
+        var tenantID: String?
+        var languageCode: String?
+        var customAuthDomain: String?
+    }
     private var core: AuthService
     private var stateListeners: [UUID: (Auth, User?) -> Void] = [:]
     private var tokenListeners: [UUID: (Auth, User?) -> Void] = [:]
+    private var stateContinuations: [UUID: AsyncStream<User?>.Continuation] = [:]
+    private var tokenContinuations: [UUID: AsyncStream<User?>.Continuation] = [:]
     /// The signed-in user last told to listeners (uid), to tell changes only.
     private var toldUser: String??
 
@@ -28,7 +38,7 @@ open class Auth: NSObject, @unchecked Sendable {
     private init(app: FirebaseApp) {
         self.app = app
         options = app.options
-        core = Auth.makeCore(app.options, emulatorHost: nil, tenantID: nil)
+        core = Auth.makeCore(app.options, Knobs())
         super.init()
     }
 
@@ -54,14 +64,17 @@ open class Auth: NSObject, @unchecked Sendable {
     /// Browser sign-ins then redirect to the loopback listener directly.
     public func useEmulator(withHost host: String, port: Int) {
         lock.withLock {
-            emulatorHost = "\(host):\(port)"
-            core = Auth.makeCore(options, emulatorHost: emulatorHost, tenantID: _tenantID)
+            knobs.emulatorHost = "\(host):\(port)"
+            core = Auth.makeCore(options, knobs)
         }
     }
 
-    private static func makeCore(_ options: FirebaseOptions, emulatorHost: String?, tenantID: String?) -> AuthService {
-        var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: tenantID, projectID: options.projectID,
+    private static func makeCore(_ options: FirebaseOptions, _ knobs: Knobs) -> AuthService {
+        let emulatorHost = knobs.emulatorHost
+        var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: knobs.tenantID, projectID: options.projectID,
                                            configDirectory: LinuxSeams.sessionsDirectory)
+        settings.clientHeaders.language = knobs.languageCode
+        if let domain = knobs.customAuthDomain { settings.authDomain = domain }
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.
         settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
@@ -77,18 +90,51 @@ open class Auth: NSObject, @unchecked Sendable {
     /// sign-in after it is set goes to that tenant, and its users are kept apart, as the SDK
     /// sends `tenantId` with each request.
     open var tenantID: String? {
-        get { lock.withLock { _tenantID } }
-        set {
-            lock.withLock {
-                _tenantID = newValue
-                core = Auth.makeCore(options, emulatorHost: emulatorHost, tenantID: newValue)
-            }
+        get { lock.withLock { knobs.tenantID } }
+        set { change { $0.tenantID = newValue } }
+    }
+
+    /// Makes the engine anew with changed knobs (the signed-in users stay: they are saved).
+    private func change(_ body: (inout Knobs) -> Void) {
+        lock.withLock {
+            body(&knobs)
+            core = Auth.makeCore(options, knobs)
         }
     }
-    private var _tenantID: String?
 
-    /// The language of provider pages and mails; kept for source compatibility.
-    public var languageCode: String?
+    /// The language (BCP 47) of Firebase's emails and of the providers' pages, sent with every
+    /// request (`X-Firebase-Locale`) as the SDK sends it; nil: the project's default.
+    open var languageCode: String? {
+        get { lock.withLock { knobs.languageCode } }
+        set { change { $0.languageCode = newValue } }
+    }
+
+    /// Sets `languageCode` to the user's language: the first of the system's preferred
+    /// languages (on Linux, from `LANGUAGE`/`LANG`).
+    open func useAppLanguage() {
+        languageCode = Locale.preferredLanguages.first
+    }
+
+    /// The domain of the hosted handler browser sign-ins go through, instead of the project's
+    /// `PROJECT.firebaseapp.com` (it must be among the project's authorized domains).
+    open var customAuthDomain: String? {
+        get { lock.withLock { knobs.customAuthDomain } }
+        set { change { $0.customAuthDomain = newValue } }
+    }
+
+    /// Makes `user` (a user signed in earlier, of this project) the current user, as the SDK's.
+    open func updateCurrentUser(_ user: User, completion: ((Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> Void in try self.fbauth.updateCurrentUser(user.core) }) { (_: Void?, error) in
+            if error == nil { self.tellListeners() }
+            completion?(error)
+        }
+    }
+
+    /// The same, with `async`.
+    open func updateCurrentUser(_ user: User) async throws {
+        try await bridged { () async throws(FBAuthError) in try self.fbauth.updateCurrentUser(user.core) }
+        tellListeners()
+    }
 
     // MARK: - Signing in
 
@@ -226,16 +272,43 @@ open class Auth: NSObject, @unchecked Sendable {
     /// Tells the token listeners, and the state listeners when the user changed.
     func tellListeners() {
         let user = currentUser
-        let (state, token, changed) = lock.withLock { () -> ([(Auth, User?) -> Void], [(Auth, User?) -> Void], Bool) in
+        let (state, token, changed, stateStreams, tokenStreams) = lock.withLock {
+            () -> ([(Auth, User?) -> Void], [(Auth, User?) -> Void], Bool, [AsyncStream<User?>.Continuation], [AsyncStream<User?>.Continuation]) in
             let changed = toldUser != .some(user?.uid)
             toldUser = .some(user?.uid)
-            return (Array(stateListeners.values), Array(tokenListeners.values), changed)
+            return (Array(stateListeners.values), Array(tokenListeners.values), changed, Array(stateContinuations.values), Array(tokenContinuations.values))
         }
+        // The sequences are told at once, on no queue: a program without a main loop reads them.
+        if changed { stateStreams.forEach { $0.yield(user) } }
+        tokenStreams.forEach { $0.yield(user) }
         let calls = UncheckedBox((changed ? state : [], token, user))
         DispatchQueue.main.async {
             calls.value.0.forEach { $0(self, calls.value.2) }
             calls.value.1.forEach { $0(self, calls.value.2) }
         }
+    }
+
+    /// The signed-in user now, then at every sign-in and sign-out through this `Auth`, as the
+    /// SDK's `authStateChanges`; the sequence ends when its reader stops reading.
+    public var authStateChanges: AsyncStream<User?> { changes(ofTokens: false) }
+
+    /// The same at every change of the ID token too (a refresh), as the SDK's `idTokenChanges`.
+    public var idTokenChanges: AsyncStream<User?> { changes(ofTokens: true) }
+
+    private func changes(ofTokens tokens: Bool) -> AsyncStream<User?> {
+        let (stream, continuation) = AsyncStream<User?>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        lock.withLock {
+            if tokens { tokenContinuations[id] = continuation } else { stateContinuations[id] = continuation }
+        }
+        continuation.yield(currentUser)
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            self.lock.withLock {
+                if tokens { self.tokenContinuations[id] = nil } else { self.stateContinuations[id] = nil }
+            }
+        }
+        return stream
     }
 
     // MARK: - Plumbing

@@ -152,7 +152,14 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 
     /// The ID token, refreshed first when `forceRefresh`.
     public func getIDTokenForcingRefresh(_ forceRefresh: Bool, completion: ((String?, Error?) -> Void)? = nil) {
-        auth.run({ () async throws(FBAuthError) -> String in try await self.core.idToken(forcingRefresh: forceRefresh) }, completion)
+        auth.run({ () async throws(FBAuthError) -> String in try await self.token(forcingRefresh: forceRefresh) }, completion)
+    }
+
+    /// The ID token; a forced refresh tells the ID-token listeners, as the SDK's does.
+    private func token(forcingRefresh: Bool) async throws(FBAuthError) -> String {
+        let token = try await core.idToken(forcingRefresh: forcingRefresh)
+        if forcingRefresh { auth.tellListeners() }
+        return token
     }
 
     /// The ID token, with `async`.
@@ -162,7 +169,7 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 
     /// The ID token, refreshed first when `forceRefresh`, with `async`.
     public func idTokenForcingRefresh(_ forceRefresh: Bool) async throws -> String {
-        try await auth.bridged { () async throws(FBAuthError) in try await self.core.idToken(forcingRefresh: forceRefresh) }
+        try await auth.bridged { () async throws(FBAuthError) in try await self.token(forcingRefresh: forceRefresh) }
     }
 
     /// The ID token and its claims.
