@@ -86,7 +86,7 @@ let package = Package(
         // stand-in in process.
         .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
-        .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn"]),
+        .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],

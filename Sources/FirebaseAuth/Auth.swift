@@ -74,6 +74,7 @@ open class Auth: NSObject, @unchecked Sendable {
         var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: knobs.tenantID, projectID: options.projectID,
                                            configDirectory: LinuxSeams.sessionsDirectory)
         settings.clientHeaders.language = knobs.languageCode
+        settings.logger = LevelledExchangeLogger()
         if let domain = knobs.customAuthDomain { settings.authDomain = domain }
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.

@@ -3,6 +3,7 @@ import FirebaseAdminAuth
 import FirebaseAuth
 import FirebaseCore
 import Foundation
+import TestSupport
 import Testing
 
 /// FirebaseAdminAuth as a Swift server uses it: the ID tokens an app's `FirebaseAuth` signs in
@@ -29,9 +30,13 @@ import Testing
         options.projectID = "fbauth-stand-in"
         let name = "admin-" + UUID().uuidString
         FirebaseApp.configure(name: name, options: options)
-        LinuxSeams.sessionsDirectory = directory
-        let auth = Auth.auth(app: try #require(FirebaseApp.app(name: name)))
-        auth.useEmulator(withHost: "127.0.0.1", port: Int(standIn.port))
+        let app = try #require(FirebaseApp.app(name: name))
+        let auth = linuxSeamsLock.withLock {
+            LinuxSeams.sessionsDirectory = directory
+            let auth = Auth.auth(app: app)
+            auth.useEmulator(withHost: "127.0.0.1", port: Int(standIn.port))
+            return auth
+        }
         let user = try await auth.signInAnonymously().user
         let token = try await user.getIDToken()
 

@@ -2,6 +2,7 @@ import FBAuthStandIn
 import FirebaseAuth
 import FirebaseCore
 import Foundation
+import TestSupport
 
 /// An app of its own (a new name, so a new `Auth`), on a stand-in of its own, its sessions in a
 /// new directory, and a browser that consents as `email`: what each test of the SDK's API
@@ -12,7 +13,10 @@ final class StandInApp: @unchecked Sendable {
     let auth: Auth
     let directory: String
 
-    init(email: String = "ada@example.com", configuration: StandInConfiguration = StandInConfiguration()) throws {
+    init(email: String = "ada@example.com", configuration: StandInConfiguration? = nil) throws {
+        // A project of its own: sessions are kept by project, and tests run side by side.
+        var configuration = configuration ?? StandInConfiguration()
+        if configuration.projectId == StandInConfiguration().projectId { configuration.projectId = "p-" + UUID().uuidString.prefix(8).lowercased() }
         standIn = try StandIn(configuration: configuration)
         standIn.start()
         directory = NSTemporaryDirectory() + "fbauth-sdk-" + UUID().uuidString
@@ -23,7 +27,10 @@ final class StandInApp: @unchecked Sendable {
         let name = "test-" + UUID().uuidString
         FirebaseApp.configure(name: name, options: options)
         app = FirebaseApp.app(name: name)!
-        // The seams are read when an Auth is made (or pointed at an emulator): set them first.
+        // The seams are read when an Auth is made (or pointed at an emulator): set them first,
+        // with no other test setting them meanwhile.
+        linuxSeamsLock.lock()
+        defer { linuxSeamsLock.unlock() }
         LinuxSeams.sessionsDirectory = directory
         LinuxSeams.signInProgress = { _ in }
         LinuxSeams.openBrowser = { url in

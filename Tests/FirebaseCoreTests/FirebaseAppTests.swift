@@ -33,3 +33,12 @@ import Testing
         #expect(FirebaseOptions(contentsOfFile: path) == nil)
     }
 }
+
+/// The SDK's version and logger level: the level decides what FirebaseAuth logs
+/// (FirebaseAuthTests.LoggingTests).
+@Suite struct FirebaseConfigurationTests {
+    @Test func theVersionIsTheSDKsWhoseAPIThisIs() {
+        #expect(FirebaseVersion() == "12.19.0")
+        #expect(FirebaseLoggerLevel.min == .error && FirebaseLoggerLevel.max == .debug && FirebaseLoggerLevel.warning.rawValue == 4)
+    }
+}

@@ -1,0 +1,32 @@
+import FBAuthStandIn
+import FirebaseAuth
+import FirebaseCore
+import Foundation
+import Testing
+
+/// Issue 48: `FirebaseConfiguration.shared.setLoggerLevel(.debug)` makes FirebaseAuth log each
+/// exchange with Firebase (through `LinuxSeams.log`), with no secret in it; below, nothing.
+@Suite(.serialized) struct LoggingTests {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func add(_ line: String) { lock.withLock { lines.append(line) } }
+        var all: [String] { lock.withLock { lines } }
+    }
+
+    @Test func theDebugLevelLogsEachExchangeWithoutSecrets() async throws {
+        let lines = Lines()
+        LinuxSeams.log = { lines.add($0) }
+        defer { FirebaseConfiguration.shared.setLoggerLevel(.error) }
+        let setup = try StandInApp()
+        FirebaseConfiguration.shared.setLoggerLevel(.error)
+        _ = try await setup.auth.signInAnonymously()
+        #expect(lines.all.isEmpty, "\(lines.all)")
+        FirebaseConfiguration.shared.setLoggerLevel(.debug)
+        let user = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery").user
+        let token = try await user.getIDToken()
+        let signUp = try #require(lines.all.first { $0.contains("accounts:signUp") }, "\(lines.all)")
+        #expect(signUp.hasPrefix("[FirebaseAuth] POST http://127.0.0.1:") && signUp.contains("→ HTTP 200"), "\(signUp)")
+        #expect(!lines.all.contains { $0.contains("test-api-key") || $0.contains("correct horse") || $0.contains(token) }, "\(lines.all)")
+    }
+}
