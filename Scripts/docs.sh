@@ -37,7 +37,8 @@ import json, sys
 entries = json.load(open(sys.argv[1]))
 for entry in entries:
     # The compiler's own init(rawValue:) of an Int enum carries no documentation of its own.
-    if entry.get("referencePath", "").endswith("/init(rawValue:)") and entry.get("title") == "init(rawValue:)" and "ActionCodeOperation" in entry.get("referencePath", ""):
+    path = entry.get("referencePath", "")
+    if path.endswith("/init(rawValue:)") and any(f"/{enum}/" in path for enum in ("ActionCodeOperation", "FirebaseLoggerLevel")):
         continue
     if not entry.get("hasAbstract", True) and entry.get("kind", {}).get("name") not in ("Framework", "Module"):
         print(entry.get("title") or entry.get("referencePath"))
