@@ -328,7 +328,7 @@ open class Auth: NSObject, @unchecked Sendable {
                 let value = UncheckedBox(try await work())
                 DispatchQueue.main.async { deliver.value?(value.value, nil) }
             } catch {
-                let bridged = AuthErrorBridge.error(error)
+                let bridged = AuthErrorBridge.error(error, auth: self)
                 DispatchQueue.main.async { deliver.value?(nil, bridged) }
             }
         }
@@ -339,7 +339,7 @@ open class Auth: NSObject, @unchecked Sendable {
         do {
             return try await work()
         } catch {
-            throw AuthErrorBridge.error(error)
+            throw AuthErrorBridge.error(error, auth: self)
         }
     }
 }

@@ -501,8 +501,11 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
 /// description, fbauth's own one line as the failure reason, and the recovery keys the SDK's
 /// guides read.
 enum AuthErrorBridge {
-    static func error(_ failure: FBAuthError) -> AuthErrorCode {
+    static func error(_ failure: FBAuthError, auth: Auth? = nil) -> AuthErrorCode {
         var userInfo: [String: Any] = [NSLocalizedFailureReasonErrorKey: failure.message]
+        if case .secondFactorRequired(let pending) = failure, let auth {
+            userInfo[AuthErrorUserInfoMultiFactorResolverKey] = MultiFactorResolver(pending, auth: auth)
+        }
         if case .accountExists(let conflict) = failure {
             if let email = conflict.email { userInfo[AuthErrorUserInfoEmailKey] = email }
             userInfo[AuthErrorUserInfoUpdatedCredentialKey] = OAuthCredential(pending: conflict.updatedCredential)
