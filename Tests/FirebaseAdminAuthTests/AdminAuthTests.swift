@@ -9,13 +9,6 @@ import Testing
 /// FirebaseAdminAuth as a Swift server uses it: the ID tokens an app's `FirebaseAuth` signs in
 /// with, verified against the same emulator (the stand-in), as firebase-admin verifies them.
 @Suite(.serialized) struct AdminAuthTests {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func add(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
     @Test func anAppsIDTokenIsVerifiedAndABadOneRefusedWithItsCause() async throws {
         // Signed as `fbauth emulator` signs (the in-process default is random bytes).
         var configuration = StandInConfiguration()
@@ -40,7 +33,7 @@ import Testing
         let user = try await auth.signInAnonymously().user
         let token = try await user.getIDToken()
 
-        let log = Lines()
+        let log = CollectedLines()
         let admin = AdminAuth(projectID: "fbauth-stand-in", emulatorHost: standIn.hostAndPort, log: { log.add($0) })
         let decoded = try await admin.verifyIDToken(token)
         #expect(decoded.uid == user.uid && decoded.signInProvider == "anonymous")

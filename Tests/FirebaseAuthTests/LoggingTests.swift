@@ -2,20 +2,14 @@ import FBAuthStandIn
 import FirebaseAuth
 import FirebaseCore
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 48: `FirebaseConfiguration.shared.setLoggerLevel(.debug)` makes FirebaseAuth log each
 /// exchange with Firebase (through `LinuxSeams.log`), with no secret in it; below, nothing.
 @Suite(.serialized) struct LoggingTests {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func add(_ line: String) { lock.withLock { lines.append(line) } }
-        var all: [String] { lock.withLock { lines } }
-    }
-
     @Test func theDebugLevelLogsEachExchangeWithoutSecrets() async throws {
-        let lines = Lines()
+        let lines = CollectedLines()
         LinuxSeams.log = { lines.add($0) }
         defer { FirebaseConfiguration.shared.setLoggerLevel(.error) }
         let setup = try StandInApp()
