@@ -32,6 +32,20 @@ extension Auth {
         try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withEmail: email, link: link)) }
     }
 
+    /// Mails a password-reset link that leads to `actionCodeSettings.url` once used.
+    public func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionCodeSettings, completion: ((Error?) -> Void)? = nil) {
+        let settings = actionCodeSettings.engineSettings
+        run({ () async throws(FBAuthError) -> Void in try await self.fbauth.sendPasswordReset(withEmail: email, actionCodeSettings: settings) }) { (_: Void?, error) in
+            completion?(error)
+        }
+    }
+
+    /// The same, with `async`.
+    public func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionCodeSettings) async throws {
+        let settings = actionCodeSettings.engineSettings
+        try await bridged { () async throws(FBAuthError) in try await self.fbauth.sendPasswordReset(withEmail: email, actionCodeSettings: settings) }
+    }
+
     /// Sets a new password with the code of a password-reset email.
     public func confirmPasswordReset(withCode code: String, newPassword: String, completion: @escaping (Error?) -> Void) {
         run({ () async throws(FBAuthError) -> Void in _ = try await self.fbauth.confirmPasswordReset(withCode: code, newPassword: newPassword) }) { (_: Void?, error) in
@@ -95,7 +109,7 @@ open class ActionCodeSettings: NSObject, @unchecked Sendable {
     /// Settings to fill in: `url`, and `handleCodeInApp` for a sign-in link.
     public override init() { super.init() }
 
-    var engineSettings: ActionLinkSettings { ActionLinkSettings(url: url?.absoluteString ?? "") }
+    var engineSettings: ActionLinkSettings { ActionLinkSettings(url: url?.absoluteString ?? "", handleCodeInApp: handleCodeInApp) }
 }
 
 /// What an email's code does, as the SDK's `ActionCodeOperation`.

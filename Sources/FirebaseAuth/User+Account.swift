@@ -48,6 +48,20 @@ extension User {
         try await auth.bridged { () async throws(FBAuthError) in try await self.core.sendEmailVerification() }
     }
 
+    /// Mails a verification link that leads to `actionCodeSettings.url` once used.
+    public func sendEmailVerification(with actionCodeSettings: ActionCodeSettings, completion: ((Error?) -> Void)? = nil) {
+        let settings = actionCodeSettings.engineSettings
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.core.sendEmailVerification(actionCodeSettings: settings) }) { (_: Void?, error) in
+            completion?(error)
+        }
+    }
+
+    /// The same, with `async`.
+    public func sendEmailVerification(with actionCodeSettings: ActionCodeSettings) async throws {
+        let settings = actionCodeSettings.engineSettings
+        try await auth.bridged { () async throws(FBAuthError) in try await self.core.sendEmailVerification(actionCodeSettings: settings) }
+    }
+
     /// Mails `email` a link that, once opened, makes it the account's email address (the address
     /// changes only then, as Firebase requires of projects with email enumeration protection).
     public func sendEmailVerification(beforeUpdatingEmail email: String, completion: ((Error?) -> Void)? = nil) {

@@ -52,4 +52,22 @@ import Testing
         try await user.reload()
         #expect(user.isEmailVerified)
     }
+
+    /// The mails' continue URL, as the SDK's `ActionCodeSettings` sets it: the link leads there.
+    @Test func resetAndVerificationLinksLeadWhereTheAppSays() async throws {
+        let setup = try StandInApp()
+        let user = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery").user
+        let settings = ActionCodeSettings()
+        settings.url = URL(string: "http://localhost/after")
+        try await setup.auth.sendPasswordReset(withEmail: "pat@example.com", actionCodeSettings: settings)
+        let reset = try #require(setup.standIn.latestOobLink(sentTo: "pat@example.com", requestType: "PASSWORD_RESET"))
+        #expect(ActionCodeURL(link: reset)?.continueURL?.absoluteString == "http://localhost/after", "\(reset)")
+        try await user.sendEmailVerification(with: settings)
+        let verify = try #require(setup.standIn.latestOobLink(sentTo: "pat@example.com", requestType: "VERIFY_EMAIL"))
+        #expect(ActionCodeURL(link: verify)?.continueURL?.absoluteString == "http://localhost/after", "\(verify)")
+        // Without settings, no continue URL.
+        try await user.sendEmailVerification()
+        let plain = try #require(setup.standIn.latestOobLink(sentTo: "pat@example.com", requestType: "VERIFY_EMAIL"))
+        #expect(plain != verify && ActionCodeURL(link: plain)?.continueURL == nil, "\(plain)")
+    }
 }

@@ -122,13 +122,13 @@ extension AuthService {
 
     /// `sendPasswordReset(withEmail:)`: Firebase mails a reset link (when the address has an
     /// account; nothing says whether it has).
-    package func sendPasswordReset(withEmail email: String) async throws(FBAuthError) {
-        try await inBackground(sendingPasswordReset(email))
+    package func sendPasswordReset(withEmail email: String, actionCodeSettings: ActionLinkSettings? = nil) async throws(FBAuthError) {
+        try await inBackground(sendingPasswordReset(email, actionCodeSettings))
     }
 
     /// The same with a completion handler.
     package func sendPasswordReset(withEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
-        onBackground(sendingPasswordReset(email), completion)
+        onBackground(sendingPasswordReset(email, nil), completion)
     }
 
     /// `confirmPasswordReset(withCode:newPassword:)`: the code (`oobCode`) of the mailed link
@@ -145,8 +145,8 @@ extension AuthService {
         onBackground(resettingPassword(code, to: newPassword), completion)
     }
 
-    private func sendingPasswordReset(_ email: String) -> @Sendable () throws(FBAuthError) -> Void {
-        { () throws(FBAuthError) in try self.management().sendPasswordReset(email: email) }
+    private func sendingPasswordReset(_ email: String, _ settings: ActionLinkSettings?) -> @Sendable () throws(FBAuthError) -> Void {
+        { () throws(FBAuthError) in try self.management().sendPasswordReset(email: email, settings: settings) }
     }
 
     private func resettingPassword(_ code: String, to password: String) -> @Sendable () throws(FBAuthError) -> String? {

@@ -98,7 +98,12 @@ package enum SavedUserUpdate: Sendable {
 /// returns to. The link is always handled in the app (`handleCodeInApp`).
 package struct ActionLinkSettings: Sendable, Equatable {
     package var url: String
-    package init(url: String) { self.url = url }
+    /// Whether the app opens the link (`canHandleCodeInApp`); sign-in links always are.
+    package var handleCodeInApp: Bool
+    package init(url: String, handleCodeInApp: Bool = false) {
+        self.url = url
+        self.handleCodeInApp = handleCodeInApp
+    }
 }
 
 /// The SDK's `ActionCodeInfo`: what a mailed code is for (`PASSWORD_RESET`, `VERIFY_EMAIL`,

@@ -37,11 +37,13 @@ extension SignedInUser {
     }
 
     /// `sendEmailVerification()`: Firebase mails a verification link to the user's address.
-    package func sendEmailVerification() async throws(FBAuthError) { try await auth.inBackground(sendingVerification) }
+    package func sendEmailVerification(actionCodeSettings: ActionLinkSettings? = nil) async throws(FBAuthError) {
+        try await auth.inBackground(sendingVerification(actionCodeSettings))
+    }
 
     /// The same with a completion handler.
     package func sendEmailVerification(completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
-        auth.onBackground(sendingVerification, completion)
+        auth.onBackground(sendingVerification(nil), completion)
     }
 
     /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
@@ -112,8 +114,8 @@ extension SignedInUser {
         withSession { (session, auth) throws(FBAuthError) -> SignedInUser in SignedInUser(try auth.management().changePassword(to: password, for: session), auth: auth) }
     }
 
-    private var sendingVerification: @Sendable () throws(FBAuthError) -> Void {
-        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendVerification(for: session) }
+    private func sendingVerification(_ settings: ActionLinkSettings?) -> @Sendable () throws(FBAuthError) -> Void {
+        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendVerification(for: session, settings: settings) }
     }
 
     private func sendingEmailChange(to email: String) -> @Sendable () throws(FBAuthError) -> Void {

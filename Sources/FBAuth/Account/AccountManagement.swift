@@ -33,9 +33,9 @@ internal struct AccountManagement {
 
     /// `sendPasswordResetEmail`. Under email enumeration protection the server answers the
     /// same whether or not the address has an account.
-    internal func sendPasswordReset(email: String) throws(FBAuthError) {
+    internal func sendPasswordReset(email: String, settings: ActionLinkSettings? = nil) throws(FBAuthError) {
         try recaptcha.perform(action: "getOobCode") { (fields) throws(FBAuthError) in
-            try client.sendOobCode(.passwordReset(email: email), tenantId: tenantId, recaptcha: fields)
+            try client.sendOobCode(.passwordReset(email: email, settings: settings), tenantId: tenantId, recaptcha: fields)
         }
     }
 
@@ -52,8 +52,8 @@ internal struct AccountManagement {
     }
 
     /// `sendEmailVerification` for the signed-in user.
-    internal func sendVerification(for session: Session) throws(FBAuthError) {
-        try client.sendOobCode(.verifyEmail(idToken: session.idToken), tenantId: tenantId)
+    internal func sendVerification(for session: Session, settings: ActionLinkSettings? = nil) throws(FBAuthError) {
+        try client.sendOobCode(.verifyEmail(idToken: session.idToken, settings: settings), tenantId: tenantId)
     }
 
     /// `verifyBeforeUpdateEmail`: the address changes once the link mailed to `newEmail` is

@@ -17,12 +17,16 @@ extension FirebaseAuthClient {
         var request = SendOobCodeRequest(requestType: mail.requestType, tenantId: tenantId, captchaResp: recaptcha?.token,
                                          clientType: recaptcha?.clientType, recaptchaVersion: recaptcha?.version)
         switch mail {
-        case .passwordReset(let email): request.email = email
+        case .passwordReset(let email, let settings):
+            request.email = email
+            request.apply(settings)
         case .signInLink(let email, let continueUrl):
             request.email = email
             request.continueUrl = continueUrl
             request.canHandleCodeInApp = true
-        case .verifyEmail(let idToken): request.idToken = idToken
+        case .verifyEmail(let idToken, let settings):
+            request.idToken = idToken
+            request.apply(settings)
         case .verifyAndChangeEmail(let idToken, let newEmail):
             request.idToken = idToken
             request.newEmail = newEmail
@@ -79,9 +83,10 @@ extension FirebaseAuthClient {
 
 /// A link Firebase mails.
 internal enum OutOfBandMail: Sendable, Equatable {
-    case passwordReset(email: String)
+    /// `settings`: where the link leads once used (`continueUrl`), when the app says.
+    case passwordReset(email: String, settings: ActionLinkSettings? = nil)
     case signInLink(email: String, continueUrl: String)
-    case verifyEmail(idToken: String)
+    case verifyEmail(idToken: String, settings: ActionLinkSettings? = nil)
     case verifyAndChangeEmail(idToken: String, newEmail: String)
 
     var requestType: String {
@@ -109,5 +114,15 @@ internal enum OutOfBandMail: Sendable, Equatable {
         case .passwordReset, .signInLink: true
         case .verifyEmail, .verifyAndChangeEmail: false
         }
+    }
+}
+
+extension SendOobCodeRequest {
+    /// The link's continue URL and whether the app handles it, as the SDK's `ActionCodeSettings`
+    /// send them.
+    mutating func apply(_ settings: ActionLinkSettings?) {
+        guard let settings, !settings.url.isEmpty else { return }
+        continueUrl = settings.url
+        if settings.handleCodeInApp { canHandleCodeInApp = true }
     }
 }
