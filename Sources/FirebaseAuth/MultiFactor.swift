@@ -183,12 +183,17 @@ open class TOTPSecret: NSObject, @unchecked Sendable {
     }
 }
 
-/// The system's handler of `otpauth:` URLs: `xdg-open`, as a desktop opens them.
+/// The system's handler of `otpauth:` URLs: `open` on macOS, `xdg-open` on a Linux desktop.
 enum SystemOTPOpener {
     static func open(_ url: URL) -> Bool {
         let process = Process()
+        #if os(macOS)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+        process.arguments = [url.absoluteString]
+        #else
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["xdg-open", url.absoluteString]
+        #endif
         return (try? process.run()) != nil
     }
 }
