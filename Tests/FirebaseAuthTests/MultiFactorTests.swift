@@ -1,6 +1,7 @@
 import FBAuthStandIn
 import FirebaseAuth
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 48: second factors as the SDK's, with an authenticator app: enrolled through
@@ -21,6 +22,16 @@ import Testing
         let secret = try await TOTPMultiFactorGenerator.generateSecret(with: session)
         let url = secret.generateQRCodeURL(withAccountName: "pat@example.com", issuer: "my-app")
         #expect(url.hasPrefix("otpauth://totp/") && url.contains("secret=\(secret.sharedSecretKey())"), "\(url)")
+        // openInOTPApp hands the otpauth URL to the system's handler (the seam here).
+        let opened = CollectedLines()
+        linuxSeamsLock.withLock {
+            let before = LinuxSeams.openBrowser
+            LinuxSeams.openBrowser = { opened.add($0.absoluteString); return true }
+            secret.openInOTPApp(withQRCodeURL: url)
+            secret.openInOTPApp(withQRCodeURL: "https://example.com/not-otpauth")
+            LinuxSeams.openBrowser = before
+        }
+        #expect(opened.all == [url], "only an otpauth URL is opened: \(opened.all)")
         let code = try #require(TOTP.code(secret: secret.sharedSecretKey(), at: Date()))
         try await user.multiFactor.enroll(with: TOTPMultiFactorGenerator.assertionForEnrollment(with: secret, oneTimePassword: code), displayName: "phone app")
         let factor = try #require(user.multiFactor.enrolledFactors.first)
