@@ -94,17 +94,6 @@ package enum SavedUserUpdate: Sendable {
     case signedOut(SignedInUser)
 }
 
-/// The SDK's `ActionCodeSettings`, as far as a program outside a browser uses it: where the link
-/// returns to. The link is always handled in the app (`handleCodeInApp`).
-package struct ActionLinkSettings: Sendable, Equatable {
-    package var url: String
-    /// Whether the app opens the link (`canHandleCodeInApp`); sign-in links always are.
-    package var handleCodeInApp: Bool
-    package init(url: String, handleCodeInApp: Bool = false) {
-        self.url = url
-        self.handleCodeInApp = handleCodeInApp
-    }
-}
 
 /// The SDK's `ActionCodeInfo`: what a mailed code is for (`PASSWORD_RESET`, `VERIFY_EMAIL`,
 /// `VERIFY_AND_CHANGE_EMAIL`, `EMAIL_SIGNIN`, …) and the addresses involved (Firebase does

@@ -1,0 +1,12 @@
+/// The SDK's `ActionCodeSettings`, as far as a program outside a browser uses it: where a mailed
+/// link returns to, and whether the app handles it. In the Firebase layer: the mails' requests
+/// carry it.
+package struct ActionLinkSettings: Sendable, Equatable {
+    package var url: String
+    /// Whether the app opens the link (`canHandleCodeInApp`); sign-in links always are.
+    package var handleCodeInApp: Bool
+    package init(url: String, handleCodeInApp: Bool = false) {
+        self.url = url
+        self.handleCodeInApp = handleCodeInApp
+    }
+}
