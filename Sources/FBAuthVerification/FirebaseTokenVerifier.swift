@@ -29,15 +29,15 @@ package struct FirebaseTokenVerifier: Sendable {
     /// The emulator's `host:port` when tokens are checked against one.
     package let emulatorHost: String?
 
-    /// `keyCacheFile`: where Google's certificates are kept between processes (0600); nil:
+    /// `keptKeys`: where Google's certificates are kept between processes (0600); nil:
     /// in this process only. `credentials`: what the Admin API is called with to check for
     /// revocation; an emulator's is always `Bearer owner`.
     package init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
-                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keyCacheFile: String? = nil,
+                transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keptKeys: KeptKeys? = nil,
                 credentials: AdminCredentialsSource = .applicationDefault(environment: ProcessInfo.processInfo.environment)) {
         checks = FirebaseTokenChecks(kind: kind, projectId: projectId, againstEmulator: emulatorHost != nil)
         let address = emulatorHost.map { "http://\($0)/" + kind.certificatesURL.dropFirst("https://".count) } ?? kind.certificatesURL
-        keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, file: keyCacheFile)
+        keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, kept: keptKeys)
         self.clock = clock
         self.emulatorHost = emulatorHost
         let found: @Sendable () throws(TokenRefusal) -> AdminCredentials

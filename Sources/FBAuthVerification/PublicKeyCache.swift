@@ -25,16 +25,15 @@ final class PublicKeyCache: @unchecked Sendable {
     private var lastFetch = Date.distantPast
     private var fileRead = false
 
-    /// Where the certificates are kept between processes (`fbauth verify-token`: 0600, in the
-    /// config directory, used only while that directory and the file are the user's alone);
-    /// nil: memory only.
-    private let file: String?
+    /// Where the certificates are kept between processes (`fbauth verify-token`: a file, 0600,
+    /// in the config directory, opened and checked by the caller); nil: memory only.
+    private let kept: KeptKeys?
 
-    init(url: URL, transport: HTTPTransport, clock: WallClock, file: String? = nil) {
+    init(url: URL, transport: HTTPTransport, clock: WallClock, kept: KeptKeys? = nil) {
         self.url = url
         self.transport = transport
         self.clock = clock
-        self.file = file
+        self.kept = kept
     }
 
     /// The keys, fetched again when they have expired, or when `refreshing` (a `kid` none
@@ -111,13 +110,9 @@ final class PublicKeyCache: @unchecked Sendable {
 
     // MARK: - Between processes
 
-    /// `body` with the file's directory, opened through its ancestors (`TrustedDirectory`), and
-    /// its name; nil without a file, or when the directory is not the user's alone.
+    /// `body` with the file's directory and name; nil without a file.
     private func withFile<T>(_ body: (TrustedDirectory, String) -> T) -> T? {
-        guard let file, let slash = file.lastIndex(of: "/"),
-              let directory = (try? TrustedDirectory.open(String(file[..<slash]), creating: true)) ?? nil
-        else { return nil }
-        return body(directory, String(file[file.index(after: slash)...]))
+        kept.map { body($0.directory, $0.name) }
     }
 
     /// `{"url", "fetched" and "expires" (seconds since 1970), "certificates"}`, read through the
@@ -160,5 +155,18 @@ final class PublicKeyCache: @unchecked Sendable {
             if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1]), seconds >= 0 { return TimeInterval(min(seconds, 86_400)) }
         }
         return 0
+    }
+}
+
+/// The file Google's certificates are kept in between processes: its name in a directory the
+/// caller opened through its ancestors (`TrustedDirectory`), so every read and write goes
+/// through that one descriptor.
+package struct KeptKeys: Sendable {
+    package let directory: TrustedDirectory
+    package let name: String
+
+    package init(directory: TrustedDirectory, name: String) {
+        self.directory = directory
+        self.name = name
     }
 }

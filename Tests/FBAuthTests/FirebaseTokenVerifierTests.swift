@@ -1,5 +1,6 @@
 import FBAuth
 @testable import FBAuthVerification
+import FBAuthSupport
 import Foundation
 import Testing
 
@@ -177,11 +178,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = FixedClock(Self.fixture.now - 100)
         let first = ScriptedTransport([Self.certificates()])
-        _ = try FirebaseTokenVerifier(projectId: Self.fixture.project, transport: first, clock: clock, keyCacheFile: directory + "/keys.json")
+        let kept = KeptKeys(directory: try #require(try TrustedDirectory.open(directory)), name: "keys.json")
+        _ = try FirebaseTokenVerifier(projectId: Self.fixture.project, transport: first, clock: clock, keptKeys: kept)
             .verify(try #require(Self.fixture.tokens["valid"]))
         clock.advance(by: 30)
         let second = ScriptedTransport([Self.certificates()])
-        let other = FirebaseTokenVerifier(projectId: Self.fixture.project, transport: second, clock: clock, keyCacheFile: directory + "/keys.json")
+        let other = FirebaseTokenVerifier(projectId: Self.fixture.project, transport: second, clock: clock,
+                                          keptKeys: KeptKeys(directory: try #require(try TrustedDirectory.open(directory)), name: "keys.json"))
         #expect(throws: TokenRefusal.self) { try other.verify(try #require(Self.fixture.tokens["an unknown kid"])) }
         #expect(first.count == 1 && second.count == 0, "the other process fetched \(second.count) times")
         clock.advance(by: 31)

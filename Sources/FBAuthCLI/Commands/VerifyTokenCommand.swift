@@ -29,7 +29,9 @@ enum VerifyTokenCommand: RunnableCommand {
             missing or long sub, an auth_time in the future, an unknown key id, an algorithm \
             other than RS256. The project is --project, else GOOGLE_CLOUD_PROJECT or \
             GCLOUD_PROJECT, else the current session's. Google's certificates are kept in the \
-            config directory (0600) for as long as Google says (Cache-Control max-age).
+            config directory (0600) for as long as Google says (Cache-Control max-age); a \
+            config directory another user owns or may write in, or that lies in a folder \
+            they may write, is refused (exit 7), as they could plant their own keys there.
 
             --check-revoked looks the user up (accounts:lookup) as the Admin API: a disabled \
             user, a deleted one, or a token whose auth_time is before the user's tokens were \
@@ -71,10 +73,9 @@ enum VerifyTokenCommand: RunnableCommand {
         let kind: FirebaseTokenKind = options.kind == .idToken ? .idToken : .sessionCookie
         let cacheName = options.kind == .idToken ? "public-keys-id-token.json" : "public-keys-session-cookie.json"
         let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
-        try requireTrustedKeyDirectory(directory)
         let verifier = FirebaseTokenVerifier(projectId: projectId, kind: kind, emulatorHost: context.settings.emulatorHost,
                                              transport: context.dependencies.transport, clock: context.clock,
-                                             keyCacheFile: directory + "/" + cacheName,
+                                             keptKeys: try keptKeys(in: directory, name: cacheName),
                                              credentials: .applicationDefault(environment: context.environment))
         let verified: VerifiedFirebaseToken
         do {
@@ -90,15 +91,15 @@ enum VerifyTokenCommand: RunnableCommand {
         context.console.writeOutput(JSONOutput.render(JSONValue.object(claims)))
     }
 
-    /// Google's certificates are kept in the config directory: one that another user could
-    /// write, or swap (a directory above it), would let them plant their own key and have their
-    /// tokens pass. Refused as the sessions' store refuses it (the cache checks again on what it
-    /// opens: this is for the message).
-    static func requireTrustedKeyDirectory(_ directory: String) throws(FBAuthError) {
+    /// Google's certificates are kept in the config directory, opened once here and used
+    /// through that descriptor: one that another user could write, or swap (a directory above
+    /// it), would let them plant their own key and have their tokens pass, so it is refused as
+    /// the sessions' store refuses it. One that cannot be made keeps the keys in memory only.
+    static func keptKeys(in directory: String, name: String) throws(FBAuthError) -> KeptKeys? {
         do throws(TrustedDirectory.OpenProblem) {
-            _ = try TrustedDirectory.open(directory, creating: true)
+            return try TrustedDirectory.open(directory, creating: true).map { KeptKeys(directory: $0, name: name) }
         } catch {
-            guard case .untrusted(let untrusted) = error else { return }  // unwritable: kept in memory only
+            guard case .untrusted(let untrusted) = error else { return nil }
             throw .store(untrusted.refusal("the config directory \(directory)", risk: "another user could plant the keys tokens are checked with"),
                          remedy: untrusted.problem.chmodFixes ? nil : .otherConfigDirectory)
         }
