@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Subclasses an app may declare, as it may of the SDK's `open` classes.
-final class RecordingProvider: OAuthProvider {}
+final class RecordingProvider: OAuthProvider, @unchecked Sendable {}
 
 /// Issue 48: the shapes of the SDK that code written against it relies on (firebase-ios-sdk
 /// `FirebaseAuth/Sources/Swift`): each would fail to compile, or give another value, before.
