@@ -105,11 +105,39 @@ open class ActionCodeSettings: NSObject, @unchecked Sendable {
     open var url: URL?
     /// Whether the link is opened by the app (true for sign-in links, as Firebase requires).
     open var handleCodeInApp = false
+    /// The iOS app that opens the link, when it is opened on an iPhone.
+    open var iOSBundleID: String?
+    /// The Android app that opens the link, when it is opened on Android.
+    open var androidPackageName: String?
+    /// Whether Android offers to install that app when it is missing.
+    open var androidInstallIfNotAvailable = false
+    /// The oldest version of the Android app that may open the link.
+    open var androidMinimumVersion: String?
+    /// The Firebase Hosting domain the link is on, instead of the project's default.
+    public var linkDomain: String?
 
     /// Settings to fill in: `url`, and `handleCodeInApp` for a sign-in link.
     public override init() { super.init() }
 
-    var engineSettings: ActionLinkSettings { ActionLinkSettings(url: url?.absoluteString ?? "", handleCodeInApp: handleCodeInApp) }
+    /// Sets the Android app, in one call.
+    open func setAndroidPackageName(_ androidPackageName: String, installIfNotAvailable: Bool, minimumVersion: String?) {
+        self.androidPackageName = androidPackageName
+        androidInstallIfNotAvailable = installIfNotAvailable
+        androidMinimumVersion = minimumVersion
+    }
+
+    /// Sets the iOS app.
+    open func setIOSBundleID(_ bundleID: String) { iOSBundleID = bundleID }
+
+    var engineSettings: ActionLinkSettings {
+        var settings = ActionLinkSettings(url: url?.absoluteString ?? "", handleCodeInApp: handleCodeInApp)
+        settings.iOSBundleID = iOSBundleID
+        settings.androidPackageName = androidPackageName
+        settings.androidInstallApp = androidInstallIfNotAvailable
+        settings.androidMinimumVersion = androidMinimumVersion
+        settings.linkDomain = linkDomain
+        return settings
+    }
 }
 
 /// What an email's code does, as the SDK's `ActionCodeOperation`.

@@ -32,6 +32,8 @@ open class Auth: NSObject, @unchecked Sendable {
     /// The signed-in user last told to listeners (uid), to tell changes only.
     private var toldUser: String??
 
+    private var storedSettings: AuthSettings? = AuthSettings()
+
     nonisolated(unsafe) private static var instances: [String: Auth] = [:]
     private static let instancesLock = NSLock()
 
@@ -79,6 +81,9 @@ open class Auth: NSObject, @unchecked Sendable {
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
         // load the Firebase JS SDK from the internet.
         settings.redirect = emulatorHost == nil ? .hostedHandler : .loopback
+        // An SMS needs the reCAPTCHA step, in the browser as the SDK's web view shows it; a
+        // password sign-in opens no browser (the SDK needs the reCAPTCHA Enterprise SDK there).
+        settings.phoneRecaptchaInBrowser = true
         return AuthService(settings: settings, browser: LinuxSeams.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
     }
 
@@ -123,6 +128,44 @@ open class Auth: NSObject, @unchecked Sendable {
         set { change { $0.customAuthDomain = newValue } }
     }
 
+    /// Settings for tests of an app: `isAppVerificationDisabledForTesting` skips the reCAPTCHA
+    /// step of phone verification (for the project's fictional test numbers, and emulators).
+    /// Copied in and out, as the SDK's `@NSCopying` property is.
+    open var settings: AuthSettings? {
+        get { lock.withLock { storedSettings?.copy() as? AuthSettings } }
+        set { lock.withLock { storedSettings = newValue?.copy() as? AuthSettings } }
+    }
+
+    /// Whether phone verification skips reCAPTCHA (`settings`).
+    var appVerificationDisabled: Bool { lock.withLock { storedSettings?.isAppVerificationDisabledForTesting ?? false } }
+
+    /// The current user's uid, for other Firebase libraries (the SDK's interop call).
+    open func getUserID() -> String? { currentUser?.uid }
+
+    /// The current user's ID token, for other Firebase libraries (the SDK's interop call):
+    /// nil and no error when no one is signed in, as the SDK's.
+    public func getToken(forcingRefresh forceRefresh: Bool, completion callback: @escaping (String?, Error?) -> Void) {
+        guard let user = currentUser else {
+            let deliver = UncheckedBox(callback)
+            DispatchQueue.main.async { deliver.value(nil, nil) }
+            return
+        }
+        user.getIDTokenForcingRefresh(forceRefresh, completion: callback)
+    }
+
+    /// Revokes the current user's Sign in with Apple tokens by the authorization code of a
+    /// Sign in with Apple (Apple requires it when an account is deleted).
+    open func revokeToken(withAuthorizationCode authorizationCode: String, completion: ((Error?) -> Void)? = nil) {
+        run({ () async throws(FBAuthError) -> Void in try await self.fbauth.revokeAuthorizationCode(authorizationCode) }) { (_: Void?, error) in
+            completion?(error)
+        }
+    }
+
+    /// The same, with `async`.
+    open func revokeToken(withAuthorizationCode authorizationCode: String) async throws {
+        try await bridged { () async throws(FBAuthError) in try await self.fbauth.revokeAuthorizationCode(authorizationCode) }
+    }
+
     /// Makes `user` (a user signed in earlier, of this project) the current user, as the SDK's.
     open func updateCurrentUser(_ user: User, completion: ((Error?) -> Void)? = nil) {
         run({ () async throws(FBAuthError) -> Void in try self.fbauth.updateCurrentUser(user.core) }) { (_: Void?, error) in
@@ -151,12 +194,35 @@ open class Auth: NSObject, @unchecked Sendable {
 
     private func signingIn(with credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
         let result: AuthOutcome
-        switch credential.use {
+        switch try credential.resolved() {
         case .browser(let provider): result = try await fbauth.signIn(with: provider)
         case .tokens(let tokens): result = try await fbauth.signIn(with: tokens)
         case .other(let other): result = try await fbauth.signIn(with: other)
         }
         return signedIn(result)
+    }
+
+    /// Signs in with the provider's browser sign-in, as `signIn(with:)` with the credential of
+    /// `provider.getCredentialWith(uiDelegate)`. Off Apple platforms the user's browser is the
+    /// UI: `uiDelegate` (nil as a rule) is not called.
+    open func signIn(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?, completion: ((AuthDataResult?, Error?) -> Void)?) {
+        let credential = Auth.browserCredential(provider)
+        run({ () async throws(FBAuthError) -> AuthDataResult in try await self.signingIn(with: try credential.get()) }, completion)
+    }
+
+    /// The same, with `async`.
+    open func signIn(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?) async throws -> AuthDataResult {
+        let credential = Auth.browserCredential(provider)
+        return try await bridged { () async throws(FBAuthError) in try await self.signingIn(with: try credential.get()) }
+    }
+
+    /// The browser sign-in's credential of a federated provider (`OAuthProvider`, the only
+    /// kind there is off Apple platforms).
+    static func browserCredential(_ provider: FederatedAuthProvider) -> Result<AuthCredential, FBAuthError> {
+        guard let provider = provider as? OAuthProvider else {
+            return .failure(.usage("only OAuthProvider's sign-in runs in the browser"))
+        }
+        return .success(OAuthCredential(browser: provider.fbauthProvider))
     }
 
     /// Signs in with an email and password.
@@ -289,14 +355,8 @@ open class Auth: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The signed-in user now, then at every sign-in and sign-out through this `Auth`, as the
-    /// SDK's `authStateChanges`; the sequence ends when its reader stops reading.
-    public var authStateChanges: AsyncStream<User?> { changes(ofTokens: false) }
-
-    /// The same at every change of the ID token too (a refresh), as the SDK's `idTokenChanges`.
-    public var idTokenChanges: AsyncStream<User?> { changes(ofTokens: true) }
-
-    private func changes(ofTokens tokens: Bool) -> AsyncStream<User?> {
+    /// The user of now, then each change; the stream ends when its reader stops reading.
+    func changes(ofTokens tokens: Bool) -> AsyncStream<User?> {
         let (stream, continuation) = AsyncStream<User?>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
         lock.withLock {

@@ -15,9 +15,32 @@ open class AuthCredential: NSObject, @unchecked Sendable {
         /// Tokens held already, or a pending credential Firebase handed back.
         case tokens(OAuthTokens)
         case other(SignInCredential)
+        /// An email and its sign-in link, read when the credential is used (a bad link is the
+        /// SDK's `invalidActionCode` then, not a crash now).
+        case emailLink(email: String, link: String)
     }
 
     let use: Use
+
+    /// What the engine is handed: `Use` with the email link read.
+    enum Resolved {
+        case browser(BrowserProvider)
+        case tokens(OAuthTokens)
+        case other(SignInCredential)
+    }
+
+    func resolved() throws(FBAuthError) -> Resolved {
+        switch use {
+        case .browser(let provider): return .browser(provider)
+        case .tokens(let tokens): return .tokens(tokens)
+        case .other(let credential): return .other(credential)
+        case .emailLink(let email, let link):
+            guard let parsed = ActionLink(link: link) else {
+                throw .failed(.invalidActionCode, "that link is not one of Firebase's email sign-in links")
+            }
+            return .other(EmailPassword.credential(withEmail: email, link: parsed))
+        }
+    }
 
     init(provider: String, use: Use) {
         self.provider = provider
@@ -31,13 +54,14 @@ open class AuthCredential: NSObject, @unchecked Sendable {
         case .browser: nil
         case .tokens(let credential): SignInCredential(credential)
         case .other(let credential): credential
+        case .emailLink: nil
         }
     }
 }
 
 /// The credential of an OAuth provider, with the provider's tokens once a sign-in has them
 /// (`(authResult.credential as? OAuthCredential)?.accessToken`).
-open class OAuthCredential: AuthCredential, @unchecked Sendable {
+open class OAuthCredential: AuthCredential, NSSecureCoding, @unchecked Sendable {
     /// The provider's OAuth access token.
     public let accessToken: String?
     /// The provider's OpenID Connect ID token.
@@ -60,16 +84,53 @@ open class OAuthCredential: AuthCredential, @unchecked Sendable {
         secret = credential.secret
         super.init(provider: credential.providerID, use: .tokens(credential))
     }
+
+    // MARK: NSSecureCoding, with the SDK's keys (OAuthCredential.swift)
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives the tokens, as the SDK's does: an app that archives a credential asks for that.
+    /// A browser sign-in not run yet archives as its provider alone.
+    public func encode(with coder: NSCoder) {
+        let tokens: OAuthTokens? = if case .tokens(let tokens) = use { tokens } else { nil }
+        coder.encode(idToken, forKey: "IDToken")
+        coder.encode(tokens?.rawNonce, forKey: "rawNonce")
+        coder.encode(accessToken, forKey: "accessToken")
+        coder.encode(tokens?.pendingToken, forKey: "pendingToken")
+        coder.encode(secret, forKey: "secret")
+        // The SDK archives no provider, and its decoded credentials say "oauth"; fbauth keeps
+        // the provider so that a decoded credential still signs in.
+        coder.encode(provider, forKey: "providerID")
+    }
+
+    /// A credential from an archive (the SDK's or fbauth's).
+    public required init?(coder: NSCoder) {
+        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        let provider = string("providerID") ?? "oauth"
+        accessToken = string("accessToken")
+        idToken = string("IDToken")
+        secret = string("secret")
+        let tokens = OAuthTokens(providerID: provider, accessToken: accessToken, idToken: idToken, secret: secret,
+                                 pendingToken: string("pendingToken"), rawNonce: string("rawNonce"))
+        super.init(provider: provider, use: .tokens(tokens))
+    }
 }
 
-/// Builds email and password credentials, as the SDK's `EmailAuthProvider`.
-public enum EmailAuthProvider {
+/// Builds email credentials, as the SDK's `EmailAuthProvider`: a password, or a sign-in link.
+open class EmailAuthProvider: NSObject {
     /// `password`.
     public static let id = EmailAuthProviderID
 
     /// A credential of an email and its password.
-    public static func credential(withEmail email: String, password: String) -> AuthCredential {
+    open class func credential(withEmail email: String, password: String) -> AuthCredential {
         AuthCredential(provider: EmailAuthProviderID, use: .other(EmailPassword.credential(withEmail: email, password: password)))
+    }
+
+    /// A credential of an email and the sign-in link mailed to it (`sendSignInLink`), to link or
+    /// reauthenticate with; its provider is `password`, as the SDK's.
+    open class func credential(withEmail email: String, link: String) -> AuthCredential {
+        AuthCredential(provider: EmailAuthProviderID, use: .emailLink(email: email, link: link))
     }
 }
 

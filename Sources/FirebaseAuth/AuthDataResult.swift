@@ -2,7 +2,7 @@ import FBAuth
 import Foundation
 
 /// What a sign-in, link or reauthentication gives, as the SDK's `AuthDataResult`.
-open class AuthDataResult: NSObject, @unchecked Sendable {
+open class AuthDataResult: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The signed-in user.
     public let user: User
     /// What the provider said of the user.
@@ -17,10 +17,31 @@ open class AuthDataResult: NSObject, @unchecked Sendable {
         credential = result.credential.map(OAuthCredential.init(pending:))
         super.init()
     }
+
+    // MARK: NSSecureCoding, with the SDK's keys (AuthDataResult.swift)
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives the user, what the provider said, and the provider's credential.
+    public func encode(with coder: NSCoder) {
+        coder.encode(user, forKey: "user")
+        coder.encode(additionalUserInfo, forKey: "additionalUserInfo")
+        coder.encode(credential, forKey: "credential")
+    }
+
+    /// A result from an archive; nil when its user is not signed in on this machine.
+    public required init?(coder: NSCoder) {
+        guard let user = coder.decodeObject(of: User.self, forKey: "user") else { return nil }
+        self.user = user
+        additionalUserInfo = coder.decodeObject(of: AdditionalUserInfo.self, forKey: "additionalUserInfo")
+        credential = coder.decodeObject(of: OAuthCredential.self, forKey: "credential")
+        super.init()
+    }
 }
 
 /// What the provider said of the user, as the SDK's `AdditionalUserInfo`.
-open class AdditionalUserInfo: NSObject, @unchecked Sendable {
+open class AdditionalUserInfo: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The provider of the sign-in.
     public let providerID: String
     /// The provider's profile of the user (Yahoo's, Microsoft's, X's own fields).
@@ -29,12 +50,38 @@ open class AdditionalUserInfo: NSObject, @unchecked Sendable {
     public let username: String?
     /// Whether the sign-in made a new user.
     public let isNewUser: Bool
+    /// `isNewUser`, as Objective-C reads it (the SDK keeps both).
+    open func newUser() -> Bool { isNewUser }
 
     init(_ info: SignInProviderDetails) {
         providerID = info.providerID
         profile = info.profile.flatMap { FoundationJSON.object($0) as? [String: NSObject] }
         username = info.username
         isNewUser = info.isNewUser
+        super.init()
+    }
+
+    // MARK: NSSecureCoding, with the SDK's keys (AdditionalUserInfo.swift)
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives the provider, profile, user name and whether the user was new.
+    public func encode(with coder: NSCoder) {
+        coder.encode(providerID, forKey: "providerID")
+        coder.encode(profile.map { NSDictionary(dictionary: $0) }, forKey: "profile")
+        coder.encode(username, forKey: "username")
+        coder.encode(NSNumber(value: isNewUser ? 1 : 0), forKey: "newUser")
+    }
+
+    /// What the provider said, from an archive; nil without a provider.
+    public required init?(coder: NSCoder) {
+        guard let providerID = coder.decodeObject(of: NSString.self, forKey: "providerID") else { return nil }
+        self.providerID = String(providerID)
+        let classes: [AnyClass] = [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self, NSNull.self]
+        profile = coder.decodeObject(of: classes, forKey: "profile") as? [String: NSObject]
+        username = coder.decodeObject(of: NSString.self, forKey: "username").map { String($0) }
+        isNewUser = coder.decodeObject(of: NSNumber.self, forKey: "newUser")?.boolValue ?? false
         super.init()
     }
 }

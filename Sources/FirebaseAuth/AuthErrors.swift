@@ -263,6 +263,12 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     public static let recaptchaSiteKeyMissing = AuthErrorCode(known: 17209)
     /// 17210 (`ERROR_RECAPTCHA_ACTION_CREATION_FAILED`): The reCAPTCHA SDK action class failed to initialize.
     public static let recaptchaActionCreationFailed = AuthErrorCode(known: 17210)
+
+    /// 17211 (`ERROR_PASSWORD_DOES_NOT_MEET_REQUIREMENTS`): the project's password policy refused the password.
+    public static let passwordDoesNotMeetRequirements = AuthErrorCode(known: 17211)
+
+    /// 17214 (`ERROR_INVALID_HOSTING_LINK_DOMAIN`): `linkDomain` is not one of the project's Hosting domains.
+    public static let invalidHostingLinkDomain = AuthErrorCode(known: 17214)
     /// 17995 (`ERROR_KEYCHAIN_ERROR`): An error occurred when accessing the keychain.
     public static let keychainError = AuthErrorCode(known: 17995)
     /// 17999 (`ERROR_INTERNAL_ERROR`): An internal error has occurred, print and inspect the error details for more information.
@@ -363,6 +369,8 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
         "recaptchaSDKNotLinked": 17208,
         "recaptchaSiteKeyMissing": 17209,
         "recaptchaActionCreationFailed": 17210,
+        "passwordDoesNotMeetRequirements": 17211,
+        "invalidHostingLinkDomain": 17214,
         "keychainError": 17995,
         "internalError": 17999,
         "malformedJWT": 18000,
@@ -458,6 +466,8 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
         17208: ("ERROR_RECAPTCHA_SDK_NOT_LINKED", "The reCAPTCHA SDK is not linked to your app. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
         17209: ("ERROR_RECAPTCHA_SITE_KEY_MISSING", "The reCAPTCHA SDK site key wasn't found. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
         17210: ("ERROR_RECAPTCHA_ACTION_CREATION_FAILED", "The reCAPTCHA SDK action class failed to initialize. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
+        17211: ("ERROR_PASSWORD_DOES_NOT_MEET_REQUIREMENTS", "Missing password requirements."),
+        17214: ("ERROR_INVALID_HOSTING_LINK_DOMAIN", "The provided hosting link domain is not configured in Firebase Hosting or is not owned by the current project."),
         17995: ("ERROR_KEYCHAIN_ERROR", "An error occurred when accessing the keychain. The NSLocalizedFailureReasonErrorKey field in the NSError.userInfo dictionary will contain more information about the error encountered"),
         17999: ("ERROR_INTERNAL_ERROR", "An internal error has occurred, print and inspect the error details for more information."),
         18000: ("ERROR_MALFORMED_JWT", "Failed to parse JWT. Check the userInfo dictionary for the full token."),
@@ -484,13 +494,53 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
         case "INVALID_API_KEY": .invalidAPIKey
         case "USER_MISMATCH": .userMismatch
         case "FEDERATED_USER_ID_ALREADY_LINKED", "CREDENTIAL_ALREADY_IN_USE": .credentialAlreadyInUse
-        case "WEAK_PASSWORD", "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": .weakPassword
+        case "WEAK_PASSWORD": .weakPassword
+        case "PASSWORD_DOES_NOT_MEET_REQUIREMENTS": .passwordDoesNotMeetRequirements
+        case "INVALID_HOSTING_LINK_DOMAIN": .invalidHostingLinkDomain
         case "EXPIRED_OOB_CODE": .expiredActionCode
         case "INVALID_OOB_CODE": .invalidActionCode
         case "MISSING_EMAIL": .missingEmail
         case "UNAUTHORIZED_DOMAIN": .unauthorizedDomain
         case "INVALID_PROVIDER_ID": .invalidProviderID
         case "BLOCKING_FUNCTION_ERROR_RESPONSE": .blockingCloudFunctionError
+        // The rest of AuthBackend.swift's table: phone numbers, second factors, mail, tenants.
+        case "MISSING_CONTINUE_URI": .missingContinueURI
+        case "INVALID_IDENTIFIER": .invalidEmail
+        case "INVALID_MESSAGE_PAYLOAD": .invalidMessagePayload
+        case "INVALID_SENDER": .invalidSender
+        case "INVALID_RECIPIENT_EMAIL": .invalidRecipientEmail
+        case "MISSING_IOS_BUNDLE_ID": .missingIosBundleID
+        case "MISSING_ANDROID_PACKAGE_NAME": .missingAndroidPackageName
+        case "INVALID_CONTINUE_URI": .invalidContinueURI
+        case "INVALID_PHONE_NUMBER": .invalidPhoneNumber
+        case "QUOTA_EXCEEDED": .quotaExceeded
+        case "APP_NOT_VERIFIED": .appNotVerified
+        case "CAPTCHA_CHECK_FAILED": .captchaCheckFailed
+        case "INVALID_APP_CREDENTIAL": .invalidAppCredential
+        case "MISSING_APP_CREDENTIAL": .missingAppCredential
+        case "INVALID_CODE": .invalidVerificationCode
+        case "INVALID_SESSION_INFO": .invalidVerificationID
+        case "SESSION_EXPIRED": .sessionExpired
+        case "ADMIN_ONLY_OPERATION": .adminRestrictedOperation
+        case "EMAIL_CHANGE_NEEDS_VERIFICATION": .emailChangeNeedsVerification
+        case "INVALID_MFA_PENDING_CREDENTIAL": .invalidMultiFactorSession
+        case "MFA_ENROLLMENT_NOT_FOUND": .multiFactorInfoNotFound
+        case "MISSING_CLIENT_IDENTIFIER": .missingClientIdentifier
+        case "MISSING_IOS_APP_TOKEN": .missingAppToken
+        case "MISSING_MFA_ENROLLMENT_ID": .missingMultiFactorInfo
+        case "MISSING_MFA_PENDING_CREDENTIAL": .missingMultiFactorSession
+        case "MISSING_OR_INVALID_NONCE": .missingOrInvalidNonce
+        case "SECOND_FACTOR_EXISTS": .secondFactorAlreadyEnrolled
+        case "SECOND_FACTOR_LIMIT_EXCEEDED": .maximumSecondFactorCountExceeded
+        case "UNSUPPORTED_FIRST_FACTOR": .unsupportedFirstFactor
+        case "UNSUPPORTED_TENANT_OPERATION": .unsupportedTenantOperation
+        case "UNVERIFIED_EMAIL": .unverifiedEmail
+        case "TENANT_ID_MISMATCH": .tenantIDMismatch
+        // Not in the SDK's table; the codes its phone requests meet (VerifyPhoneNumberRequest.swift).
+        case "MISSING_CODE": .missingVerificationCode
+        case "MISSING_SESSION_INFO": .missingVerificationID
+        case "MISSING_PHONE_NUMBER": .missingPhoneNumber
+        case "PHONE_NUMBER_EXISTS": .credentialAlreadyInUse
         default: nil
         }
     }

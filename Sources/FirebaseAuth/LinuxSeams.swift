@@ -57,7 +57,7 @@ struct ClosureBrowser: BrowserLauncher {
 /// handed has every secret redacted already.
 struct LevelledExchangeLogger: HTTPExchangeLogger {
     func log(_ exchange: LoggedExchange) {
-        guard FirebaseConfiguration.shared.loggerLevel >= .debug else { return }
+        guard FirebaseConfiguration.shared.loggerLevel() >= .debug else { return }
         let outcome = exchange.status.map { "HTTP \($0)" } ?? exchange.failure ?? "no answer"
         LinuxSeams.log("[FirebaseAuth] \(exchange.method) \(exchange.url) → \(outcome) (\(Int(exchange.duration * 1000)) ms)")
     }

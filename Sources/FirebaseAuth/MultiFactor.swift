@@ -3,8 +3,8 @@ import Foundation
 
 // Second factors as the SDK's (firebase-ios-sdk FirebaseAuth/Sources/Swift/MultiFactor/):
 // enrolment through `user.multiFactor`, and a sign-in that needs one through the
-// `MultiFactorResolver` of its `secondFactorRequired` error. Authenticator apps (TOTP) here;
-// SMS factors come with `PhoneAuthProvider` (docs/library.md).
+// `MultiFactorResolver` of its `secondFactorRequired` error; authenticator apps (TOTP) and SMS
+// (`PhoneAuthProvider`, PhoneAuthProvider.swift).
 
 /// `totp`: the factor id of an authenticator app.
 public let TOTPMultiFactorID = "totp"
@@ -17,42 +17,95 @@ extension User {
 }
 
 /// A user's second factors, as the SDK's `MultiFactor`.
-open class MultiFactor: NSObject, @unchecked Sendable {
-    private let user: User
+open class MultiFactor: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// The user whose factors these are; nil for one read from an archive, which lists the
+    /// archived factors and changes nothing (`nullUser`).
+    private let owner: User?
+    private let archivedFactors: [MultiFactorInfo]
 
     init(user: User) {
-        self.user = user
+        owner = user
+        archivedFactors = []
         super.init()
     }
 
     /// The factors enrolled, as the user was last read.
-    open var enrolledFactors: [MultiFactorInfo] { user.core.multiFactor.enrolledFactors.map(MultiFactorInfo.make) }
+    open var enrolledFactors: [MultiFactorInfo] { owner.map { $0.core.multiFactor.enrolledFactors.map(MultiFactorInfo.make) } ?? archivedFactors }
+
+    // MARK: NSSecureCoding, with the SDK's key (MultiFactor.swift)
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives the enrolled factors.
+    public func encode(with coder: NSCoder) {
+        coder.encode(NSArray(array: enrolledFactors), forKey: "enrolledFactors")
+    }
+
+    /// The factors of an archive, without a user to change them for.
+    public required init?(coder: NSCoder) {
+        let classes: [AnyClass] = [NSArray.self, MultiFactorInfo.self, PhoneMultiFactorInfo.self, TOTPMultiFactorInfo.self]
+        archivedFactors = coder.decodeObject(of: classes, forKey: "enrolledFactors") as? [MultiFactorInfo] ?? []
+        owner = nil
+        super.init()
+    }
+
+    /// The user, or the SDK's `nullUser` for factors read from an archive.
+    private var user: User {
+        get throws(FBAuthError) {
+            guard let owner else { throw .failed(.noCurrentUser, "these second factors were read from an archive: use user.multiFactor") }
+            return owner
+        }
+    }
+
+    /// Runs `work` for the user, the outcome to `completion` on the main queue.
+    private func run(_ completion: ((Error?) -> Void)?, _ work: @escaping @Sendable (User) async throws(FBAuthError) -> Void) {
+        guard let owner else {
+            let deliver = UncheckedBox(completion)
+            DispatchQueue.main.async { deliver.value?(AuthErrorBridge.error(.nullUser)) }
+            return
+        }
+        owner.auth.run({ () async throws(FBAuthError) -> Void in try await work(owner) }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// `work` for the user, with `async`.
+    private func bridged(_ work: (User) async throws(FBAuthError) -> Void) async throws {
+        guard let owner else { throw AuthErrorBridge.error(.nullUser) }
+        try await owner.auth.bridged { () async throws(FBAuthError) in try await work(owner) }
+    }
 
     /// A session to enrol a factor in (the user's recent sign-in).
     open func getSessionWithCompletion(_ completion: ((MultiFactorSession?, Error?) -> Void)?) {
-        let session = MultiFactorSession(user: user)
+        let session = MultiFactorSession(user: owner)
         let deliver = UncheckedBox(completion)
         DispatchQueue.main.async { deliver.value?(session, nil) }
     }
 
     /// The same, with `async`.
-    open func session() async throws -> MultiFactorSession { MultiFactorSession(user: user) }
+    open func session() async throws -> MultiFactorSession {
+        guard let owner else { throw AuthErrorBridge.error(.nullUser) }
+        return MultiFactorSession(user: owner)
+    }
 
     /// Enrols the factor `assertion` proves (an authenticator app's code for its secret).
     open func enroll(with assertion: MultiFactorAssertion, displayName: String?, completion: ((Error?) -> Void)?) {
-        user.auth.run({ () async throws(FBAuthError) -> Void in try await self.enrolling(assertion, displayName) }) { (_: Void?, error) in completion?(error) }
+        run(completion) { (user) async throws(FBAuthError) in try await MultiFactor.enrolling(assertion, displayName, for: user) }
     }
 
     /// The same, with `async`.
     open func enroll(with assertion: MultiFactorAssertion, displayName: String?) async throws {
-        try await user.auth.bridged { () async throws(FBAuthError) in try await self.enrolling(assertion, displayName) }
+        try await bridged { (user) async throws(FBAuthError) in try await MultiFactor.enrolling(assertion, displayName, for: user) }
     }
 
-    private func enrolling(_ assertion: MultiFactorAssertion, _ displayName: String?) async throws(FBAuthError) {
-        guard let totp = assertion as? TOTPMultiFactorAssertion, case .enrollment(let secret, let code) = totp.use else {
-            throw .failed(.invalidArgument, "enrol with TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:)")
+    private static func enrolling(_ assertion: MultiFactorAssertion, _ displayName: String?, for user: User) async throws(FBAuthError) {
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            try await user.core.multiFactor.enroll(phoneVerificationID: phone.credential.verificationID,
+                                                   verificationCode: phone.credential.verificationCode, displayName: displayName)
+        } else if let totp = assertion as? TOTPMultiFactorAssertion, case .enrollment(let secret, let code) = totp.use {
+            try await user.core.multiFactor.enroll(secret.core, oneTimePassword: code, displayName: displayName)
+        } else {
+            throw .failed(.invalidArgument, "enrol with TOTPMultiFactorGenerator.assertionForEnrollment(with:oneTimePassword:) or PhoneMultiFactorGenerator.assertion(with:)")
         }
-        try await user.core.multiFactor.enroll(secret.core, oneTimePassword: code, displayName: displayName)
         user.update(try await user.core.reload())
     }
 
@@ -68,22 +121,22 @@ open class MultiFactor: NSObject, @unchecked Sendable {
 
     /// Removes the factor of this uid.
     open func unenroll(withFactorUID factorUID: String, completion: ((Error?) -> Void)?) {
-        user.auth.run({ () async throws(FBAuthError) -> Void in try await self.unenrolling(factorUID) }) { (_: Void?, error) in completion?(error) }
+        run(completion) { (user) async throws(FBAuthError) in try await MultiFactor.unenrolling(factorUID, for: user) }
     }
 
     /// The same, with `async`.
     open func unenroll(withFactorUID factorUID: String) async throws {
-        try await user.auth.bridged { () async throws(FBAuthError) in try await self.unenrolling(factorUID) }
+        try await bridged { (user) async throws(FBAuthError) in try await MultiFactor.unenrolling(factorUID, for: user) }
     }
 
-    private func unenrolling(_ uid: String) async throws(FBAuthError) {
+    private static func unenrolling(_ uid: String, for user: User) async throws(FBAuthError) {
         try await user.core.multiFactor.unenroll(withFactorUID: uid)
         user.update(try await user.core.reload())
     }
 }
 
 /// A second factor, as the SDK's `MultiFactorInfo` (`PhoneMultiFactorInfo` for an SMS one).
-open class MultiFactorInfo: NSObject, @unchecked Sendable {
+open class MultiFactorInfo: NSObject, NSSecureCoding, @unchecked Sendable {
     /// Its id (the enrollment id).
     public let uid: String
     /// The name the user gave it.
@@ -103,6 +156,34 @@ open class MultiFactorInfo: NSObject, @unchecked Sendable {
         super.init()
     }
 
+    // MARK: NSSecureCoding, with the SDK's keys (MultiFactorInfo.swift)
+
+    /// Archives are decoded with their classes checked.
+    public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the factor's id, name, date and kind.
+    public func encode(with coder: NSCoder) {
+        coder.encode(uid, forKey: "uid")
+        coder.encode(displayName, forKey: "displayName")
+        coder.encode(NSDate(timeIntervalSince1970: enrollmentDate.timeIntervalSince1970), forKey: "enrollmentDate")
+        coder.encode(factorID, forKey: "factorID")
+    }
+
+    /// A factor of an archive; nil without its id, kind or date.
+    public required init?(coder: NSCoder) {
+        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        guard let uid = string("uid"), let factorID = string("factorID"),
+              let date = coder.decodeObject(of: NSDate.self, forKey: "enrollmentDate") else { return nil }
+        let enrolled = Date(timeIntervalSince1970: date.timeIntervalSince1970)
+        core = EnrolledSecondFactor(uid: uid, factorID: factorID, displayName: string("displayName"), enrollmentDate: enrolled,
+                                    phoneNumber: string("phoneNumber"))
+        self.uid = uid
+        displayName = core.displayName
+        enrollmentDate = enrolled
+        self.factorID = factorID
+        super.init()
+    }
+
     static func make(_ core: EnrolledSecondFactor) -> MultiFactorInfo {
         switch core.factorID {
         case PhoneMultiFactorID: PhoneMultiFactorInfo(core)
@@ -116,6 +197,23 @@ open class MultiFactorInfo: NSObject, @unchecked Sendable {
 open class PhoneMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {
     /// The phone number, as Firebase shows it (masked at sign-in).
     public var phoneNumber: String { core.phoneNumber ?? "" }
+
+    /// Archives are decoded with their classes checked.
+    override public class var supportsSecureCoding: Bool { true }
+
+    /// Archives the factor, with its phone number.
+    override public func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(phoneNumber, forKey: "phoneNumber")
+    }
+
+    /// An SMS factor of an archive; nil without its phone number.
+    public required init?(coder: NSCoder) {
+        guard coder.decodeObject(of: NSString.self, forKey: "phoneNumber") != nil else { return nil }
+        super.init(coder: coder)
+    }
+
+    override init(_ core: EnrolledSecondFactor) { super.init(core) }
 }
 
 /// An authenticator app.
@@ -125,10 +223,22 @@ open class TOTPMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {}
 open class MultiFactorSession: NSObject, @unchecked Sendable {
     /// The signed-in user it enrols for; nil for a resolver's (a sign-in not finished yet).
     let user: User?
+    /// The resolver whose sign-in it finishes (weak: the resolver holds its session).
+    weak var resolver: MultiFactorResolver?
 
     init(user: User?) {
         self.user = user
         super.init()
+    }
+
+    enum Purpose {
+        case enrollment(User)
+        case signIn(MultiFactorResolver)
+    }
+
+    var purpose: Purpose? {
+        if let user { return .enrollment(user) }
+        return resolver.map(Purpose.signIn)
     }
 }
 
@@ -236,13 +346,21 @@ open class MultiFactorResolver: NSObject, @unchecked Sendable {
     public let hints: [MultiFactorInfo]
     /// The `Auth` the sign-in belongs to.
     public let auth: Auth
-    private let pending: PendingSecondFactor
+    let pending: PendingSecondFactor
+    private let lock = NSLock()
+    /// Which hint each texted code went to: a phone assertion names only its verification id.
+    private var textedFactors: [String: String] = [:]
 
     init(_ pending: PendingSecondFactor, auth: Auth) {
         self.pending = pending
         self.auth = auth
         hints = pending.hints.map(MultiFactorInfo.make)
         super.init()
+        session.resolver = self
+    }
+
+    func remember(_ verificationID: String, for factorUID: String) {
+        lock.withLock { textedFactors[verificationID] = factorUID }
     }
 
     /// Finishes the sign-in with the factor `assertion` proves.
@@ -256,8 +374,16 @@ open class MultiFactorResolver: NSObject, @unchecked Sendable {
     }
 
     private func resolving(_ assertion: MultiFactorAssertion) async throws(FBAuthError) -> AuthDataResult {
+        if let phone = assertion as? PhoneMultiFactorAssertion {
+            let id = phone.credential.verificationID
+            guard let uid = lock.withLock({ textedFactors[id] }), let hint = hints.first(where: { $0.uid == uid }) else {
+                throw .failed(.invalidArgument, "that verification id is not of a code this resolver texted: verifyPhoneNumber(with: hint, uiDelegate: nil, multiFactorSession: resolver.session)")
+            }
+            let proof = PhoneFactorProofs.assertion(for: hint.core, verificationID: id, verificationCode: phone.credential.verificationCode)
+            return auth.signedIn(try await pending.resolveSignIn(with: proof))
+        }
         guard let totp = assertion as? TOTPMultiFactorAssertion, case .signIn(let enrollmentID, let code) = totp.use else {
-            throw .failed(.invalidArgument, "finish with TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:)")
+            throw .failed(.invalidArgument, "finish with TOTPMultiFactorGenerator.assertionForSignIn(withEnrollmentID:oneTimePassword:) or PhoneMultiFactorGenerator.assertion(with:)")
         }
         return auth.signedIn(try await pending.resolveSignIn(with: TOTPFactorProofs.assertionForSignIn(withEnrollmentID: enrollmentID, oneTimePassword: code)))
     }

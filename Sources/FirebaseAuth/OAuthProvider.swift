@@ -5,13 +5,21 @@ import Foundation
 /// browser through fbauth's loopback listener, so none is needed: pass nil.
 public protocol AuthUIDelegate: AnyObject {}
 
+/// A provider whose sign-in runs in a web page, as the SDK's `FederatedAuthProvider`:
+/// `Auth.signIn(with:uiDelegate:)`, `User.link(with:uiDelegate:)` and
+/// `reauthenticate(with:uiDelegate:)` take one. `OAuthProvider` is the one there is.
+public protocol FederatedAuthProvider: NSObjectProtocol {
+    /// A credential of the provider's sign-in (on Linux, run in the browser when it is used).
+    func credential(with uiDelegate: AuthUIDelegate?) async throws -> AuthCredential
+}
+
 /// An OAuth identity provider, as the SDK's `OAuthProvider`: the provider id, custom OAuth
 /// parameters and scopes, and a credential from the user's consent.
 ///
 /// On Linux `getCredentialWith(nil)` needs no UI delegate: the credential it gives runs
 /// fbauth's browser sign-in (the system's browser, `$BROWSER`, opened on a page of a loopback
 /// listener) when it is used with `signIn(with:)`, `link(with:)` or `reauthenticate(with:)`.
-open class OAuthProvider: NSObject, @unchecked Sendable {
+open class OAuthProvider: NSObject, FederatedAuthProvider, @unchecked Sendable {
     /// `yahoo.com`, `microsoft.com`, `twitter.com`, `oidc.NAME`, …
     public let providerID: String
     /// Parameters for the provider's authorization request (`prompt`, Microsoft's `tenant`).
@@ -37,13 +45,23 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
         self.init(providerID: providerID.rawValue, auth: auth)
     }
 
-    /// The SDK's factory, kept for source compatibility.
-    public static func provider(providerID: String, auth: Auth = Auth.auth()) -> OAuthProvider {
+    /// A provider of the default app, as the SDK's factory.
+    open class func provider(providerID: String) -> OAuthProvider {
+        OAuthProvider(providerID: providerID, auth: Auth.auth())
+    }
+
+    /// The same, with the SDK's typed id.
+    public class func provider(providerID: AuthProviderID) -> OAuthProvider {
+        OAuthProvider(providerID: providerID.rawValue, auth: Auth.auth())
+    }
+
+    /// A provider of `auth`.
+    open class func provider(providerID: String, auth: Auth) -> OAuthProvider {
         OAuthProvider(providerID: providerID, auth: auth)
     }
 
     /// The same, with the SDK's typed id.
-    public static func provider(providerID: AuthProviderID, auth: Auth = Auth.auth()) -> OAuthProvider {
+    public class func provider(providerID: AuthProviderID, auth: Auth) -> OAuthProvider {
         OAuthProvider(providerID: providerID.rawValue, auth: auth)
     }
 
@@ -67,15 +85,53 @@ open class OAuthProvider: NSObject, @unchecked Sendable {
         return provider
     }
 
-    /// A provider token held already (Google Sign-In, Sign in with Apple, a CI's OpenID Connect
-    /// token), as the SDK's `OAuthProvider.credential(providerID:idToken:rawNonce:accessToken:)`.
-    public static func credential(providerID: AuthProviderID, idToken: String, rawNonce: String? = nil, accessToken: String? = nil) -> OAuthCredential {
-        OAuthCredential(pending: BrowserProvider.credential(providerID: providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken))
+    // Credentials of tokens held already (Google Sign-In, Sign in with Apple, a CI's OpenID
+    // Connect token), in each of the SDK's spellings: typed ids, and the older String ones.
+
+    /// An ID token (and access token) of the provider.
+    public static func credential(providerID: AuthProviderID, idToken: String, accessToken: String? = nil) -> OAuthCredential {
+        tokens(providerID.rawValue, idToken: idToken, accessToken: accessToken)
     }
 
-    /// An access token held already (and, for OAuth 1.0a, its secret).
-    public static func credential(providerID: AuthProviderID, accessToken: String, secret: String? = nil) -> OAuthCredential {
-        OAuthCredential(pending: BrowserProvider.credential(providerID: providerID.rawValue, accessToken: accessToken, secret: secret))
+    /// An ID token whose `nonce` is the SHA-256 of `rawNonce` (Apple, OpenID Connect).
+    public static func credential(providerID: AuthProviderID, idToken: String, rawNonce: String, accessToken: String? = nil) -> OAuthCredential {
+        tokens(providerID.rawValue, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken)
+    }
+
+    /// An access token of the provider.
+    public static func credential(providerID: AuthProviderID, accessToken: String) -> OAuthCredential {
+        tokens(providerID.rawValue, accessToken: accessToken)
+    }
+
+    /// An ID token and access token, the provider named by a string.
+    public static func credential(withProviderID providerID: String, idToken: String, accessToken: String?) -> OAuthCredential {
+        tokens(providerID, idToken: idToken, accessToken: accessToken)
+    }
+
+    /// An access token, the provider named by a string.
+    public static func credential(withProviderID providerID: String, accessToken: String) -> OAuthCredential {
+        tokens(providerID, accessToken: accessToken)
+    }
+
+    /// An ID token with its raw nonce and an access token, the provider named by a string.
+    public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String, accessToken: String) -> OAuthCredential {
+        tokens(providerID, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken)
+    }
+
+    /// An ID token with its raw nonce, the provider named by a string.
+    public static func credential(withProviderID providerID: String, idToken: String, rawNonce: String) -> OAuthCredential {
+        tokens(providerID, idToken: idToken, rawNonce: rawNonce)
+    }
+
+    /// Sign in with Apple's ID token, its raw nonce, and the name Apple gave the app at the
+    /// first sign-in (Firebase keeps it as the display name; Apple's token has none).
+    public static func appleCredential(withIDToken idToken: String, rawNonce: String?, fullName: PersonNameComponents?) -> OAuthCredential {
+        let name = fullName.map { PersonName(givenName: $0.givenName, familyName: $0.familyName) }
+        return OAuthCredential(pending: BrowserProvider.appleCredential(idToken: idToken, rawNonce: rawNonce, fullName: name))
+    }
+
+    static func tokens(_ providerID: String, idToken: String? = nil, rawNonce: String? = nil, accessToken: String? = nil, secret: String? = nil) -> OAuthCredential {
+        OAuthCredential(pending: BrowserProvider.credential(providerID: providerID, idToken: idToken, rawNonce: rawNonce, accessToken: accessToken, secret: secret))
     }
 }
 
@@ -100,4 +156,8 @@ public struct AuthProviderID: RawRepresentable, Hashable, Sendable, ExpressibleB
     public static let google: AuthProviderID = "google.com"
     /// `phone`.
     public static let phone: AuthProviderID = "phone"
+    /// `gc.apple.com` (Game Center, whose sign-in needs GameKit: on Apple platforms only).
+    public static let gameCenter: AuthProviderID = "gc.apple.com"
+    /// Any other provider: `oidc.NAME`, `saml.NAME`, `yahoo.com`, `microsoft.com`, …
+    public static func custom(_ value: String) -> AuthProviderID { AuthProviderID(rawValue: value) }
 }

@@ -6,46 +6,46 @@ import Foundation
 // link or reauthenticate with (firebase-ios-sdk FirebaseAuth/Sources/Swift/AuthProvider/).
 
 /// Google's, as the SDK's `GoogleAuthProvider`.
-public enum GoogleAuthProvider {
+open class GoogleAuthProvider: NSObject {
     /// `google.com`.
     public static let id = "google.com"
 
     /// A credential of Google Sign-In's ID token and access token.
-    public static func credential(withIDToken idToken: String, accessToken: String) -> AuthCredential {
-        OAuthProvider.credential(providerID: AuthProviderID(rawValue: id), idToken: idToken, accessToken: accessToken)
+    open class func credential(withIDToken idToken: String, accessToken: String) -> AuthCredential {
+        OAuthProvider.tokens(id, idToken: idToken, accessToken: accessToken)
     }
 }
 
 /// GitHub's, as the SDK's `GitHubAuthProvider`.
-public enum GitHubAuthProvider {
+open class GitHubAuthProvider: NSObject {
     /// `github.com`.
     public static let id = "github.com"
 
     /// A credential of a GitHub OAuth app's access token.
-    public static func credential(withToken token: String) -> AuthCredential {
-        OAuthProvider.credential(providerID: AuthProviderID(rawValue: id), accessToken: token)
+    open class func credential(withToken token: String) -> AuthCredential {
+        OAuthProvider.tokens(id, accessToken: token)
     }
 }
 
 /// X's (Twitter's), as the SDK's `TwitterAuthProvider`: OAuth 1.0a, a token and its secret.
-public enum TwitterAuthProvider {
+open class TwitterAuthProvider: NSObject {
     /// `twitter.com`.
     public static let id = "twitter.com"
 
     /// A credential of an OAuth 1.0a token and its secret.
-    public static func credential(withToken token: String, secret: String) -> AuthCredential {
-        OAuthProvider.credential(providerID: AuthProviderID(rawValue: id), accessToken: token, secret: secret)
+    open class func credential(withToken token: String, secret: String) -> AuthCredential {
+        OAuthProvider.tokens(id, accessToken: token, secret: secret)
     }
 }
 
 /// Facebook's, as the SDK's `FacebookAuthProvider`.
-public enum FacebookAuthProvider {
+open class FacebookAuthProvider: NSObject {
     /// `facebook.com`.
     public static let id = "facebook.com"
 
     /// A credential of Facebook Login's access token.
-    public static func credential(withAccessToken accessToken: String) -> AuthCredential {
-        OAuthProvider.credential(providerID: AuthProviderID(rawValue: id), accessToken: accessToken)
+    open class func credential(withAccessToken accessToken: String) -> AuthCredential {
+        OAuthProvider.tokens(id, accessToken: accessToken)
     }
 }
 

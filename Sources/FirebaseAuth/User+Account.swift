@@ -64,15 +64,40 @@ extension User {
 
     /// Mails `email` a link that, once opened, makes it the account's email address (the address
     /// changes only then, as Firebase requires of projects with email enumeration protection).
-    public func sendEmailVerification(beforeUpdatingEmail email: String, completion: ((Error?) -> Void)? = nil) {
-        auth.run({ () async throws(FBAuthError) -> Void in try await self.core.sendEmailVerification(beforeUpdatingEmail: email) }) { (_: Void?, error) in
-            completion?(error)
-        }
+    public func sendEmailVerification(beforeUpdatingEmail email: String, actionCodeSettings: ActionCodeSettings? = nil,
+                                      completion: ((Error?) -> Void)? = nil) {
+        let settings = actionCodeSettings?.engineSettings
+        auth.run({ () async throws(FBAuthError) -> Void in
+            try await self.core.sendEmailVerification(beforeUpdatingEmail: email, actionCodeSettings: settings)
+        }) { (_: Void?, error) in completion?(error) }
     }
 
     /// The same, with `async`.
-    public func sendEmailVerification(beforeUpdatingEmail email: String) async throws {
-        try await auth.bridged { () async throws(FBAuthError) in try await self.core.sendEmailVerification(beforeUpdatingEmail: email) }
+    public func sendEmailVerification(beforeUpdatingEmail email: String, actionCodeSettings: ActionCodeSettings? = nil) async throws {
+        let settings = actionCodeSettings?.engineSettings
+        try await auth.bridged { () async throws(FBAuthError) in
+            try await self.core.sendEmailVerification(beforeUpdatingEmail: email, actionCodeSettings: settings)
+        }
+    }
+
+    /// Makes `email` the account's address at once; it needs a recent sign-in. Projects with
+    /// email enumeration protection (the default since 2023) refuse it with
+    /// `operationNotAllowed`: `sendEmailVerification(beforeUpdatingEmail:)` is their way. The
+    /// SDK deprecates it for that reason, and so does fbauth.
+    @available(*, deprecated, message: "Use sendEmailVerification(beforeUpdatingEmail:actionCodeSettings:) instead.")
+    public func updateEmail(to email: String, completion: ((Error?) -> Void)? = nil) {
+        auth.run({ () async throws(FBAuthError) -> Void in try await self.updatingEmail(email) }) { (_: Void?, error) in completion?(error) }
+    }
+
+    /// The same, with `async`.
+    @available(*, deprecated, message: "Use sendEmailVerification(beforeUpdatingEmail:actionCodeSettings:) instead.")
+    public func updateEmail(to email: String) async throws {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.updatingEmail(email) }
+    }
+
+    private func updatingEmail(_ email: String) async throws(FBAuthError) {
+        update(try await core.updateEmail(to: email))
+        auth.tellListeners()
     }
 
     /// A change of the display name and photo URL, sent by `commitChanges`.
@@ -113,7 +138,7 @@ open class UserProfileChangeRequest: NSObject, @unchecked Sendable {
 }
 
 /// When the account was made and last signed in to, as the SDK's `UserMetadata`.
-open class UserMetadata: NSObject, @unchecked Sendable {
+open class UserMetadata: NSObject, NSSecureCoding, @unchecked Sendable {
     /// When the user last signed in.
     public let lastSignInDate: Date?
     /// When the account was made.
@@ -122,6 +147,24 @@ open class UserMetadata: NSObject, @unchecked Sendable {
     init(_ dates: AccountDates) {
         lastSignInDate = dates.lastSignInDate
         creationDate = dates.creationDate
+        super.init()
+    }
+
+    // MARK: NSSecureCoding, with the SDK's keys (UserMetadata.swift)
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives both dates.
+    public func encode(with coder: NSCoder) {
+        coder.encode(creationDate.map { NSDate(timeIntervalSince1970: $0.timeIntervalSince1970) }, forKey: "creationDate")
+        coder.encode(lastSignInDate.map { NSDate(timeIntervalSince1970: $0.timeIntervalSince1970) }, forKey: "lastSignInDate")
+    }
+
+    /// The dates of an archive.
+    public required init?(coder: NSCoder) {
+        creationDate = coder.decodeObject(of: NSDate.self, forKey: "creationDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
+        lastSignInDate = coder.decodeObject(of: NSDate.self, forKey: "lastSignInDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
         super.init()
     }
 }

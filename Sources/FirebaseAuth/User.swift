@@ -1,4 +1,5 @@
 import FBAuth
+import FirebaseCore
 import Foundation
 
 /// One provider's view of the user, as the SDK's `UserInfo`.
@@ -37,7 +38,7 @@ final class UserInfoImpl: NSObject, UserInfo, @unchecked Sendable {
 }
 
 /// The signed-in user, as the SDK's `User`.
-open class User: NSObject, UserInfo, @unchecked Sendable {
+open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
     private let lock = NSLock()
     private var current: SignedInUser
     /// The user as the engine last gave it: live, as the SDK's `User` is (`reload()`, a profile
@@ -47,6 +48,48 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 
     init(_ core: SignedInUser, auth: Auth) {
         current = core
+        self.auth = auth
+        super.init()
+    }
+
+    // MARK: NSSecureCoding, with the SDK's keys (User.swift)
+    //
+    // The SDK archives the user's tokens with it (that is how its keychain keeps a user). fbauth
+    // keeps tokens in its session store and the OS keyring only: the archive names the user
+    // (uid, tenant, the app's API key) with the profile, and decoding finds the user signed in
+    // on this machine. Where that user is not signed in, decoding gives nil, as the SDK's does
+    // for an archive without tokens.
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives who the user is and the profile, without tokens.
+    public func encode(with coder: NSCoder) {
+        coder.encode(uid, forKey: "userID")
+        coder.encode(isAnonymous, forKey: "anonymous")
+        coder.encode(email, forKey: "email")
+        coder.encode(phoneNumber, forKey: "phoneNumber")
+        coder.encode(isEmailVerified, forKey: "emailVerified")
+        coder.encode(photoURL.map { NSURL(string: $0.absoluteString) } ?? nil, forKey: "photoURL")
+        coder.encode(displayName, forKey: "displayName")
+        coder.encode(metadata, forKey: "metadata")
+        coder.encode(tenantID, forKey: "tenantID")
+        coder.encode(auth.app?.options.apiKey, forKey: "APIKey")
+        coder.encode(auth.app?.options.googleAppID, forKey: "firebaseAppID")
+    }
+
+    /// The user of an archive, as signed in on this machine to the configured app of the
+    /// archive's API key (else the default app); nil when that user is not signed in here.
+    public required init?(coder: NSCoder) {
+        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        guard let uid = string("userID") else { return nil }
+        let tenantID = string("tenantID")
+        let apiKey = string("APIKey")
+        let app = FirebaseApp.allApps?.values.first { apiKey != nil && $0.options.apiKey == apiKey } ?? FirebaseApp.app()
+        guard let app else { return nil }
+        let auth = Auth.auth(app: app)
+        guard let saved = auth.fbauth.savedUsers.first(where: { $0.uid == uid && $0.tenantID == tenantID }) else { return nil }
+        current = saved
         self.auth = auth
         super.init()
     }
@@ -70,6 +113,10 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
     public var isAnonymous: Bool { core.isAnonymous }
     /// Whether the email address is verified.
     public var isEmailVerified: Bool { core.isEmailVerified }
+    /// `isAnonymous`, as Objective-C reads it (the SDK keeps both).
+    open func anonymous() -> Bool { isAnonymous }
+    /// `isEmailVerified`, as Objective-C reads it.
+    open func emailVerified() -> Bool { isEmailVerified }
     /// The tenant the user belongs to (Identity Platform).
     public var tenantID: String? { core.tenantID }
     /// The refresh token (read from the OS keyring where it is kept there).
@@ -91,7 +138,7 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 
     private func linking(_ credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
         let result: AuthOutcome
-        switch credential.use {
+        switch try credential.resolved() {
         case .browser(let provider): result = try await core.link(with: provider)
         case .tokens(let tokens): result = try await core.link(with: tokens)
         case .other(let other): result = try await core.link(with: other)
@@ -111,12 +158,39 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 
     private func reauthenticating(_ credential: AuthCredential) async throws(FBAuthError) -> AuthDataResult {
         let result: AuthOutcome
-        switch credential.use {
+        switch try credential.resolved() {
         case .browser(let provider): result = try await core.reauthenticate(with: provider)
         case .tokens(let tokens): result = try await core.reauthenticate(with: SignInCredential(tokens))
         case .other(let other): result = try await core.reauthenticate(with: other)
         }
         return auth.signedIn(result)
+    }
+
+    /// Links the provider's browser sign-in to the user, as `link(with:)` with the credential of
+    /// `provider.getCredentialWith(uiDelegate)`. Off Apple platforms there is no view to present:
+    /// the user's browser is the UI, and `uiDelegate` is not called.
+    open func link(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        let credential = Auth.browserCredential(provider)
+        auth.run({ () async throws(FBAuthError) -> AuthDataResult in try await self.linking(try credential.get()) }, completion)
+    }
+
+    /// The same, with `async`.
+    open func link(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?) async throws -> AuthDataResult {
+        let credential = Auth.browserCredential(provider)
+        return try await auth.bridged { () async throws(FBAuthError) in try await self.linking(try credential.get()) }
+    }
+
+    /// Reauthenticates with the provider's browser sign-in, as `reauthenticate(with:)` with its
+    /// credential; the user's browser is the UI.
+    open func reauthenticate(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
+        let credential = Auth.browserCredential(provider)
+        auth.run({ () async throws(FBAuthError) -> AuthDataResult in try await self.reauthenticating(try credential.get()) }, completion)
+    }
+
+    /// The same, with `async`.
+    open func reauthenticate(with provider: FederatedAuthProvider, uiDelegate: AuthUIDelegate?) async throws -> AuthDataResult {
+        let credential = Auth.browserCredential(provider)
+        return try await auth.bridged { () async throws(FBAuthError) in try await self.reauthenticating(try credential.get()) }
     }
 
     /// Removes a provider from the user.
@@ -162,9 +236,9 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
         return token
     }
 
-    /// The ID token, with `async`.
-    public func getIDToken() async throws -> String {
-        try await auth.bridged { () async throws(FBAuthError) in try await self.core.idToken() }
+    /// The ID token, refreshed first when `forceRefresh`, with `async`.
+    public func getIDToken(forcingRefresh forceRefresh: Bool = false) async throws -> String {
+        try await auth.bridged { () async throws(FBAuthError) in try await self.token(forcingRefresh: forceRefresh) }
     }
 
     /// The ID token, refreshed first when `forceRefresh`, with `async`.
@@ -189,7 +263,7 @@ open class User: NSObject, UserInfo, @unchecked Sendable {
 }
 
 /// An ID token and what it says, as the SDK's `AuthTokenResult`.
-open class AuthTokenResult: NSObject, @unchecked Sendable {
+open class AuthTokenResult: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The ID token itself.
     public let token: String
     /// When it expires (`exp`).
@@ -205,10 +279,14 @@ open class AuthTokenResult: NSObject, @unchecked Sendable {
     /// Every claim of the token.
     public let claims: [String: Any]
 
-    init(_ token: String) throws(FBAuthError) {
+    convenience init(_ token: String) throws(FBAuthError) {
         guard let result = IDTokenDetails(idToken: token) else {
             throw .failed(.invalidResponse, "the ID token cannot be decoded")
         }
+        self.init(token, result)
+    }
+
+    private init(_ token: String, _ result: IDTokenDetails) {
         self.token = token
         expirationDate = result.expirationDate
         authDate = result.authDate
@@ -216,5 +294,22 @@ open class AuthTokenResult: NSObject, @unchecked Sendable {
         signInProvider = result.signInProvider ?? ""
         signInSecondFactor = result.signInSecondFactor ?? ""
         claims = FoundationJSON.object(result.claimValues) as? [String: Any] ?? [:]
+    }
+
+    // MARK: NSSecureCoding, as the SDK's (AuthTokenResult.swift): the token alone, read again.
+
+    /// Archives are decoded with their classes checked.
+    public static let supportsSecureCoding = true
+
+    /// Archives the ID token (an app that archives it asks for that).
+    public func encode(with coder: NSCoder) {
+        coder.encode(token, forKey: "token")
+    }
+
+    /// The token's result from an archive; nil when it holds no decodable ID token.
+    public required convenience init?(coder: NSCoder) {
+        guard let token = coder.decodeObject(of: NSString.self, forKey: "token").map({ String($0) }),
+              let result = IDTokenDetails(idToken: token) else { return nil }
+        self.init(token, result)
     }
 }

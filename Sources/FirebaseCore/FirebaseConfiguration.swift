@@ -36,7 +36,7 @@ open class FirebaseConfiguration: NSObject, @unchecked Sendable {
     }
 
     /// The level in force, read by the libraries of this package at each message.
-    package var loggerLevel: FirebaseLoggerLevel { lock.withLock { level } }
+    open func loggerLevel() -> FirebaseLoggerLevel { lock.withLock { level } }
 }
 
 /// The version of Firebase's Apple SDK whose API these libraries have (what an app compares

@@ -49,11 +49,13 @@ package struct OAuthTokens: Sendable {
     package let secret: String?
     /// Firebase's handle on a credential it did not use (`needConfirmation`), which it takes
     /// back instead of the provider's tokens.
-    let pendingToken: String?
+    package let pendingToken: String?
     /// The raw nonce whose SHA-256 the ID token carries (Apple, OpenID Connect).
-    let rawNonce: String?
+    package let rawNonce: String?
+    /// The user's name as Sign in with Apple gave it to the app (Apple's ID token has none).
+    package var fullName: PersonName?
 
-    internal init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil,
+    package init(providerID: String, accessToken: String?, idToken: String?, secret: String?, pendingToken: String? = nil,
                  rawNonce: String? = nil) {
         self.providerID = providerID
         self.accessToken = accessToken

@@ -86,12 +86,15 @@ extension AuthService {
         case .emailLinkAwaited(let email, let port, let timeout):
             return .signedIn(try EmailLinkFlow(flow: flow(secondFactor: secondFactorHandling), recaptchaTokens: recaptchaTokens)
                 .run(email: email, port: port, timeout: timeout, purpose: purpose))
+        case .phone(let verificationID, let code, let replacing):
+            return .signedIn(try credentials.phone(verificationID: verificationID, code: code, purpose: purpose, replacing: replacing))
         case .oauth(let credential) where credential.pendingToken != nil:
             return try credentials.providerCredential(PendingCredential(credential: credential, email: nil, savedAt: clock.now()), purpose: purpose)
         case .oauth(let credential):
-            let token = try ProviderTokenCredential(providerId: credential.providerID, idToken: credential.idToken, accessToken: credential.accessToken,
+            var token = try ProviderTokenCredential(providerId: credential.providerID, idToken: credential.idToken, accessToken: credential.accessToken,
                                                     secret: credential.secret, rawNonce: credential.rawNonce, forEmulator: emulatorHost != nil,
                                                     names: settings.credentialPartNames)
+            token.fullName = credential.fullName
             return try credentials.providerToken(token, purpose: purpose)
         }
     }
@@ -173,7 +176,8 @@ extension AuthService {
 
     /// reCAPTCHA before an SMS code: on a page in the browser, or none.
     var phoneVerifier: PhoneVerifier {
-        settings.recaptchaInBrowser ? RecaptchaPhoneVerifier(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : NoPhoneVerification()
+        (settings.phoneRecaptchaInBrowser ?? settings.recaptchaInBrowser)
+            ? RecaptchaPhoneVerifier(flow: flow(secondFactor: nil), openBrowser: settings.opensBrowser) : NoPhoneVerification()
     }
 
     /// Account requests, with reCAPTCHA Enterprise tokens from the browser when the settings say.

@@ -6,7 +6,7 @@ extension AuthService {
     /// to `settings.url` (its host must be an authorized domain of the project).
     package func sendSignInLink(toEmail email: String, actionCodeSettings settings: ActionLinkSettings) async throws(FBAuthError) {
         try await inBackground { () throws(FBAuthError) in
-            try self.client().sendOobCode(.signInLink(email: email, continueUrl: settings.url), tenantId: self.tenantID)
+            try self.client().sendOobCode(.signInLink(email: email, continueUrl: settings.url, settings: settings), tenantId: self.tenantID)
         }
     }
 

@@ -13,11 +13,19 @@ extension AuthService {
         onBackground(revoking(token, of: user), completion)
     }
 
-    private func revoking(_ token: String, of user: SignedInUser?) -> @Sendable () throws(FBAuthError) -> Void {
+    /// `revokeToken(withAuthorizationCode:)` (iOS): revokes the user's Apple tokens by the
+    /// authorization code of a Sign in with Apple, for the current user. The SDK sends the
+    /// token type as the enum's number, `"3"` (RevokeTokenRequest.swift), and no redirect URI;
+    /// so does fbauth.
+    package func revokeAuthorizationCode(_ code: String) async throws(FBAuthError) {
+        try await inBackground(revoking(code, of: nil, type: "3"))
+    }
+
+    private func revoking(_ token: String, of user: SignedInUser?, type: String = "ACCESS_TOKEN") -> @Sendable () throws(FBAuthError) -> Void {
         { () throws(FBAuthError) in
             guard let user = user ?? self.currentUser else { throw .signInAgain("no user is signed in to revoke a token for") }
             try user.withSession { (session, auth) throws(FBAuthError) in
-                try auth.client().revokeToken(token, type: "ACCESS_TOKEN", providerId: "apple.com", idToken: session.idToken, tenantId: session.tenantId)
+                try auth.client().revokeToken(token, type: type, providerId: "apple.com", idToken: session.idToken, tenantId: session.tenantId)
             }()
         }
     }

@@ -67,6 +67,9 @@ package struct AuthServiceSettings: Sendable {
     /// enforce reCAPTCHA Enterprise) is answered on a page in the browser, as the SDKs answer it
     /// in the app's web view. Off: no token is sent, which such projects refuse.
     package var recaptchaInBrowser = false
+    /// The same for phone numbers alone, where it differs (`FirebaseAuth`: an SMS needs the
+    /// reCAPTCHA step, a password sign-in opens no browser); nil: as `recaptchaInBrowser`.
+    package var phoneRecaptchaInBrowser: Bool?
 
     /// Seconds each request to Firebase may take.
     package var requestTimeout: TimeInterval = 30

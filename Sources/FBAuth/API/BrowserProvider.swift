@@ -29,6 +29,14 @@ package struct BrowserProvider: Sendable, Equatable {
         OAuthTokens(providerID: providerID, accessToken: accessToken, idToken: idToken, secret: secret, rawNonce: rawNonce)
     }
 
+    /// `appleCredential(withIDToken:rawNonce:fullName:)`: Apple gives the user's name only to the
+    /// app, at the first sign-in, so the app hands it on with the ID token.
+    package static func appleCredential(idToken: String, rawNonce: String?, fullName: PersonName?) -> OAuthTokens {
+        var tokens = credential(providerID: "apple.com", idToken: idToken, rawNonce: rawNonce)
+        tokens.fullName = fullName
+        return tokens
+    }
+
     /// Why tokens of `providerID` obtained elsewhere cannot be used (Yahoo, Microsoft, …: Firebase
     /// refuses them), or nil; said before any token is read or sent.
     package static func tokenRefusal(providerID: String) -> String? { ProviderTokenCredential.refusal(providerID) }

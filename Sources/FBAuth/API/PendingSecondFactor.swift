@@ -22,10 +22,12 @@ package struct PendingSecondFactor: Sendable {
 
     /// Asks Firebase to send a code by SMS to the phone of `hint`; returns the verification id
     /// for `PhoneFactorProofs.assertion(withVerificationID:verificationCode:)`.
-    package func sendSMS(to hint: EnrolledSecondFactor) async throws(FBAuthError) -> String {
+    /// `verifyingApp` false skips reCAPTCHA (the SDK's `isAppVerificationDisabledForTesting`).
+    package func sendSMS(to hint: EnrolledSecondFactor, verifyingApp: Bool = true) async throws(FBAuthError) -> String {
         let factor = try enrollment(hint.uid)
         let signIn = signIn
-        return try await auth.inBackground { () throws(FBAuthError) in try signIn.sendCode(to: factor) }
+        let verifier: PhoneVerifier? = verifyingApp ? nil : NoPhoneVerification()
+        return try await auth.inBackground { () throws(FBAuthError) in try signIn.sendCode(to: factor, verifier: verifier) }
     }
 
     /// `resolveSignIn(with:)`: finishes the sign-in with a factor's code, saves the session and
@@ -70,7 +72,7 @@ package struct EnrolledSecondFactor: Sendable, Equatable {
                   phoneNumber: info.phoneInfo)
     }
 
-    init(uid: String, factorID: String, displayName: String?, enrollmentDate: Date?, phoneNumber: String?) {
+    package init(uid: String, factorID: String, displayName: String?, enrollmentDate: Date?, phoneNumber: String?) {
         self.uid = uid
         self.factorID = factorID
         self.displayName = displayName

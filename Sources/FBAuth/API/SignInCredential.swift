@@ -7,6 +7,9 @@ package struct SignInCredential: Sendable {
         /// Mail a link, and wait for it on a loopback listener (`port`, 0: any).
         case emailLinkAwaited(email: String, port: UInt16, timeout: Duration)
         case oauth(OAuthTokens)
+        /// The code texted for a verification id (`AuthService.sendVerificationCode`);
+        /// `replacing`: linked, it replaces the user's number (`updatePhoneNumber`).
+        case phone(verificationID: String, code: String, replacing: Bool)
     }
 
     let kind: Kind
@@ -23,6 +26,7 @@ package struct SignInCredential: Sendable {
         case .password: "password"
         case .emailLink, .emailLinkAwaited: "emailLink"
         case .oauth(let credential): credential.providerID
+        case .phone: "phone"
         }
     }
 }

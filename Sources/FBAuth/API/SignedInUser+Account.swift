@@ -36,6 +36,15 @@ extension SignedInUser {
         auth.onBackground(changingPassword(to: password), completion)
     }
 
+    /// `updateEmail(to:)`: the address changes at once (projects with email enumeration
+    /// protection refuse it: `sendEmailVerification(beforeUpdatingEmail:)` is their way); the
+    /// updated user.
+    package func updateEmail(to email: String) async throws(FBAuthError) -> SignedInUser {
+        try await auth.inBackground(withSession { (session, auth) throws(FBAuthError) -> SignedInUser in
+            SignedInUser(try auth.management().changeEmail(to: email, for: session), auth: auth)
+        })
+    }
+
     /// `sendEmailVerification()`: Firebase mails a verification link to the user's address.
     package func sendEmailVerification(actionCodeSettings: ActionLinkSettings? = nil) async throws(FBAuthError) {
         try await auth.inBackground(sendingVerification(actionCodeSettings))
@@ -48,13 +57,13 @@ extension SignedInUser {
 
     /// `sendEmailVerification(beforeUpdatingEmail:)`: Firebase mails a link to `email`; the
     /// address changes when it is opened (and Firebase then signs the user's sessions out).
-    package func sendEmailVerification(beforeUpdatingEmail email: String) async throws(FBAuthError) {
-        try await auth.inBackground(sendingEmailChange(to: email))
+    package func sendEmailVerification(beforeUpdatingEmail email: String, actionCodeSettings: ActionLinkSettings? = nil) async throws(FBAuthError) {
+        try await auth.inBackground(sendingEmailChange(to: email, actionCodeSettings))
     }
 
     /// The same with a completion handler.
     package func sendEmailVerification(beforeUpdatingEmail email: String, completion: @escaping @Sendable (Result<Void, FBAuthError>) -> Void) {
-        auth.onBackground(sendingEmailChange(to: email), completion)
+        auth.onBackground(sendingEmailChange(to: email, nil), completion)
     }
 
     /// `createProfileChangeRequest()` then `commitChanges()`, in one call: a value sets, an
@@ -118,8 +127,8 @@ extension SignedInUser {
         withSession { (session, auth) throws(FBAuthError) in try auth.management().sendVerification(for: session, settings: settings) }
     }
 
-    private func sendingEmailChange(to email: String) -> @Sendable () throws(FBAuthError) -> Void {
-        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendEmailChange(to: email, for: session) }
+    private func sendingEmailChange(to email: String, _ settings: ActionLinkSettings?) -> @Sendable () throws(FBAuthError) -> Void {
+        withSession { (session, auth) throws(FBAuthError) in try auth.management().sendEmailChange(to: email, for: session, settings: settings) }
     }
 
     private var reloading: @Sendable () throws(FBAuthError) -> SignedInUser {

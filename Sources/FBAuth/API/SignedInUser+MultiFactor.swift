@@ -44,13 +44,13 @@ package struct SecondFactors: Sendable {
     /// `PhoneAuthProvider.verifyPhoneNumber(_:multiFactorSession:)` for an enrolment: Firebase
     /// sends a code by SMS to `phoneNumber` (E.164), after the reCAPTCHA step when
     /// `AuthServiceSettings.recaptchaInBrowser` is on; the verification id.
-    package func sendEnrollmentSMS(to phoneNumber: String) async throws(FBAuthError) -> String {
-        try await user.auth.inBackground(sendingSMS(to: phoneNumber))
+    package func sendEnrollmentSMS(to phoneNumber: String, verifyingApp: Bool = true) async throws(FBAuthError) -> String {
+        try await user.auth.inBackground(sendingSMS(to: phoneNumber, verifyingApp: verifyingApp))
     }
 
     /// The same with a completion handler.
     package func sendEnrollmentSMS(to phoneNumber: String, completion: @escaping @Sendable (Result<String, FBAuthError>) -> Void) {
-        user.auth.onBackground(sendingSMS(to: phoneNumber), completion)
+        user.auth.onBackground(sendingSMS(to: phoneNumber, verifyingApp: true), completion)
     }
 
     /// `enroll(with: PhoneFactorProofs.assertion(with: credential), displayName:)`:
@@ -85,9 +85,9 @@ package struct SecondFactors: Sendable {
         }
     }
 
-    private func sendingSMS(to phoneNumber: String) -> @Sendable () throws(FBAuthError) -> String {
+    private func sendingSMS(to phoneNumber: String, verifyingApp: Bool) -> @Sendable () throws(FBAuthError) -> String {
         user.withSession { (session, auth) throws(FBAuthError) -> String in
-            try auth.enrollment().sendCode(to: phoneNumber, for: session, verifier: auth.phoneVerifier)
+            try auth.enrollment().sendCode(to: phoneNumber, for: session, verifier: verifyingApp ? auth.phoneVerifier : NoPhoneVerification())
         }
     }
 

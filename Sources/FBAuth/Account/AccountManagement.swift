@@ -58,8 +58,8 @@ internal struct AccountManagement {
 
     /// `verifyBeforeUpdateEmail`: the address changes once the link mailed to `newEmail` is
     /// opened (the way that works with email enumeration protection).
-    internal func sendEmailChange(to newEmail: String, for session: Session) throws(FBAuthError) {
-        try client.sendOobCode(.verifyAndChangeEmail(idToken: session.idToken, newEmail: newEmail), tenantId: tenantId)
+    internal func sendEmailChange(to newEmail: String, for session: Session, settings: ActionLinkSettings? = nil) throws(FBAuthError) {
+        try client.sendOobCode(.verifyAndChangeEmail(idToken: session.idToken, newEmail: newEmail, settings: settings), tenantId: tenantId)
     }
 
     /// `applyActionCode`: a verification or email-change link. Returns what the server says the
@@ -80,6 +80,12 @@ internal struct AccountManagement {
             try client.updatePassword(newPassword, idToken: session.idToken, tenantId: tenantId)
         }
         return try renew(session, with: answer)
+    }
+
+    /// `updateEmail`: needs a recent sign-in; the server answers with new tokens, as for a new
+    /// password.
+    internal func changeEmail(to newEmail: String, for session: Session) throws(FBAuthError) -> Session {
+        try renew(session, with: client.updateEmail(newEmail, idToken: session.idToken, tenantId: tenantId))
     }
 
     /// `updateProfile`: a value sets, nil leaves as it is; `deleting` removes (`DISPLAY_NAME`,

@@ -52,8 +52,9 @@ internal struct SecondFactorSignIn: Sendable {
 
     /// Sends an SMS code to the phone enrolled as `factor` (after the reCAPTCHA step); returns
     /// the session the code belongs to.
-    internal func sendCode(to factor: MfaEnrollmentInfo) throws(FBAuthError) -> String {
-        let verification = try phoneVerifier.verification(for: .secondFactorSignIn)
+    /// `verifier`: instead of the sign-in's own.
+    internal func sendCode(to factor: MfaEnrollmentInfo, verifier: PhoneVerifier? = nil) throws(FBAuthError) -> String {
+        let verification = try (verifier ?? phoneVerifier).verification(for: .secondFactorSignIn)
         return try client.startPhoneSignIn(pendingCredential: pendingCredential, enrollmentId: factor.mfaEnrollmentId,
                                            verification: verification, tenantId: tenantId)
     }
@@ -100,9 +101,12 @@ internal struct SecondFactorHandling: Sendable {
 /// `api/index.ts`, `RecaptchaActionName`).
 internal enum PhoneVerificationPurpose: Sendable {
     case secondFactorSignIn, secondFactorEnrollment
+    /// A phone number as the first factor (`sendVerificationCode`).
+    case signIn
 
     internal var recaptchaAction: String {
         switch self {
+        case .signIn: "sendVerificationCode"
         case .secondFactorSignIn: "mfaSmsSignIn"
         case .secondFactorEnrollment: "mfaSmsEnrollment"
         }

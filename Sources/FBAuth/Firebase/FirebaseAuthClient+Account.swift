@@ -20,16 +20,18 @@ extension FirebaseAuthClient {
         case .passwordReset(let email, let settings):
             request.email = email
             request.apply(settings)
-        case .signInLink(let email, let continueUrl):
+        case .signInLink(let email, let continueUrl, let settings):
             request.email = email
+            request.apply(settings)
             request.continueUrl = continueUrl
             request.canHandleCodeInApp = true
         case .verifyEmail(let idToken, let settings):
             request.idToken = idToken
             request.apply(settings)
-        case .verifyAndChangeEmail(let idToken, let newEmail):
+        case .verifyAndChangeEmail(let idToken, let newEmail, let settings):
             request.idToken = idToken
             request.newEmail = newEmail
+            request.apply(settings)
         }
         let _: EmptyAnswer = try post("sendOobCode", request, action: mail.action, retry: .never)
     }
@@ -54,6 +56,13 @@ extension FirebaseAuthClient {
     internal func updatePassword(_ password: String, idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
         try post("update", UpdateAccountRequest(idToken: idToken, password: password, returnSecureToken: true, tenantId: tenantId),
                  action: "changing the password", retry: .never)
+    }
+
+    /// A new email address at once (`updateEmail`): projects with email enumeration protection
+    /// refuse it (`OPERATION_NOT_ALLOWED`); `verifyAndChangeEmail` is the way there.
+    internal func updateEmail(_ email: String, idToken: String, tenantId: String?) throws(FBAuthError) -> UpdateAccountResponse {
+        try post("update", UpdateAccountRequest(idToken: idToken, email: email, returnSecureToken: true, tenantId: tenantId),
+                 action: "changing the email address", retry: .never)
     }
 
     /// The user's display name and photo (`updateProfile`): a value sets, nil leaves, and the
@@ -85,9 +94,9 @@ extension FirebaseAuthClient {
 internal enum OutOfBandMail: Sendable, Equatable {
     /// `settings`: where the link leads once used (`continueUrl`), when the app says.
     case passwordReset(email: String, settings: ActionLinkSettings? = nil)
-    case signInLink(email: String, continueUrl: String)
+    case signInLink(email: String, continueUrl: String, settings: ActionLinkSettings? = nil)
     case verifyEmail(idToken: String, settings: ActionLinkSettings? = nil)
-    case verifyAndChangeEmail(idToken: String, newEmail: String)
+    case verifyAndChangeEmail(idToken: String, newEmail: String, settings: ActionLinkSettings? = nil)
 
     var requestType: String {
         switch self {
@@ -118,11 +127,16 @@ internal enum OutOfBandMail: Sendable, Equatable {
 }
 
 extension SendOobCodeRequest {
-    /// The link's continue URL and whether the app handles it, as the SDK's `ActionCodeSettings`
-    /// send them.
+    /// The link's continue URL, whether the app handles it, and the apps that open it, as the
+    /// SDK's `ActionCodeSettings` send them (GetOOBConfirmationCodeRequest.swift).
     mutating func apply(_ settings: ActionLinkSettings?) {
-        guard let settings, !settings.url.isEmpty else { return }
-        continueUrl = settings.url
+        guard let settings else { return }
+        if !settings.url.isEmpty { continueUrl = settings.url }
         if settings.handleCodeInApp { canHandleCodeInApp = true }
+        iOSBundleId = settings.iOSBundleID
+        androidPackageName = settings.androidPackageName
+        androidMinimumVersion = settings.androidMinimumVersion
+        if settings.androidInstallApp { androidInstallApp = true }
+        linkDomain = settings.linkDomain
     }
 }

@@ -75,6 +75,21 @@ internal struct FirebaseAuthClient: Sendable {
         try post("signInWithCustomToken", SignInWithCustomTokenRequest(token: token, tenantId: tenantId), action: "custom-token sign-in", retry: .never)
     }
 
+    /// Texts a code to `phoneNumber` (E.164); the session it belongs to, the SDK's verification id.
+    internal func sendVerificationCode(phoneNumber: String, verification: PhoneVerificationFields, tenantId: String?) throws(FBAuthError) -> String {
+        let answer: SendVerificationCodeResponse = try post(
+            "sendVerificationCode", SendVerificationCodeRequest(phoneNumber: phoneNumber, verification: verification, tenantId: tenantId),
+            action: "sending the SMS code", retry: .never)
+        return try sessionInfo(answer.sessionInfo)
+    }
+
+    /// Signs in, links or reauthenticates with a texted code.
+    internal func signInWithPhoneNumber(sessionInfo: String, code: String, idToken: String?, operation: String,
+                                        tenantId: String?) throws(FBAuthError) -> TokenSignInResponse {
+        try post("signInWithPhoneNumber", SignInWithPhoneNumberRequest(sessionInfo: sessionInfo, code: code, idToken: idToken, operation: operation, tenantId: tenantId),
+                 action: "phone sign-in", retry: .never)
+    }
+
     /// The sign-in methods registered for an email (`createAuthUri` with `identifier`).
     internal func signInMethods(email: String, tenantId: String?) throws(FBAuthError) -> CreateAuthUriResponse {
         try post("createAuthUri", CreateAuthUriRequest(continueUri: "http://localhost", tenantId: tenantId, identifier: email),

@@ -12,6 +12,8 @@ internal struct ProviderTokenCredential: Sendable, Equatable {
     internal let accessToken: String?
     internal let secret: String?
     internal let rawNonce: String?
+    /// The user's name from Sign in with Apple, sent as `user`.
+    internal var fullName: PersonName?
 
     /// Checks the combination the provider accepts before anything is sent: Yahoo and
     /// Microsoft tokens are refused by Firebase itself; X (Twitter) needs its OAuth 1.0a
@@ -89,6 +91,7 @@ internal struct ProviderTokenCredential: Sendable, Equatable {
         if let secret { items.append(("oauth_token_secret", secret)) }
         items.append(("providerId", providerId))
         if let rawNonce { items.append(("nonce", rawNonce)) }
+        if let user = fullName?.userParameter { items.append(("user", user)) }
         return SignInWithIdpRequest(requestUri: "http://localhost", postBody: FormEncoding.encode(items))
     }
 }

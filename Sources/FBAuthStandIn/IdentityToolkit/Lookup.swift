@@ -35,6 +35,7 @@ extension Backend {
         user["email"] = account.email
         user["displayName"] = account.displayName
         user["photoUrl"] = account.photoUrl
+        user["phoneNumber"] = account.phoneNumber
         user["tenantId"] = account.tenantId
         if account.disabled { user["disabled"] = true }
         if account.emailLinkSignIn { user["emailLinkSignin"] = true }

@@ -190,7 +190,7 @@ extension Backend {
     // MARK: - Phone numbers
 
     /// "Sends" a six-digit code and returns the session it belongs to.
-    private func sendCode(to number: String) -> String {
+    func sendCode(to number: String) -> String {
         var generator = SystemRandomNumberGenerator()
         let code = sixDigits(Int.random(in: 0...999_999, using: &generator))
         let sessionInfo = "AMsms" + RandomToken.make(bytes: 48)
@@ -201,7 +201,7 @@ extension Backend {
     }
 
     /// The phone number of a `{sessionInfo, code}` pair, once.
-    private func verifyCode(_ info: JSONBody) throws(APIError) -> String {
+    func verifyCode(_ info: JSONBody) throws(APIError) -> String {
         guard let code = try info.string("code"), !code.isEmpty else { throw .badRequest("MISSING_CODE") }
         guard let sessionInfo = try info.string("sessionInfo"), !sessionInfo.isEmpty else { throw .badRequest("MISSING_SESSION_INFO") }
         guard let verification = phoneVerifications[sessionInfo] else { throw .badRequest("INVALID_SESSION_INFO") }
@@ -230,7 +230,7 @@ extension Backend {
     /// the project enforces it (or audits it), else a reCAPTCHA v2 token; nothing for the
     /// official emulator. Tokens come from the test doubles of Google's reCAPTCHA scripts,
     /// which name the site key (and action) they were made for.
-    private func checkPhoneRecaptcha(_ info: JSONBody?, action: String) throws(APIError) {
+    func checkPhoneRecaptcha(_ info: JSONBody?, action: String) throws(APIError) {
         guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { return }
         let siteKey = configuration.recaptchaSiteKey
         if configuration.phoneRecaptcha != .off {

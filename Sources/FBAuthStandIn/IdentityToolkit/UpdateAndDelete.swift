@@ -114,8 +114,13 @@ extension Backend {
                   !revokedProviderTokens.contains(token)
             else { throw .badRequest("INVALID_IDP_RESPONSE : The Apple token is invalid or was revoked") }
             revokedProviderTokens.insert(token)
-        case "CODE":
-            guard try body.string("redirectUri") != nil else { throw .badRequest("INVALID_REQUEST : redirectUri is required with CODE") }
+        case "CODE", "3":
+            // An authorization code of Sign in with Apple. The iOS SDK sends the type as the
+            // enum's number ("3") and no redirectUri (firebase-ios-sdk RevokeTokenRequest.swift),
+            // and production takes it: a code of Apple's native sign-in has no redirect URI.
+            guard account.links.contains(where: { $0.providerId == "apple.com" }) else {
+                throw .badRequest("INVALID_IDP_RESPONSE : The user has no Sign in with Apple to revoke")
+            }
         default:
             throw .badRequest("INVALID_REQUEST : tokenType must be ACCESS_TOKEN or CODE")
         }

@@ -29,6 +29,8 @@ struct Account {
     var customClaims: [String: Any] = [:]
 
     var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
+    /// The number of the user's phone provider, if any.
+    var phoneNumber: String? { links.first { $0.providerId == "phone" }?.phoneNumber }
 }
 
 /// A provider account linked to a user.
@@ -40,10 +42,14 @@ struct ProviderLink: Equatable {
     var displayName: String?
     var photoUrl: String?
     var screenName: String?
+    /// The phone provider's number (its `rawId` too; it has no federated id).
+    var phoneNumber: String?
 
     /// Its entry of `providerUserInfo[]`.
     var info: [String: Any] {
-        var info: [String: Any] = ["providerId": providerId, "rawId": rawId, "federatedId": federatedId]
+        var info: [String: Any] = ["providerId": providerId, "rawId": rawId]
+        if !federatedId.isEmpty { info["federatedId"] = federatedId }
+        info["phoneNumber"] = phoneNumber
         info["email"] = email
         info["displayName"] = displayName
         info["photoUrl"] = photoUrl

@@ -11,6 +11,8 @@ final class Backend {
     /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
     var baseURL = ""
     var accounts: [String: Account] = [:]
+    /// Proofs of a verified phone number another user has (`signInWithPhoneNumber`), by proof.
+    var temporaryProofs: [String: String] = [:]
     var pendingAuthorizations: [String: PendingAuthorization] = [:]
     var grants: [String: IssuedGrant] = [:]
     var idTokens: [String: IssuedIDToken] = [:]
@@ -112,6 +114,7 @@ final class Backend {
             "sub": account.localId, "iat": Int(now.timeIntervalSince1970), "exp": Int(expires.timeIntervalSince1970),
             "email_verified": account.emailVerified, "firebase": firebase,
         ]
+        if let phone = account.phoneNumber { claims["phone_number"] = phone }
         // Custom claims may not replace the reserved ones (Firebase's custom-claims guide).
         for (name, value) in account.customClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
         for (name, value) in developerClaims where claims[name] == nil && name != "firebase" { claims[name] = value }

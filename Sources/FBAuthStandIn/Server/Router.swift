@@ -159,6 +159,8 @@ extension Backend {
         case "resetPassword": try resetPassword(JSONBody(request, allowed: Self.resetPasswordFields))
         case "signInWithEmailLink": try signInWithEmailLink(JSONBody(request, allowed: Self.signInWithEmailLinkFields))
         case "delete": try delete(JSONBody(request, allowed: Self.deleteFields))
+        case "sendVerificationCode": try sendVerificationCode(JSONBody(request, allowed: Self.sendVerificationCodeFields))
+        case "signInWithPhoneNumber": try signInWithPhoneNumber(JSONBody(request, allowed: Self.signInWithPhoneNumberFields))
         default: throw APIError.notFound
         }
     }

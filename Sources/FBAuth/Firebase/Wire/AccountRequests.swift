@@ -32,6 +32,41 @@ struct DeleteAccountRequest: Encodable {
     var idToken: String
 }
 
+/// `accounts:sendVerificationCode`: texts a code to `phoneNumber`, with the reCAPTCHA fields a
+/// `PhoneVerifier` gives.
+struct SendVerificationCodeRequest: Encodable {
+    var phoneNumber: String
+    var recaptchaToken: String?
+    var captchaResponse: String?
+    var clientType: String?
+    var recaptchaVersion: String?
+    var tenantId: String?
+
+    init(phoneNumber: String, verification: PhoneVerificationFields, tenantId: String?) {
+        self.phoneNumber = phoneNumber
+        recaptchaToken = verification.recaptchaToken
+        captchaResponse = verification.captchaResponse
+        clientType = verification.clientType
+        recaptchaVersion = verification.recaptchaVersion
+        self.tenantId = tenantId
+    }
+}
+
+struct SendVerificationCodeResponse: Decodable {
+    var sessionInfo: String?
+}
+
+/// `accounts:signInWithPhoneNumber`: a texted code, to sign in (`SIGN_UP_OR_IN`), link
+/// (`idToken`, `LINK`) or reauthenticate (`REAUTH`), as the iOS SDK names the operations
+/// (VerifyPhoneNumberRequest.swift).
+struct SignInWithPhoneNumberRequest: Encodable {
+    var sessionInfo: String
+    var code: String
+    var idToken: String?
+    var operation: String
+    var tenantId: String?
+}
+
 /// Answers that carry nothing fbauth needs.
 struct EmptyAnswer: Decodable {}
 
@@ -45,9 +80,12 @@ internal struct TokenSignInResponse: Decodable, Sendable {
     internal var isNewUser: Bool?
     internal var mfaPendingCredential: String?
     internal var mfaInfo: [MfaEnrollmentInfo]?
+    /// `signInWithPhoneNumber`'s answer when the number is another user's: a proof of it
+    /// instead of tokens.
+    internal var temporaryProof: String?
 
     enum CodingKeys: String, CodingKey {
-        case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential, mfaInfo
+        case idToken, refreshToken, expiresIn, localId, email, isNewUser, mfaPendingCredential, mfaInfo, temporaryProof
     }
 
     internal init(from decoder: Decoder) throws {
@@ -60,5 +98,6 @@ internal struct TokenSignInResponse: Decodable, Sendable {
         isNewUser = c.bool(.isNewUser)
         mfaPendingCredential = try c.token(.mfaPendingCredential, .visible)
         mfaInfo = try c.decodeIfPresent([MfaEnrollmentInfo].self, forKey: .mfaInfo)
+        temporaryProof = try c.token(.temporaryProof, .visible)
     }
 }

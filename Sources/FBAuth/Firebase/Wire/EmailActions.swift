@@ -56,6 +56,11 @@ struct SendOobCodeRequest: Encodable {
     var newEmail: String?
     var continueUrl: String?
     var canHandleCodeInApp: Bool?
+    var iOSBundleId: String?
+    var androidPackageName: String?
+    var androidInstallApp: Bool?
+    var androidMinimumVersion: String?
+    var linkDomain: String?
     var tenantId: String?
     var captchaResp: String?
     var clientType: String?
@@ -90,6 +95,7 @@ internal struct CheckedActionCode: Decodable, Sendable, Equatable {
 struct UpdateAccountRequest: Encodable {
     var idToken: String?
     var oobCode: String?
+    var email: String?
     var password: String?
     var displayName: String?
     var photoUrl: String?
