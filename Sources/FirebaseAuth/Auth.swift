@@ -130,9 +130,10 @@ open class Auth: NSObject, @unchecked Sendable {
 
     /// Settings for tests of an app: `isAppVerificationDisabledForTesting` skips the reCAPTCHA
     /// step of phone verification (for the project's fictional test numbers, and emulators).
-    /// Copied in and out, as the SDK's `@NSCopying` property is.
+    /// Copied when set, as the SDK's `@NSCopying` property is; the one held is changed in place
+    /// (`auth.settings?.isAppVerificationDisabledForTesting = true`).
     open var settings: AuthSettings? {
-        get { lock.withLock { storedSettings?.copy() as? AuthSettings } }
+        get { lock.withLock { storedSettings } }
         set { lock.withLock { storedSettings = newValue?.copy() as? AuthSettings } }
     }
 

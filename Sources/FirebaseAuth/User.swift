@@ -76,16 +76,19 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
         coder.encode(tenantID, forKey: "tenantID")
         coder.encode(auth.app?.options.apiKey, forKey: "APIKey")
         coder.encode(auth.app?.options.googleAppID, forKey: "firebaseAppID")
+        coder.encode(auth.app?.name, forKey: "firebaseAppName")  // fbauth's: which of the apps
     }
 
-    /// The user of an archive, as signed in on this machine to the configured app of the
-    /// archive's API key (else the default app); nil when that user is not signed in here.
+    /// The user of an archive, as signed in on this machine to the configured app it was
+    /// archived from (by name, else by API key, else the default app); nil when that user is
+    /// not signed in here.
     public required init?(coder: NSCoder) {
         func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
         guard let uid = string("userID") else { return nil }
         let tenantID = string("tenantID")
         let apiKey = string("APIKey")
-        let app = FirebaseApp.allApps?.values.first { apiKey != nil && $0.options.apiKey == apiKey } ?? FirebaseApp.app()
+        let app = string("firebaseAppName").flatMap(FirebaseApp.app(name:))
+            ?? FirebaseApp.allApps?.values.first { apiKey != nil && $0.options.apiKey == apiKey } ?? FirebaseApp.app()
         guard let app else { return nil }
         let auth = Auth.auth(app: app)
         guard let saved = auth.fbauth.savedUsers.first(where: { $0.uid == uid && $0.tenantID == tenantID }) else { return nil }

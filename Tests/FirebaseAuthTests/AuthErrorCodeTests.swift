@@ -15,6 +15,8 @@ import Testing
         (.webSignInUserInteractionFailure, 17063, "ERROR_WEB_USER_INTERACTION_FAILURE", "The app verification process has failed, print and inspect the error details for more information"),
         (.secondFactorRequired, 17078, "ERROR_SECOND_FACTOR_REQUIRED", "Please complete a second factor challenge to finish signing into this account."),
         (.recaptchaActionCreationFailed, 17210, "ERROR_RECAPTCHA_ACTION_CREATION_FAILED", "The reCAPTCHA SDK action class failed to initialize. See https://cloud.google.com/recaptcha-enterprise/docs/instrument-ios-apps"),
+        (.passwordDoesNotMeetRequirements, 17211, "ERROR_PASSWORD_DOES_NOT_MEET_REQUIREMENTS", "Missing password requirements."),
+        (.invalidHostingLinkDomain, 17214, "ERROR_INVALID_HOSTING_LINK_DOMAIN", "The provided hosting link domain is not configured in Firebase Hosting or is not owned by the current project."),
         (.malformedJWT, 18000, "ERROR_MALFORMED_JWT", "Failed to parse JWT. Check the userInfo dictionary for the full token."),
     ] as [(AuthErrorCode, Int, String, String)])
     func eachCodeHasTheSDKsValueNameAndMessage(code: AuthErrorCode, value: Int, name: String, message: String) {

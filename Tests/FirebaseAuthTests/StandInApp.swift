@@ -13,7 +13,8 @@ final class StandInApp: @unchecked Sendable {
     let auth: Auth
     let directory: String
 
-    init(email: String = "ada@example.com", configuration: StandInConfiguration? = nil) throws {
+    /// `openBrowser`: the browser, instead of one that consents as `email` at the fake provider.
+    init(email: String = "ada@example.com", configuration: StandInConfiguration? = nil, openBrowser: (@Sendable (URL) -> Bool)? = nil) throws {
         // A project of its own: sessions are kept by project, and tests run side by side.
         var configuration = configuration ?? StandInConfiguration()
         if configuration.projectId == StandInConfiguration().projectId { configuration.projectId = "p-" + UUID().uuidString.prefix(8).lowercased() }
@@ -33,7 +34,7 @@ final class StandInApp: @unchecked Sendable {
         defer { linuxSeamsLock.unlock() }
         LinuxSeams.sessionsDirectory = directory
         LinuxSeams.signInProgress = { _ in }
-        LinuxSeams.openBrowser = { url in
+        LinuxSeams.openBrowser = openBrowser ?? { url in
             Thread.detachNewThread { _ = try? HeadlessBrowser(email: email).visit(url.absoluteString) }
             return true
         }

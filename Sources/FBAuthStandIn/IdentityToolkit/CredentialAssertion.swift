@@ -39,7 +39,7 @@ extension Backend {
             } else if providerId == "apple.com" {
                 throw .badRequest("MISSING_OR_INVALID_NONCE : Nonce is missing in the ID token.")
             }
-            return identity
+            return Self.withAppleName(identity, user: parameters["user"])
         }
         guard providerId != "apple.com", !providerId.hasPrefix("oidc."), let accessToken else {
             throw .badRequest("INVALID_IDP_RESPONSE : Invalid Idp Response: id_token is required for \(providerId).")
@@ -53,6 +53,20 @@ extension Backend {
             }
         }
         return identity
+    }
+
+    /// Apple puts no name in its ID token: it gives it to the app once, which sends it as
+    /// `user` `{"name":{"firstName","lastName"}}` (firebase-ios-sdk VerifyAssertionRequest.swift),
+    /// and Firebase takes it as the user's name.
+    static func withAppleName(_ identity: ProviderIdentity, user: String?) -> ProviderIdentity {
+        guard identity.providerId == "apple.com", let user, let object = JSONText.parse(Data(user.utf8)) as? [String: Any],
+              let name = object["name"] as? [String: Any] else { return identity }
+        var named = identity
+        named.firstName = name["firstName"] as? String
+        named.lastName = name["lastName"] as? String
+        let full = [named.firstName, named.lastName].compactMap { $0 }.joined(separator: " ")
+        if !full.isEmpty { named.displayName = full }
+        return named
     }
 
     /// Keeps a provider token that a credential sign-in may present later.

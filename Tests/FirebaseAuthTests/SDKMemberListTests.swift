@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// Issue 48: the list of the SDK's members that docs/sdk-api.md and the coverage check count
+/// (Scripts/sdk-api/members-12.19.0.tsv) is the one firebase-ios-sdk's own sources at Release
+/// 12.19.0 give, read by Scripts/sdk-api.py. It runs where a fetched firebase-ios-sdk is named
+/// (`FBAUTH_TEST_IOS_SDK`, a git directory; `.ci/run` names one beside the clone when it is there).
+@Suite(.enabled(if: FetchedSDK.path != nil, "FBAUTH_TEST_IOS_SDK is not set (no fetched firebase-ios-sdk to read)"))
+struct SDKMemberListTests {
+    /// The commit of "chore: update versions for Release 12.19.0".
+    static let release = "eed63a35a90dbd46184ca1a6afeb144ee783b5fd"
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theCommittedListIsTheOneTheSDKsSourcesGive() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.repository.appendingPathComponent("Scripts/sdk-api.py").path, "members", try #require(FetchedSDK.path), Self.release]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let committed = try String(contentsOf: Self.repository.appendingPathComponent("Scripts/sdk-api/members-12.19.0.tsv"), encoding: .utf8)
+        #expect(listed == committed, "Scripts/sdk-api/members-12.19.0.tsv differs from what the SDK's sources list")
+        // What the SDK's guides call is among them: the list is the API, not a fragment of it.
+        for member in ["Auth.signIn(with:completion:)", "OAuthProvider.getCredentialWith(_:completion:)", "PhoneAuthProvider.verifyPhoneNumber(_:uiDelegate:completion:)",
+                       "AuthErrorCode.accountExistsWithDifferentCredential", "FirebaseApp.configure()"] {
+            #expect(listed.contains("\t\(member)\n"), "\(member)")
+        }
+    }
+}
+
+/// A fetched firebase-ios-sdk (a git directory), when one is named.
+enum FetchedSDK {
+    static let path = ProcessInfo.processInfo.environment["FBAUTH_TEST_IOS_SDK"].flatMap { $0.isEmpty ? nil : $0 }
+}
