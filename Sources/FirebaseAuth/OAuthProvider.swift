@@ -23,6 +23,8 @@ open class OAuthProvider: NSObject, FederatedAuthProvider, @unchecked Sendable {
     /// `yahoo.com`, `microsoft.com`, `twitter.com`, `oidc.NAME`, …
     public let providerID: String
     /// Parameters for the provider's authorization request (`prompt`, Microsoft's `tenant`).
+    /// `login_hint` names the account; against an Auth emulator, which runs no provider's page,
+    /// it is the account the emulator's fake sign-in is for (else `user@example.com`).
     public var customParameters: [String: String]?
     /// OAuth scopes beyond the provider's defaults.
     public var scopes: [String]?
@@ -82,6 +84,7 @@ open class OAuthProvider: NSObject, FederatedAuthProvider, @unchecked Sendable {
         var provider = BrowserProvider(providerID: providerID)
         provider.scopes = scopes ?? []
         provider.customParameters = customParameters ?? [:]
+        provider.accountEmail = customParameters?["login_hint"]
         return provider
     }
 

@@ -57,7 +57,8 @@ final class GoogleEmulatorApp: EmulatorApp, @unchecked Sendable {
     let projectId: String
     let directory: String
 
-    init() throws {
+    /// `openBrowser`: the browser (default: none can be opened).
+    init(openBrowser: (@Sendable (URL) -> Bool)? = nil) throws {
         host = try #require(Self.host)
         // The emulator serves one project, whatever the app names; its tokens say which.
         let signUp = try EmulatorHTTP.call("POST", host, "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=fbauth-test", ["returnSecureToken": true])
@@ -76,7 +77,7 @@ final class GoogleEmulatorApp: EmulatorApp, @unchecked Sendable {
         defer { linuxSeamsLock.unlock() }
         LinuxSeams.sessionsDirectory = directory
         LinuxSeams.signInProgress = { _ in }
-        LinuxSeams.openBrowser = { _ in false }
+        LinuxSeams.openBrowser = openBrowser ?? { _ in false }
         auth = Auth.auth(app: app)
         let port = try #require(host.split(separator: ":").last.flatMap { Int($0) })
         auth.useEmulator(withHost: String(host.split(separator: ":").first ?? "127.0.0.1"), port: port)

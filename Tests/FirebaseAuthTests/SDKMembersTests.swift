@@ -214,6 +214,26 @@ struct MembersOnGoogleEmulatorTests {
         try await MemberScenarios.providerSpellings(try GoogleEmulatorApp(), appleIDToken: claims, rawNonce: "raw-nonce-1", namedByApple: false)
     }
 
+    /// Google's emulator runs no provider's page (`createAuthUri` answers 501): the sign-in,
+    /// link and reauthentication are its fake ones, for the account `login_hint` names, and no
+    /// browser is opened.
+    @Test func federatedProvidersSignInLinkAndReauthenticateAsTheHintedAccount() async throws {
+        let opened = CollectedLines()
+        let app = try GoogleEmulatorApp(openBrowser: { opened.add($0.absoluteString); return true })
+        let email = "hinted-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let yahoo = OAuthProvider(providerID: "yahoo.com", auth: app.auth)
+        yahoo.customParameters = ["login_hint": email]
+        let signedIn = try await app.auth.signIn(with: yahoo, uiDelegate: nil)
+        #expect(signedIn.user.email == email && signedIn.user.providerData.map(\.providerID) == ["yahoo.com"])
+        let microsoft = OAuthProvider(providerID: "microsoft.com", auth: app.auth)
+        microsoft.customParameters = ["login_hint": email]
+        let linked = try await signedIn.user.link(with: microsoft, uiDelegate: nil)
+        #expect(Set(linked.user.providerData.map(\.providerID)) == ["yahoo.com", "microsoft.com"])
+        let reauthenticated = try await linked.user.reauthenticate(with: yahoo, uiDelegate: nil)
+        #expect(reauthenticated.user.uid == signedIn.user.uid)
+        #expect(opened.all.isEmpty, "\(opened.all)")
+    }
+
     /// Google's emulator does not implement `accounts:revokeToken`: the app gets an error, in
     /// the SDK's domain, rather than a silent success.
     @Test func revokeTokenIsRefusedByAnEmulatorThatHasNoneOfIt() async throws {
