@@ -6,6 +6,9 @@
       line a public member: `Module<TAB>Type.member(labels:)`. FirebaseAuth comes from
       FirebaseAuth/Sources/Swift, FirebaseCore from its public Objective-C headers, named as Swift
       sees them.
+  sdk-api.py errors SDK_GIT_DIR REV
+      Prints the SDK's error codes from its AuthErrors.swift, one a line:
+      `value<TAB>case<TAB>ERROR_NAME<TAB>message`.
   sdk-api.py coverage MEMBERS ABSENT SYMBOLS_DIR TABLE
       MEMBERS is that list; ABSENT names what means nothing off Apple platforms (a glob, a tab,
       the reason); SYMBOLS_DIR holds FirebaseAuth.symbols.json and FirebaseCore.symbols.json (the
@@ -235,6 +238,25 @@ def core_members(sdk, rev):
     return members
 
 
+def errors(sdk, rev):
+    """The SDK's `AuthErrorCode` table: each case's value, its `ERROR_` name and its message."""
+    text = git(sdk, "show", f"{rev}:{SWIFT_ROOT}Utilities/AuthErrors.swift")
+    enum = text[text.index("public enum AuthErrorCode"):]
+    enum = enum[:enum.index("\n}\n")]
+    values = re.findall(r"^\s*case (\w+) = (\d+)", enum, re.M)
+    constants = {}
+    for name, body in re.findall(r"^private let (\w+)\s*=\s*((?:\s*\"(?:[^\"\\]|\\.)*\"\s*\+?)+)", text, re.M):
+        constants[name] = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', body)).replace('\\"', '"')
+    returns = re.findall(r"case \.(\w+):\s*return (\w+|\"[^\"]*\")", text)
+    messages, names = {}, {}
+    for case, value in returns:
+        if value.startswith('"'):
+            names.setdefault(case, value.strip('"'))
+        elif value in constants:
+            messages.setdefault(case, constants[value])
+    return [(int(v), c, names.get(c, ""), messages.get(c, "")) for c, v in values]
+
+
 def symbol_names(path):
     graph = json.load(open(path))
     names = set()
@@ -285,6 +307,9 @@ def main():
         sdk, rev = sys.argv[2], sys.argv[3]
         lines = [f"FirebaseAuth\t{m}" for m in swift_members(sdk, rev)] + [f"FirebaseCore\t{m}" for m in core_members(sdk, rev)]
         print("\n".join(sorted(lines)))
+    elif len(sys.argv) == 4 and sys.argv[1] == "errors":
+        for value, case, name, message in errors(sys.argv[2], sys.argv[3]):
+            print(f"{value}\t{case}\t{name}\t{message}")
     elif len(sys.argv) == 6 and sys.argv[1] == "coverage":
         coverage(*sys.argv[2:])
     else:

@@ -55,7 +55,8 @@ open class Auth: NSObject, @unchecked Sendable {
     /// The `Auth` of `app`.
     public static func auth(app: FirebaseApp) -> Auth {
         instancesLock.withLock {
-            if let auth = instances[app.name] { return auth }
+            // An app deleted and configured again under its name gets an Auth of its own.
+            if let auth = instances[app.name], auth.app === app { return auth }
             let auth = Auth(app: app)
             instances[app.name] = auth
             return auth
@@ -378,6 +379,13 @@ open class Auth: NSObject, @unchecked Sendable {
     func signedIn(_ result: AuthOutcome) -> AuthDataResult {
         defer { tellListeners() }
         return AuthDataResult(result, auth: self)
+    }
+
+    /// A link or reauthentication: as the SDK's, its result's user is `user` itself, updated.
+    func signedIn(_ result: AuthOutcome, updating user: User) -> AuthDataResult {
+        user.update(result.user)
+        defer { tellListeners() }
+        return AuthDataResult(result, user: user)
     }
 
     /// Runs `work` off the caller's thread and hands its outcome to `completion` on the main

@@ -11,8 +11,12 @@ open class AuthDataResult: NSObject, NSSecureCoding, @unchecked Sendable {
     /// SDK types it.
     public let credential: OAuthCredential?
 
-    init(_ result: AuthOutcome, auth: Auth) {
-        user = User(result.user, auth: auth)
+    convenience init(_ result: AuthOutcome, auth: Auth) {
+        self.init(result, user: User(result.user, auth: auth))
+    }
+
+    init(_ result: AuthOutcome, user: User) {
+        self.user = user
         additionalUserInfo = result.additionalUserInfo.map(AdditionalUserInfo.init)
         credential = result.credential.map(OAuthCredential.init(pending:))
         super.init()

@@ -175,7 +175,7 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     public static let quotaExceeded = AuthErrorCode(known: 17052)
     /// 17053 (`ERROR_MISSING_APP_TOKEN`): There seems to be a problem with your project's Firebase phone number authentication set-up, please make sure to follow the instructions found at https://firebase.google.com/docs/auth/ios/phone-auth.
     public static let missingAppToken = AuthErrorCode(known: 17053)
-    /// 17054 (`ERROR_NOTIFICATION_NOT_FORWARDED`): If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotificaton method.
+    /// 17054 (`ERROR_NOTIFICATION_NOT_FORWARDED`): If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotification method.
     public static let notificationNotForwarded = AuthErrorCode(known: 17054)
     /// 17055 (`ERROR_APP_NOT_VERIFIED`): Firebase could not retrieve the silent push notification and therefore could not verify your app.
     public static let appNotVerified = AuthErrorCode(known: 17055)
@@ -422,7 +422,7 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
         17051: ("ERROR_SESSION_EXPIRED", "The SMS code has expired. Please re-send the verification code to try again."),
         17052: ("ERROR_QUOTA_EXCEEDED", "The quota for this operation has been exceeded."),
         17053: ("ERROR_MISSING_APP_TOKEN", "There seems to be a problem with your project's Firebase phone number authentication set-up, please make sure to follow the instructions found at https://firebase.google.com/docs/auth/ios/phone-auth"),
-        17054: ("ERROR_NOTIFICATION_NOT_FORWARDED", "If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotificaton method."),
+        17054: ("ERROR_NOTIFICATION_NOT_FORWARDED", "If app delegate swizzling is disabled, remote notifications received by UIApplicationDelegate need tobe forwarded to FirebaseAuth's canHandleNotification method."),
         17055: ("ERROR_APP_NOT_VERIFIED", "Firebase could not retrieve the silent push notification and therefore could not verify your app. Ensure that you configured your app correctly to receive push notifications."),
         17056: ("ERROR_CAPTCHA_CHECK_FAILED", "The reCAPTCHA response token provided is either invalid, expired or already"),
         17057: ("ERROR_WEB_CONTEXT_ALREADY_PRESENTED", "User interaction is still ongoing, another view cannot be presented."),

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Where the project asks for reCAPTCHA before a text (production does), the SDK shows it in a
 /// web view; here it is a page of fbauth's loopback listener in the user's browser, as
-/// `fbauth signin --provider phone` shows it. `Auth.settings?.isAppVerificationDisabledForTesting`
+/// `fbauth mfa enroll phone` shows it. `Auth.settings?.isAppVerificationDisabledForTesting`
 /// skips it, for the project's fictional test numbers and emulators (Google's asks for none).
 open class PhoneAuthProvider: NSObject, @unchecked Sendable {
     /// `phone`.

@@ -146,7 +146,7 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
         case .tokens(let tokens): result = try await core.link(with: tokens)
         case .other(let other): result = try await core.link(with: other)
         }
-        return auth.signedIn(result)
+        return auth.signedIn(result, updating: self)
     }
 
     /// Signs the same user in again, for operations that need a recent sign-in (`userMismatch` for another user).
@@ -166,7 +166,7 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
         case .tokens(let tokens): result = try await core.reauthenticate(with: SignInCredential(tokens))
         case .other(let other): result = try await core.reauthenticate(with: other)
         }
-        return auth.signedIn(result)
+        return auth.signedIn(result, updating: self)
     }
 
     /// Links the provider's browser sign-in to the user, as `link(with:)` with the credential of
@@ -198,12 +198,19 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
 
     /// Removes a provider from the user.
     public func unlink(fromProvider provider: String, completion: ((User?, Error?) -> Void)? = nil) {
-        auth.run({ () async throws(FBAuthError) -> User in User(try await self.core.unlink(fromProvider: provider), auth: self.auth) }, completion)
+        auth.run({ () async throws(FBAuthError) -> User in try await self.unlinking(provider) }, completion)
     }
 
     /// The same, with `async`.
     public func unlink(fromProvider provider: String) async throws -> User {
-        try await auth.bridged { () async throws(FBAuthError) in User(try await self.core.unlink(fromProvider: provider), auth: self.auth) }
+        try await auth.bridged { () async throws(FBAuthError) in try await self.unlinking(provider) }
+    }
+
+    /// The SDK's `User` is live: this same object, without the provider.
+    private func unlinking(_ provider: String) async throws(FBAuthError) -> User {
+        update(try await core.unlink(fromProvider: provider))
+        auth.tellListeners()
+        return self
     }
 
     /// Deletes the account (it needs a recent sign-in).

@@ -17,6 +17,7 @@ import Testing
         _ = try await setup.auth.signInAnonymously()
         #expect(lines.all.isEmpty, "\(lines.all)")
         FirebaseConfiguration.shared.setLoggerLevel(.debug)
+        #expect(FirebaseConfiguration.shared.loggerLevel() == .debug)
         let user = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery").user
         let token = try await user.getIDToken()
         let signUp = try #require(lines.all.first { $0.contains("accounts:signUp") }, "\(lines.all)")

@@ -1,3 +1,4 @@
+import FirebaseAuth
 import Foundation
 import Testing
 
@@ -34,4 +35,30 @@ struct SDKMemberListTests {
 /// A fetched firebase-ios-sdk (a git directory), when one is named.
 enum FetchedSDK {
     static let path = ProcessInfo.processInfo.environment["FBAUTH_TEST_IOS_SDK"].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+/// Every `AuthErrorCode` has the raw value, `ERROR_` name and message the SDK's AuthErrors.swift
+/// gives it at Release 12.19.0, read from the SDK's sources by Scripts/sdk-api.py.
+@Suite(.enabled(if: FetchedSDK.path != nil, "FBAUTH_TEST_IOS_SDK is not set (no fetched firebase-ios-sdk to read)"))
+struct SDKErrorTableTests {
+    @Test func everyCodeIsTheSDKs() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", SDKMemberListTests.repository.appendingPathComponent("Scripts/sdk-api.py").path, "errors",
+                             try #require(FetchedSDK.path), SDKMemberListTests.release]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let table = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let rows = table.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        #expect(rows.count >= 90, "the SDK's table: \(rows.count) codes")
+        for row in rows {
+            let value = try #require(Int(row[0]))
+            let code = try #require(AuthErrorCode(rawValue: value), "\(row[1]) (\(value)) is missing")
+            let error = code as NSError
+            #expect(error.userInfo[AuthErrorUserInfoNameKey] as? String == row[2], "\(row[1])")
+            #expect(error.localizedDescription == row[3], "\(row[1])")
+        }
+    }
 }

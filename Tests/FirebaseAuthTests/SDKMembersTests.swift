@@ -247,3 +247,67 @@ struct MembersOnGoogleEmulatorTests {
         }
     }
 }
+
+/// The completion-handler twins and the calls the other tests reach only in `async` form: each
+/// hands its outcome to the main queue, as the SDK's.
+@Suite(.serialized) struct CompletionHandlerTests {
+    /// Marks the main queue: under `swift test` on Linux the main queue is served by a pool
+    /// thread (`dispatchMain`), so the thread does not say which queue a block runs on.
+    static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static func onMain<T: Sendable>(_ start: (@escaping @Sendable (T) -> Void) -> Void) async -> (T, Bool) {
+        let key = mainQueueKey
+        return await withCheckedContinuation { done in start { value in done.resume(returning: (value, DispatchQueue.getSpecific(key: key) == true)) } }
+    }
+
+    @Test func eachCompletionComesOnTheMainQueue() async throws {
+        var configuration = StandInConfiguration()
+        configuration.emailEnumerationProtection = false  // fetchSignInMethods answers
+        configuration.recentSignIn = 86_400
+        let setup = try StandInApp(configuration: configuration)
+        let auth = setup.auth
+        let user = try await auth.createUser(withEmail: "pat@example.com", password: "correct horse battery").user
+
+        let (methods, methodsOnMain) = await Self.onMain { done in auth.fetchSignInMethods(forEmail: "pat@example.com") { methods, _ in done(methods) } }
+        #expect(methods == ["password"] && methodsOnMain)
+        #expect(try await auth.fetchSignInMethods(forEmail: "pat@example.com") == ["password"])
+
+        let (token, tokenOnMain) = await Self.onMain { done in user.getIDTokenForcingRefresh(true) { token, _ in done(token) } }
+        #expect(token?.isEmpty == false && tokenOnMain)
+        let result = try await user.getIDTokenResult()
+        #expect(result.issuedAtDate <= result.expirationDate && result.authDate <= result.issuedAtDate.addingTimeInterval(1))
+
+        let (session, sessionOnMain) = await Self.onMain { done in user.multiFactor.getSessionWithCompletion { session, _ in done(session != nil) } }
+        #expect(session && sessionOnMain)
+
+        // A custom token, both ways; then a provider linked and unlinked, both ways.
+        let custom = setup.standIn.customToken(uid: "custom-\(UUID().uuidString.prefix(6))")
+        let (customUser, customOnMain) = await Self.onMain { done in auth.signIn(withCustomToken: custom) { result, _ in done(result?.user.uid) } }
+        #expect(customUser?.hasPrefix("custom-") == true && customOnMain)
+        #expect(try await auth.signIn(withCustomToken: custom).user.uid == customUser)
+
+        let signedIn = try await auth.signIn(withEmail: "pat@example.com", password: "correct horse battery").user
+        let google = setup.standIn.mintProviderCredential(providerId: "google.com", email: "pat@example.com")
+        _ = try await signedIn.link(with: GoogleAuthProvider.credential(withIDToken: google.idToken, accessToken: google.accessToken))
+        let (unlinked, unlinkOnMain) = await Self.onMain { done in signedIn.unlink(fromProvider: "google.com") { user, _ in done(user?.providerData.map(\.providerID)) } }
+        #expect(unlinked == ["password"] && unlinkOnMain)
+        await PhoneScenarios.expectCode(.noSuchProvider) { _ = try await signedIn.unlink(fromProvider: "google.com") }
+
+        // Factors removed by uid, both ways; a uid that is none refused.
+        let (missing, missingOnMain) = await Self.onMain { done in signedIn.multiFactor.unenroll(withFactorUID: "no-such-factor") { error in done((error as? AuthErrorCode)?.code) } }
+        #expect(missing != nil && missingOnMain, "\(String(describing: missing))")
+        await PhoneScenarios.expectCode(missing ?? .internalError) { try await signedIn.multiFactor.unenroll(withFactorUID: "no-such-factor") }
+    }
+
+    /// The `userInfo` keys are the SDK's strings (AuthErrors.swift), so code that reads them
+    /// by string or by constant reads the same.
+    @Test func theUserInfoKeysAreTheSDKs() {
+        #expect(AuthErrors.domain == "FIRAuthErrorDomain" && AuthErrors.userInfoNameKey == "FIRAuthErrorUserInfoNameKey")
+        #expect(AuthErrors.userInfoEmailKey == "FIRAuthErrorUserInfoEmailKey" && AuthErrors.userInfoUpdatedCredentialKey == "FIRAuthErrorUserInfoUpdatedCredentialKey")
+        #expect(AuthErrors.userInfoMultiFactorResolverKey == "FIRAuthErrorUserInfoMultiFactorResolverKey")
+    }
+}

@@ -14,6 +14,9 @@ import Testing
         #expect(app.name == name && app.options.apiKey == "AIza-test" && app.options.projectID == "my-project")
         #expect(app.options.googleAppID == "1:123456789:ios:0a1b2c3d" && app.options.gcmSenderID == "123456789")
         #expect(FirebaseApp.allApps?[name] === app)
+        #expect(app.isDataCollectionDefaultEnabled)
+        app.isDataCollectionDefaultEnabled = false
+        #expect(!app.isDataCollectionDefaultEnabled)
         var deleted: Bool?
         app.delete { deleted = $0 }
         #expect(deleted == true && FirebaseApp.app(name: name) == nil && FirebaseApp.allApps?[name] == nil)
@@ -23,11 +26,18 @@ import Testing
         let path = NSTemporaryDirectory() + "GoogleService-Info-\(UUID().uuidString).plist"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let plist: [String: Any] = ["GOOGLE_APP_ID": "1:987654321:ios:ffee", "GCM_SENDER_ID": "987654321", "API_KEY": "AIza-plist",
-                                    "PROJECT_ID": "plist-project", "BUNDLE_ID": "com.example.app", "CLIENT_ID": "123-abc.apps.googleusercontent.com"]
+                                    "PROJECT_ID": "plist-project", "BUNDLE_ID": "com.example.app", "CLIENT_ID": "123-abc.apps.googleusercontent.com",
+                                    "STORAGE_BUCKET": "plist-project.appspot.com", "DATABASE_URL": "https://plist-project.firebaseio.com"]
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: URL(fileURLWithPath: path))
         let options = try #require(FirebaseOptions(contentsOfFile: path))
         #expect(options.googleAppID == "1:987654321:ios:ffee" && options.gcmSenderID == "987654321" && options.apiKey == "AIza-plist")
         #expect(options.projectID == "plist-project" && options.bundleID == "com.example.app" && options.clientID == "123-abc.apps.googleusercontent.com")
+        #expect(options.storageBucket == "plist-project.appspot.com" && options.databaseURL == "https://plist-project.firebaseio.com")
+        #expect(options.appGroupID == nil)
+        // `defaultOptions()`, as `configure()` reads it: the file FIREBASE_APP_CONFIG names first.
+        setenv("FIREBASE_APP_CONFIG", path, 1)
+        defer { unsetenv("FIREBASE_APP_CONFIG") }
+        #expect(FirebaseOptions.defaultOptions()?.apiKey == "AIza-plist")
         // Not a plist of Firebase's: no options, as the SDK.
         try Data("not a plist".utf8).write(to: URL(fileURLWithPath: path))
         #expect(FirebaseOptions(contentsOfFile: path) == nil)
@@ -40,5 +50,6 @@ import Testing
     @Test func theVersionIsTheSDKsWhoseAPIThisIs() {
         #expect(FirebaseVersion() == "12.19.0")
         #expect(FirebaseLoggerLevel.min == .error && FirebaseLoggerLevel.max == .debug && FirebaseLoggerLevel.warning.rawValue == 4)
+        #expect(FirebaseLoggerLevel.notice.rawValue == 5 && FirebaseLoggerLevel.info.rawValue == 6)
     }
 }

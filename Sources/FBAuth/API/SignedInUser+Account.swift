@@ -149,8 +149,15 @@ extension SignedInUser {
         }
     }
 
+    /// The SDK checks the user's providers before asking Firebase (User.swift, `unlink`): a
+    /// provider the user does not have is `noSuchProvider`, and nothing is sent.
     private func unlinking(_ providerID: String) -> @Sendable () throws(FBAuthError) -> SignedInUser {
         withSession { (session, auth) throws(FBAuthError) -> SignedInUser in
+            let user = SignedInUser(session, auth: auth)
+            guard user.providerData.contains(where: { $0.providerID == providerID }) else {
+                let linked = user.providerData.map(\.providerID).joined(separator: ", ")
+                throw .failed(.noSuchProvider, "\(providerID) is not linked to \(TerminalText.safe(user.email ?? user.uid))" + (linked.isEmpty ? "" : " (linked: \(linked))"))
+            }
             let account = try auth.client().deleteProviders([providerID], idToken: session.idToken)
             return SignedInUser(try auth.renewal().save(session, tokens: nil, account: account, unlinked: providerID), auth: auth)
         }

@@ -24,6 +24,8 @@ package enum FBAuthErrorCode: String, Sendable, CaseIterable {
     case userMismatch
     /// The user already has this provider (PROVIDER_ALREADY_LINKED).
     case providerAlreadyLinked
+    /// The user has no such provider to unlink.
+    case noSuchProvider
     /// The provider account belongs to another Firebase user (FEDERATED_USER_ID_ALREADY_LINKED,
     /// EMAIL_EXISTS when linking).
     case credentialAlreadyInUse

@@ -42,7 +42,7 @@ extension ExitCode {
         case .accountExistsWithDifferentCredential: self = .accountExists
         case .networkError: self = .network
         case .keychainError: self = .store
-        case .userDisabled, .webInternalError, .userMismatch, .providerAlreadyLinked, .credentialAlreadyInUse,
+        case .userDisabled, .webInternalError, .userMismatch, .providerAlreadyLinked, .noSuchProvider, .credentialAlreadyInUse,
             .requiresRecentLogin, .secondFactorRequired, .operationNotAllowed, .unauthorizedDomain, .weakPassword, .emailAlreadyInUse,
             .invalidActionCode, .expiredActionCode, .appCheckTokenInvalid, .serverRefused,
             .invalidResponse, .listenerUnavailable, .declined, .tokenRefused, .internalError:

@@ -19,10 +19,6 @@ enum UnlinkCommand: RunnableCommand {
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let providerId = options.providerId
         let user = try context.user()
-        guard user.providerData.contains(where: { $0.providerID == providerId }) else {
-            let linked = user.providerData.map(\.providerID).joined(separator: ", ")
-            throw .failed(.serverRefused, "\(providerId) is not linked to \(user.displayLabel)" + (linked.isEmpty ? "" : " (linked: \(linked))"))
-        }
         let updated = try Waiting.result { user.unlink(fromProvider: providerId, completion: $0) }
         context.console.writeOutput(JSONOutput.render(UserJSON(user: updated, includeTokens: false)))
         context.console.say("Unlinked \(providerId) from \(updated.displayLabel).")
