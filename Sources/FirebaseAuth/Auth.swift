@@ -19,6 +19,10 @@ open class Auth: NSObject, @unchecked Sendable {
     private var knobs = Knobs()
 
     private struct Knobs {
+        /// The seams as they were when this `Auth` was made: a change of the emulator, tenant
+        /// or language keeps them, whatever the globals say by then.
+        var sessionsDirectory = LinuxSeams.sessionsDirectory
+        var openBrowser = LinuxSeams.openBrowser
         var emulatorHost: String?
         var tenantID: String?
         var languageCode: String?
@@ -75,7 +79,7 @@ open class Auth: NSObject, @unchecked Sendable {
     private static func makeCore(_ options: FirebaseOptions, _ knobs: Knobs) -> AuthService {
         let emulatorHost = knobs.emulatorHost
         var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: knobs.tenantID, projectID: options.projectID,
-                                           configDirectory: LinuxSeams.sessionsDirectory)
+                                           configDirectory: knobs.sessionsDirectory)
         settings.clientHeaders.language = knobs.languageCode
         settings.logger = LevelledExchangeLogger()
         if let domain = knobs.customAuthDomain { settings.authDomain = domain }
@@ -85,7 +89,7 @@ open class Auth: NSObject, @unchecked Sendable {
         // An SMS needs the reCAPTCHA step, in the browser as the SDK's web view shows it; a
         // password sign-in opens no browser (the SDK needs the reCAPTCHA Enterprise SDK there).
         settings.phoneRecaptchaInBrowser = true
-        return AuthService(settings: settings, browser: LinuxSeams.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
+        return AuthService(settings: settings, browser: knobs.openBrowser.map(ClosureBrowser.init(open:)), observer: ProgressObserver())
     }
 
     var fbauth: AuthService { lock.withLock { core } }

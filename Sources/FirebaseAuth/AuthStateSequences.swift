@@ -1,7 +1,8 @@
 import Foundation
 
 // `authStateChanges` and `idTokenChanges` as the SDK types them (Auth/Auth+Async.swift): named
-// sequences of `User?` that never fail. Here they are told at once, on no queue, so a program
+// sequences of `User?` that never fail. The two types are alike, as the SDK's are: each is a
+// public name apps write, with an `Iterator` of its own. Here they are told at once, on no queue, so a program
 // without a main loop reads them too.
 extension Auth {
     /// The signed-in user now, then at every sign-in and sign-out through this `Auth`; the
@@ -15,8 +16,6 @@ extension Auth {
     public struct AuthStateChangesSequence: AsyncSequence, @unchecked Sendable {
         /// A signed-in user, or nil once signed out.
         public typealias Element = User?
-        /// It never fails.
-        public typealias Failure = Never
         /// Its iterator.
         public typealias AsyncIterator = Iterator
         private let auth: Auth
@@ -40,8 +39,6 @@ extension Auth {
     public struct IDTokenChangesSequence: AsyncSequence, @unchecked Sendable {
         /// A signed-in user, or nil once signed out.
         public typealias Element = User?
-        /// It never fails.
-        public typealias Failure = Never
         /// Its iterator.
         public typealias AsyncIterator = Iterator
         private let auth: Auth

@@ -231,14 +231,15 @@ open class MultiFactorSession: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    enum Purpose {
+    /// What the session is for: a signed-in user's enrolment, or a resolver's sign-in.
+    enum Flow {
         case enrollment(User)
         case signIn(MultiFactorResolver)
     }
 
-    var purpose: Purpose? {
+    var flow: Flow? {
         if let user { return .enrollment(user) }
-        return resolver.map(Purpose.signIn)
+        return resolver.map(Flow.signIn)
     }
 }
 

@@ -69,7 +69,7 @@ open class PhoneAuthProvider: NSObject, @unchecked Sendable {
 
     private func sending(to recipient: Recipient, session: MultiFactorSession?) async throws(FBAuthError) -> String {
         let verifyingApp = !auth.appVerificationDisabled
-        switch (recipient, session?.purpose) {
+        switch (recipient, session?.flow) {
         case (.number(let number), nil):
             return try await auth.fbauth.sendVerificationCode(to: number, verifyingApp: verifyingApp)
         case (.number(let number), .enrollment(let user)?):

@@ -582,16 +582,7 @@ struct GoogleAuthEmulator {
     }
 
     private func call(_ method: String, _ path: String, _ body: [String: Any]? = nil, owner: Bool = false) throws -> [String: Any] {
-        var request = URLRequest(url: try #require(URL(string: "http://\(host)\(path)")))
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if owner { request.setValue("Bearer owner", forHTTPHeaderField: "Authorization") }
-        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var answer: Data?
-        URLSession.shared.dataTask(with: request) { data, _, _ in answer = data; done.signal() }.resume()
-        _ = done.wait(timeout: .now() + 30)
-        return try #require((try? JSONSerialization.jsonObject(with: answer ?? Data())) as? [String: Any], "no answer from \(path)")
+        try EmulatorHTTP.call(method, host, path, body, owner: owner)
     }
 
     /// A new password user: their uid and ID token (unsigned, as the emulator makes them).

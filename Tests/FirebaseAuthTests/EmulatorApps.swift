@@ -2,9 +2,6 @@ import FBAuthStandIn
 import FirebaseAuth
 import FirebaseCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TestSupport
 import Testing
 
@@ -90,22 +87,6 @@ final class GoogleEmulatorApp: EmulatorApp, @unchecked Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
-}
-
-/// JSON over HTTP to an emulator, as its REST clients send it (`Bearer owner`: the Admin API).
-enum EmulatorHTTP {
-    static func call(_ method: String, _ host: String, _ path: String, _ body: [String: Any]? = nil, owner: Bool = false) throws -> [String: Any] {
-        var request = URLRequest(url: try #require(URL(string: "http://\(host)\(path)")))
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        if owner { request.setValue("Bearer owner", forHTTPHeaderField: "Authorization") }
-        if let body { request.httpBody = try JSONSerialization.data(withJSONObject: body) }
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var answer: Data?
-        URLSession.shared.dataTask(with: request) { data, _, _ in answer = data; done.signal() }.resume()
-        _ = done.wait(timeout: .now() + 30)
-        return try #require((try? JSONSerialization.jsonObject(with: answer ?? Data())) as? [String: Any], "no JSON answer from \(path)")
-    }
 }
 
 extension Data {
