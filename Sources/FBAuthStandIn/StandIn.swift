@@ -13,7 +13,12 @@ import LoopbackHTTP
 package final class StandIn: @unchecked Sendable {
     // All state is behind `lock`; `server` is touched only by the serving thread after `start`.
     private let lock = Lock()
+    /// The default project's state: the client API (an API key names no project) and the
+    /// tests' inspection use it.
     private let backend: Backend
+    /// Every other project a request names (`projects/P/…`), each with state of its own, as
+    /// Google's Auth emulator keeps them.
+    private var otherProjects: [String: Backend] = [:]
     private let server: LoopbackServer
     private let wakePipe: WakePipe
     private let finished = DispatchSemaphore(value: 0)
@@ -41,7 +46,10 @@ package final class StandIn: @unchecked Sendable {
     /// Hands each mail and SMS "sent" to `deliver` (from the serving thread), as Google's Auth
     /// emulator logs them: nothing leaves the machine, and a developer needs the links and codes.
     package func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) {
-        withBackend { $0.outbox = deliver }
+        withBackend { backend in
+            backend.outbox = deliver
+            for other in otherProjects.values { other.outbox = deliver }
+        }
     }
 
     /// Calls `hook` on the serving thread with each request's endpoint (`token`,
@@ -59,7 +67,7 @@ package final class StandIn: @unchecked Sendable {
                 let event = server.next(until: nil, watching: [wakePipe.readDescriptor]) { request in
                     let endpoint = request.path.split(separator: "/").last.map(String.init) ?? request.path
                     self.lock.withLock { self.holdHook }?(endpoint)
-                    return self.lock.withLock { self.backend.route(request) }
+                    return self.lock.withLock { self.backend(for: request).route(request) }
                 }
                 if case .readable = event { break }
             }
@@ -77,6 +85,19 @@ package final class StandIn: @unchecked Sendable {
         guard wasRunning else { return }
         wakePipe.wake()
         finished.wait()
+    }
+
+    /// The state of the project `request` names in its path; the default project's otherwise.
+    private func backend(for request: HTTPRequest) -> Backend {
+        guard let project = Backend.projectNamed(in: request.path), project != backend.configuration.projectId else { return backend }
+        if let existing = otherProjects[project] { return existing }
+        var configuration = backend.configuration
+        configuration.projectId = project
+        let made = Backend(configuration: configuration)
+        made.baseURL = backend.baseURL
+        made.outbox = backend.outbox
+        otherProjects[project] = made
+        return made
     }
 
     private func withBackend<T>(_ body: (Backend) throws -> T) rethrows -> T {

@@ -22,6 +22,14 @@ package struct StandInConfiguration: Sendable {
     /// certificate there, under kid `stand-in`, as `fbauth emulator` does; otherwise the
     /// signature is random bytes, which is faster and all a client sees.
     package var signsIDTokens = false
+    /// Without `signsIDTokens`: tokens with `alg: none` and no signature, as Google's Auth
+    /// emulator makes them (the Admin SDKs take them from an emulator), instead of RS256-shaped
+    /// ones with random bytes.
+    package var unsignedTokens = false
+    /// Refuse a mail's continue URL outside the project's authorized domains, as production
+    /// does (`UNAUTHORIZED_DOMAIN`); Google's Auth emulator takes any (Firebase's samples use
+    /// `https://www.example.com/…`).
+    package var checksContinueURLDomains = true
     /// How recent a sign-in must be to change second factors (production: 5 minutes,
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
     package var recentSignIn: TimeInterval = 300

@@ -10,9 +10,15 @@ import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
-    func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
+    func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
         var configuration = StandInConfiguration()
+        configuration.projectId = project
         configuration.idTokenLifetime = tokenLifetime
+        // As Google's Auth emulator starts: without email enumeration protection (its
+        // `PATCH /emulator/v1/projects/P/config` turns it on, as a project's setting does).
+        configuration.emailEnumerationProtection = false
+        // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
+        configuration.checksContinueURLDomains = false
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
@@ -20,9 +26,11 @@ struct BundledStandIn: LocalStandIn {
         configuration.checksRecaptcha = false
         // Programs written against Google's Auth emulator sign in with fake JSON claims.
         configuration.acceptsFakeClaims = true
-        // Its ID tokens are signed, and its certificate published, so that a server (fbauth
-        // verify-token, FirebaseAdminAuth) checks their signatures as against production.
-        configuration.signsIDTokens = true
+        // With --sign-tokens its ID tokens are signed, and its certificate published, so that a
+        // server (fbauth verify-token, FirebaseAdminAuth) checks their signatures as against
+        // production; otherwise they are `alg: none`, as Google's Auth emulator makes them.
+        configuration.signsIDTokens = signsTokens
+        configuration.unsignedTokens = !signsTokens
         let standIn: StandIn
         do {
             standIn = try StandIn(configuration: configuration, port: port)

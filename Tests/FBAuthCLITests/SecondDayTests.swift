@@ -119,7 +119,7 @@ import Testing
         #expect(try harness.run(["signup", "--email", "mail@example.com"], stdin: "secret-1\n", environment: environment).status == 0)
         let sent = try harness.run(["verify-email"], environment: environment)
         #expect(sent.status == 0, "\(sent)")
-        #expect(sent.stderr.contains("listed at http://\(host)/emulator/v1/projects/fbauth-stand-in/oobCodes"), "\(sent.stderr)")
+        #expect(sent.stderr.contains("listed at http://\(host)/emulator/v1/projects/demo-fbauth/oobCodes"), "\(sent.stderr)")
         #expect(emulator.waitForStderr(containing: "To verify the email address mail@example.com, follow this link: http://\(host)/emulator/action?mode=verifyEmail"),
                 "\(emulator.stderr)")
         emulator.interrupt()

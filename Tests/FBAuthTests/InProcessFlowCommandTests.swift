@@ -15,9 +15,10 @@ import TestSupport
         /// The token lifetimes of the stand-ins started so far.
         var started: [Int] { lock.withLock { requested } }
 
-        func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
+        func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
             lock.withLock { requested.append(tokenLifetime) }
             var configuration = StandInConfiguration()
+            configuration.projectId = project
             configuration.idTokenLifetime = tokenLifetime
             do {
                 let standIn = try StandIn(configuration: configuration, port: port)

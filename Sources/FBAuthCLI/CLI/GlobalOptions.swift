@@ -47,7 +47,7 @@ package struct GlobalOptions: Sendable, Equatable {
         OptionSpec("store", value: "keyring|file|none", suggestions: ["keyring", "file", "none"], help: "Where new refresh tokens are kept: the OS keyring (an error when none answers) or sessions.json (0600); default $FBAUTH_STORE, else where the first sign-in put them. none: this run reads and keeps nothing, on disk or in a keyring (CI)."),
         OptionSpec("refresh-token-file", value: "FILE|-", help: "Act as the session of this refresh token, read from FILE or stdin, in memory only (as --store none); also FBAUTH_REFRESH_TOKEN. Never given as an argument."),
         OptionSpec("user", value: "UID-or-EMAIL", help: "Act on this saved session instead of the current one."),
-        OptionSpec("project", value: "ID", help: "Act on the saved sessions of this project, by its id (as gcloud and firebase do); with FIREBASE_AUTH_EMULATOR_HOST, on that emulator. A first sign-in still needs the project's API key."),
+        OptionSpec("project", value: "ID", help: "Act on the saved sessions of this project, by its id (as gcloud and firebase do); with FIREBASE_AUTH_EMULATOR_HOST, on that emulator. A first sign-in still needs the project's API key. For fbauth emulator: the project clients with an API key sign in to (default demo-fbauth)."),
         OptionSpec("verbose", help: "Log each HTTP exchange on stderr, with tokens, codes and passwords redacted."),
         OptionSpec("allow-unknown-provider", help: "Accept a --provider id that Firebase does not offer under that name (fbauth refuses a typo such as yahoo.co otherwise); oidc.NAME and saml.NAME need no such option."),
     ]

@@ -3,13 +3,16 @@ import FBAuthSupport
 /// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
 enum EmulatorCommand: RunnableCommand {
     static let defaultPort: UInt16 = 9099
+    /// A demo project's id, as `firebase emulators:start` takes for projects that exist nowhere.
+    static let defaultProject = "demo-fbauth"
 
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
+            OptionSpec("sign-tokens", help: "Sign ID tokens and session cookies with RS256 by the stand-in's own key, whose certificate it publishes where Google publishes securetoken's, so that servers check signatures as against production. Default: alg none, as Google's Auth emulator makes them (the Admin SDKs take both from an emulator)."),
             OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
             OptionSpec("import", value: "DIR", help: "Start with the users and settings of an export (this command's, or Google's Auth emulator's: firebase emulators:export DIR)."),
             OptionSpec("export-on-exit", value: "DIR", optionalValue: true,
@@ -27,7 +30,8 @@ enum EmulatorCommand: RunnableCommand {
             authentication (TOTP, and SMS codes listed at \
             /emulator/v1/projects/fbauth-stand-in/verificationCodes, without reCAPTCHA).
 
-            Its ID tokens are signed with RS256 by a key of its own (public: emulator tokens \
+            Its ID tokens are unsigned (alg none), as Google's Auth emulator makes them. With \
+            --sign-tokens they are signed with RS256 by a key of its own (public: emulator tokens \
             prove nothing elsewhere), whose certificate it publishes where Google publishes \
             securetoken's (/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com), \
             so that servers check their signatures (fbauth verify-token, FirebaseAdminAuth).
@@ -60,6 +64,7 @@ enum EmulatorCommand: RunnableCommand {
     struct Options: Equatable {
         var port: UInt16
         var tokenLifetime: Int
+        var signsTokens = false
         var importDirectory: String?
         /// Where to export on exit; nil: nowhere.
         var exportDirectory: String?
@@ -78,7 +83,7 @@ enum EmulatorCommand: RunnableCommand {
         }
         let debugTokens = arguments.all("app-check-debug-token")
         for token in debugTokens { try checkDebugToken(token, from: "--app-check-debug-token") }
-        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime,
+        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime, signsTokens: arguments.flag("sign-tokens"),
                        importDirectory: importDirectory, exportDirectory: exportDirectory,
                        debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"))
     }
@@ -122,7 +127,11 @@ enum EmulatorCommand: RunnableCommand {
         // Catch Ctrl-C before anything is served, so that no change is lost before an export.
         let interrupt = options.exportDirectory == nil ? nil : context.dependencies.interrupts.begin()
         let appCheck = try appCheck(options, context)
-        let running = try standIn.start(port: options.port, tokenLifetime: options.tokenLifetime, importing: options.importDirectory, appCheck: appCheck)
+        // The global --project names the project clients with an API key sign in to; the Admin
+        // API's projects/P/… paths serve any other too, each with users of its own.
+        let project = context.globals.project ?? defaultProject
+        let running = try standIn.start(port: options.port, project: project, tokenLifetime: options.tokenLifetime, signsTokens: options.signsTokens,
+                                        importing: options.importDirectory, appCheck: appCheck)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {
                 try running.prepareExport(to: exportDirectory)
@@ -139,7 +148,7 @@ enum EmulatorCommand: RunnableCommand {
             context.console.say(line)
         }
         if let line = appCheckLine(appCheck) { context.console.say(line) }
-        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes of second factors are listed at http://\(running.hostAndPort)/emulator/v1/projects/fbauth-stand-in/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
+        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes are listed at http://\(running.hostAndPort)/emulator/v1/projects/\(project)/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
         guard let exportDirectory = options.exportDirectory, let interrupt else { Platform.waitUntilTerminated() }
         Platform.waitUntilReadable(interrupt.descriptor)
         interrupt.end()

@@ -45,7 +45,9 @@ package protocol LocalStandIn: Sendable {
     /// `tokenLifetime` seconds, with the users of an export in `importing` (Google's Auth
     /// emulator's layout) when given.
     /// `appCheck`: the App Check debug tokens it registers, and whether it enforces App Check.
-    func start(port: UInt16, tokenLifetime: Int, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn
+    /// `signsTokens`: ID tokens signed with RS256 by the stand-in's published key; otherwise
+    /// `alg: none`, as Google's Auth emulator makes them.
+    func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn
 }
 
 /// App Check on the local stand-in (`fbauth emulator --app-check-debug-token-file`,
@@ -62,7 +64,7 @@ package struct LocalAppCheck: Sendable, Equatable {
 
 extension LocalStandIn {
     func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
-        try start(port: port, tokenLifetime: tokenLifetime, importing: nil, appCheck: nil)
+        try start(port: port, project: "fbauth-stand-in", tokenLifetime: tokenLifetime, signsTokens: true, importing: nil, appCheck: nil)
     }
 }
 

@@ -8,13 +8,17 @@ import LoopbackHTTP
 extension Backend {
     static let adminPrefix = "/identitytoolkit.googleapis.com/v1/projects/"
 
-    /// The Admin API's calls on users, `projects/P[/tenants/T]/accounts…`, as firebase-admin
-    /// makes them: authorized by `requireAdmin`, for this project only (another's is
-    /// PERMISSION_DENIED, as production answers credentials of another project).
+    /// The Admin API's calls on users, `projects/P[/tenants/T]/accounts…` and
+    /// `projects/P[/tenants/T]:createSessionCookie`, as firebase-admin makes them: authorized by
+    /// `requireAdmin`, on the project the path names (each project has users of its own).
     func adminAccounts(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        guard request.method == "POST" else { throw .notFound }
         try requireAdmin(request)
-        let rest = request.path.dropFirst(Self.adminPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // `P/accounts:lookup`, `P/tenants/T/accounts`, `P:createSessionCookie`, …
+        var rest = request.path.dropFirst(Self.adminPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if let colon = rest.last?.firstIndex(of: ":"), rest.count == 1 || rest.count == 3 {
+            let last = rest.removeLast()
+            rest += [String(last[..<colon]), String(last[colon...])]
+        }
         var tenant: String?
         let method: String
         switch rest.count {
@@ -23,28 +27,45 @@ extension Backend {
         default: throw .notFound
         }
         guard rest[0] == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
-        switch method {
-        case "accounts:lookup": return try adminLookup(JSONBody(request, allowed: ["localId", "email", "phoneNumber", "tenantId"]), tenant: tenant)
-        case "accounts": return try adminCreate(JSONBody(request, allowed: Self.adminCreateFields), tenant: tenant)
-        case "accounts:update": return try adminUpdate(JSONBody(request, allowed: Self.updateFields))
+        switch (request.method, method) {
+        case ("POST", "accounts:lookup"):
+            return try adminLookup(JSONBody(request, allowed: ["localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)
+        case ("POST", "accounts"): return try adminCreate(JSONBody(request, allowed: Self.adminCreateFields), tenant: tenant)
+        case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields))
+        case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
+        case ("GET", "accounts:batchGet"): return batchGet(request, tenant: tenant)
+        case ("POST", "accounts:batchDelete"): return try batchDelete(JSONBody(request, allowed: ["localIds", "force", "tenantId"]), tenant: tenant)
+        case ("POST", "accounts:batchCreate"): return try batchCreate(JSONBody(request, allowed: Self.batchCreateFields), tenant: tenant)
+        case ("POST", "accounts:sendOobCode"): return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true)
+        case ("POST", ":createSessionCookie"): return try createSessionCookie(JSONBody(request, allowed: ["idToken", "validDuration", "tenantId"]), tenant: tenant)
         default: throw .notFound
         }
     }
 
-    /// `accounts:lookup` by uid or email: the users found, no `users` at all when none is
-    /// (as production answers an unknown uid).
+    /// `accounts:lookup` by uid, email, phone number or provider id: the users found, no `users`
+    /// at all when none is (as production answers an unknown uid).
     func adminLookup(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
-        let uids = try body.strings("localId") ?? [], emails = try body.strings("email") ?? []
-        guard !uids.isEmpty || !emails.isEmpty else { throw .badRequest("INVALID_ARGUMENT : one of localId, email, phoneNumber or federatedUserId is required") }
+        let uids = try body.strings("localId") ?? [], emails = (try body.strings("email") ?? []).map { $0.lowercased() }
+        let phones = try body.strings("phoneNumber") ?? []
+        let federated = (body.fields["federatedUserId"] as? [[String: Any]] ?? []).compactMap { entry -> (String, String)? in
+            guard let provider = entry["providerId"] as? String, let raw = entry["rawId"] as? String else { return nil }
+            return (provider, raw)
+        }
+        guard !uids.isEmpty || !emails.isEmpty || !phones.isEmpty || !federated.isEmpty else {
+            throw .badRequest("INVALID_ARGUMENT : one of localId, email, phoneNumber or federatedUserId is required")
+        }
         let found = accounts.values.filter { account in
-            account.tenantId == tenant && (uids.contains(account.localId) || account.email.map(emails.contains) == true)
+            account.tenantId == tenant && (uids.contains(account.localId) || account.email.map(emails.contains) == true
+                || account.phoneNumber.map(phones.contains) == true
+                || federated.contains { provider, raw in account.links.contains { $0.providerId == provider && $0.rawId == raw } })
         }.sorted { $0.localId < $1.localId }
         var answer: [String: Any] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
         if !found.isEmpty { answer["users"] = found.map(userInfo) }
         return answer
     }
 
-    static let adminCreateFields: Set<String> = ["localId", "email", "password", "displayName", "photoUrl", "emailVerified", "disabled", "tenantId"]
+    static let adminCreateFields: Set<String> = ["localId", "email", "password", "displayName", "photoUrl", "emailVerified", "disabled", "tenantId",
+                                                 "phoneNumber", "mfaInfo", "targetProjectId"]
 
     /// `projects/P/accounts` (firebase-admin's `createUser`): a user with the uid given, or a new one.
     func adminCreate(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
@@ -67,6 +88,17 @@ extension Backend {
         account.photoUrl = try body.string("photoUrl")
         account.emailVerified = try body.bool("emailVerified") ?? false
         account.disabled = try body.bool("disabled") ?? false
+        if let number = try body.string("phoneNumber") {
+            guard Self.isPhoneNumber(number) else {
+                accounts[account.localId] = nil
+                throw .badRequest("INVALID_PHONE_NUMBER : Invalid format.")
+            }
+            guard self.account(withPhoneNumber: number, tenantId: tenant) == nil else {
+                accounts[account.localId] = nil
+                throw .badRequest("PHONE_NUMBER_EXISTS")
+            }
+            account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
+        }
         accounts[account.localId] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": account.localId]
         answer["email"] = account.email

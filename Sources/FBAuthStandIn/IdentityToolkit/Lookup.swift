@@ -39,6 +39,8 @@ extension Backend {
         user["tenantId"] = account.tenantId
         if account.disabled { user["disabled"] = true }
         if account.emailLinkSignIn { user["emailLinkSignin"] = true }
+        if !account.customClaims.isEmpty { user["customAttributes"] = String(decoding: JSONText.data(account.customClaims), as: UTF8.self) }
+        if let hash = account.importedPasswordHash, account.password == nil { user["passwordHash"] = hash }
         if account.password != nil {
             user["passwordHash"] = "UkVEQUNURUQ="  // production redacts it the same way
             user["passwordUpdatedAt"] = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000

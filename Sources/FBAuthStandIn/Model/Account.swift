@@ -27,6 +27,8 @@ struct Account {
     var passwordUpdatedAt: Date?
     /// Claims set by the Admin SDK (`customAttributes`), added to every ID token.
     var customClaims: [String: Any] = [:]
+    /// A password hash an import gave (`accounts:batchCreate`), kept as given.
+    var importedPasswordHash: String?
 
     var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
     /// The number of the user's phone provider, if any.

@@ -11,6 +11,11 @@ final class Backend {
     /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
     var baseURL = ""
     var accounts: [String: Account] = [:]
+    /// Tenants made through the Admin API (`projects/P/tenants`), by id: their resource.
+    var tenants: [String: [String: Any]] = [:]
+    /// OpenID Connect and SAML provider configurations (`oauthIdpConfigs`, `inboundSamlConfigs`),
+    /// by collection, then by resource name.
+    var providerConfigs: [String: [String: [String: Any]]] = [:]
     /// Proofs of a verified phone number another user has (`signInWithPhoneNumber`), by proof.
     var temporaryProofs: [String: String] = [:]
     var pendingAuthorizations: [String: PendingAuthorization] = [:]
@@ -121,7 +126,7 @@ final class Backend {
         if let email = account.email { claims["email"] = email }
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }
-        let token = UnsignedJWT.make(claims, signed: configuration.signsIDTokens)
+        let token = mintJWT(claims)
         idTokens[token] = IssuedIDToken(localId: account.localId, tenantId: account.tenantId, issuedAt: now, expiresAt: expires,
                                         authTime: account.lastLoginAt, signInProvider: signInProvider, secondFactor: secondFactor)
         return token
@@ -143,4 +148,14 @@ final class Backend {
 
     /// Seconds since 1970 in milliseconds, as a string (Identity Toolkit's timestamp format).
     static func milliseconds(_ date: Date) -> String { String(Int64(date.timeIntervalSince1970 * 1000)) }
+}
+
+extension Backend {
+    /// A token of `claims`, signed as the configuration says: RS256 by the stand-in's key,
+    /// `alg: none` as Google's Auth emulator makes them, or RS256-shaped with random bytes.
+    func mintJWT(_ claims: [String: Any]) -> String {
+        if configuration.signsIDTokens { return UnsignedJWT.make(claims, signed: true) }
+        if configuration.unsignedTokens { return UnsignedJWT.none(claims) }
+        return UnsignedJWT.make(claims)
+    }
 }

@@ -73,6 +73,9 @@ extension Backend {
             if path.hasPrefix(Self.adminPrefix) {
                 return JSONResponse.make(200, try adminAccounts(request))
             }
+            if path.hasPrefix(Self.adminV2Prefix) {
+                return JSONResponse.make(200, try adminProjectResources(request))
+            }
             try requireAppCheck(request)
             if path.hasPrefix("/fake-idp/") {
                 return try providerPage(request)
@@ -97,12 +100,7 @@ extension Backend {
             if path == "/" {
                 return JSONResponse.make(200, ["authEmulator": ["ready": true], "fbauthStandIn": true])
             }
-            if path.hasPrefix("/emulator/v1/projects/"), path.hasSuffix("/verificationCodes"), request.method == "GET" {
-                return JSONResponse.make(200, verificationCodes())
-            }
-            if path.hasPrefix("/emulator/v1/projects/"), path.hasSuffix("/oobCodes"), request.method == "GET" {
-                return JSONResponse.make(200, listedOobCodes())
-            }
+            if let answer = try emulatorProjectAPI(request) { return answer }
             if path == "/emulator/action", request.method == "GET" {
                 return actionHandler(request)
             }
@@ -189,6 +187,9 @@ extension Backend {
     /// the key's application restrictions, with production's messages.
     private func checkAPIKey(_ request: HTTPRequest) throws(APIError) {
         let key = request.queryItems.first { $0.name == "key" }?.value ?? request.header("x-goog-api-key")
+        // An administrator's OAuth token stands for a key, as production (and Google's Auth
+        // emulator, with `Bearer owner`) takes one.
+        if key == nil, request.header("Authorization") != nil, (try? requireAdmin(request)) != nil { return }
         guard let key, !key.isEmpty else { throw APIError.missingAPIKey }
         if let valid = configuration.validAPIKeys, !valid.contains(key) { throw APIError.invalidAPIKey }
         switch configuration.apiKeyRestrictions[key] {

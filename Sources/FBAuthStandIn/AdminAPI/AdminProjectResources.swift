@@ -1,0 +1,125 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LoopbackHTTP
+
+// The Admin API's v2 resources of a project (the Identity Toolkit v2 REST reference): tenants,
+// and OpenID Connect and SAML provider configurations, which Google's Auth emulator answers
+// with "not implemented". Created, read, listed, changed (`updateMask`) and deleted as
+// firebase-admin's tenant_mgt and `*_provider_config` calls make them.
+extension Backend {
+    static let adminV2Prefix = "/identitytoolkit.googleapis.com/v2/projects/"
+    static let providerCollections: [String: (idParameter: String, prefix: String)] = [
+        "oauthIdpConfigs": ("oauthIdpConfigId", "oidc."), "inboundSamlConfigs": ("inboundSamlConfigId", "saml."),
+    ]
+
+    func adminProjectResources(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        try requireAdmin(request)
+        var rest = request.path.dropFirst(Self.adminV2Prefix.count).split(separator: "/").map(String.init)
+        guard let project = rest.first, project == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
+        rest.removeFirst()
+        var parent = "projects/\(project)"
+        if rest.count >= 3, rest[0] == "tenants", Self.providerCollections[rest[2]] != nil {
+            parent += "/tenants/\(rest[1])"
+            rest.removeFirst(2)
+        }
+        var query: [String: String] = [:]
+        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
+        switch (request.method, rest.first, rest.count) {
+        case ("POST", "tenants", 1): return try createTenant(request, parent: parent)
+        case ("GET", "tenants", 1): return list("tenants", Array(tenants.values), query: query)
+        case (_, "tenants", 2): return try tenant(rest[1], request, query: query)
+        case ("POST", let collection?, 1) where Self.providerCollections[collection] != nil:
+            return try createProviderConfig(collection, parent: parent, request, query: query)
+        case ("GET", let collection?, 1) where Self.providerCollections[collection] != nil:
+            return list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix(parent + "/") }.values), query: query)
+        case (_, let collection?, 2) where Self.providerCollections[collection] != nil:
+            return try providerConfig(collection, name: "\(parent)/\(collection)/\(rest[1])", request, query: query)
+        default: throw .notFound
+        }
+    }
+
+    private func createTenant(_ request: HTTPRequest, parent: String) throws(APIError) -> [String: Any] {
+        var resource = try Self.resource(request)
+        let id = "\(((resource["displayName"] as? String) ?? "tenant").lowercased().filter { $0.isLetter || $0.isNumber }.prefix(20))-\(RandomToken.make(bytes: 4).lowercased().filter { $0.isLetter || $0.isNumber }.prefix(5))"
+        resource["name"] = "\(parent)/tenants/\(id)"
+        for (flag, value) in ["allowPasswordSignup": false, "enableEmailLinkSignin": false, "disableAuth": false, "enableAnonymousUser": false] where resource[flag] == nil {
+            resource[flag] = value
+        }
+        tenants[id] = resource
+        return resource
+    }
+
+    private func tenant(_ id: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
+        guard var resource = tenants[id] else { throw APIError(httpStatus: 404, message: "TENANT_NOT_FOUND", status: "NOT_FOUND", reason: "notFound") }
+        switch request.method {
+        case "GET": return resource
+        case "DELETE":
+            tenants[id] = nil
+            accounts = accounts.filter { $0.value.tenantId != id }
+            return [:]
+        case "PATCH":
+            Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
+            tenants[id] = resource
+            return resource
+        default: throw .notFound
+        }
+    }
+
+    private func createProviderConfig(_ collection: String, parent: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
+        guard let kind = Self.providerCollections[collection] else { throw .notFound }
+        guard let id = query[kind.idParameter], id.hasPrefix(kind.prefix), id.count > kind.prefix.count else {
+            throw .badRequest("INVALID_PROVIDER_ID : \(kind.idParameter) must start with \(kind.prefix)")
+        }
+        let name = "\(parent)/\(collection)/\(id)"
+        guard providerConfigs[collection]?[name] == nil else { throw APIError(httpStatus: 409, message: "DUPLICATE_IDP_ID", status: "ALREADY_EXISTS", reason: "alreadyExists") }
+        var resource = try Self.resource(request)
+        resource["name"] = name
+        providerConfigs[collection, default: [:]][name] = resource
+        return resource
+    }
+
+    private func providerConfig(_ collection: String, name: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
+        guard var resource = providerConfigs[collection]?[name] else {
+            throw APIError(httpStatus: 404, message: "CONFIGURATION_NOT_FOUND", status: "NOT_FOUND", reason: "notFound")
+        }
+        switch request.method {
+        case "GET": return resource
+        case "DELETE":
+            providerConfigs[collection]?[name] = nil
+            return [:]
+        case "PATCH":
+            Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
+            providerConfigs[collection]?[name] = resource
+            return resource
+        default: throw .notFound
+        }
+    }
+
+    /// A page of resources by name (`pageSize`, `pageToken`: the last name of the page before).
+    private func list(_ key: String, _ resources: [[String: Any]], query: [String: String]) -> [String: Any] {
+        let size = min(max(Int(query["pageSize"] ?? "") ?? 100, 1), 100)
+        let after = query["pageToken"] ?? ""
+        let sorted = resources.sorted { ($0["name"] as? String ?? "") < ($1["name"] as? String ?? "") }.filter { ($0["name"] as? String ?? "") > after }
+        var answer: [String: Any] = [key: Array(sorted.prefix(size))]
+        if sorted.count > size, let last = sorted.prefix(size).last?["name"] as? String { answer["nextPageToken"] = last }
+        return answer
+    }
+
+    /// The request's JSON object, without `name` (the server names resources).
+    private static func resource(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        guard var object = JSONText.parse(Data(request.body)) as? [String: Any] else {
+            throw .invalidArgument("Invalid JSON payload received. Unexpected token.")
+        }
+        object["name"] = nil
+        return object
+    }
+
+    /// A PATCH: the fields `mask` names (dotted paths to their first part), else all given.
+    private static func apply(_ change: [String: Any], to resource: inout [String: Any], mask: String?) {
+        let fields = mask.map { $0.split(separator: ",").map { String($0.split(separator: ".").first ?? "") } } ?? Array(change.keys)
+        for field in fields where !field.isEmpty { resource[field] = change[field] }
+    }
+}

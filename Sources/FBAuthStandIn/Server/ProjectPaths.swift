@@ -1,0 +1,13 @@
+/// Which project a request names: Identity Toolkit's `…/v1/projects/P/…` and `…/v2/projects/P/…`
+/// (the Admin API), and the emulator's own `/emulator/v1/projects/P/…`. Requests with an API key
+/// name none, and go to the default project, as an API key does in Google's Auth emulator.
+extension Backend {
+    static func projectNamed(in path: String) -> String? {
+        for prefix in ["/identitytoolkit.googleapis.com/v1/projects/", "/identitytoolkit.googleapis.com/v2/projects/", "/emulator/v1/projects/"]
+        where path.hasPrefix(prefix) {
+            let project = path.dropFirst(prefix.count).prefix { $0 != "/" && $0 != ":" }
+            return project.isEmpty ? nil : String(project)
+        }
+        return nil
+    }
+}
