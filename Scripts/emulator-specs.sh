@@ -13,6 +13,7 @@
 set -euo pipefail
 target="http://${1:?usage: emulator-specs.sh HOST:PORT [PASSED_FILE]}"
 passed="${2:-}"
+case "$passed" in ""|/*) ;; *) passed="$PWD/$passed" ;; esac
 build="${AUTH_EMULATOR_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/fbauth-auth-emulator}"
 compiled="$build/selftest"
 if [ ! -f "$compiled/lib/emulator/auth/testing/setup.js" ] || ! command -v mocha >/dev/null 2>&1; then

@@ -88,6 +88,12 @@ extension Backend {
         account.photoUrl = try body.string("photoUrl")
         account.emailVerified = try body.bool("emailVerified") ?? false
         account.disabled = try body.bool("disabled") ?? false
+        do throws(APIError) {
+            account.mfaEnrollments = try Self.enrollments(body.fields["mfaInfo"], now: now())
+        } catch {
+            accounts[account.localId] = nil
+            throw error
+        }
         if let number = try body.string("phoneNumber") {
             guard Self.isPhoneNumber(number) else {
                 accounts[account.localId] = nil
@@ -103,5 +109,32 @@ extension Backend {
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": account.localId]
         answer["email"] = account.email
         return answer
+    }
+}
+
+extension Backend {
+    /// The client API's paths called with an administrator's token instead of a user's (the Admin
+    /// SDKs' older paths; Google's Auth emulator takes `Bearer owner` there): a user named by
+    /// uid or email, as the Admin API's own paths do. Nil: an ordinary client call.
+    func privilegedAccounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any]? {
+        guard request.header("Authorization") != nil, (try? requireAdmin(request)) != nil else { return nil }
+        switch method {
+        case "lookup":
+            let body = try JSONBody(request, allowed: Self.lookupFields)
+            guard body.fields["idToken"] == nil else { return nil }
+            return try adminLookup(body, tenant: try body.string("tenantId"))
+        case "update":
+            let body = try JSONBody(request, allowed: Self.updateFields)
+            guard body.fields["idToken"] == nil, body.fields["oobCode"] == nil else { return nil }
+            return try adminUpdate(body)
+        case "delete":
+            let body = try JSONBody(request, allowed: Self.deleteFields)
+            guard body.fields["idToken"] == nil else { return nil }
+            return try adminDelete(body, tenant: try body.string("tenantId"))
+        case "sendOobCode":
+            return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true)
+        default:
+            return nil
+        }
     }
 }

@@ -45,6 +45,7 @@ extension Backend {
         var resource = try Self.resource(request)
         let id = "\(((resource["displayName"] as? String) ?? "tenant").lowercased().filter { $0.isLetter || $0.isNumber }.prefix(20))-\(RandomToken.make(bytes: 4).lowercased().filter { $0.isLetter || $0.isNumber }.prefix(5))"
         resource["name"] = "\(parent)/tenants/\(id)"
+        resource["tenantId"] = id
         for (flag, value) in ["allowPasswordSignup": false, "enableEmailLinkSignin": false, "disableAuth": false, "enableAnonymousUser": false] where resource[flag] == nil {
             resource[flag] = value
         }
@@ -121,5 +122,18 @@ extension Backend {
     private static func apply(_ change: [String: Any], to resource: inout [String: Any], mask: String?) {
         let fields = mask.map { $0.split(separator: ",").map { String($0.split(separator: ".").first ?? "") } } ?? Array(change.keys)
         for field in fields where !field.isEmpty { resource[field] = change[field] }
+    }
+}
+
+extension Backend {
+    /// A tenant made with `disableAuth` serves no sign-in and no user (`PROJECT_DISABLED`),
+    /// whether its id is in the path or the body, before anything else is checked.
+    func refuseDisabledTenant(_ request: HTTPRequest) throws(APIError) {
+        guard !tenants.isEmpty else { return }
+        var tenant: String?
+        let parts = request.path.split(separator: "/")
+        if let index = parts.firstIndex(of: "tenants"), index + 1 < parts.count { tenant = String(parts[index + 1].prefix { $0 != ":" }) }
+        if tenant == nil, let body = JSONText.parse(Data(request.body)) as? [String: Any] { tenant = body["tenantId"] as? String }
+        if let tenant, tenants[tenant]?["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
     }
 }

@@ -97,6 +97,9 @@ extension Backend {
         if let hash = try user.string("passwordHash") {
             account.importedPasswordHash = hash
         }
+        // Google's Auth emulator's own field: a password in clear, for test users.
+        if let password = try user.string("rawPassword") { account.password = password }
+        if user.fields["mfaInfo"] != nil { account.mfaEnrollments = try Self.enrollments(user.fields["mfaInfo"], now: now) }
         for provider in (user.fields["providerUserInfo"] as? [[String: Any]]) ?? [] {
             let info = JSONBody(fields: provider)
             guard let providerId = try info.string("providerId"), let rawId = try info.string("rawId") else { throw .badRequest("providerUserInfo needs providerId and rawId") }
@@ -125,5 +128,22 @@ extension Backend {
         claims["exp"] = now + validDuration
         claims["auth_time"] = Int(token.authTime.timeIntervalSince1970)
         return ["sessionCookie": mintJWT(claims)]
+    }
+}
+
+extension Backend {
+    /// Second factors as the Admin API gives them (`mfaInfo`, `mfa.enrollments`): SMS ones, each
+    /// with its number and name; an enrolment id and date where none is given.
+    static func enrollments(_ value: Any?, now: Date) throws(APIError) -> [MfaEnrollment] {
+        guard let list = value as? [[String: Any]] else { return [] }
+        var enrollments: [MfaEnrollment] = []
+        for entry in list {
+            guard let number = entry["phoneInfo"] as? String, isPhoneNumber(number) else {
+                throw .badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
+            }
+            enrollments.append(MfaEnrollment(id: entry["mfaEnrollmentId"] as? String ?? RandomToken.localId(), displayName: entry["displayName"] as? String,
+                                             enrolledAt: now, kind: .phone(number)))
+        }
+        return enrollments
     }
 }

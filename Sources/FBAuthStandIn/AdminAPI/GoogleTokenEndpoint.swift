@@ -103,11 +103,12 @@ extension Backend {
     /// Whether the request carries the Admin API's authority: the emulator's `Bearer owner`,
     /// or an access token the token endpoint issued that has not expired.
     func requireAdmin(_ request: HTTPRequest) throws(APIError) {
-        guard let authorization = request.header("Authorization"), authorization.hasPrefix("Bearer ") else {
+        guard let authorization = request.header("Authorization"), authorization.lowercased().hasPrefix("bearer ") else {
             throw APIError(httpStatus: 401, message: "Request is missing required authentication credential. Expected OAuth 2 access token, login cookie or other valid authentication credential.", status: "UNAUTHENTICATED", reason: "unauthorized")
         }
         let token = String(authorization.dropFirst("Bearer ".count))
-        if token == "owner" { return }
+        // Google's Auth emulator takes `Bearer owner` in any case, as its administrator.
+        if token.lowercased() == "owner" { return }
         guard let expires = adminAccessTokens[token], expires > now() else {
             throw APIError(httpStatus: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.", status: "UNAUTHENTICATED", reason: "unauthorized")
         }

@@ -6,7 +6,7 @@ import Foundation
 
 extension Backend {
     static let signInWithPasswordFields: Set<String> = ["email", "password", "returnSecureToken", "tenantId", "captchaResponse", "captchaChallenge", "idToken", "pendingIdToken", "delegatedProjectNumber", "instanceId", "clientType", "recaptchaVersion"]
-    static let signUpFields: Set<String> = ["email", "password", "displayName", "photoUrl", "returnSecureToken", "tenantId", "idToken", "emailVerified", "disabled", "localId", "phoneNumber", "captchaResponse", "captchaChallenge", "instanceId", "targetProjectId", "clientType", "recaptchaVersion"]
+    static let signUpFields: Set<String> = ["email", "password", "displayName", "photoUrl", "returnSecureToken", "tenantId", "idToken", "emailVerified", "disabled", "localId", "phoneNumber", "captchaResponse", "captchaChallenge", "instanceId", "targetProjectId", "clientType", "recaptchaVersion", "mfaInfo"]
     static let signInWithCustomTokenFields: Set<String> = ["token", "returnSecureToken", "tenantId", "instanceId", "delegatedProjectNumber"]
 
     /// Claims a custom token's developer claims may not name (the Admin SDKs' reserved claims).
@@ -46,9 +46,12 @@ extension Backend {
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse"]
         if email != nil || password != nil { try checkPasswordRecaptcha(body, action: "signUpPassword") }
         if idToken == nil { try admitNewUser(email: email) }
+        // Second factors given with the new user (firebase-tools operations.ts, signUp: `mfaInfo`).
+        let factors = try Self.enrollments(body.fields["mfaInfo"], now: now())
         guard email != nil || password != nil || idToken != nil else {
             var account = createAccount(tenantId: try body.string("tenantId"))
             account.lastLoginAt = now()
+            account.mfaEnrollments = factors
             accounts[account.localId] = account
             answer["localId"] = account.localId
             for (key, value) in issueTokens(for: account, signInProvider: "anonymous") { answer[key] = value }
@@ -72,6 +75,7 @@ extension Backend {
         account.password = password
         account.passwordUpdatedAt = now()
         if let displayName = try body.string("displayName") { account.displayName = displayName }
+        if !factors.isEmpty { account.mfaEnrollments = factors }
         account.lastLoginAt = now()
         accounts[account.localId] = account
         answer["localId"] = account.localId

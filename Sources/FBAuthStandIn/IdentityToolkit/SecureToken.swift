@@ -16,7 +16,11 @@ extension Backend {
             fields = ["grant_type": try body.string("grantType") ?? "", "refresh_token": try body.string("refreshToken") ?? ""]
         } else {
             var form: [String: String] = [:]
-            for item in FormEncoding.decode(String(decoding: request.body, as: UTF8.self)) { form[item.name] = item.value }
+            // OAuth 2.0's snake_case, and the camelCase Google's front end takes too.
+            for item in FormEncoding.decode(String(decoding: request.body, as: UTF8.self)) {
+                let name = ["grantType": "grant_type", "refreshToken": "refresh_token"][item.name] ?? item.name
+                if form[name] == nil { form[name] = item.value }
+            }
             fields = form
         }
         guard let grantType = fields["grant_type"], !grantType.isEmpty else { throw .badRequest("MISSING_GRANT_TYPE") }

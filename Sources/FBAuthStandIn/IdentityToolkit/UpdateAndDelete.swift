@@ -81,6 +81,37 @@ extension Backend {
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
+        if let photoUrl = try body.string("photoUrl") { account.photoUrl = photoUrl }
+        if let email = try body.string("email") {
+            guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
+            if let owner = self.account(withEmail: email, tenantId: account.tenantId), owner.localId != localId { throw .badRequest("EMAIL_EXISTS") }
+            account.email = email.lowercased()
+        }
+        if let password = try body.string("password") {
+            guard password.count >= 6 else { throw .badRequest("WEAK_PASSWORD : Password should be at least 6 characters") }
+            account.password = password
+            account.passwordUpdatedAt = now()
+        }
+        if let number = try body.string("phoneNumber") {
+            guard Self.isPhoneNumber(number) else { throw .badRequest("INVALID_PHONE_NUMBER : Invalid format.") }
+            if let owner = self.account(withPhoneNumber: number, tenantId: account.tenantId), owner.localId != localId { throw .badRequest("PHONE_NUMBER_EXISTS") }
+            account.links.removeAll { $0.providerId == "phone" }
+            account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
+        }
+        for attribute in try body.strings("deleteAttribute") ?? [] {
+            switch attribute {
+            case "DISPLAY_NAME": account.displayName = nil
+            case "PHOTO_URL": account.photoUrl = nil
+            case "EMAIL": account.email = nil
+            default: break
+            }
+        }
+        for provider in try body.strings("deleteProvider") ?? [] {
+            if provider == "password" { account.password = nil } else { account.links.removeAll { $0.providerId == provider } }
+        }
+        if let mfa = try body.object("mfa") {
+            account.mfaEnrollments = try Self.enrollments(mfa.fields["enrollments"], now: now())
+        }
         // Seconds, as a decimal string (int64 in JSON), the Admin API's revokeRefreshTokens.
         if let validSince = body.fields["validSince"] {
             guard let seconds = (validSince as? String).flatMap({ Int64($0) }) ?? (validSince as? Int).map(Int64.init) else {

@@ -71,6 +71,7 @@ extension Backend {
                 return metadataToken(request)
             }
             if path.hasPrefix(Self.adminPrefix) {
+                try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try adminAccounts(request))
             }
             if path.hasPrefix(Self.adminV2Prefix) {
@@ -123,12 +124,14 @@ extension Backend {
             if path.hasPrefix(mfaPrefix) {
                 try checkAPIKey(request)
                 guard request.method == "POST" else { throw APIError.notFound }
+                try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try multiFactor(String(path.dropFirst(mfaPrefix.count)), request))
             }
             let apiPrefix = "/identitytoolkit.googleapis.com/v1/accounts:"
             if path.hasPrefix(apiPrefix) {
                 try checkAPIKey(request)
                 guard request.method == "POST" else { throw APIError.notFound }
+                try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try accounts(String(path.dropFirst(apiPrefix.count)), request))
             }
             if path == "/securetoken.googleapis.com/v1/token" {
@@ -145,7 +148,8 @@ extension Backend {
     }
 
     private func accounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        switch method {
+        if let answer = try privilegedAccounts(method, request) { return answer }
+        return switch method {
         case "createAuthUri": try createAuthUri(JSONBody(request, allowed: Self.createAuthUriFields))
         case "signInWithIdp": try signInWithIdp(JSONBody(request, allowed: Self.signInWithIdpFields))
         case "lookup": try lookup(JSONBody(request, allowed: Self.lookupFields))
