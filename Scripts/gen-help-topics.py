@@ -15,6 +15,7 @@ TOPICS = [  # topic, file, one line
     ("headless", "docs/headless.md", "SSH, containers and CI, and how the browser is opened"),
     ("security", "docs/security.md", "what fbauth protects against, and what it cannot"),
     ("sessions", "docs/sessions.md", "where sessions are kept, tokens in scripts, refresh tokens in the OS keyring"),
+    ("emulator", "docs/emulator.md", "fbauth emulator in place of Google's Auth emulator: in CI, what it serves, how close it is"),
 ]
 OUT = ROOT / "Sources/FBAuthCLI/CLI/HelpTopics+Docs.swift"
 

@@ -662,5 +662,59 @@ wrote to `GOOGLE_EXTERNAL_ACCOUNT_OUTPUT_FILE` (else google-auth would go on han
 signed-out user's token from it until it expires) — unless something else was written there
 since — and the session's refresh lock file.
 """#),
+        ("emulator", "fbauth emulator in place of Google's Auth emulator: in CI, what it serves, how close it is", #"""
+# `fbauth emulator`: a drop-in for Google's Auth emulator
+
+`fbauth emulator` is one program that starts in milliseconds where `firebase emulators:start --only auth`
+needs Node, firebase-tools and seconds. It starts as Google's Auth emulator does:
+
+- **A project of any id.** The global `--project ID` is the project clients with an API key sign
+  in to (default `demo-fbauth`, a demo project's id). Every `projects/P/…` path of the Admin API
+  and of `/emulator/v1/projects/P/…` serves any other project too, each with users of its own,
+  and each project's tenants keep theirs apart. Tokens carry their project's `aud` and `iss`.
+- **Tokens.** ID tokens and session cookies are `alg: none`, as Google's are; the Admin SDKs
+  and `fbauth verify-token` take them from an emulator. `--sign-tokens` signs them with RS256 by
+  a published key instead (see Verifying tokens).
+- **Settings.** Email enumeration protection is off, and `PATCH /emulator/v1/projects/P/config`
+  (`{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}`) turns it on, as in Google's.
+  Any continue URL is taken (Firebase's samples use `https://www.example.com/…`).
+
+## In CI, instead of `firebase emulators:start --only auth`
+
+```sh
+fbauth emulator --port 9099 --import ./emulator-data --export-on-exit &   # Google's export layout
+export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099                           # the Admin SDKs
+# Web apps: connectAuthEmulator(auth, "http://127.0.0.1:9099")
+# Apple SDK: Auth.auth().useEmulator(withHost: "127.0.0.1", port: 9099)
+npm test
+```
+
+`--import DIR` reads what `firebase emulators:export DIR` wrote, and `--export-on-exit` writes
+the same layout on Ctrl-C or SIGTERM, so users move between the two.
+
+## What is served
+
+| | endpoints |
+|---|---|
+| The client API (`?key=`) | `accounts:signUp`, `signInWithPassword`, `signInWithIdp`, `signInWithCustomToken`, `signInWithEmailLink`, `signInWithPhoneNumber`, `sendVerificationCode`, `createAuthUri` (a full OAuth code flow at fake providers, where Google's answers 501), `lookup`, `update`, `delete`, `sendOobCode`, `resetPassword`; v2 `mfaEnrollment:*`, `mfaSignIn:*` (SMS and TOTP), `revokeToken`, `recaptchaConfig`, `passwordPolicy`; `GET /v1/projects`, `recaptchaParams`; securetoken's `token` |
+| The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors), `accounts:delete`, `accounts:batchGet` (pages), `accounts:batchCreate` (imports; a password hash is kept, and signs no one in), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token act as these |
+| The Admin API, v2 | `projects/P/tenants` (create, get, list, update, delete), `oauthIdpConfigs` and `inboundSamlConfigs` (OpenID Connect and SAML provider configurations: create, get, list, update, delete; Google's emulator answers "not implemented") |
+| The emulator's own | `DELETE /emulator/v1/projects/P/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
+
+Not served yet: `accounts:query` and `projects/P:queryAccounts`; v2 `projects/P/config`
+(`getConfig`, `updateConfig`); passkeys; blocking functions; the legacy v3 `relyingparty` paths.
+
+## How close to Google's
+
+Judged by Google's own clients, the same way against both emulators:
+
+- **The real Admin SDK.** `Scripts/admin-sdk-check.py HOST:PORT PROJECT` makes firebase-admin's
+  (PyPI) everyday calls. All 20 work against `fbauth emulator`; Google's misses provider
+  configurations, and its refresh tokens outlive `revoke_refresh_tokens`.
+- **firebase-tools' own specs.** `Scripts/emulator-specs.sh HOST:PORT` runs
+  `src/emulator/auth/*.spec.ts` over HTTP against a running emulator started with
+  `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes 173
+  today. The tests keep every case that passes passing.
+"""#),
     ]
 }

@@ -28,7 +28,16 @@ enum EmulatorCommand: RunnableCommand {
             twitter.com), whose consent page redirects to your redirect URI, and signInWithIdp \
             exchanges the code. It also serves accounts:lookup, securetoken and multi-factor \
             authentication (TOTP, and SMS codes listed at \
-            /emulator/v1/projects/fbauth-stand-in/verificationCodes, without reCAPTCHA).
+            /emulator/v1/projects/PROJECT/verificationCodes, without reCAPTCHA).
+
+            It starts as Google's Auth emulator does: --project ID (a global option; default \
+            demo-fbauth) is the project of clients with an API key, and every projects/P/… path \
+            serves any other project with users of its own; email enumeration protection is off \
+            until PATCH /emulator/v1/projects/P/config turns it on; any continue URL is taken. \
+            The Admin API is served too: users (lookup, update, delete, batchGet, batchCreate, \
+            batchDelete, sendOobCode links, createSessionCookie), tenants, and OpenID Connect and \
+            SAML provider configurations. Not yet: accounts:query, v2 projects/P/config, \
+            passkeys, blocking functions. The whole list: fbauth help emulator.
 
             Its ID tokens are unsigned (alg none), as Google's Auth emulator makes them. With \
             --sign-tokens they are signed with RS256 by a key of its own (public: emulator tokens \
