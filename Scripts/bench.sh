@@ -4,7 +4,9 @@
 # and peak memory of `fbauth token` with a fresh saved token, a C baseline that does the least
 # work for the same answer, a Swift program that only prints (the start-up floor of any Swift
 # program linked as fbauth is), `fbauth token --help`, `fbauth whoami --offline`, and a whole
-# `fbauth signin` against the local stand-in with a non-interactive browser; then the ratios
+# `fbauth signin` against the local stand-in with a non-interactive browser, `fbauth emulator`
+# beside Google's Auth emulator where it is built (start-up, signUp/s, lookup/s, an import and
+# its listing); then the ratios
 # of `fbauth token` and of the floor to the baseline, and the refresh requests of 20 concurrent
 # `fbauth token` calls on an expiring token.
 #
@@ -136,6 +138,30 @@ else
   ms_verify="n/a"; mib_verify="n/a"; ms_revoked="n/a"; mib_revoked="n/a"; tokens_per_second="n/a"
 fi
 
+# fbauth emulator against Google's Auth emulator, where it is built (issue 49): start-up until
+# it serves, then one client in a loop (Scripts/emulator-bench.py: signUp/s, lookup/s, a
+# 1,000-user import and its listing), each emulator in turn on the same machine.
+emulator_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+start_ns=$(date +%s%N)
+"$fbauth" emulator --port "$emulator_port" >"$work/emulator.out" 2>"$work/emulator.err" &
+pids+=($!); emulator_pid=$!
+until curl -fsS "http://127.0.0.1:$emulator_port/" >/dev/null 2>&1; do :; done
+fbauth_ready_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+fbauth_load=$(python3 Scripts/emulator-bench.py "127.0.0.1:$emulator_port" demo-fbauth 3)
+kill "$emulator_pid" 2>/dev/null || true
+google_build="${AUTH_EMULATOR_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/fbauth-auth-emulator}"
+google_ready_ms="n/a" google_load=""
+if [ -f "$google_build/.stamp" ] && [ -x ../shared/auth-emulator/start.sh ] && command -v node >/dev/null 2>&1; then
+  google_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  start_ns=$(date +%s%N)
+  if OREMU_PROJECT=demo-fbauth ../shared/auth-emulator/start.sh -d "$google_port" >/dev/null 2>&1; then
+    google_ready_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+    google_load=$(python3 Scripts/emulator-bench.py "127.0.0.1:$google_port" demo-fbauth 3)
+    kill "$(cat "/tmp/auth-emulator-$google_port.pid")" 2>/dev/null || true
+  fi
+fi
+field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1] or "{}").get(sys.argv[2], "n/a"))' "$1" "$2"; }
+
 ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.2f", t / b }')
 floor_ratio=$(awk -v f="$ms_floor" -v b="$ms_baseline" 'BEGIN { printf "%.2f", f / b }')
 own_work=$(awk -v t="$ms_token" -v f="$ms_floor" 'BEGIN { printf "%.2f", t - f }')
@@ -158,6 +184,11 @@ echo "fbauth token / baseline: ${ratio}x"
 echo "floor / baseline: ${floor_ratio}x (start-up of any Swift program linked this way)"
 echo "fbauth token - floor: ${own_work} ms (fbauth's own work)"
 echo "20 concurrent fbauth token on an expiring token: $refreshes refresh request(s)"
+printf '%-40s %14s %14s\n' "emulator, one client in a loop" "fbauth" "Google's"
+printf '%-40s %14s %14s\n' "start-up until it serves (ms)" "$fbauth_ready_ms" "$google_ready_ms"
+for metric in signUp_per_second lookup_per_second import_1000_seconds list_all_seconds; do
+  printf '%-40s %14s %14s\n' "$metric" "$(field "$fbauth_load" "$metric")" "$(field "$google_load" "$metric")"
+done
 
 check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }
 echo "targets:"
@@ -168,3 +199,9 @@ check "fbauth token peak memory under 15 MiB ($mib_token MiB)" "$mib_token < 15"
 check "whole local signin under 150 ms ($ms_signin ms)" "$ms_signin < 150"
 check "20 concurrent calls make one refresh request ($refreshes)" "$refreshes == 1"
 [ "$ms_verify" = "n/a" ] || check "fbauth verify-token with kept keys under 5 ms ($ms_verify ms)" "$ms_verify < 5"
+if [ -n "$google_load" ]; then
+  for metric in signUp_per_second lookup_per_second; do
+    check "emulator $metric at least Google's ($(field "$fbauth_load" "$metric") vs $(field "$google_load" "$metric"))" \
+      "$(field "$fbauth_load" "$metric") >= $(field "$google_load" "$metric")"
+  done
+fi

@@ -30,6 +30,10 @@ package struct StandInConfiguration: Sendable {
     /// does (`UNAUTHORIZED_DOMAIN`); Google's Auth emulator takes any (Firebase's samples use
     /// `https://www.example.com/…`).
     package var checksContinueURLDomains = true
+    /// Consent at the fake providers at once, as this account (or the one a request's
+    /// `login_hint` names), for scripts and tests that have no person to click (`fbauth emulator
+    /// --auto-consent EMAIL`); nil: the consent page is shown.
+    package var autoConsentEmail: String?
     /// How recent a sign-in must be to change second factors (production: 5 minutes,
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
     package var recentSignIn: TimeInterval = 300

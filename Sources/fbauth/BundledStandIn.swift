@@ -10,7 +10,9 @@ import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
-    func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
+    func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn {
+        let (port, project, tokenLifetime, signsTokens, importing, appCheck) =
+            (setup.port, setup.project, setup.tokenLifetime, setup.signsTokens, setup.importing, setup.appCheck)
         var configuration = StandInConfiguration()
         configuration.projectId = project
         configuration.idTokenLifetime = tokenLifetime
@@ -19,6 +21,7 @@ struct BundledStandIn: LocalStandIn {
         configuration.emailEnumerationProtection = false
         // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
         configuration.checksContinueURLDomains = false
+        configuration.autoConsentEmail = setup.autoConsentEmail
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second

@@ -108,3 +108,52 @@ enum EmulatorSpecs {
             && ["/usr/bin/mocha", "/usr/local/bin/mocha"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 }
+
+/// Issue 49, item 5: a script signs in through a fake provider with no one to click Allow:
+/// `--auto-consent EMAIL`, and the account a request's `login_hint` names.
+@Suite struct AutoConsentTests {
+    static let script = #"""
+    import http.client, json, sys, urllib.parse
+    host, hint = sys.argv[1], sys.argv[2]
+    name, port = host.rsplit(":", 1)
+    def call(method, path, body=None):
+        c = http.client.HTTPConnection(name, int(port)); c.request(method, path, None if body is None else json.dumps(body), {"Content-Type": "application/json"})
+        r = c.getresponse(); return r.status, dict(r.getheaders()), r.read()
+    params = {"prompt": "login"} | ({"login_hint": hint} if hint else {})
+    _, _, body = call("POST", "/identitytoolkit.googleapis.com/v1/accounts:createAuthUri?key=k",
+                      {"providerId": "yahoo.com", "continueUri": "http://localhost:1/cb", "customParameter": params})
+    auth = json.loads(body)
+    u = urllib.parse.urlsplit(auth["authUri"])
+    status, headers, _ = call("GET", u.path + "?" + u.query)
+    location = headers.get("Location", "")
+    _, _, body = call("POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k",
+                      {"requestUri": location, "sessionId": auth["sessionId"], "returnSecureToken": True})
+    print(json.dumps({"status": status, "email": json.loads(body).get("email")}))
+    """#
+
+    func signIn(_ host: String, hint: String = "") throws -> [String: Any] {
+        let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", Self.script, host, hint],
+                                        environment: ProcessInfo.processInfo.environment, stdin: nil, directory: NSTemporaryDirectory(), timeout: 60)
+        return try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any], "\(result)")
+    }
+
+    @Test func aScriptSignsInAsTheGivenOrHintedAccount() throws {
+        let harness = try Harness()
+        let (emulator, host) = try harness.startEmulator(["--auto-consent", "ci-bot@example.com"])
+        defer { emulator.interrupt(); _ = emulator.finish() }
+        let plain = try signIn(host)
+        #expect(plain["status"] as? Int == 302 && plain["email"] as? String == "ci-bot@example.com", "\(plain)")
+        let hinted = try signIn(host, hint: "grace@example.com")
+        #expect(hinted["email"] as? String == "grace@example.com", "\(hinted)")
+    }
+
+    @Test func withoutItTheConsentPageIsShown() throws {
+        let harness = try Harness()
+        let (emulator, host) = try harness.startEmulator()
+        defer { emulator.interrupt(); _ = emulator.finish() }
+        let shown = try signIn(host)
+        #expect(shown["status"] as? Int == 200 && shown["email"] as? String == nil, "\(shown)")
+        let refused = try harness.run(["emulator", "--port", "0", "--auto-consent", "not an email"])
+        #expect(refused.status == 2 && refused.stderr == "fbauth: --auto-consent 'not an email' is not an email address\n", "\(refused)")
+    }
+}

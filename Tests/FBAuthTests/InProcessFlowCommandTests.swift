@@ -15,13 +15,13 @@ import TestSupport
         /// The token lifetimes of the stand-ins started so far.
         var started: [Int] { lock.withLock { requested } }
 
-        func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn {
-            lock.withLock { requested.append(tokenLifetime) }
+        func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn {
+            lock.withLock { requested.append(setup.tokenLifetime) }
             var configuration = StandInConfiguration()
-            configuration.projectId = project
-            configuration.idTokenLifetime = tokenLifetime
+            configuration.projectId = setup.project
+            configuration.idTokenLifetime = setup.tokenLifetime
             do {
-                let standIn = try StandIn(configuration: configuration, port: port)
+                let standIn = try StandIn(configuration: configuration, port: setup.port)
                 standIn.start()
                 return Running(standIn: standIn)
             } catch {

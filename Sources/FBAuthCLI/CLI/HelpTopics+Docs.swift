@@ -689,6 +689,12 @@ export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099                           # th
 npm test
 ```
 
+A script or a test that signs in through a provider with no one to click Allow starts it with
+`--auto-consent ci-bot@example.com`: the fake provider's page then answers at once, as that
+account (or the one a request's `login_hint` names, which is what `fbauth --email` sends), so a
+plain HTTP client follows `createAuthUri`'s `authUri` to the redirect and hands it to
+`signInWithIdp`.
+
 `--import DIR` reads what `firebase emulators:export DIR` wrote, and `--export-on-exit` writes
 the same layout on Ctrl-C or SIGTERM, so users move between the two.
 
@@ -698,11 +704,12 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 |---|---|
 | The client API (`?key=`) | `accounts:signUp`, `signInWithPassword`, `signInWithIdp`, `signInWithCustomToken`, `signInWithEmailLink`, `signInWithPhoneNumber`, `sendVerificationCode`, `createAuthUri` (a full OAuth code flow at fake providers, where Google's answers 501), `lookup`, `update`, `delete`, `sendOobCode`, `resetPassword`; v2 `mfaEnrollment:*`, `mfaSignIn:*` (SMS and TOTP), `revokeToken`, `recaptchaConfig`, `passwordPolicy`; `GET /v1/projects`, `recaptchaParams`; securetoken's `token` |
 | The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors), `accounts:delete`, `accounts:batchGet` (pages), `accounts:batchCreate` (imports; a password hash is kept, and signs no one in), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token act as these |
-| The Admin API, v2 | `projects/P/tenants` (create, get, list, update, delete), `oauthIdpConfigs` and `inboundSamlConfigs` (OpenID Connect and SAML provider configurations: create, get, list, update, delete; Google's emulator answers "not implemented") |
+| The Admin API, v2 | `projects/P/config`, `projects/P/tenants` (create, get, list, update, delete), `oauthIdpConfigs` and `inboundSamlConfigs` (OpenID Connect and SAML provider configurations: create, get, list, update, delete; Google's emulator answers "not implemented") |
 | The emulator's own | `DELETE /emulator/v1/projects/P/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
 
-Not served yet: `accounts:query` and `projects/P:queryAccounts`; v2 `projects/P/config`
-(`getConfig`, `updateConfig`); passkeys; blocking functions; the legacy v3 `relyingparty` paths.
+Also served: v2 `projects/P/config` (`getConfig`, `updateConfig`: duplicate emails, email
+privacy, blocking-function triggers, kept but never called). Not served yet: `accounts:query` and
+`projects/P:queryAccounts`; passkeys; running blocking functions; the legacy v3 `relyingparty` paths.
 
 ## How close to Google's
 
@@ -713,7 +720,7 @@ Judged by Google's own clients, the same way against both emulators:
   configurations, and its refresh tokens outlive `revoke_refresh_tokens`.
 - **firebase-tools' own specs.** `Scripts/emulator-specs.sh HOST:PORT` runs
   `src/emulator/auth/*.spec.ts` over HTTP against a running emulator started with
-  `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes 173
+  `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes 184
   today. The tests keep every case that passes passing.
 """#),
     ]

@@ -9,10 +9,11 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--project ID] [--sign-tokens] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("sign-tokens", help: "Sign ID tokens and session cookies with RS256 by the stand-in's own key, whose certificate it publishes where Google publishes securetoken's, so that servers check signatures as against production. Default: alg none, as Google's Auth emulator makes them (the Admin SDKs take both from an emulator)."),
+            OptionSpec("auto-consent", value: "EMAIL", help: "Consent at the fake providers at once, as EMAIL (or the account a sign-in's login_hint names, fbauth's --email), for scripts and tests with no one to click Allow."),
             OptionSpec("token-lifetime", value: "SECONDS", help: "How long minted ID tokens last (default 3600, as in production); shorter exercises refresh."),
             OptionSpec("import", value: "DIR", help: "Start with the users and settings of an export (this command's, or Google's Auth emulator's: firebase emulators:export DIR)."),
             OptionSpec("export-on-exit", value: "DIR", optionalValue: true,
@@ -36,7 +37,7 @@ enum EmulatorCommand: RunnableCommand {
             until PATCH /emulator/v1/projects/P/config turns it on; any continue URL is taken. \
             The Admin API is served too: users (lookup, update, delete, batchGet, batchCreate, \
             batchDelete, sendOobCode links, createSessionCookie), tenants, and OpenID Connect and \
-            SAML provider configurations. Not yet: accounts:query, v2 projects/P/config, \
+            SAML provider configurations, and v2 projects/P/config. Not yet: accounts:query, \
             passkeys, blocking functions. The whole list: fbauth help emulator.
 
             Its ID tokens are unsigned (alg none), as Google's Auth emulator makes them. With \
@@ -74,6 +75,7 @@ enum EmulatorCommand: RunnableCommand {
         var port: UInt16
         var tokenLifetime: Int
         var signsTokens = false
+        var autoConsentEmail: String?
         var importDirectory: String?
         /// Where to export on exit; nil: nowhere.
         var exportDirectory: String?
@@ -92,7 +94,11 @@ enum EmulatorCommand: RunnableCommand {
         }
         let debugTokens = arguments.all("app-check-debug-token")
         for token in debugTokens { try checkDebugToken(token, from: "--app-check-debug-token") }
-        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime, signsTokens: arguments.flag("sign-tokens"),
+        let autoConsent = try arguments.nonEmpty("auto-consent")
+        if let autoConsent, !(autoConsent.contains("@") && autoConsent.count <= 254 && !autoConsent.contains(where: { $0.isWhitespace || $0.isNewline })) {
+            throw .usage("--auto-consent '\(TerminalText.safe(String(autoConsent.prefix(60))))' is not an email address")
+        }
+        return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime, signsTokens: arguments.flag("sign-tokens"), autoConsentEmail: autoConsent,
                        importDirectory: importDirectory, exportDirectory: exportDirectory,
                        debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"))
     }
@@ -139,8 +145,14 @@ enum EmulatorCommand: RunnableCommand {
         // The global --project names the project clients with an API key sign in to; the Admin
         // API's projects/P/… paths serve any other too, each with users of its own.
         let project = context.globals.project ?? defaultProject
-        let running = try standIn.start(port: options.port, project: project, tokenLifetime: options.tokenLifetime, signsTokens: options.signsTokens,
-                                        importing: options.importDirectory, appCheck: appCheck)
+        var setup = LocalEmulatorSetup(port: options.port)
+        setup.project = project
+        setup.tokenLifetime = options.tokenLifetime
+        setup.signsTokens = options.signsTokens
+        setup.autoConsentEmail = options.autoConsentEmail
+        setup.importing = options.importDirectory
+        setup.appCheck = appCheck
+        let running = try standIn.start(setup)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {
                 try running.prepareExport(to: exportDirectory)

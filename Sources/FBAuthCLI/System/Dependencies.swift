@@ -45,9 +45,24 @@ package protocol LocalStandIn: Sendable {
     /// `tokenLifetime` seconds, with the users of an export in `importing` (Google's Auth
     /// emulator's layout) when given.
     /// `appCheck`: the App Check debug tokens it registers, and whether it enforces App Check.
-    /// `signsTokens`: ID tokens signed with RS256 by the stand-in's published key; otherwise
-    /// `alg: none`, as Google's Auth emulator makes them.
-    func start(port: UInt16, project: String, tokenLifetime: Int, signsTokens: Bool, importing: String?, appCheck: LocalAppCheck?) throws(FBAuthError) -> RunningStandIn
+    func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn
+}
+
+/// How `fbauth emulator` (and `demo`) starts the stand-in.
+package struct LocalEmulatorSetup: Sendable, Equatable {
+    package var port: UInt16
+    /// The project of clients with an API key.
+    package var project = "fbauth-stand-in"
+    package var tokenLifetime = 3600
+    /// ID tokens signed with RS256 by the stand-in's published key; otherwise `alg: none`, as
+    /// Google's Auth emulator makes them.
+    package var signsTokens = true
+    /// Consent at the fake providers at once, as this account; nil: the consent page.
+    package var autoConsentEmail: String?
+    package var importing: String?
+    package var appCheck: LocalAppCheck?
+
+    package init(port: UInt16) { self.port = port }
 }
 
 /// App Check on the local stand-in (`fbauth emulator --app-check-debug-token-file`,
@@ -64,7 +79,9 @@ package struct LocalAppCheck: Sendable, Equatable {
 
 extension LocalStandIn {
     func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
-        try start(port: port, project: "fbauth-stand-in", tokenLifetime: tokenLifetime, signsTokens: true, importing: nil, appCheck: nil)
+        var setup = LocalEmulatorSetup(port: port)
+        setup.tokenLifetime = tokenLifetime
+        return try start(setup)
     }
 }
 

@@ -60,7 +60,7 @@ extension Backend {
                 || federated.contains { provider, raw in account.links.contains { $0.providerId == provider && $0.rawId == raw } })
         }.sorted { $0.localId < $1.localId }
         var answer: [String: Any] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
-        if !found.isEmpty { answer["users"] = found.map(userInfo) }
+        if !found.isEmpty { answer["users"] = found.map { userInfo($0) } }
         return answer
     }
 

@@ -28,6 +28,8 @@ extension Backend {
         var query: [String: String] = [:]
         for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
         switch (request.method, rest.first, rest.count) {
+        case ("GET", "config", 1): return projectConfiguration
+        case ("PATCH", "config", 1): return try updateProjectConfiguration(request, mask: query["updateMask"])
         case ("POST", "tenants", 1): return try createTenant(request, parent: parent)
         case ("GET", "tenants", 1): return list("tenants", Array(tenants.values), query: query)
         case (_, "tenants", 2): return try tenant(rest[1], request, query: query)
@@ -39,6 +41,39 @@ extension Backend {
             return try providerConfig(collection, name: "\(parent)/\(collection)/\(rest[1])", request, query: query)
         default: throw .notFound
         }
+    }
+
+    /// The project's configuration as Google's Auth emulator keeps it (firebase-tools state.ts,
+    /// `AgentProjectState.config`): duplicate emails, email privacy, blocking functions.
+    var projectConfiguration: [String: Any] {
+        ["signIn": ["allowDuplicateEmails": !configuration.oneAccountPerEmail], "blockingFunctions": blockingFunctions,
+         "emailPrivacyConfig": ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]]
+    }
+
+    /// `PATCH projects/P/config`: the fields `updateMask` names, or, without a mask, all of it
+    /// (what is not given goes back to its default), as Google's emulator updates it.
+    private func updateProjectConfiguration(_ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
+        let change = try Self.resource(request)
+        let paths = (mask ?? "").split(separator: ",").map(String.init)
+        func given(_ path: String) -> Bool { paths.isEmpty || paths.contains(path) || paths.contains(String(path.split(separator: ".")[0])) }
+        let signIn = change["signIn"] as? [String: Any], privacy = change["emailPrivacyConfig"] as? [String: Any]
+        if given("signIn.allowDuplicateEmails") { configuration.oneAccountPerEmail = !((signIn?["allowDuplicateEmails"] as? Bool) ?? false) }
+        if given("emailPrivacyConfig.enableImprovedEmailPrivacy") {
+            configuration.emailEnumerationProtection = (privacy?["enableImprovedEmailPrivacy"] as? Bool) ?? false
+        }
+        if given("blockingFunctions") {
+            let functions = change["blockingFunctions"] as? [String: Any] ?? [:]
+            for (event, trigger) in functions["triggers"] as? [String: Any] ?? [:] {
+                guard ["beforeCreate", "beforeSignIn", "beforeSendEmail", "beforeSendSms"].contains(event) else {
+                    throw .badRequest("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Invalid blocking function event type: \(event)))")
+                }
+                guard let uri = (trigger as? [String: Any])?["functionUri"] as? String, let url = URLComponents(string: uri), url.scheme != nil, url.host != nil else {
+                    throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Expected an absolute URI with valid scheme and host.))")
+                }
+            }
+            blockingFunctions = functions
+        }
+        return projectConfiguration
     }
 
     private func createTenant(_ request: HTTPRequest, parent: String) throws(APIError) -> [String: Any] {

@@ -19,7 +19,9 @@ extension Backend {
         let limit = asked == -1 ? Int.max : min(max(asked, 1), 1000)
         let after = query["nextPageToken"] ?? ""
         let users = accounts.values.filter { $0.tenantId == (tenant ?? query["tenantId"]) && $0.localId > after }.sorted { $0.localId < $1.localId }
-        var answer: [String: Any] = ["kind": "identitytoolkit#DownloadAccountResponse", "users": users.prefix(limit).map(userInfo)]
+        let refreshedAt = now().formatted(.iso8601)
+        var answer: [String: Any] = ["kind": "identitytoolkit#DownloadAccountResponse",
+                                     "users": users.prefix(limit).map { userInfo($0, refreshedAt: refreshedAt) }]
         if users.count >= limit, limit != Int.max, let last = users.prefix(limit).last { answer["nextPageToken"] = last.localId }
         return answer
     }
@@ -62,9 +64,12 @@ extension Backend {
         guard let users = body.fields["users"] as? [[String: Any]], !users.isEmpty else { throw .badRequest("MISSING_USER_ACCOUNT") }
         guard users.count <= 1000 else { throw .badRequest("BATCH_SIZE_TOO_LARGE") }
         var errors: [[String: Any]] = []
+        // Who has each address, found once for the whole batch rather than for each user.
+        var owners: [String: String] = [:]
+        for account in accounts.values { if let email = account.email { owners["\(account.tenantId ?? "")|\(email.lowercased())"] = account.localId } }
         for (index, fields) in users.enumerated() {
             do throws(APIError) {
-                try importUser(JSONBody(fields: fields), tenant: tenant ?? (fields["tenantId"] as? String))
+                try importUser(JSONBody(fields: fields), tenant: tenant ?? (fields["tenantId"] as? String), owners: &owners)
             } catch {
                 errors.append(["index": index, "message": error.message])
             }
@@ -72,13 +77,15 @@ extension Backend {
         return errors.isEmpty ? [:] : ["error": errors]
     }
 
-    private func importUser(_ user: JSONBody, tenant: String?) throws(APIError) {
+    private func importUser(_ user: JSONBody, tenant: String?, owners: inout [String: String]) throws(APIError) {
         guard let uid = try user.string("localId"), (1...128).contains(uid.count) else { throw .badRequest("localId is missing") }
         let now = now()
         var account = accounts[uid] ?? Account(localId: uid, tenantId: tenant, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
         if let email = try user.string("email") {
             guard Self.looksLikeEmail(email) else { throw .badRequest("email is invalid") }
-            if let owner = self.account(withEmail: email, tenantId: tenant), owner.localId != uid { throw .badRequest("email exists in other account in database") }
+            let key = "\(tenant ?? "")|\(email.lowercased())"
+            if let owner = owners[key], owner != uid { throw .badRequest("email exists in other account in database") }
+            owners[key] = uid
             account.email = email.lowercased()
         }
         account.emailVerified = try user.bool("emailVerified") ?? account.emailVerified

@@ -15,7 +15,8 @@ extension Backend {
     }
 
     /// A user as Identity Toolkit describes it (`GoogleCloudIdentitytoolkitV1UserInfo`).
-    func userInfo(_ account: Account) -> [String: Any] {
+    /// `refreshedAt`: `lastRefreshAt`, formatted once for a whole listing.
+    func userInfo(_ account: Account, refreshedAt: String? = nil) -> [String: Any] {
         var providers: [[String: Any]] = account.links.map(\.info)
         // An email link's user has the `password` provider too, with no password (Google's
         // emulator, firebase-tools `state.ts`, as production lists it).
@@ -29,7 +30,7 @@ extension Backend {
             "validSince": String(Int(account.validSince.timeIntervalSince1970)),
             "createdAt": Self.milliseconds(account.createdAt),
             "lastLoginAt": Self.milliseconds(account.lastLoginAt),
-            "lastRefreshAt": now().formatted(.iso8601),
+            "lastRefreshAt": refreshedAt ?? now().formatted(.iso8601),
         ]
         if !account.mfaEnrollments.isEmpty { user["mfaInfo"] = account.mfaEnrollments.map { $0.info(masked: false) } }
         user["email"] = account.email

@@ -11,6 +11,8 @@ final class Backend {
     /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
     var baseURL = ""
     var accounts: [String: Account] = [:]
+    /// The project's blocking functions (`projects/P/config`), kept as given; none runs here.
+    var blockingFunctions: [String: Any] = [:]
     /// Tenants made through the Admin API (`projects/P/tenants`), by id: their resource.
     var tenants: [String: [String: Any]] = [:]
     /// OpenID Connect and SAML provider configurations (`oauthIdpConfigs`, `inboundSamlConfigs`),

@@ -34,6 +34,11 @@ extension Backend {
                 return ProviderPage.error(400, "unsupported_response_type")
             }
         }
+        // Scripts and tests without a person: consent at once, as the account the request
+        // hints (`login_hint`, fbauth's `--email`) or the one the emulator was given.
+        if let automatic = configuration.autoConsentEmail {
+            return allow(flow: binding, pending: pending, email: parameters["login_hint"].flatMap { $0.contains("@") ? $0 : nil } ?? automatic)
+        }
         return ProviderPage.consent(
             providerId: providerId, flow: binding, email: parameters["login_hint"] ?? "",
             scopes: pending.scopes, redirectURI: pending.continueUri)
@@ -61,6 +66,13 @@ extension Backend {
                 providerId: pending.providerId, flow: flow, email: email, scopes: pending.scopes,
                 redirectURI: pending.continueUri, problem: "Enter an email address.")
         }
+        return allow(flow: flow, pending: pending, email: email)
+    }
+
+    /// The provider's answer once the user allowed, signed in as `email`: a code (or, for
+    /// OAuth 1.0a, a verifier; for the ID-token flow, the token) sent back to the redirect URI.
+    private func allow(flow: String, pending: PendingAuthorization, email: String) -> HTTPResponse {
+        let isOAuth1 = pending.providerId == "twitter.com"
         let identity = ProviderIdentity.make(
             providerId: pending.providerId, email: email, tenant: pending.customParameters["tenant"],
             mintToken: { RandomToken.make(bytes: 24) })
