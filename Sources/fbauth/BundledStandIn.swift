@@ -22,6 +22,8 @@ struct BundledStandIn: LocalStandIn {
         // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
         configuration.checksContinueURLDomains = false
         configuration.autoConsentEmail = setup.autoConsentEmail
+        // Google's Auth emulator's project number, which securetoken reports as project_id.
+        configuration.projectNumber = "12345"
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second

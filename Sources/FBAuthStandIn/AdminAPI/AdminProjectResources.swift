@@ -81,9 +81,14 @@ extension Backend {
         let id = "\(((resource["displayName"] as? String) ?? "tenant").lowercased().filter { $0.isLetter || $0.isNumber }.prefix(20))-\(RandomToken.make(bytes: 4).lowercased().filter { $0.isLetter || $0.isNumber }.prefix(5))"
         resource["name"] = "\(parent)/tenants/\(id)"
         resource["tenantId"] = id
+        // Production's defaults where the request says nothing (firebase-tools operations.ts, createTenant).
         for (flag, value) in ["allowPasswordSignup": false, "enableEmailLinkSignin": false, "disableAuth": false, "enableAnonymousUser": false] where resource[flag] == nil {
             resource[flag] = value
         }
+        var mfa = resource["mfaConfig"] as? [String: Any] ?? [:]
+        if mfa["state"] == nil { mfa["state"] = "DISABLED" }
+        if mfa["enabledProviders"] == nil { mfa["enabledProviders"] = [String]() }
+        resource["mfaConfig"] = mfa
         tenants[id] = resource
         return resource
     }
@@ -161,14 +166,22 @@ extension Backend {
 }
 
 extension Backend {
-    /// A tenant made with `disableAuth` serves no sign-in and no user (`PROJECT_DISABLED`),
-    /// whether its id is in the path or the body, before anything else is checked.
+    /// A tenant made with `disableAuth` serves no sign-in and no user (`PROJECT_DISABLED`), and
+    /// one whose `mfaConfig` does not enable SMS serves no second factor
+    /// (`OPERATION_NOT_ALLOWED`), whether its id is in the path or the body, before anything
+    /// else is checked.
     func refuseDisabledTenant(_ request: HTTPRequest) throws(APIError) {
         guard !tenants.isEmpty else { return }
         var tenant: String?
         let parts = request.path.split(separator: "/")
         if let index = parts.firstIndex(of: "tenants"), index + 1 < parts.count { tenant = String(parts[index + 1].prefix { $0 != ":" }) }
         if tenant == nil, let body = JSONText.parse(Data(request.body)) as? [String: Any] { tenant = body["tenantId"] as? String }
-        if let tenant, tenants[tenant]?["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
+        guard let tenant, let resource = tenants[tenant] else { return }
+        if resource["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
+        // A tenant's second factors by SMS, as its mfaConfig says (firebase-tools operations.ts).
+        if request.path.contains("/v2/accounts/mfa"), let mfa = resource["mfaConfig"] as? [String: Any] {
+            let enabled = ["ENABLED", "MANDATORY"].contains(mfa["state"] as? String ?? "") && (mfa["enabledProviders"] as? [String] ?? []).contains("PHONE_SMS")
+            guard enabled else { throw .badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        }
     }
 }
