@@ -27,9 +27,13 @@ extension Backend {
         default: throw .notFound
         }
         guard rest[0] == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
+        // A body that names another tenant than the path is refused before anything else.
+        if let tenant, let named = (JSONText.parse(Data(request.body)) as? [String: Any])?["tenantId"] as? String, named != tenant {
+            throw .badRequest("TENANT_ID_MISMATCH")
+        }
         switch (request.method, method) {
         case ("POST", "accounts:lookup"):
-            return try adminLookup(JSONBody(request, allowed: ["localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)
+            return try adminLookup(JSONBody(request, allowed: ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)
         case ("POST", "accounts"): return try adminCreate(JSONBody(request, allowed: Self.adminCreateFields), tenant: tenant)
         case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields))
         case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
@@ -45,6 +49,14 @@ extension Backend {
     /// `accounts:lookup` by uid, email, phone number or provider id: the users found, no `users`
     /// at all when none is (as production answers an unknown uid).
     func adminLookup(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
+        // An ID token names its user, whose tenant must be the one asked about.
+        if let idToken = try body.string("idToken") {
+            let (account, _) = try verifiedToken(idToken)
+            let named = try body.string("tenantId")
+            let asked = tenant ?? named
+            guard account.tenantId == asked else { throw .badRequest("TENANT_ID_MISMATCH") }
+            return ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [userInfo(account)]]
+        }
         let uids = try body.strings("localId") ?? [], emails = (try body.strings("email") ?? []).map { $0.lowercased() }
         let phones = try body.strings("phoneNumber") ?? []
         let federated = (body.fields["federatedUserId"] as? [[String: Any]] ?? []).compactMap { entry -> (String, String)? in
@@ -121,7 +133,6 @@ extension Backend {
         switch method {
         case "lookup":
             let body = try JSONBody(request, allowed: Self.lookupFields)
-            guard body.fields["idToken"] == nil else { return nil }
             return try adminLookup(body, tenant: try body.string("tenantId"))
         case "update":
             let body = try JSONBody(request, allowed: Self.updateFields)
