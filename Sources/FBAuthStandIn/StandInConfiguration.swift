@@ -42,6 +42,10 @@ package struct StandInConfiguration: Sendable {
     /// Answer `createAuthUri` for identity providers with 501 and accept fake JSON claims in
     /// `signInWithIdp`, as the official Firebase Auth emulator does.
     package var behaveLikeOfficialEmulator = false
+    /// Where Google's Auth emulator answers otherwise than production (firebase-tools
+    /// src/emulator/auth/operations.ts), answer as it does: `fbauth emulator` is a drop-in for it.
+    /// Examples: phone sign-in refused on tenants, a deleted user's refresh token invalid.
+    package var answersAsGoogleEmulator = false
     /// "One account per email address" (the Firebase default): a provider whose unverified
     /// email belongs to another account gets `needConfirmation`.
     package var oneAccountPerEmail = true

@@ -19,6 +19,7 @@ struct BundledStandIn: LocalStandIn {
         // As Google's Auth emulator starts: without email enumeration protection (its
         // `PATCH /emulator/v1/projects/P/config` turns it on, as a project's setting does).
         configuration.emailEnumerationProtection = false
+        configuration.answersAsGoogleEmulator = true
         // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
         configuration.checksContinueURLDomains = false
         configuration.autoConsentEmail = setup.autoConsentEmail

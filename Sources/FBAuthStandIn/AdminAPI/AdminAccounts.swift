@@ -89,13 +89,24 @@ extension Backend {
             account.localId = localId
         }
         if let email = try body.string("email") {
+            guard Self.looksLikeEmail(email) else {
+                accounts[account.localId] = nil
+                throw .badRequest("INVALID_EMAIL")
+            }
             guard self.account(withEmail: email, tenantId: tenant) == nil else {
                 accounts[account.localId] = nil
                 throw .badRequest("EMAIL_EXISTS")
             }
-            account.email = email
+            account.email = email.lowercased()
         }
-        account.password = try body.string("password")
+        if let password = try body.string("password") {
+            guard password.count >= 6 else {
+                accounts[account.localId] = nil
+                throw .badRequest("WEAK_PASSWORD : Password should be at least 6 characters")
+            }
+            account.password = password
+            account.passwordUpdatedAt = now()
+        }
         account.displayName = try body.string("displayName")
         account.photoUrl = try body.string("photoUrl")
         account.emailVerified = try body.bool("emailVerified") ?? false
@@ -120,6 +131,7 @@ extension Backend {
         accounts[account.localId] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": account.localId]
         answer["email"] = account.email
+        answer["displayName"] = account.displayName
         return answer
     }
 }
@@ -144,6 +156,11 @@ extension Backend {
             return try adminDelete(body, tenant: try body.string("tenantId"))
         case "sendOobCode":
             return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true)
+        case "signUp":
+            // An administrator's user, made as `projects/P/accounts` makes it: no tokens.
+            let body = try JSONBody(request, allowed: Self.signUpFields.union(Self.adminCreateFields))
+            guard body.fields["idToken"] == nil else { return nil }
+            return try adminCreate(body, tenant: try body.string("tenantId"))
         default:
             return nil
         }

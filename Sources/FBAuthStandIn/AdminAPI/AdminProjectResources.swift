@@ -178,10 +178,35 @@ extension Backend {
         if tenant == nil, let body = JSONText.parse(Data(request.body)) as? [String: Any] { tenant = body["tenantId"] as? String }
         guard let tenant, let resource = tenants[tenant] else { return }
         if resource["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
+        try refuseDisabledSignInMethod(request, of: resource)
         // A tenant's second factors by SMS, as its mfaConfig says (firebase-tools operations.ts).
         if request.path.contains("/v2/accounts/mfa"), let mfa = resource["mfaConfig"] as? [String: Any] {
             let enabled = ["ENABLED", "MANDATORY"].contains(mfa["state"] as? String ?? "") && (mfa["enabledProviders"] as? [String] ?? []).contains("PHONE_SMS")
             guard enabled else { throw .badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        }
+    }
+
+    /// A tenant's sign-in methods, off unless it was made with them (firebase-tools
+    /// operations.ts: `allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`).
+    /// An administrator's calls are not sign-ins.
+    private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: [String: Any]) throws(APIError) {
+        guard let method = request.path.split(separator: ":").last, request.path.contains("/v1/accounts:"),
+              request.header("Authorization") == nil || (try? requireAdmin(request)) == nil else { return }
+        let body = JSONText.parse(Data(request.body)) as? [String: Any] ?? [:]
+        let allows = { (flag: String) in tenant[flag] as? Bool == true }
+        switch method {
+        case "signUp" where body["idToken"] != nil || body["email"] != nil || body["password"] != nil:
+            if !allows("allowPasswordSignup") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+        case "signUp":
+            if !allows("enableAnonymousUser") { throw .badRequest("ADMIN_ONLY_OPERATION") }
+        case "signInWithPassword", "resetPassword":
+            if !allows("allowPasswordSignup") { throw .badRequest("PASSWORD_LOGIN_DISABLED") }
+        case "signInWithEmailLink":
+            if !allows("enableEmailLinkSignin") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+        case "sendOobCode" where body["requestType"] as? String == "EMAIL_SIGNIN":
+            if !allows("enableEmailLinkSignin") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+        default:
+            break
         }
     }
 }

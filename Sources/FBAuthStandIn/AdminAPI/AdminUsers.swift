@@ -57,66 +57,157 @@ extension Backend {
         "dkLen", "passwordHashOrder", "sanityCheck", "allowOverwrite", "tenantId",
     ]
 
-    /// `projects/P/accounts:batchCreate` (firebase-admin's `importUsers`): each user as given.
-    /// A password hash is kept as given, for an export to carry; it signs no one in here (the
-    /// emulator keeps no key to check it with), as a hash of another system would not.
+    /// `projects/P/accounts:batchCreate` (firebase-admin's `importUsers`): each user as given,
+    /// checked as firebase-tools' batchCreate checks it (the batch first, then each user, whose
+    /// error is listed by index). A password hash is kept as given, for an export to carry; it
+    /// signs no one in here (the emulator keeps no key to check it with), as a hash of another
+    /// system would not — except Google's emulator's own `fakeHash:salt=S:password=P`.
     func batchCreate(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
         guard let users = body.fields["users"] as? [[String: Any]], !users.isEmpty else { throw .badRequest("MISSING_USER_ACCOUNT") }
         guard users.count <= 1000 else { throw .badRequest("BATCH_SIZE_TOO_LARGE") }
+        let allowOverwrite = try body.bool("allowOverwrite") ?? false
+        if try body.bool("sanityCheck") == true { try sanityCheck(users) }
+        if !allowOverwrite {
+            var seen: Set<String> = []
+            for user in users {
+                let localId = user["localId"] as? String ?? ""
+                guard seen.insert(localId).inserted else { throw .badRequest("DUPLICATE_LOCAL_ID : \(localId)") }
+            }
+        }
         var errors: [[String: Any]] = []
         // Who has each address, found once for the whole batch rather than for each user.
         var owners: [String: String] = [:]
         for account in accounts.values { if let email = account.email { owners["\(account.tenantId ?? "")|\(email.lowercased())"] = account.localId } }
         for (index, fields) in users.enumerated() {
             do throws(APIError) {
-                try importUser(JSONBody(fields: fields), tenant: tenant ?? (fields["tenantId"] as? String), owners: &owners)
+                try importUser(JSONBody(fields: fields), tenant: tenant, allowOverwrite: allowOverwrite,
+                               duplicateEmail: body.fields["sanityCheck"] as? Bool == true && configuration.oneAccountPerEmail, owners: &owners)
             } catch {
-                errors.append(["index": index, "message": error.message])
+                errors.append(["index": index, "message": Self.importMessage(error.message)])
             }
         }
         return errors.isEmpty ? [:] : ["error": errors]
     }
 
-    private func importUser(_ user: JSONBody, tenant: String?, owners: inout [String: String]) throws(APIError) {
-        guard let uid = try user.string("localId"), (1...128).contains(uid.count) else { throw .badRequest("localId is missing") }
+    /// The batch's own checks: no address twice (with one account per address), no provider
+    /// account twice.
+    private func sanityCheck(_ users: [[String: Any]]) throws(APIError) {
+        var emails: Set<String> = [], providerAccounts: Set<String> = []
+        for user in users {
+            if configuration.oneAccountPerEmail, let email = user["email"] as? String {
+                guard emails.insert(email).inserted else { throw .badRequest("DUPLICATE_EMAIL : \(email)") }
+            }
+            for provider in user["providerUserInfo"] as? [[String: Any]] ?? [] {
+                let (providerId, rawId) = (provider["providerId"] as? String ?? "", provider["rawId"] as? String ?? "")
+                guard providerAccounts.insert("\(providerId):\(rawId)").inserted else {
+                    throw .badRequest("DUPLICATE_RAW_ID : Provider id(\(providerId)), Raw id(\(rawId))")
+                }
+            }
+        }
+    }
+
+    /// Production's words for a user's claims refused in an import.
+    private static func importMessage(_ code: String) -> String {
+        switch code {
+        case "INVALID_CLAIMS": "Invalid custom claims provided."
+        case "CLAIMS_TOO_LARGE": "Custom claims provided are too large."
+        case _ where code.hasPrefix("FORBIDDEN_CLAIM"): "Custom claims provided include a reserved claim."
+        default: code
+        }
+    }
+
+    private func importUser(_ user: JSONBody, tenant: String?, allowOverwrite: Bool, duplicateEmail: Bool,
+                            owners: inout [String: String]) throws(APIError) {
+        guard let uid = try user.string("localId"), !uid.isEmpty else { throw .badRequest("localId is missing") }
+        guard uid.count <= 128 else { throw .badRequest("localId is too long") }
+        if let named = try user.string("tenantId"), named != tenant {
+            throw .badRequest("Tenant id in userInfo does not match the tenant id in request.")
+        }
         let now = now()
-        var account = accounts[uid] ?? Account(localId: uid, tenantId: tenant, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
-        if let email = try user.string("email") {
-            guard Self.looksLikeEmail(email) else { throw .badRequest("email is invalid") }
-            let key = "\(tenant ?? "")|\(email.lowercased())"
-            if let owner = owners[key], owner != uid { throw .badRequest("email exists in other account in database") }
-            owners[key] = uid
-            account.email = email.lowercased()
-        }
-        account.emailVerified = try user.bool("emailVerified") ?? account.emailVerified
-        account.displayName = try user.string("displayName") ?? account.displayName
-        account.photoUrl = try user.string("photoUrl") ?? account.photoUrl
-        account.disabled = try user.bool("disabled") ?? account.disabled
-        if let number = try user.string("phoneNumber") {
-            guard Self.isPhoneNumber(number) else { throw .badRequest("phone number format is invalid") }
-            account.links.removeAll { $0.providerId == "phone" }
-            account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
-        }
-        if let attributes = try user.string("customAttributes") {
-            guard let claims = JSONText.parse(Data(attributes.utf8)) as? [String: Any] else { throw .badRequest("Invalid custom claims provided.") }
-            account.customClaims = claims
-        }
+        var account = Account(localId: uid, tenantId: tenant, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
+        account.displayName = try user.string("displayName")
+        account.photoUrl = try user.string("photoUrl")
         if let hash = try user.string("passwordHash") {
             account.importedPasswordHash = hash
+            account.importedSalt = try user.string("salt")
+            account.password = Self.fakeHashPassword(hash)
+            account.passwordUpdatedAt = now
+        } else if let password = try user.string("rawPassword") {
+            // Google's Auth emulator's own field: a password in clear, for test users.
+            account.password = password
+            account.passwordUpdatedAt = now
         }
-        // Google's Auth emulator's own field: a password in clear, for test users.
-        if let password = try user.string("rawPassword") { account.password = password }
-        if user.fields["mfaInfo"] != nil { account.mfaEnrollments = try Self.enrollments(user.fields["mfaInfo"], now: now) }
+        if let attributes = try user.string("customAttributes") { account.customClaims = try Self.customClaims(attributes) }
         for provider in (user.fields["providerUserInfo"] as? [[String: Any]]) ?? [] {
             let info = JSONBody(fields: provider)
-            guard let providerId = try info.string("providerId"), let rawId = try info.string("rawId") else { throw .badRequest("providerUserInfo needs providerId and rawId") }
+            let providerId = try info.string("providerId") ?? "", rawId = try info.string("rawId") ?? ""
+            if providerId == "password" || providerId == "phone" { continue }
+            guard !providerId.isEmpty, !rawId.isEmpty else {
+                guard try info.string("federatedId") != nil else { throw .badRequest("federatedId or (providerId & rawId) is required") }
+                throw .badRequest("((Parsing federatedId is not implemented in Auth Emulator; please specify providerId AND rawId as a workaround.))")
+            }
+            if let owner = self.account(linkedTo: providerId, rawId: rawId, tenantId: tenant), owner.localId != uid {
+                throw .badRequest("raw id exists in other account in database")
+            }
             account.links.removeAll { $0.providerId == providerId }
-            account.links.append(ProviderLink(providerId: providerId, rawId: rawId, federatedId: rawId, email: try info.string("email"),
-                                              displayName: try info.string("displayName"), photoUrl: try info.string("photoUrl")))
+            account.links.append(ProviderLink(providerId: providerId, rawId: rawId, federatedId: try info.string("federatedId") ?? rawId,
+                                              email: try info.string("email"), displayName: try info.string("displayName"),
+                                              photoUrl: try info.string("photoUrl"), screenName: try info.string("screenName")))
+        }
+        if let number = try user.string("phoneNumber") {
+            guard Self.isPhoneNumber(number) else { throw .badRequest("phone number format is invalid") }
+            account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
         }
         if let created = try user.string("createdAt").flatMap(Double.init) { account.createdAt = Date(timeIntervalSince1970: created / 1000) }
         if let last = try user.string("lastLoginAt").flatMap(Double.init) { account.lastLoginAt = Date(timeIntervalSince1970: last / 1000) }
+        if let email = try user.string("email") {
+            guard Self.looksLikeEmail(email) else { throw .badRequest("email is invalid") }
+            let key = "\(tenant ?? "")|\(email.lowercased())"
+            if let owner = owners[key], owner != uid {
+                throw .badRequest(duplicateEmail ? "email exists in other account in database" : "((Auth Emulator does not support importing duplicate email: \(email)))")
+            }
+            account.email = email.lowercased()
+        }
+        account.emailVerified = try user.bool("emailVerified") ?? false
+        account.disabled = try user.bool("disabled") ?? false
+        if let factors = user.fields["mfaInfo"] as? [[String: Any]], !factors.isEmpty {
+            guard account.email != nil else { throw .badRequest("Second factor account requires email to be presented.") }
+            guard account.emailVerified else { throw .badRequest("Second factor account requires email to be verified.") }
+            var ids: Set<String> = []
+            for factor in factors {
+                if let id = factor["mfaEnrollmentId"] as? String { guard ids.insert(id).inserted else { throw .badRequest("Enrollment id already exists.") } }
+            }
+            for factor in factors {
+                guard let number = factor["phoneInfo"] as? String else { throw .badRequest("Second factor not supported.") }
+                guard Self.isPhoneNumber(number) else { throw .badRequest("Phone number format is invalid") }
+            }
+            account.mfaEnrollments = try Self.enrollments(factors.map { factor in
+                var factor = factor
+                if factor["mfaEnrollmentId"] == nil { factor["mfaEnrollmentId"] = RandomToken.localId() }
+                return factor
+            }, now: now, generateIds: false)
+        }
+        if accounts[uid] != nil, !allowOverwrite { throw .badRequest("localId belongs to an existing account - can not overwrite.") }
+        if let old = accounts[uid]?.email { owners["\(tenant ?? "")|\(old.lowercased())"] = nil }
+        if let email = account.email { owners["\(tenant ?? "")|\(email)"] = uid }
         accounts[uid] = account
+    }
+
+    /// The password of Google's emulator's fake hash (`fakeHash:salt=SALT:password=PASSWORD`),
+    /// which signs in as the password would; nil for any other hash.
+    static func fakeHashPassword(_ hash: String) -> String? {
+        guard hash.hasPrefix("fakeHash:salt="), let marker = hash.firstRange(of: ":password=") else { return nil }
+        return String(hash[marker.upperBound...])
+    }
+
+    /// A user's custom claims as an administrator sets them (`customAttributes`, a JSON object
+    /// in a string), checked as production checks them: at most 1,000 characters, an object,
+    /// no reserved claim.
+    static func customClaims(_ attributes: String) throws(APIError) -> [String: Any] {
+        guard attributes.count <= 1000 else { throw .badRequest("CLAIMS_TOO_LARGE") }
+        guard let claims = JSONText.parse(Data(attributes.utf8)) as? [String: Any] else { throw .badRequest("INVALID_CLAIMS") }
+        if let reserved = claims.keys.sorted().first(where: { reservedClaims.contains($0) }) { throw .badRequest("FORBIDDEN_CLAIM : \(reserved)") }
+        return claims
     }
 
     /// `projects/P:createSessionCookie`: a session cookie of the ID token's user, for
@@ -141,15 +232,32 @@ extension Backend {
 extension Backend {
     /// Second factors as the Admin API gives them (`mfaInfo`, `mfa.enrollments`): SMS ones, each
     /// with its number and name; an enrolment id and date where none is given.
-    static func enrollments(_ value: Any?, now: Date) throws(APIError) -> [MfaEnrollment] {
+    /// Second factors as a request lists them (`mfaInfo`, `mfa.enrollments`), as firebase-tools'
+    /// getMfaEnrollmentsFromRequest reads them: one per phone number, ids new (`generateIds`) or
+    /// given and distinct, `enrolledAt` kept when given.
+    static func enrollments(_ value: Any?, now: Date, generateIds: Bool = true) throws(APIError) -> [MfaEnrollment] {
         guard let list = value as? [[String: Any]] else { return [] }
         var enrollments: [MfaEnrollment] = []
         for entry in list {
             guard let number = entry["phoneInfo"] as? String, isPhoneNumber(number) else {
                 throw .badRequest("INVALID_MFA_PHONE_NUMBER : Invalid format.")
             }
-            enrollments.append(MfaEnrollment(id: entry["mfaEnrollmentId"] as? String ?? RandomToken.localId(), displayName: entry["displayName"] as? String,
-                                             enrolledAt: now, kind: .phone(number)))
+            guard !enrollments.contains(where: { if case .phone(number) = $0.kind { true } else { false } }) else { continue }
+            let id: String
+            if generateIds {
+                id = RandomToken.localId()
+            } else {
+                guard let given = entry["mfaEnrollmentId"] as? String, !given.isEmpty else {
+                    throw .badRequest("INVALID_MFA_ENROLLMENT_ID : mfaEnrollmentId must be defined.")
+                }
+                guard !enrollments.contains(where: { $0.id == given }) else { throw .badRequest("DUPLICATE_MFA_ENROLLMENT_ID") }
+                id = given
+            }
+            let given = (entry["enrolledAt"] as? String).flatMap { text in
+                ((try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(text, strategy: .iso8601))).map { (text, $0) }
+            }
+            enrollments.append(MfaEnrollment(id: id, displayName: entry["displayName"] as? String, enrolledAt: given?.1 ?? now, kind: .phone(number),
+                                             enrolledAtAsGiven: given?.0))
         }
         return enrollments
     }

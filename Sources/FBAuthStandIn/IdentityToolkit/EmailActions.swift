@@ -26,7 +26,10 @@ extension Backend {
     /// `privileged`: the Admin API's, which may have the link returned instead of mailed
     /// (`returnOobLink`, firebase-admin's `generate…Link`), for an email rather than an ID token.
     func sendOobCode(_ body: JSONBody, privileged: Bool = false) throws(APIError) -> [String: Any] {
-        guard let requestType = try body.string("requestType"), requestType != "OOB_REQ_TYPE_UNSPECIFIED" else { throw .badRequest("MISSING_REQ_TYPE") }
+        // Android's SDK sends the enum's number.
+        let numbered = (body.fields["requestType"] as? Int).flatMap { Self.oobRequestTypes.indices.contains($0) ? Self.oobRequestTypes[$0] : nil }
+        let named = numbered == nil ? try body.string("requestType") : numbered
+        guard let requestType = named, requestType != "OOB_REQ_TYPE_UNSPECIFIED" else { throw .badRequest("MISSING_REQ_TYPE") }
         let returnsLink = try body.bool("returnOobLink") == true
         guard !returnsLink || privileged else { throw .badRequest("INSUFFICIENT_PERMISSION") }
         let continueUrl = try body.string("continueUrl")
@@ -83,26 +86,37 @@ extension Backend {
         default:
             throw .badRequest("INVALID_REQ_TYPE : \(requestType)")
         }
+        let (code, link) = mailOob(to: email, newEmail: newEmail, requestType: requestType, mode: mode, continueUrl: continueUrl,
+                                   tenantId: tenantId, sends: !returnsLink)
+        if returnsLink {
+            return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email, "oobCode": code, "oobLink": link]
+        }
+        return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email]
+    }
+
+    /// A code for a mailed action, recorded with its link (as the emulator lists them), and the
+    /// mail "sent" (logged as firebase-tools' sendOobCode logs it) unless the link is returned.
+    @discardableResult
+    func mailOob(to email: String, newEmail: String? = nil, requestType: String, mode: String, continueUrl: String? = nil,
+                 tenantId: String?, sends: Bool = true) -> (code: String, link: String) {
         let code = "oob" + RandomToken.make(bytes: 24)
-        var link = URLComponents(string: baseURL + "/emulator/action")!
-        link.queryItems = [URLQueryItem(name: "mode", value: mode), URLQueryItem(name: "lang", value: "en"),
-                           URLQueryItem(name: "oobCode", value: code), URLQueryItem(name: "apiKey", value: "fake-api-key")]
+        var components = URLComponents(string: baseURL + "/emulator/action")!
+        components.queryItems = [URLQueryItem(name: "mode", value: mode), URLQueryItem(name: "lang", value: "en"),
+                                 URLQueryItem(name: "oobCode", value: code), URLQueryItem(name: "apiKey", value: "fake-api-key")]
             + (continueUrl.map { [URLQueryItem(name: "continueUrl", value: $0)] } ?? [])
             + (tenantId.map { [URLQueryItem(name: "tenantId", value: $0)] } ?? [])
+        let link = components.string ?? ""
         oobCodes[code] = OobRecord(code: code, email: email, newEmail: newEmail, requestType: requestType,
-                                   link: link.string ?? "", expiresAt: now().addingTimeInterval(Self.oobLifetime))
-        // firebase-tools src/emulator/auth/operations.ts, sendOobCode: the mail, logged.
+                                   link: link, tenantId: tenantId, expiresAt: now().addingTimeInterval(Self.oobLifetime))
         let purpose = switch requestType {
         case "PASSWORD_RESET": "To reset the password for \(email)"
         case "VERIFY_EMAIL": "To verify the email address \(email)"
         case "EMAIL_SIGNIN": "To sign in as \(email)"
+        case "RECOVER_EMAIL": "To reset your email address to \(email)"
         default: "To change the email address of \(email) to \(newEmail ?? "")"
         }
-        if returnsLink {
-            return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email, "oobCode": code, "oobLink": link.string ?? ""]
-        }
-        outbox?("\(purpose), follow this link: \(link.string ?? "")")
-        return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": email]
+        if sends { outbox?("\(purpose), follow this link: \(link)") }
+        return (code, link)
     }
 
     /// The code, if it works: known, of `requestType` (any when nil), not expired. Used up by the caller.
@@ -190,8 +204,12 @@ extension Backend {
     }
 
     /// The links "mailed", as the Auth emulator lists them (`GET /emulator/v1/projects/P/oobCodes`).
-    func listedOobCodes() -> [String: Any] {
-        ["oobCodes": oobCodes.values.sorted { $0.expiresAt < $1.expiresAt }.map { record in
+    /// `GetOobCodeRequest.requestType`'s values, by number.
+    static let oobRequestTypes = ["OOB_REQ_TYPE_UNSPECIFIED", "PASSWORD_RESET", "OLD_EMAIL_AGREE", "NEW_EMAIL_ACCEPT", "VERIFY_EMAIL",
+                                  "RECOVER_EMAIL", "EMAIL_SIGNIN", "VERIFY_AND_CHANGE_EMAIL", "REVERT_SECOND_FACTOR_ADDITION"]
+
+    func listedOobCodes(tenantId: String?) -> [String: Any] {
+        ["oobCodes": oobCodes.values.filter { $0.tenantId == tenantId }.sorted { $0.expiresAt < $1.expiresAt }.map { record in
             ["email": record.email, "oobCode": record.code, "oobLink": record.link, "requestType": record.requestType]
         }]
     }
@@ -278,6 +296,7 @@ struct OobRecord {
     var newEmail: String?
     var requestType: String
     var link: String
+    var tenantId: String?
     var expiresAt: Date
 }
 

@@ -38,13 +38,18 @@ extension Backend {
         user["photoUrl"] = account.photoUrl
         user["phoneNumber"] = account.phoneNumber
         user["tenantId"] = account.tenantId
+        user["initialEmail"] = account.initialEmail
         if account.disabled { user["disabled"] = true }
         if account.emailLinkSignIn { user["emailLinkSignin"] = true }
         if !account.customClaims.isEmpty { user["customAttributes"] = String(decoding: JSONText.data(account.customClaims), as: UTF8.self) }
-        if let hash = account.importedPasswordHash, account.password == nil { user["passwordHash"] = hash }
         if account.password != nil {
             user["passwordHash"] = "UkVEQUNURUQ="  // production redacts it the same way
             user["passwordUpdatedAt"] = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000
+        }
+        // An imported hash is echoed as long as it is still the user's password.
+        if let hash = account.importedPasswordHash, account.password == nil || account.password == Self.fakeHashPassword(hash) {
+            user["passwordHash"] = hash
+            user["salt"] = account.importedSalt
         }
         return user
     }

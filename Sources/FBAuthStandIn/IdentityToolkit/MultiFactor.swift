@@ -46,7 +46,7 @@ extension Backend {
         guard let enrollment = account.mfaEnrollments.first(where: { $0.id == enrollmentId }) else { throw .badRequest("MFA_ENROLLMENT_NOT_FOUND") }
         guard case .phone(let number) = enrollment.kind else { throw .badRequest("INVALID_ARGUMENT : MFA provider not supported!") }
         try checkPhoneRecaptcha(try body.object("phoneSignInInfo"), action: "mfaSmsSignIn")
-        return ["phoneResponseInfo": ["sessionInfo": sendCode(to: number)]]
+        return ["phoneResponseInfo": ["sessionInfo": sendCode(to: number, tenantId: account.tenantId)]]
     }
 
     func mfaSignInFinalize(_ body: JSONBody) throws(APIError) -> [String: Any] {
@@ -107,7 +107,7 @@ extension Backend {
                 throw .badRequest("SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this account.")
             }
             try checkPhoneRecaptcha(phone, action: "mfaSmsEnrollment")
-            return ["phoneSessionInfo": ["sessionInfo": sendCode(to: number)]]
+            return ["phoneSessionInfo": ["sessionInfo": sendCode(to: number, tenantId: account.tenantId)]]
         }
         guard try body.object("totpEnrollmentInfo") != nil, !configuration.behaveLikeOfficialEmulator else {
             throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
@@ -190,12 +190,12 @@ extension Backend {
     // MARK: - Phone numbers
 
     /// "Sends" a six-digit code and returns the session it belongs to.
-    func sendCode(to number: String) -> String {
+    func sendCode(to number: String, tenantId: String?) -> String {
         var generator = SystemRandomNumberGenerator()
         let code = sixDigits(Int.random(in: 0...999_999, using: &generator))
         let sessionInfo = "AMsms" + RandomToken.make(bytes: 48)
         phoneVerifications[sessionInfo] = PhoneVerification(
-            phoneNumber: number, code: code, sessionInfo: sessionInfo, expiresAt: now().addingTimeInterval(Self.mfaSessionLifetime))
+            phoneNumber: number, code: code, sessionInfo: sessionInfo, tenantId: tenantId, expiresAt: now().addingTimeInterval(Self.mfaSessionLifetime))
         outbox?("To verify the phone number \(number), use the code \(code).")
         return sessionInfo
     }
@@ -218,8 +218,8 @@ extension Backend {
 
     /// The SMS codes "sent", as the Auth emulator lists them
     /// (`GET /emulator/v1/projects/PROJECT/verificationCodes`).
-    func verificationCodes() -> [String: Any] {
-        ["verificationCodes": phoneVerifications.values.sorted { $0.expiresAt < $1.expiresAt }.map {
+    func verificationCodes(tenantId: String?) -> [String: Any] {
+        ["verificationCodes": phoneVerifications.values.filter { $0.tenantId == tenantId }.sorted { $0.expiresAt < $1.expiresAt }.map {
             ["phoneNumber": $0.phoneNumber, "sessionInfo": $0.sessionInfo, "code": $0.code]
         }]
     }
@@ -271,7 +271,12 @@ extension Backend {
     /// `GET /v1/recaptchaParams`: the reCAPTCHA v2 site key. The official emulator answers with
     /// a fake key that clients must not use.
     func recaptchaParams() -> [String: Any] {
-        ["kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": configuration.recaptchaSiteKey]
+        guard configuration.answersAsGoogleEmulator else {
+            return ["kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": configuration.recaptchaSiteKey]
+        }
+        return ["kind": "identitytoolkit#GetRecaptchaParamResponse",
+                "recaptchaStoken": "This-is-a-fake-token__Dont-send-this-to-the-Recaptcha-service__The-Auth-Emulator-does-not-support-Recaptcha",
+                "recaptchaSiteKey": "Fake-key__Do-not-send-this-to-Recaptcha_"]
     }
 }
 

@@ -43,6 +43,7 @@ extension Backend {
     /// user (linked to the `idToken`'s user when one is given).
     func signUp(_ body: JSONBody) throws(APIError) -> [String: Any] {
         let email = try body.string("email"), password = try body.string("password"), idToken = try body.string("idToken")
+        guard body.fields["localId"] == nil else { throw .badRequest("UNEXPECTED_PARAMETER : User ID") }
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse"]
         if email != nil || password != nil { try checkPasswordRecaptcha(body, action: "signUpPassword") }
         if idToken == nil { try admitNewUser(email: email) }
@@ -63,7 +64,8 @@ extension Backend {
         let tenantId = try body.string("tenantId")
         let linked = try idToken.map { (token: String) throws(APIError) -> Account in try verify(idToken: token) }
         // linkWithCredential(EmailAuthProvider.credential(...)): one password per user.
-        if linked?.password != nil { throw .badRequest("PROVIDER_ALREADY_LINKED") }
+        // (Google's emulator replaces the user's address and password instead.)
+        if linked?.password != nil, !configuration.answersAsGoogleEmulator { throw .badRequest("PROVIDER_ALREADY_LINKED") }
         if let owner = self.account(withEmail: email, tenantId: linked?.tenantId ?? tenantId), owner.localId != linked?.localId {
             throw .badRequest("EMAIL_EXISTS")
         }
@@ -80,6 +82,7 @@ extension Backend {
         accounts[account.localId] = account
         answer["localId"] = account.localId
         answer["email"] = account.email
+        answer["displayName"] = account.displayName
         for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
         return answer
     }
@@ -100,8 +103,19 @@ extension Backend {
                 throw .badRequest("INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(parsed["aud"] ?? "") Note: Firebase ID Tokens / third-party tokens cannot be used with signInWithCustomToken.))")
             }
             claims = parsed
+            // A tenant's custom token names that tenant (firebase-admin's tenant-aware createCustomToken).
+            if let tenantId = try body.string("tenantId"), parsed["tenant_id"] as? String != tenantId {
+                throw .badRequest("TENANT_ID_MISMATCH")
+            }
         }
         guard let uid = (claims["uid"] ?? claims["user_id"]).map({ "\($0)" }), !uid.isEmpty else { throw .badRequest("MISSING_IDENTIFIER") }
+        // The token's developer claims (`claims`, as the Admin SDK's createCustomToken puts them)
+        // are the session's, in its ID tokens; reserved names may not be among them.
+        let developerClaims = claims["claims"] as? [String: Any] ?? [:]
+        if let reserved = developerClaims.keys.sorted().first(where: { Self.reservedClaims.contains($0) }) {
+            throw .badRequest(configuration.answersAsGoogleEmulator
+                ? "FORBIDDEN_CLAIM : \(reserved)" : "INVALID_CUSTOM_TOKEN : Developer claim \"\(reserved)\" is reserved and cannot be specified.")
+        }
         var answer: [String: Any] = ["kind": "identitytoolkit#VerifyCustomTokenResponse"]
         var account: Account
         if let existing = accounts[uid] {
@@ -115,12 +129,6 @@ extension Backend {
         }
         account.lastLoginAt = now()
         accounts[uid] = account
-        // The token's developer claims (`claims`, as the Admin SDK's createCustomToken puts them)
-        // are the session's, in its ID tokens; reserved names may not be among them.
-        let developerClaims = claims["claims"] as? [String: Any] ?? [:]
-        if let reserved = developerClaims.keys.first(where: { Self.reservedClaims.contains($0) }) {
-            throw .badRequest("INVALID_CUSTOM_TOKEN : Developer claim \"\(reserved)\" is reserved and cannot be specified.")
-        }
         for (key, value) in issueTokens(for: account, signInProvider: "custom", developerClaims: developerClaims) { answer[key] = value }
         return answer
     }

@@ -19,21 +19,29 @@ extension Backend {
 
     /// `accounts:sendVerificationCode`: the session of the code texted to `phoneNumber`.
     func sendVerificationCode(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        let tenantId = try body.string("tenantId")
+        try refuseTenantPhoneSignIn(tenantId)
         // Production says INVALID_PHONE_NUMBER for a missing number too.
         guard let number = try body.string("phoneNumber"), Self.isPhoneNumber(number) else {
             throw .badRequest("INVALID_PHONE_NUMBER : Invalid format.")
         }
         try checkPhoneRecaptcha(body, action: "sendVerificationCode")
-        if let owner = account(withPhoneNumber: number, tenantId: try body.string("tenantId")), !owner.mfaEnrollments.isEmpty {
+        if let owner = account(withPhoneNumber: number, tenantId: tenantId), !owner.mfaEnrollments.isEmpty {
             throw .badRequest("UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
         }
-        return ["sessionInfo": sendCode(to: number)]
+        return ["sessionInfo": sendCode(to: number, tenantId: tenantId)]
+    }
+
+    /// Google's emulator serves phone numbers as a first factor only outside tenants.
+    private func refuseTenantPhoneSignIn(_ tenantId: String?) throws(APIError) {
+        if configuration.answersAsGoogleEmulator, tenantId != nil { throw .badRequest("UNSUPPORTED_TENANT_OPERATION") }
     }
 
     /// `accounts:signInWithPhoneNumber`: signs in (making the user at the first sign-in), or,
     /// with `idToken`, links the number to that user. A number of another user answers with a
     /// temporary proof instead of tokens, as Google's emulator does.
     func signInWithPhoneNumber(_ body: JSONBody) throws(APIError) -> [String: Any] {
+        try refuseTenantPhoneSignIn(try body.string("tenantId"))
         let number: String
         if let proof = try body.string("temporaryProof") {
             guard let claimed = try body.string("phoneNumber") else { throw .badRequest("MISSING_PHONE_NUMBER") }

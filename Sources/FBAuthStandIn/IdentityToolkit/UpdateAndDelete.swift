@@ -21,7 +21,7 @@ extension Backend {
         let (verified, token) = try verifiedToken(idToken)
         var account = verified
         var signInProvider = token.signInProvider
-        var revokes = false
+        var revokes = false, changedEmail = false
         for providerId in try body.strings("deleteProvider") ?? [] {
             if providerId == "password" {
                 account.password = nil
@@ -38,9 +38,12 @@ extension Backend {
             guard Self.looksLikeEmail(email) else { throw .badRequest("INVALID_EMAIL") }
             if let owner = self.account(withEmail: email, tenantId: account.tenantId), owner.localId != account.localId { throw .badRequest("EMAIL_EXISTS") }
             if account.email?.lowercased() != email.lowercased() {
+                // The first address is kept, for the RECOVER_EMAIL mail Google's emulator sends.
+                if signInProvider != "anonymous", account.initialEmail == nil { account.initialEmail = account.email }
                 account.email = email.lowercased()
                 account.emailVerified = false
                 revokes = true
+                changedEmail = true
             }
         }
         if let password = try body.string("password") {
@@ -63,8 +66,13 @@ extension Backend {
             default: throw .badRequest("INVALID_ARGUMENT : Invalid value at 'delete_attribute' (\(attribute))")
             }
         }
-        if revokes { account.validSince = now() }
+        if configuration.answersAsGoogleEmulator { try linkProviderUserInfo(&account, body) }
+        // Google's emulator revokes in whole seconds, so the token just used goes on working.
+        if revokes { account.validSince = configuration.answersAsGoogleEmulator ? Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) : now() }
         accounts[account.localId] = account
+        if changedEmail, configuration.answersAsGoogleEmulator, let initial = account.initialEmail {
+            mailOob(to: initial, requestType: "RECOVER_EMAIL", mode: "recoverEmail", tenantId: account.tenantId)
+        }
         var answer = userInfo(account)
         answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
         if revokes {
@@ -77,7 +85,9 @@ extension Backend {
     /// `projects/P/accounts:update` as the Admin SDK calls it (the emulator's `Bearer owner`):
     /// another user by `localId`, its email verified, the account disabled, its tokens revoked.
     func adminUpdate(_ body: JSONBody) throws(APIError) -> [String: Any] {
-        guard let localId = try body.string("localId"), var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard let localId = try body.string("localId") else { throw .badRequest("MISSING_LOCAL_ID") }
+        if let attributes = try body.string("customAttributes") { _ = try Self.customClaims(attributes) }
+        guard var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
@@ -107,11 +117,14 @@ extension Backend {
             }
         }
         for provider in try body.strings("deleteProvider") ?? [] {
-            if provider == "password" { account.password = nil } else { account.links.removeAll { $0.providerId == provider } }
+            if provider == "password" {
+                (account.password, account.email, account.emailVerified, account.emailLinkSignIn) = (nil, nil, false, false)
+            } else {
+                account.links.removeAll { $0.providerId == provider }
+            }
         }
-        if let mfa = try body.object("mfa") {
-            account.mfaEnrollments = try Self.enrollments(mfa.fields["enrollments"], now: now())
-        }
+        try updateSecondFactors(&account, body)
+        try linkProviderUserInfo(&account, body)
         // Seconds, as a decimal string (int64 in JSON), the Admin API's revokeRefreshTokens.
         if let validSince = body.fields["validSince"] {
             guard let seconds = (validSince as? String).flatMap({ Int64($0) }) ?? (validSince as? Int).map(Int64.init) else {
@@ -119,12 +132,32 @@ extension Backend {
             }
             account.validSince = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
-        if let attributes = try body.string("customAttributes") {
-            guard let claims = JSONText.parse(Data(attributes.utf8)) as? [String: Any] else { throw .badRequest("INVALID_CLAIMS") }
-            account.customClaims = claims
-        }
+        if let attributes = try body.string("customAttributes") { account.customClaims = try Self.customClaims(attributes) }
         accounts[localId] = account
-        return ["kind": "identitytoolkit#SetAccountInfoResponse", "localId": localId]
+        var answer = userInfo(account)
+        answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        return answer
+    }
+
+    /// `mfa.enrollments`: the user's second factors replaced (none: all withdrawn), with their ids.
+    func updateSecondFactors(_ account: inout Account, _ body: JSONBody) throws(APIError) {
+        guard let mfa = try body.object("mfa") else { return }
+        let enrollments = mfa.fields["enrollments"]
+        guard enrollments == nil || enrollments is [Any] else {
+            throw .invalidArgument("Invalid JSON payload received. /mfa/enrollments must be array")
+        }
+        account.mfaEnrollments = try Self.enrollments(enrollments, now: now(), generateIds: false)
+    }
+
+    /// `linkProviderUserInfo`: a provider's account added to the user as given, or replaced.
+    func linkProviderUserInfo(_ account: inout Account, _ body: JSONBody) throws(APIError) {
+        guard let info = try body.object("linkProviderUserInfo") else { return }
+        guard let providerId = try info.string("providerId"), !providerId.isEmpty else { throw .badRequest("MISSING_PROVIDER_ID") }
+        guard let rawId = try info.string("rawId"), !rawId.isEmpty else { throw .badRequest("MISSING_RAW_ID") }
+        account.links.removeAll { $0.providerId == providerId }
+        account.links.append(ProviderLink(providerId: providerId, rawId: rawId, federatedId: try info.string("federatedId") ?? "",
+                                          email: try info.string("email"), displayName: try info.string("displayName"),
+                                          photoUrl: try info.string("photoUrl"), screenName: try info.string("screenName")))
     }
 
     static let revokeTokenFields: Set<String> = ["idToken", "providerId", "tokenType", "token", "tenantId", "redirectUri"]

@@ -29,6 +29,9 @@ struct Account {
     var customClaims: [String: Any] = [:]
     /// A password hash an import gave (`accounts:batchCreate`), kept as given.
     var importedPasswordHash: String?
+    var importedSalt: String?
+    /// The address the user had before its first change (`initialEmail`), for RECOVER_EMAIL.
+    var initialEmail: String?
 
     var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
     /// The number of the user's phone provider, if any.

@@ -123,8 +123,10 @@ final class Backend {
         ]
         if let phone = account.phoneNumber { claims["phone_number"] = phone }
         // Custom claims may not replace the reserved ones (Firebase's custom-claims guide).
-        for (name, value) in account.customClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
-        for (name, value) in developerClaims where claims[name] == nil && name != "firebase" { claims[name] = value }
+        // A custom token's claims win over the user's own (as Google's emulator merges them).
+        for (name, value) in account.customClaims.merging(developerClaims, uniquingKeysWith: { $1 })
+        where claims[name] == nil && name != "firebase" { claims[name] = value }
+        if signInProvider == "anonymous" { claims["provider_id"] = "anonymous" }
         if let email = account.email { claims["email"] = email }
         if let name = account.displayName { claims["name"] = name }
         if let picture = account.photoUrl { claims["picture"] = picture }

@@ -16,6 +16,8 @@ struct MfaEnrollment {
     var displayName: String?
     var enrolledAt: Date
     var kind: Kind
+    /// `enrolledAt` as an import or an administrator gave it (milliseconds and all), echoed so.
+    var enrolledAtAsGiven: String?
 
     var factorId: String {
         switch kind {
@@ -28,7 +30,7 @@ struct MfaEnrollment {
     /// the phone number masked but for its last four digits where the user is not yet signed
     /// in (`masked`), as production and the emulator's `redactMfaInfo` do.
     func info(masked: Bool) -> [String: Any] {
-        var info: [String: Any] = ["mfaEnrollmentId": id, "enrolledAt": enrolledAt.formatted(.iso8601)]
+        var info: [String: Any] = ["mfaEnrollmentId": id, "enrolledAt": enrolledAtAsGiven ?? enrolledAt.formatted(.iso8601)]
         info["displayName"] = displayName
         switch kind {
         case .phone(let number): info["phoneInfo"] = masked ? Self.mask(number) : number
@@ -63,6 +65,7 @@ struct PhoneVerification {
     var phoneNumber: String
     var code: String
     var sessionInfo: String
+    var tenantId: String?
     var expiresAt: Date
 }
 

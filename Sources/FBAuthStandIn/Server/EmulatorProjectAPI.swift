@@ -14,10 +14,17 @@ extension Backend {
     /// The answer for `/emulator/v1/projects/P/WHAT`, or nil for another path.
     func emulatorProjectAPI(_ request: HTTPRequest) throws(APIError) -> HTTPResponse? {
         guard request.path.hasPrefix(Self.emulatorProjectPrefix) else { return nil }
-        let rest = request.path.dropFirst(Self.emulatorProjectPrefix.count).split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        var rest = request.path.dropFirst(Self.emulatorProjectPrefix.count).split(separator: "/", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+        // `tenants/T/WHAT`: the same, for one tenant's users, mail and texts.
+        var tenantId: String?
+        let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0] == "tenants", ["accounts", "oobCodes", "verificationCodes"].contains(parts[2]) {
+            tenantId = String(parts[1])
+            rest = String(parts[2])
+        }
         switch (request.method, rest) {
         case ("DELETE", "accounts"):
-            forgetAllAccounts()
+            forgetAllAccounts(tenantId: tenantId)
             return JSONResponse.make(200, [:])
         case ("GET", "config"):
             return JSONResponse.make(200, emulatorConfig)
@@ -27,14 +34,14 @@ extension Backend {
             if let privacy = try body.object("emailPrivacyConfig")?.bool("enableImprovedEmailPrivacy") { configuration.emailEnumerationProtection = privacy }
             return JSONResponse.make(200, emulatorConfig)
         case ("GET", "oobCodes"):
-            return JSONResponse.make(200, listedOobCodes())
+            return JSONResponse.make(200, listedOobCodes(tenantId: tenantId))
         case ("DELETE", "oobCodes"):
-            oobCodes = [:]
+            oobCodes = oobCodes.filter { $0.value.tenantId != tenantId }
             return JSONResponse.make(200, [:])
         case ("GET", "verificationCodes"):
-            return JSONResponse.make(200, verificationCodes())
+            return JSONResponse.make(200, verificationCodes(tenantId: tenantId))
         case ("DELETE", "verificationCodes"):
-            phoneVerifications = [:]
+            phoneVerifications = phoneVerifications.filter { $0.value.tenantId != tenantId }
             return JSONResponse.make(200, [:])
         default:
             throw .notFound
@@ -47,11 +54,14 @@ extension Backend {
          "emailPrivacyConfig": ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]]
     }
 
-    /// Every user of the project, and everything issued to them, as a fresh project has none.
-    func forgetAllAccounts() {
+    /// Every user of the project (or of one tenant), as a fresh project has none. Their tokens
+    /// stay known, so that one presented later is a user not found, as Google's emulator says.
+    func forgetAllAccounts(tenantId: String? = nil) {
+        guard tenantId == nil else {
+            accounts = accounts.filter { $0.value.tenantId != tenantId }
+            return
+        }
         accounts = [:]
-        idTokens = [:]
-        refreshTokens = [:]
         pendingMfaSignIns = [:]
         totpEnrollments = [:]
         temporaryProofs = [:]

@@ -55,7 +55,17 @@ extension Backend {
     /// Where Google publishes those of session cookies' keys; the stand-in publishes the same.
     static let sessionCookieCertificatesPath = "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
 
-    private func respond(to request: HTTPRequest) -> HTTPResponse {
+    private func respond(to sent: HTTPRequest) -> HTTPResponse {
+        if let answer = preflight(sent) { return answer }
+        do {
+            let request = try modernized(sent)
+            return allowingOrigin(of: request, answer(request))
+        } catch {
+            return error.response
+        }
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         do {
             if path.hasPrefix(AppCheckService.prefix) {
