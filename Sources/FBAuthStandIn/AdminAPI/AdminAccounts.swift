@@ -39,7 +39,10 @@ extension Backend {
         case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
         case ("GET", "accounts:batchGet"): return batchGet(request, tenant: tenant)
         case ("POST", "accounts:batchDelete"): return try batchDelete(JSONBody(request, allowed: ["localIds", "force", "tenantId"]), tenant: tenant)
-        case ("POST", "accounts:batchCreate"): return try batchCreate(JSONBody(request, allowed: Self.batchCreateFields), tenant: tenant)
+        case ("POST", "accounts:batchCreate"):
+            let body = try JSONBody(request, allowed: Self.batchCreateFields)
+            let named = try body.string("tenantId")
+            return try batchCreate(body, tenant: tenant ?? named)
         case ("POST", "accounts:sendOobCode"): return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true)
         case ("POST", ":createSessionCookie"): return try createSessionCookie(JSONBody(request, allowed: ["idToken", "validDuration", "tenantId"]), tenant: tenant)
         default: throw .notFound

@@ -17,14 +17,16 @@ extension Backend {
     func createAuthUri(_ body: JSONBody) throws(APIError) -> [String: Any] {
         let providerId = try body.string("providerId")
         let identifier = try body.string("identifier")
+        // Google's emulator says the bare codes.
+        let terse = configuration.answersAsGoogleEmulator
         guard providerId != nil || identifier != nil else {
-            throw .badRequest("MISSING_IDENTIFIER : Either identifier or providerId must be specified")
+            throw .badRequest(terse ? "MISSING_IDENTIFIER" : "MISSING_IDENTIFIER : Either identifier or providerId must be specified")
         }
         guard let continueUri = try body.string("continueUri"), !continueUri.isEmpty else { throw .badRequest("MISSING_CONTINUE_URI") }
         guard let continueURL = URL(string: continueUri), let scheme = continueURL.scheme, ["http", "https"].contains(scheme),
             continueURL.host != nil
         else {
-            throw .badRequest("INVALID_CONTINUE_URI : Invalid parameter value for redirect_uri: not an absolute URL")
+            throw .badRequest(terse ? "INVALID_CONTINUE_URI" : "INVALID_CONTINUE_URI : Invalid parameter value for redirect_uri: not an absolute URL")
         }
         guard continueURL.fragment == nil, !continueUri.contains("#") else {
             throw .badRequest("INVALID_CONTINUE_URI : Invalid parameter value for redirect_uri: fragment not allowed.")
@@ -112,20 +114,36 @@ extension Backend {
         guard email.contains("@"), !email.hasPrefix("@"), !email.hasSuffix("@") else { throw .badRequest("INVALID_IDENTIFIER") }
         var answer: [String: Any] = ["kind": "identitytoolkit#CreateAuthUriResponse"]
         guard !configuration.emailEnumerationProtection else { return answer }
-        // Found by the account's email or by a linked provider's email.
-        let owner = account(withEmail: email, tenantId: tenantId) ?? accounts.values.first { account in
-            account.tenantId == tenantId && account.links.contains { $0.email?.lowercased() == email.lowercased() }
-        }
-        guard let account = owner else {
-            answer["registered"] = false
+        answer["registered"] = false
+        answer["allProviders"] = [String]()
+        answer["signinMethods"] = [String]()
+        let lowered = email.lowercased()
+        guard configuration.oneAccountPerEmail else {
+            // Several users may share the address: only its password methods are told.
+            guard let account = accounts.values.first(where: { $0.tenantId == tenantId && $0.email?.lowercased() == lowered }) else { return answer }
+            answer["registered"] = true
+            if account.password != nil || account.emailLinkSignIn {
+                answer["allProviders"] = ["password"]
+                answer["signinMethods"] = Self.passwordMethods(of: account)
+            }
             return answer
         }
-        var methods = account.links.map(\.providerId)
-        if account.password != nil { methods.insert("password", at: 0) }
+        // Found by the account's email or by a linked provider's email.
+        let owner = account(withEmail: email, tenantId: tenantId) ?? accounts.values.first { account in
+            account.tenantId == tenantId && account.links.contains { $0.email?.lowercased() == lowered }
+        }
+        guard let account = owner else { return answer }
+        let others = account.links.map(\.providerId).filter { $0 != "phone" }
+        let hasPassword = account.password != nil || account.emailLinkSignIn
         answer["registered"] = true
-        answer["allProviders"] = methods
-        answer["signinMethods"] = methods
+        answer["allProviders"] = (hasPassword ? ["password"] : []) + others
+        answer["signinMethods"] = (hasPassword ? Self.passwordMethods(of: account) : []) + others
         return answer
+    }
+
+    /// `password` and `emailLink`, as the user may use them.
+    private static func passwordMethods(of account: Account) -> [String] {
+        (account.password != nil ? ["password"] : []) + (account.emailLinkSignIn ? ["emailLink"] : [])
     }
 
     static func isProviderID(_ id: String) -> Bool {

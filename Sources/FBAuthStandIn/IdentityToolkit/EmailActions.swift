@@ -77,7 +77,14 @@ extension Backend {
         case "VERIFY_AND_CHANGE_EMAIL":
             guard let wanted = try body.string("newEmail") else { throw .badRequest("MISSING_NEW_EMAIL") }
             guard Self.looksLikeEmail(wanted) else { throw .badRequest("INVALID_NEW_EMAIL") }
-            let account = try verify(idToken: try body.string("idToken") ?? "")
+            // An administrator names the user by address (firebase-admin's generateVerifyAndChangeEmailLink).
+            let account: Account
+            if privileged, let address = try body.string("email") {
+                guard let owner = self.account(withEmail: address, tenantId: tenantId) else { throw .badRequest("USER_NOT_FOUND") }
+                account = owner
+            } else {
+                account = try verify(idToken: try body.string("idToken") ?? "")
+            }
             guard let address = account.email else { throw .badRequest("MISSING_EMAIL") }
             email = address
             newEmail = wanted.lowercased()

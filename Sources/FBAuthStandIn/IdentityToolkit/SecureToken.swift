@@ -27,7 +27,10 @@ extension Backend {
         guard grantType == "refresh_token" else { throw .badRequest("INVALID_GRANT_TYPE") }
         guard let refreshToken = fields["refresh_token"], !refreshToken.isEmpty else { throw .badRequest("MISSING_REFRESH_TOKEN") }
         guard let issued = refreshTokens[refreshToken] else { throw .badRequest("INVALID_REFRESH_TOKEN") }
-        guard let account = accounts[issued.localId] else { throw .badRequest("USER_NOT_FOUND") }
+        // Production says the user is not found; Google's emulator that the token is invalid.
+        guard let account = accounts[issued.localId] else {
+            throw .badRequest(configuration.answersAsGoogleEmulator ? "INVALID_REFRESH_TOKEN" : "USER_NOT_FOUND")
+        }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         guard issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
 

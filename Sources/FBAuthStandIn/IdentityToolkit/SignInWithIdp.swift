@@ -62,7 +62,7 @@ extension Backend {
             throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)")
         }
         if configuration.behaveLikeOfficialEmulator {
-            if let claimsText = parameters["id_token"] { return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText) }
+            if let claimsText = parameters["id_token"] { return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters) }
             // firebase-tools src/emulator/auth/operations.ts, signInWithIdp.
             throw APIError(httpStatus: 501, message: parameters["access_token"] == nil
                 ? "The Auth Emulator only supports sign-in with credentials (id_token required)."
@@ -71,7 +71,7 @@ extension Backend {
                     : "The Auth Emulator does not support \(providerId) sign-in with credentials.", status: "NOT_IMPLEMENTED")
         }
         if configuration.acceptsFakeClaims, let claimsText = parameters["id_token"], providerCredentials[claimsText] == nil {
-            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText)
+            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters)
         }
         return try identityFromCredential(providerId: providerId, parameters: parameters, requestUri: requestUri)
     }
@@ -112,8 +112,10 @@ extension Backend {
             && x.port == y.port && x.path == y.path
     }
 
-    /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`.
-    func identityFromFakeClaims(providerId: String, claimsText: String) throws(APIError) -> ProviderIdentity {
+    /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`, and
+    /// makes the provider's answer from them as its fakeFetchUserInfoFromIdp does: Google's
+    /// profile for google.com, a SAML assertion (JSON in `SAMLResponse`) for `saml.*`.
+    func identityFromFakeClaims(providerId: String, claimsText: String, parameters: [String: String] = [:]) throws(APIError) -> ProviderIdentity {
         // firebase-tools src/emulator/auth/operations.ts, parseClaims: its two refusals.
         if claimsText.hasPrefix("{"), JSONText.parse(Data(claimsText.utf8)) as? [String: Any] == nil {
             throw .badRequest("INVALID_IDP_RESPONSE : Unable to parse id_token: \(claimsText) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
@@ -127,13 +129,38 @@ extension Backend {
         guard let sub = claims["sub"] as? String else {
             throw .badRequest(#"INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing "sub" field. This field is required and must be a unique identifier.))"#)
         }
-        let email = (claims["email"] as? String ?? "").lowercased()
+        var email = (claims["email"] as? String ?? "").lowercased()
+        var emailVerified = claims["email_verified"] as? Bool ?? false
+        let name = claims["name"] as? String
+        var rawUserInfo = claims
+        var signInAttributes: [String: Any]?
+        if providerId == "google.com" {
+            rawUserInfo = ["granted_scopes": "openid https://www.googleapis.com/auth/userinfo.profile" + (email.isEmpty ? "" : " https://www.googleapis.com/auth/userinfo.email"),
+                           "id": sub, "verified_email": emailVerified, "locale": "en"]
+            rawUserInfo["name"] = name
+            rawUserInfo["given_name"] = claims["given_name"]
+            rawUserInfo["family_name"] = claims["family_name"]
+            rawUserInfo["email"] = email.isEmpty ? nil : email
+            rawUserInfo["picture"] = claims["picture"]
+        } else if providerId.hasPrefix("saml."), let text = parameters["SAMLResponse"] {
+            let response = JSONText.parse(Data(text.utf8)) as? [String: Any] ?? [:]
+            guard let assertion = response["assertion"] as? [String: Any] else { throw .badRequest("INVALID_IDP_RESPONSE ((Missing assertion in SAMLResponse.))") }
+            guard let subject = assertion["subject"] as? [String: Any] else { throw .badRequest("INVALID_IDP_RESPONSE ((Missing assertion.subject in SAMLResponse.))") }
+            guard let nameId = subject["nameId"] as? String, !nameId.isEmpty else {
+                throw .badRequest("INVALID_IDP_RESPONSE ((Missing assertion.subject.nameId in SAMLResponse.))")
+            }
+            if Self.looksLikeEmail(nameId) { email = nameId }
+            emailVerified = true
+            signInAttributes = assertion["attributeStatements"] as? [String: Any]
+            rawUserInfo = signInAttributes ?? [:]
+        }
         return ProviderIdentity(
             providerId: providerId, rawId: sub, federatedId: providerId == "google.com" ? "https://accounts.google.com/\(sub)" : sub,
-            email: email, emailVerified: claims["email_verified"] as? Bool ?? false,
-            displayName: claims["name"] as? String ?? "", photoUrl: claims["picture"] as? String,
-            screenName: claims["screen_name"] as? String, firstName: nil, lastName: nil, rawUserInfo: claims,
-            accessToken: "FirebaseAuthEmulatorFakeAccessToken_\(providerId)", idToken: claimsText, tokenSecret: nil)
+            email: email, emailVerified: emailVerified,
+            displayName: name ?? "", photoUrl: claims["picture"] as? String,
+            screenName: claims["screen_name"] as? String, firstName: claims["given_name"] as? String, lastName: claims["family_name"] as? String,
+            rawUserInfo: rawUserInfo, accessToken: parameters["access_token"] ?? "FirebaseAuthEmulatorFakeAccessToken_\(providerId)",
+            idToken: claimsText, tokenSecret: nil, signInAttributes: signInAttributes)
     }
 
     // MARK: - Accounts
@@ -141,6 +168,9 @@ extension Backend {
     private func signIn(_ identity: ProviderIdentity, tenantId: String?, autoCreate: Bool) throws(APIError) -> [String: Any] {
         if var account = account(linkedTo: identity.providerId, rawId: identity.rawId, tenantId: tenantId) {
             guard !account.disabled else { throw .badRequest("USER_DISABLED") }
+            // The provider's account, as it is now (its address may have changed).
+            if let index = account.links.firstIndex(where: { $0.providerId == identity.providerId }) { account.links[index] = link(identity) }
+            accounts[account.localId] = account
             if let challenge = secondFactorChallenge(for: account, signInProvider: identity.providerId) {
                 return idpFields(identity).merging(challenge) { $1 }
             }
@@ -156,15 +186,24 @@ extension Backend {
             guard identity.emailVerified else { return needConfirmation(identity, existing: existing) }
             // A provider that verified the email takes over the account; an unverified account
             // loses its password (someone else may have registered that email).
+            let google = configuration.answersAsGoogleEmulator
             if !existing.emailVerified {
                 existing.password = nil
                 existing.validSince = now()
+                // Google's emulator unlinks every other provider and the phone too.
+                if google { existing.links = [] }
             }
             existing.links.removeAll { $0.providerId == identity.providerId }
             existing.links.append(link(identity))
             existing.emailVerified = true
-            existing.displayName = identity.displayName.isEmpty ? existing.displayName : identity.displayName
-            existing.photoUrl = identity.photoUrl ?? existing.photoUrl
+            if google {
+                // The provider's profile replaces the user's, absent fields and all.
+                existing.displayName = identity.displayName.isEmpty ? nil : identity.displayName
+                existing.photoUrl = identity.photoUrl
+            } else {
+                existing.displayName = identity.displayName.isEmpty ? existing.displayName : identity.displayName
+                existing.photoUrl = identity.photoUrl ?? existing.photoUrl
+            }
             accounts[existing.localId] = existing
             guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
             if let challenge = secondFactorChallenge(for: existing, signInProvider: identity.providerId) {
@@ -176,7 +215,10 @@ extension Backend {
         }
         try admitNewUser(email: identity.email)
         var account = createAccount(tenantId: tenantId)
-        account.email = identity.email.isEmpty ? nil : identity.email
+        // Where an address may have several users, Google's emulator leaves it on the provider's
+        // account only (support.google.com/firebase/answer/9134820).
+        let copiesEmail = configuration.oneAccountPerEmail || !configuration.answersAsGoogleEmulator
+        account.email = identity.email.isEmpty || !copiesEmail ? nil : identity.email
         account.emailVerified = identity.emailVerified
         account.displayName = identity.displayName.isEmpty ? nil : identity.displayName
         account.photoUrl = identity.photoUrl
@@ -239,7 +281,7 @@ extension Backend {
         if isNewUser { answer["isNewUser"] = true }
         if account.email?.lowercased() == identity.email.lowercased() { answer["emailVerified"] = account.emailVerified }
         if let tenantId = account.tenantId { answer["tenantId"] = tenantId }
-        for (key, value) in issueTokens(for: account, signInProvider: identity.providerId) { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: identity.providerId, signInAttributes: identity.signInAttributes) { answer[key] = value }
         return answer
     }
 

@@ -90,20 +90,35 @@ final class Backend {
 
     /// Mints an ID token and a refresh token for the account (`issueTokens` in the emulator).
     func issueTokens(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
-                     developerClaims: [String: Any] = [:]) -> [String: Any] {
-        let refreshToken = "AMf-vB" + RandomToken.make(bytes: 48)
+                     developerClaims: [String: Any] = [:], signInAttributes: [String: Any]? = nil) -> [String: Any] {
+        let refreshToken = configuration.answersAsGoogleEmulator
+            ? Self.googleEmulatorRefreshToken(localId: account.localId, tenantId: account.tenantId, provider: signInProvider,
+                                              projectId: configuration.projectId, extraClaims: developerClaims)
+            : "AMf-vB" + RandomToken.make(bytes: 48)
         refreshTokens[refreshToken] = IssuedRefreshToken(
             localId: account.localId, tenantId: account.tenantId, issuedAt: now(), signInProvider: signInProvider, secondFactor: secondFactor,
             developerClaims: developerClaims)
         return [
-            "idToken": mintIDToken(for: account, signInProvider: signInProvider, secondFactor: secondFactor, developerClaims: developerClaims),
+            "idToken": mintIDToken(for: account, signInProvider: signInProvider, secondFactor: secondFactor, developerClaims: developerClaims,
+                                   signInAttributes: signInAttributes),
             "refreshToken": refreshToken,
             "expiresIn": String(configuration.idTokenLifetime),
         ]
     }
 
+    /// A refresh token shaped as Google's emulator makes them (firebase-tools state.ts,
+    /// encodeRefreshToken: its record, JSON in base64), which its clients may read; a nonce
+    /// keeps each one distinct. It works only while the stand-in knows it, as any other.
+    static func googleEmulatorRefreshToken(localId: String, tenantId: String?, provider: String, projectId: String,
+                                           extraClaims: [String: Any]) -> String {
+        var record: [String: Any] = ["_AuthEmulatorRefreshToken": "DO NOT MODIFY", "localId": localId, "provider": provider,
+                                     "extraClaims": extraClaims, "projectId": projectId, "nonce": RandomToken.make(bytes: 12)]
+        record["tenantId"] = tenantId
+        return JSONText.data(record).base64EncodedString()
+    }
+
     func mintIDToken(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
-                     developerClaims: [String: Any] = [:]) -> String {
+                     developerClaims: [String: Any] = [:], signInAttributes: [String: Any]? = nil) -> String {
         let now = now()
         let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
         var identities: [String: [String]] = [:]
@@ -111,6 +126,7 @@ final class Backend {
         if let email = account.email { identities["email"] = [email] }
         var firebase: [String: Any] = ["identities": identities, "sign_in_provider": signInProvider]
         if let tenantId = account.tenantId { firebase["tenant"] = tenantId }
+        firebase["sign_in_attributes"] = signInAttributes
         if let secondFactor {
             firebase["sign_in_second_factor"] = secondFactor.factorId
             firebase["second_factor_identifier"] = secondFactor.enrollmentId

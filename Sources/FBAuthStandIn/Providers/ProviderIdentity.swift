@@ -23,6 +23,9 @@ struct ProviderIdentity {
     var accessToken: String
     var idToken: String?
     var tokenSecret: String?
+    /// A SAML assertion's attribute statements, which ID tokens carry as
+    /// `firebase.sign_in_attributes`.
+    var signInAttributes: [String: Any]? = nil
 
     /// Builds the fake identity for `email` at `providerId`. `tenant` is Microsoft's tenant
     /// custom parameter.
