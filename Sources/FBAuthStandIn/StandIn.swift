@@ -89,7 +89,8 @@ package final class StandIn: @unchecked Sendable {
 
     /// The state of the project `request` names in its path; the default project's otherwise.
     private func backend(for request: HTTPRequest) -> Backend {
-        guard let project = Backend.projectNamed(in: request.path), project != backend.configuration.projectId else { return backend }
+        guard let project = Backend.projectNamed(in: request.path) ?? Backend.targetProject(of: request),
+              project != backend.configuration.projectId else { return backend }
         if let existing = otherProjects[project] { return existing }
         var configuration = backend.configuration
         configuration.projectId = project

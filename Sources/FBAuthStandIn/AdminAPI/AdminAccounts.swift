@@ -38,6 +38,10 @@ extension Backend {
         case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields))
         case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
         case ("GET", "accounts:batchGet"): return batchGet(request, tenant: tenant)
+        case ("POST", "accounts:query"):
+            let body = try JSONBody(request, allowed: ["returnUserInfo", "limit", "offset", "sortBy", "order", "expression", "tenantId"])
+            let named = try body.string("tenantId")
+            return try queryAccounts(body, tenant: tenant ?? named)
         case ("POST", "accounts:batchDelete"): return try batchDelete(JSONBody(request, allowed: ["localIds", "force", "tenantId"]), tenant: tenant)
         case ("POST", "accounts:batchCreate"):
             let body = try JSONBody(request, allowed: Self.batchCreateFields)
@@ -155,6 +159,8 @@ extension Backend {
             return try adminUpdate(body)
         case "delete":
             let body = try JSONBody(request, allowed: Self.deleteFields)
+            // An administrator names the user by uid (Google's emulator: whatever else is given).
+            if configuration.answersAsGoogleEmulator, body.fields["localId"] == nil { throw .badRequest("MISSING_LOCAL_ID") }
             guard body.fields["idToken"] == nil else { return nil }
             return try adminDelete(body, tenant: try body.string("tenantId"))
         case "sendOobCode":

@@ -54,25 +54,25 @@ extension Backend {
     /// (what is not given goes back to its default), as Google's emulator updates it.
     private func updateProjectConfiguration(_ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
         let change = try Self.resource(request)
-        let paths = (mask ?? "").split(separator: ",").map(String.init)
-        func given(_ path: String) -> Bool { paths.isEmpty || paths.contains(path) || paths.contains(String(path.split(separator: ".")[0])) }
-        let signIn = change["signIn"] as? [String: Any], privacy = change["emailPrivacyConfig"] as? [String: Any]
-        if given("signIn.allowDuplicateEmails") { configuration.oneAccountPerEmail = !((signIn?["allowDuplicateEmails"] as? Bool) ?? false) }
-        if given("emailPrivacyConfig.enableImprovedEmailPrivacy") {
-            configuration.emailEnumerationProtection = (privacy?["enableImprovedEmailPrivacy"] as? Bool) ?? false
-        }
-        if given("blockingFunctions") {
-            let functions = change["blockingFunctions"] as? [String: Any] ?? [:]
-            for (event, trigger) in functions["triggers"] as? [String: Any] ?? [:] {
-                guard ["beforeCreate", "beforeSignIn", "beforeSendEmail", "beforeSendSms"].contains(event) else {
-                    throw .badRequest("BLOCKING_FUNCTION_ERROR_RESPONSE : ((Invalid blocking function event type: \(event)))")
-                }
-                guard let uri = (trigger as? [String: Any])?["functionUri"] as? String, let url = URLComponents(string: uri), url.scheme != nil, url.host != nil else {
-                    throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Expected an absolute URI with valid scheme and host.))")
-                }
+        for (event, trigger) in (change["blockingFunctions"] as? [String: Any])?["triggers"] as? [String: Any] ?? [:] {
+            guard ["beforeCreate", "beforeSignIn", "beforeSendEmail", "beforeSendSms"].contains(event) else {
+                throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Event type is invalid.))")
             }
-            blockingFunctions = functions
+            guard let uri = (trigger as? [String: Any])?["functionUri"] as? String, let url = URLComponents(string: uri), url.scheme != nil, url.host != nil else {
+                throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Expected an absolute URI with valid scheme and host.))")
+            }
         }
+        var updated = projectConfiguration
+        if let mask, !mask.isEmpty {
+            Self.apply(change, to: &updated, mask: mask)
+        } else {
+            // A full update: what is not given goes back to its default.
+            updated = ["signIn": change["signIn"] ?? [:], "blockingFunctions": change["blockingFunctions"] ?? [:],
+                       "emailPrivacyConfig": change["emailPrivacyConfig"] ?? [:]]
+        }
+        configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
+        configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
+        blockingFunctions = updated["blockingFunctions"] as? [String: Any] ?? [:]
         return projectConfiguration
     }
 
@@ -159,9 +159,32 @@ extension Backend {
     }
 
     /// A PATCH: the fields `mask` names (dotted paths to their first part), else all given.
-    private static func apply(_ change: [String: Any], to resource: inout [String: Any], mask: String?) {
-        let fields = mask.map { $0.split(separator: ",").map { String($0.split(separator: ".").first ?? "") } } ?? Array(change.keys)
-        for field in fields where !field.isEmpty { resource[field] = change[field] }
+    /// A PATCH: with `updateMask`, each dotted path the change has (firebase-tools state.ts,
+    /// applyMask: a path through a list or a plain value changes nothing); without, every field
+    /// the change has.
+    static func apply(_ change: [String: Any], to resource: inout [String: Any], mask: String?) {
+        guard let mask, !mask.isEmpty else {
+            for (field, value) in change { resource[field] = value }
+            return
+        }
+        for path in mask.split(separator: ",") {
+            let fields = path.split(separator: ".").map(String.init)
+            guard !fields.isEmpty else { continue }
+            resource = assign(fields[...], from: change, into: resource)
+        }
+    }
+
+    /// `into` with `path` set to its value in `from`, where `from` has one along that path.
+    private static func assign(_ path: ArraySlice<String>, from change: [String: Any], into resource: [String: Any]) -> [String: Any] {
+        guard let field = path.first, let value = change[field], !(value is JSONNull) else { return resource }
+        var resource = resource
+        guard path.count > 1 else {
+            resource[field] = value
+            return resource
+        }
+        guard let inner = value as? [String: Any] else { return resource }
+        resource[field] = assign(path.dropFirst(), from: inner, into: resource[field] as? [String: Any] ?? [:])
+        return resource
     }
 }
 

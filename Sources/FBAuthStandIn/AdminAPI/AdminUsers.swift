@@ -26,6 +26,38 @@ extension Backend {
         return answer
     }
 
+    /// `projects/P/accounts:query` (the Identity Toolkit v1 reference, projects.accounts.query):
+    /// the users an expression matches (any of its entries: an email, a uid, a phone number;
+    /// all users without one), sorted and paged by `limit` (at most 500) and `offset`, with
+    /// their count; only the count when `returnUserInfo` is false.
+    func queryAccounts(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
+        let expression = body.fields["expression"] as? [[String: Any]] ?? []
+        var found = accounts.values.filter { account in
+            account.tenantId == tenant && (expression.isEmpty || expression.contains { entry in
+                (entry["email"] as? String).map { $0.lowercased() == account.email } == true
+                    || (entry["userId"] as? String) == account.localId
+                    || (entry["phoneNumber"] as? String).map { $0 == account.phoneNumber } == true
+            })
+        }
+        let count: [String: Any] = ["recordsCount": String(found.count)]
+        guard try body.bool("returnUserInfo") ?? true else { return count }
+        let sortBy = try body.string("sortBy") ?? "USER_ID"
+        let ascending: (Account, Account) -> Bool = switch sortBy {
+        case "NAME": { ($0.displayName ?? "", $0.localId) < ($1.displayName ?? "", $1.localId) }
+        case "USER_EMAIL": { ($0.email ?? "", $0.localId) < ($1.email ?? "", $1.localId) }
+        case "CREATED_AT": { ($0.createdAt, $0.localId) < ($1.createdAt, $1.localId) }
+        case "LAST_LOGIN_AT": { ($0.lastLoginAt, $0.localId) < ($1.lastLoginAt, $1.localId) }
+        default: { $0.localId < $1.localId }
+        }
+        found.sort(by: ascending)
+        if try body.string("order") == "DESC" { found.reverse() }
+        let limit = Int(try body.string("limit") ?? "") ?? (body.fields["limit"] as? Int) ?? 500
+        let offset = Int(try body.string("offset") ?? "") ?? (body.fields["offset"] as? Int) ?? 0
+        guard (1...500).contains(limit), offset >= 0 else { throw .badRequest("INVALID_ARGUMENT : limit must be 1 to 500 and offset not negative") }
+        let refreshedAt = now().formatted(.iso8601)
+        return count.merging(["userInfo": found.dropFirst(offset).prefix(limit).map { userInfo($0, refreshedAt: refreshedAt) }]) { $1 }
+    }
+
     /// `projects/P/accounts:batchDelete`: each uid deleted; one not disabled is refused unless
     /// `force`, and an unknown one is passed over.
     func batchDelete(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {

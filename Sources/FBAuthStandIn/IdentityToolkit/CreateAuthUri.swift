@@ -120,7 +120,11 @@ extension Backend {
         let lowered = email.lowercased()
         guard configuration.oneAccountPerEmail else {
             // Several users may share the address: only its password methods are told.
-            guard let account = accounts.values.first(where: { $0.tenantId == tenantId && $0.email?.lowercased() == lowered }) else { return answer }
+            // Found by its address or a provider's, as long as the user has an address of its own.
+            guard let account = accounts.values.first(where: { account in
+                account.tenantId == tenantId && account.email != nil
+                    && (account.email?.lowercased() == lowered || account.links.contains { $0.email?.lowercased() == lowered })
+            }) else { return answer }
             answer["registered"] = true
             if account.password != nil || account.emailLinkSignIn {
                 answer["allProviders"] = ["password"]

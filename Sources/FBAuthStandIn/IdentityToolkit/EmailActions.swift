@@ -182,7 +182,8 @@ extension Backend {
         account.emailLinkSignIn = true
         accounts[account.localId] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#EmailLinkSigninResponse", "email": email, "localId": account.localId, "isNewUser": isNewUser]
-        if fromToken == nil, let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
+        // Google's emulator asks for the second factor even when linking to a signed-in user.
+        if fromToken == nil || configuration.answersAsGoogleEmulator, let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
         }
         account.lastLoginAt = now()

@@ -32,10 +32,18 @@ extension Backend {
             "lastLoginAt": Self.milliseconds(account.lastLoginAt),
             "lastRefreshAt": refreshedAt ?? now().formatted(.iso8601),
         ]
-        if !account.mfaEnrollments.isEmpty { user["mfaInfo"] = account.mfaEnrollments.map { $0.info(masked: false) } }
+        if !account.mfaEnrollments.isEmpty || (configuration.answersAsGoogleEmulator && account.withdrewLastSecondFactor) {
+            user["mfaInfo"] = account.mfaEnrollments.map { enrollment in
+                var info = enrollment.info(masked: false)
+                // Google's emulator also gives the number under the name its export uses.
+                if configuration.answersAsGoogleEmulator, case .phone(let number) = enrollment.kind { info["unobfuscatedPhoneInfo"] = number }
+                return info
+            }
+        }
         user["email"] = account.email
         user["displayName"] = account.displayName
         user["photoUrl"] = account.photoUrl
+        user["screenName"] = account.screenName
         user["phoneNumber"] = account.phoneNumber
         user["tenantId"] = account.tenantId
         user["initialEmail"] = account.initialEmail

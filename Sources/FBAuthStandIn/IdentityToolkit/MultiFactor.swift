@@ -162,6 +162,7 @@ extension Backend {
             throw .badRequest("MFA_ENROLLMENT_NOT_FOUND")
         }
         account.mfaEnrollments.removeAll { $0.id == enrollmentId }
+        account.withdrewLastSecondFactor = account.mfaEnrollments.isEmpty
         accounts[account.localId] = account
         let tokens = issueTokens(for: account, signInProvider: token.signInProvider)
         return ["idToken": tokens["idToken"]!, "refreshToken": tokens["refreshToken"]!]

@@ -222,6 +222,7 @@ extension Backend {
         account.emailVerified = identity.emailVerified
         account.displayName = identity.displayName.isEmpty ? nil : identity.displayName
         account.photoUrl = identity.photoUrl
+        account.screenName = identity.screenName
         account.links = [link(identity)]
         accounts[account.localId] = account
         return answer(for: account, identity: identity, isNewUser: true)

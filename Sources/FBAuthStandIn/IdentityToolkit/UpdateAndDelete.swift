@@ -87,6 +87,9 @@ extension Backend {
     func adminUpdate(_ body: JSONBody) throws(APIError) -> [String: Any] {
         guard let localId = try body.string("localId") else { throw .badRequest("MISSING_LOCAL_ID") }
         if let attributes = try body.string("customAttributes") { _ = try Self.customClaims(attributes) }
+        if let enrollments = try body.object("mfa")?.fields["enrollments"], !(enrollments is [Any]) {
+            throw .invalidArgument("Invalid JSON payload received. /mfa/enrollments must be array")
+        }
         guard var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
@@ -142,11 +145,8 @@ extension Backend {
     /// `mfa.enrollments`: the user's second factors replaced (none: all withdrawn), with their ids.
     func updateSecondFactors(_ account: inout Account, _ body: JSONBody) throws(APIError) {
         guard let mfa = try body.object("mfa") else { return }
-        let enrollments = mfa.fields["enrollments"]
-        guard enrollments == nil || enrollments is [Any] else {
-            throw .invalidArgument("Invalid JSON payload received. /mfa/enrollments must be array")
-        }
-        account.mfaEnrollments = try Self.enrollments(enrollments, now: now(), generateIds: false)
+        account.mfaEnrollments = try Self.enrollments(mfa.fields["enrollments"], now: now(), generateIds: false)
+        account.withdrewLastSecondFactor = false
     }
 
     /// `linkProviderUserInfo`: a provider's account added to the user as given, or replaced.

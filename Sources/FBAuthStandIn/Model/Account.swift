@@ -12,6 +12,8 @@ struct Account {
     var emailVerified = false
     var displayName: String?
     var photoUrl: String?
+    /// A provider's handle (Twitter's, or a fake IdP's `screen_name`), kept at sign-up.
+    var screenName: String?
     var password: String?
     var links: [ProviderLink] = []
     var disabled = false
@@ -21,6 +23,8 @@ struct Account {
     var validSince: Date
     /// Second factors, in the order they were enrolled.
     var mfaEnrollments: [MfaEnrollment] = []
+    /// The user withdrew its last second factor: Google's emulator then lists `mfaInfo: []`.
+    var withdrewLastSecondFactor = false
     /// Whether the user has signed in with an email link (`emailLinkSignin` in lookups).
     var emailLinkSignIn = false
     /// When the password was last set.

@@ -159,6 +159,9 @@ extension Backend {
 
     private func accounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
         if let answer = try privilegedAccounts(method, request) { return answer }
+        if configuration.answersAsGoogleEmulator, Self.targetProject(of: request) != nil {
+            throw .badRequest("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
+        }
         return switch method {
         case "createAuthUri": try createAuthUri(JSONBody(request, allowed: Self.createAuthUriFields))
         case "signInWithIdp": try signInWithIdp(JSONBody(request, allowed: Self.signInWithIdpFields))
