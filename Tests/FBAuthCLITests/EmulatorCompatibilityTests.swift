@@ -82,8 +82,9 @@ import Testing
         #expect(try methods()["signinMethods"] == nil)
     }
 
-    /// firebase-tools' own specs: every case that passed here once still passes (the list in
-    /// Fixtures grows as cases are made to pass; Google's emulator passes 298 of 342 this way).
+    /// firebase-tools' own specs: every case that Google's emulator passes run this way (298 of
+    /// 342; the list in Fixtures is what `Scripts/emulator-specs.sh` wrote against it) passes
+    /// against fbauth's too.
     @Test(.enabled(if: EmulatorSpecs.available, "firebase-tools' specs are not compiled here (../shared/auth-emulator/selftest.sh) or mocha is missing"))
     func theSpecsThatPassedStillPass() throws {
         let harness = try Harness()
@@ -96,8 +97,14 @@ import Testing
         let now = Set(try String(contentsOfFile: passed, encoding: .utf8).split(separator: "\n").map(String.init))
         let before = Set(try String(contentsOf: DistributionTests.repository.appendingPathComponent("Tests/FBAuthCLITests/Fixtures/emulator-specs-passing.txt"),
                                     encoding: .utf8).split(separator: "\n").map(String.init))
-        #expect(before.subtracting(now).isEmpty, "cases that passed before fail now: \(before.subtracting(now).sorted().prefix(20))")
+        let failing = before.subtracting(now).subtracting(Self.clockEdgeCases)
+        #expect(failing.isEmpty, "cases Google's emulator passes fail here: \(failing.sorted().prefix(20))")
     }
+
+    /// Cases that fail against either emulator when the second ticks over between two of their
+    /// requests: an ID token's `iat` and the `validSince` an email change sets are both whole
+    /// seconds, so a token minted in the second before is revoked.
+    static let clockEdgeCases: Set<String> = ["Auth Emulator: accounts:update should set initialEmail for the user, after updating email"]
 }
 
 enum EmulatorSpecs {

@@ -44,6 +44,7 @@ extension Backend {
         user["displayName"] = account.displayName
         user["photoUrl"] = account.photoUrl
         user["screenName"] = account.screenName
+        if !account.passkeys.isEmpty { user["passkeyInfo"] = account.passkeys.map { ["credentialId": $0.credentialId, "name": $0.name] } }
         user["phoneNumber"] = account.phoneNumber
         user["tenantId"] = account.tenantId
         user["initialEmail"] = account.initialEmail

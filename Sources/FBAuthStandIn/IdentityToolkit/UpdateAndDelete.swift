@@ -66,7 +66,11 @@ extension Backend {
             default: throw .badRequest("INVALID_ARGUMENT : Invalid value at 'delete_attribute' (\(attribute))")
             }
         }
-        if configuration.answersAsGoogleEmulator { try linkProviderUserInfo(&account, body) }
+        if configuration.answersAsGoogleEmulator {
+            try linkProviderUserInfo(&account, body)
+            let unenrolled = try body.strings("deletePasskey") ?? []
+            account.passkeys.removeAll { unenrolled.contains($0.credentialId) }
+        }
         // Google's emulator revokes in whole seconds, so the token just used goes on working.
         if revokes { account.validSince = configuration.answersAsGoogleEmulator ? Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) : now() }
         accounts[account.localId] = account

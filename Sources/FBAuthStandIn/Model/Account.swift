@@ -23,6 +23,8 @@ struct Account {
     var validSince: Date
     /// Second factors, in the order they were enrolled.
     var mfaEnrollments: [MfaEnrollment] = []
+    /// Passkeys (served as Google's emulator serves them: `fbauth emulator` only).
+    var passkeys: [Passkey] = []
     /// The user withdrew its last second factor: Google's emulator then lists `mfaInfo: []`.
     var withdrewLastSecondFactor = false
     /// Whether the user has signed in with an email link (`emailLinkSignin` in lookups).

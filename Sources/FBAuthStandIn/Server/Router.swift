@@ -187,6 +187,10 @@ extension Backend {
         case "mfaEnrollment:start": try mfaEnrollmentStart(JSONBody(request, allowed: Self.mfaEnrollmentStartFields))
         case "mfaEnrollment:finalize": try mfaEnrollmentFinalize(JSONBody(request, allowed: Self.mfaEnrollmentFinalizeFields))
         case "mfaEnrollment:withdraw": try mfaEnrollmentWithdraw(JSONBody(request, allowed: Self.mfaWithdrawFields))
+        case "passkeyEnrollment:start" where configuration.answersAsGoogleEmulator: try passkeyEnrollmentStart(JSONBody(request, allowed: Self.passkeyFields))
+        case "passkeyEnrollment:finalize" where configuration.answersAsGoogleEmulator: try passkeyEnrollmentFinalize(JSONBody(request, allowed: Self.passkeyFields))
+        case "passkeySignIn:start" where configuration.answersAsGoogleEmulator: passkeySignInStart()
+        case "passkeySignIn:finalize" where configuration.answersAsGoogleEmulator: try passkeySignInFinalize(JSONBody(request, allowed: Self.passkeyFields))
         default: throw APIError.notFound
         }
     }
