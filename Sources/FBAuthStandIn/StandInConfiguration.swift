@@ -34,8 +34,8 @@ package struct StandInConfiguration: Sendable {
     /// `login_hint` names), for scripts and tests that have no person to click (`fbauth emulator
     /// --auto-consent EMAIL`); nil: the consent page is shown.
     package var autoConsentEmail: String?
-    /// How recent a sign-in must be to change second factors (production: 5 minutes,
-    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
+    /// How recent a sign-in must be to delete the user, set a password or change second
+    /// factors (production: 5 minutes, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` after).
     package var recentSignIn: TimeInterval = 300
     /// Lifetime of providers' OAuth access tokens, in seconds.
     package var providerTokenLifetime = 3600

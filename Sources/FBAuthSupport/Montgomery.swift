@@ -1,7 +1,8 @@
 /// Modular exponentiation for RSA: numbers as little-endian 64-bit limbs, multiplied in
 /// Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery multiplication
-/// algorithms", 1996: CIOS). Two ways: `power`, square-and-multiply, for public exponents
-/// (verifying a signature; the stand-in's signing key, public on purpose), and `secretPower`, a
+/// algorithms", 1996: CIOS). Two ways: `power`, square-and-multiply in windows, for public
+/// exponents (verifying a signature; the stand-in's signing key, public on purpose, with the
+/// Chinese remainder theorem), and `secretPower`, a
 /// ladder whose exponent bits only mask a swap, for a private key (a service account's, signing
 /// the assertion of `--check-revoked`). The final reduction of every multiplication is masked,
 /// not branched, in both.
@@ -34,62 +35,163 @@ package struct Montgomery: Sendable {
         power(base, exponentLimbs: [exponent])
     }
 
-    /// The same with an exponent of any size (little-endian limbs): a private exponent.
+    /// The same with an exponent of any size (little-endian limbs): a private exponent whose
+    /// key is public on purpose (the stand-in's), taken in 4-bit windows when it is long, on
+    /// buffers made once.
     package func power(_ base: [UInt64], exponentLimbs exponent: [UInt64]) -> [UInt64] {
         let exponent = Self.trimmed(exponent)
-        guard let top = exponent.last else { return Self.padded([1], to: modulus.count) }
-        let base = multiply(Self.padded(base, to: modulus.count), rSquared)
-        var result = base
-        let bits = 64 * exponent.count - top.leadingZeroBitCount
-        for bit in stride(from: bits - 2, through: 0, by: -1) {
-            result = multiply(result, result)
-            if exponent[bit / 64] >> UInt64(bit % 64) & 1 == 1 { result = multiply(result, base) }
-        }
-        // Out of Montgomery form: multiplied by 1.
-        return multiply(result, Self.padded([1], to: modulus.count))
-    }
-
-    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus. On raw buffers: an exponentiation is
-    /// thousands of these, and arrays' checks and copies would be most of their time.
-    private func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let count = modulus.count
-        var t = [UInt64](repeating: 0, count: count + 2)
-        let inverse = inverse
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                modulus.withUnsafeBufferPointer { n in
-                    t.withUnsafeMutableBufferPointer { t in
-                        for i in 0..<count {
-                            var carry: UInt64 = 0
-                            let bi = b[i]
-                            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], bi, t[j], carry) }
-                            (t[count], carry) = Self.add(t[count], carry)
-                            t[count + 1] = carry
-                            let m = t[0] &* inverse
-                            (carry, _) = Self.multiplyAdd(m, n[0], t[0], 0)
-                            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, n[j], t[j], carry) }
-                            (t[count - 1], carry) = Self.add(t[count], carry)
-                            t[count] = t[count + 1] &+ carry
+        guard let top = exponent.last else { return Self.padded([1], to: count) }
+        let bits = 64 * exponent.count - top.leadingZeroBitCount
+        let width = bits > 64 ? 4 : 1
+        func window(_ index: Int) -> Int {
+            // Bits [index·width, index·width + width) of the exponent.
+            var value = 0
+            for bit in stride(from: index * width + width - 1, through: index * width, by: -1) {
+                value = value << 1 | (bit < bits ? Int(exponent[bit / 64] >> UInt64(bit % 64) & 1) : 0)
+            }
+            return value
+        }
+        var table = [UInt64](repeating: 0, count: count << width)
+        var result = [UInt64](repeating: 0, count: count)
+        var scratch = [UInt64](repeating: 0, count: count + 2)
+        let base = Self.padded(base, to: count), one = Self.padded([1], to: count)
+        table.withUnsafeMutableBufferPointer { table in
+            result.withUnsafeMutableBufferPointer { result in
+                scratch.withUnsafeMutableBufferPointer { scratch in
+                    modulus.withUnsafeBufferPointer { n in
+                        rSquared.withUnsafeBufferPointer { rSquared in
+                            let (table, result, t, n, r2) = (table.baseAddress!, result.baseAddress!, scratch.baseAddress!, n.baseAddress!, rSquared.baseAddress!)
+                            // table[i] = base^i in Montgomery form.
+                            one.withUnsafeBufferPointer { multiply($0.baseAddress!, r2, into: table, scratch: t, modulus: n) }
+                            base.withUnsafeBufferPointer { multiply($0.baseAddress!, r2, into: table + count, scratch: t, modulus: n) }
+                            for i in stride(from: 2, to: 1 << width, by: 1) {
+                                multiply(table + (i - 1) * count, table + count, into: table + i * count, scratch: t, modulus: n)
+                            }
+                            let windows = (bits + width - 1) / width
+                            result.update(from: table + window(windows - 1) * count, count: count)
+                            for index in stride(from: windows - 2, through: 0, by: -1) {
+                                for _ in 0..<width { multiply(result, result, into: result, scratch: t, modulus: n) }
+                                let value = window(index)
+                                if value != 0 { multiply(result, table + value * count, into: result, scratch: t, modulus: n) }
+                            }
+                            // Out of Montgomery form: multiplied by 1.
+                            one.withUnsafeBufferPointer { multiply(result, $0.baseAddress!, into: result, scratch: t, modulus: n) }
                         }
                     }
                 }
             }
         }
+        return result
+    }
+
+    /// value mod modulus, for value < R² (twice the modulus's limbs): its high half times R
+    /// plus its low half, each reduced by a Montgomery multiplication.
+    package func residue(of value: [UInt64]) -> [UInt64] {
+        let count = modulus.count
+        let value = Self.padded(value, to: 2 * count)
+        let high = multiply(Array(value[count...]), rSquared)
+        let low = multiply(multiply(Array(value[..<count]), rSquared), Self.padded([1], to: count))
+        return sum(high, low)
+    }
+
+    /// a·b mod modulus, for a, b < modulus.
+    package func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        multiply(multiply(Self.padded(a, to: modulus.count), Self.padded(b, to: modulus.count)), rSquared)
+    }
+
+    /// (a + b) mod modulus, for a, b < modulus.
+    package func sum(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        let (total, carry) = Self.add(Self.padded(a, to: modulus.count), Self.padded(b, to: modulus.count))
+        return carry == 1 || !Self.less(total, modulus) ? Self.subtracting(modulus, from: total) : total
+    }
+
+    /// (a − b) mod modulus, for a, b < modulus.
+    package func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        let a = Self.padded(a, to: modulus.count), b = Self.padded(b, to: modulus.count)
+        return Self.less(a, b) ? Self.subtracting(b, from: Self.add(a, modulus).sum) : Self.subtracting(b, from: a)
+    }
+
+    /// a·b in full, no modulus: as many limbs as both together.
+    package static func wideProduct(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        var result = [UInt64](repeating: 0, count: a.count + b.count)
+        for i in a.indices {
+            var carry: UInt64 = 0
+            for j in b.indices { (carry, result[i + j]) = multiplyAdd(a[i], b[j], result[i + j], carry) }
+            result[i + b.count] = carry
+        }
+        return result
+    }
+
+    /// a + b over `a.count` limbs, and the carry out of the top.
+    package static func add(_ a: [UInt64], _ b: [UInt64]) -> (sum: [UInt64], carry: UInt64) {
+        var result = a
+        var carry: UInt64 = 0
+        for i in result.indices {
+            let (first, overflow) = result[i].addingReportingOverflow(i < b.count ? b[i] : 0)
+            let (second, again) = first.addingReportingOverflow(carry)
+            result[i] = second
+            carry = (overflow || again) ? 1 : 0
+        }
+        return (result, carry)
+    }
+
+    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus.
+    private func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        let count = modulus.count
+        var out = [UInt64](repeating: 0, count: count)
+        var scratch = [UInt64](repeating: 0, count: count + 2)
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                modulus.withUnsafeBufferPointer { n in
+                    out.withUnsafeMutableBufferPointer { out in
+                        scratch.withUnsafeMutableBufferPointer { t in
+                            multiply(a.baseAddress!, b.baseAddress!, into: out.baseAddress!, scratch: t.baseAddress!, modulus: n.baseAddress!)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The same on raw memory, which an exponentiation reuses (thousands of these; arrays'
+    /// checks and copies would be most of their time). `out` may be `a` or `b`: it is written
+    /// only after both are read; `t` is `count + 2` limbs of scratch.
+    private func multiply(_ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, into out: UnsafeMutablePointer<UInt64>,
+                          scratch t: UnsafeMutablePointer<UInt64>, modulus n: UnsafePointer<UInt64>) {
+        let count = modulus.count
+        let inverse = inverse
+        t.update(repeating: 0, count: count + 2)
+        for i in 0..<count {
+            var carry: UInt64 = 0
+            let bi = b[i]
+            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], bi, t[j], carry) }
+            (t[count], carry) = Self.add(t[count], carry)
+            t[count + 1] = carry
+            let m = t[0] &* inverse
+            (carry, _) = Self.multiplyAdd(m, n[0], t[0], 0)
+            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, n[j], t[j], carry) }
+            (t[count - 1], carry) = Self.add(t[count], carry)
+            t[count] = t[count + 1] &+ carry
+        }
         // t − modulus is taken when t overflowed or did not borrow, chosen by a mask rather than
         // a branch: a private exponent's multiplications must not differ by their operands.
-        let high = t[count]
-        t.removeLast(2)
-        let borrow = Self.borrow(subtracting: modulus, from: t)
-        let keep = 0 &- ((high | (borrow ^ 1)) & 1)
+        var borrow: UInt64 = 0
+        for i in 0..<count {
+            let (difference, first) = t[i].subtractingReportingOverflow(n[i])
+            let (_, second) = difference.subtractingReportingOverflow(borrow)
+            borrow = (first ? 1 : 0) | (second ? 1 : 0)
+        }
+        let keep = 0 &- ((t[count] | (borrow ^ 1)) & 1)
         // t − (modulus & keep): the same steps whether or not anything is taken.
         var carry: UInt64 = 0
         for i in 0..<count {
-            let (difference, first) = t[i].subtractingReportingOverflow(modulus[i] & keep)
+            let (difference, first) = t[i].subtractingReportingOverflow(n[i] & keep)
             let (final, second) = difference.subtractingReportingOverflow(carry)
-            t[i] = final
+            out[i] = final
             carry = (first ? 1 : 0) | (second ? 1 : 0)
         }
-        return t
     }
 
     /// base^exponent mod modulus for a secret exponent (a private key's): a Montgomery ladder

@@ -49,7 +49,7 @@ import Testing
     /// library: reauthenticating into an account that exists with another credential is a
     /// user mismatch (not an account-exists conflict), and the session is left as it was.
     @Test func reauthenticationIntoAnotherAccountIsAUserMismatch() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         standIn.createPasswordUser(email: "pat@example.com", password: "correct horse")
@@ -72,7 +72,7 @@ import Testing
     /// the library (as the command does); without a kept token nothing is deleted and the
     /// remedy says to sign in with Apple again.
     @Test func deletingAnAppleUserRevokesItsTokenFirst() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "apple@example.com", directory: try temporaryDirectory())
@@ -104,7 +104,7 @@ import Testing
 
     /// docs/library.md's examples without a browser, as written there.
     @Test func emailAndPasswordAccountsAsTheSDKHasThem() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "pat@example.com", directory: try temporaryDirectory())
@@ -135,7 +135,7 @@ import Testing
     }
 
     @Test func severalUsersAndTheCurrentOne() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "one@example.com", directory: try temporaryDirectory())
@@ -230,7 +230,7 @@ import Testing
 
     /// docs/library.md: credentials for reauthentication and linking, and the saved projects.
     @Test func credentialsAndSavedProjects() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let directory = try temporaryDirectory()
@@ -251,7 +251,7 @@ import Testing
     }
 
     @Test func emailLinksAndMailedCodes() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "lin@example.com", directory: try temporaryDirectory())
@@ -274,7 +274,7 @@ import Testing
     }
 
     @Test func anonymousCustomTokenAndProviderTokenSignIns() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "g@example.com", directory: try temporaryDirectory())
@@ -304,7 +304,7 @@ import Testing
     /// Issue 28: the library's link and reauthentication go through the one renewal step the
     /// commands use: a link keeps the time of the last sign-in, a reauthentication moves it.
     @Test func linkKeepsTheLastSignInTimeAndReauthenticationMovesIt() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let clock = ShiftedClock()
@@ -333,7 +333,7 @@ import Testing
     }
 
     @Test func theReadmeExample() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let observer = RecordingObserver()
@@ -370,7 +370,7 @@ import Testing
     /// As with the SDK: catch `accountExistsWithDifferentCredential`, sign in to the account
     /// that has the email, and link the error's credential to it.
     @Test func anAccountExistsErrorCarriesACredentialToLink() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let auth = auth(standIn, email: "owner@example.com", directory: try temporaryDirectory())
@@ -398,7 +398,7 @@ import Testing
     }
 
     @Test func reauthenticatingAsAnotherUserIsAUserMismatch() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         let directory = try temporaryDirectory()
@@ -414,7 +414,7 @@ import Testing
     }
 
     @Test func aMalformedProviderIsRefusedBeforeAnyBrowserOpens() async throws {
-        let standIn = try StandIn()
+        let standIn = try StandIn(configuration: Self.patientAboutRecentSignIns)
         standIn.start()
         defer { standIn.stop() }
         var provider = BrowserProvider(providerID: "yahoo.com")

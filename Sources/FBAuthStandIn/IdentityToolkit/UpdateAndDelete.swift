@@ -8,9 +8,6 @@ extension Backend {
     static let updateFields: Set<String> = ["idToken", "localId", "deleteProvider", "deleteAttribute", "displayName", "photoUrl", "email", "password", "returnSecureToken", "tenantId", "oobCode", "emailVerified", "validSince", "disableUser", "targetProjectId", "provider", "upgradeToFederatedLogin", "phoneNumber", "customAttributes", "linkProviderUserInfo", "mfa", "captchaChallenge", "captchaResponse", "instanceId", "delegatedProjectNumber", "deletePasskey"]
     static let deleteFields: Set<String> = ["idToken", "localId", "tenantId", "targetProjectId", "delegatedProjectNumber"]
 
-    /// How recent a sign-in must be for sensitive operations (production: five minutes).
-    static let recentLoginWindow: TimeInterval = 5 * 60
-
     /// `accounts:update` (setAccountInfo) for the signed-in user: unlink (`deleteProvider`;
     /// removing `password` removes the email too), profile (`displayName`, `photoUrl`,
     /// `deleteAttribute`), a new password (needs a recent sign-in, as in production; revokes
@@ -47,7 +44,7 @@ extension Backend {
             }
         }
         if let password = try body.string("password") {
-            guard now().timeIntervalSince(token.authTime) <= Self.recentLoginWindow else { throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
+            guard now().timeIntervalSince(token.authTime) <= configuration.recentSignIn else { throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN") }
             try checkPasswordPolicy(password)
             account.password = password
             account.passwordUpdatedAt = now()
@@ -200,7 +197,7 @@ extension Backend {
     func delete(_ body: JSONBody) throws(APIError) -> [String: Any] {
         guard let idToken = try body.string("idToken") else { throw .badRequest("MISSING_ID_TOKEN") }
         let (account, token) = try verifiedToken(idToken)
-        guard now().timeIntervalSince(token.authTime) <= Self.recentLoginWindow else {
+        guard now().timeIntervalSince(token.authTime) <= configuration.recentSignIn else {
             throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         }
         accounts[account.localId] = nil

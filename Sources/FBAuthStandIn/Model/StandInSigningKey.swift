@@ -8,8 +8,21 @@ enum StandInSigningKey {
     static let kid = "stand-in"
 
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1): the encoded block raised to the
-    /// private exponent.
+    /// private exponent, by the Chinese remainder theorem (RFC 8017 §5.1.2, 2.b): two
+    /// exponentiations half as long modulo the primes, about four times faster. Not in constant
+    /// time: the key is public on purpose.
     static func sign(_ message: [UInt8]) -> [UInt8] {
+        let block = Montgomery.limbs(bigEndian: encodedBlock(for: message, length: 256))
+        let atP = primeP.power(primeP.residue(of: block), exponentLimbs: exponentP)
+        let atQ = primeQ.power(primeQ.residue(of: block), exponentLimbs: exponentQ)
+        let h = primeP.product(coefficient, primeP.difference(atP, primeP.residue(of: atQ)))
+        let signature = Montgomery.add(Montgomery.wideProduct(h, primeQ.modulus), atQ).sum
+        return Montgomery.bigEndian(signature, count: 256)
+    }
+
+    /// The same the long way (the block to the private exponent modulo n), which the tests
+    /// hold the fast one to.
+    static func signWithoutCRT(_ message: [UInt8]) -> [UInt8] {
         let block = encodedBlock(for: message, length: 256)
         return Montgomery.bigEndian(arithmetic.power(Montgomery.limbs(bigEndian: block), exponentLimbs: privateExponent), count: 256)
     }
@@ -25,6 +38,12 @@ enum StandInSigningKey {
 
     private static let arithmetic = Montgomery(modulus: limbs(hex: modulusHex))!
     private static let privateExponent = limbs(hex: privateExponentHex)
+    // The key's CRT parts (RFC 8017 §3.2): p, q, d mod (p−1), d mod (q−1), q⁻¹ mod p.
+    private static let primeP = Montgomery(modulus: limbs(hex: prime1Hex))!
+    private static let primeQ = Montgomery(modulus: limbs(hex: prime2Hex))!
+    private static let exponentP = limbs(hex: exponent1Hex)
+    private static let exponentQ = limbs(hex: exponent2Hex)
+    private static let coefficient = limbs(hex: coefficientHex)
 
     private static func limbs(hex: String) -> [UInt64] {
         let bytes = stride(from: 0, to: hex.utf8.count, by: 2).map { index in
@@ -49,6 +68,36 @@ enum StandInSigningKey {
         "08092c0303d9e325bd5b23ae0e28299a37788094e35868269ae28fa2ab4aa36bb844008e92307ed1fb2baf7946164065",
         "1fcc2b075ada4b5569a99cf544a9d5063fc7550a9d0c8e0409246b93dbd4789c839de0c9c1ed09ec36828759fcd5e572",
         "5800c4005eb23155002e2efefe58547d",
+    ].joined()
+
+    static let prime1Hex = [
+        "dfa7b96feccdf2b7a95a8dffefc0a2b6d1bf52b05e8f07cbbaf6292ee71bda312e76776531106db1ecf5892a00ca27bc",
+        "5645e3e53758e46862a875e3f8d33dd82f9ff2244ceba65c2f6e1992fef340226c9545bb041dff4c63e2860f45dd88cb",
+        "38934aa0372da6aef9005a7ff58c4fc9cd510ee94b0521af6e867eac02f6b867",
+    ].joined()
+
+    static let prime2Hex = [
+        "de8a6a7ad1b6bfff7f733747d4c860618ac22b12ad885616036fc02123cd64b3df68e642703c5385966f5f9a43d2faa7",
+        "0da603af4d6b8bb91562db4d932ec54d01a6d35f0d21c6e5e190d5ff7b9594fbbe7560f8af98ec06dabe088d66297a72",
+        "0f9f5490623f6313d75b6aa0e003791fee331b2ef817d915a8e02ffbb81bd6f5",
+    ].joined()
+
+    static let exponent1Hex = [
+        "2c2646d3d252214ca210af214ba9a235269876f13be94e27a8637963b9d964abfab905fea2bdd479a006242a7777707a",
+        "9c2935c084b9767528ac8a8113185807f9f6bfecec864413c4851e654710aba35ffde382f4601b8a6fd9428f77423103",
+        "b4ca569be3e88e13d23180abebc3e3e839307c1a0f6616ed338b372c2b759a97",
+    ].joined()
+
+    static let exponent2Hex = [
+        "2466bfc41749ad5e3d9abb1024de21e5d2acb01efe03af112abebcceaeec89ec623ee66b37b0a678d382a440b7976b28",
+        "a832dfa76d228a585c072f9820db25aad2fa56d8d56d10fbc949c7b7629fb51ef8a87a943324f076ae912714fa010ee6",
+        "5967d68d4784d6d0080a0c07049d8cd28c440fce3f06a79bc363e87564482981",
+    ].joined()
+
+    static let coefficientHex = [
+        "1c01d7137432ad6d4fb621f81fc634dc2bd28e55978781020f55bb0a44a441eee75fd9e79e4de2d858c8ac357737339a",
+        "24d503cee9cf0ed7fbdc293a33e986f14c8c3953ad5c059ce1e142bf656ad18c609896d507be966ec220979d007d90aa",
+        "5a693225ae0a38ffd93314654b65561118a85d68d887f98df8474a216ab106e0",
     ].joined()
 
     static let certificatePEM = """
