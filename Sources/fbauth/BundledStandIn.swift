@@ -10,6 +10,8 @@ import LoopbackHTTP
 
 /// Connects the stand-in library to the core's `LocalStandIn` seam (`demo`, `emulator`).
 struct BundledStandIn: LocalStandIn {
+    func demoAccount(at providerId: String) -> String { "demo@" + (EmailTrust.homeDomain(of: providerId) ?? "example.com") }
+
     func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn {
         let (port, project, tokenLifetime, signsTokens, importing, appCheck) =
             (setup.port, setup.project, setup.tokenLifetime, setup.signsTokens, setup.importing, setup.appCheck)

@@ -78,8 +78,8 @@ import Testing
         let configDirectory = harness.directory + "/demo-config"
         let result = try harness.run(["demo", "--config-dir", configDirectory])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.contains("fbauth plays the browser and clicks Allow as demo@example.com, on the loopback redirect flow"))
-        #expect(result.json.string("user", "email") == "demo@example.com")
+        #expect(result.stderr.contains("fbauth plays the browser and clicks Allow as demo@yahoo.com, on the loopback redirect flow"))
+        #expect(result.json.string("user", "email") == "demo@yahoo.com")
         #expect(result.json.string("credential", "providerId") == "yahoo.com")
         #expect(FileManager.default.fileExists(atPath: configDirectory + "/sessions.json"))
         #expect(harness.standIn.requests.isEmpty, "the demo brings its own stand-in")

@@ -169,7 +169,7 @@ import Testing
         environment["PATH"] = "/usr/bin:/bin"  // fbauth is not installed
         let demo = try run(harness, ["demo", "--no-browser"], in: environment)
         #expect(demo.status == 0, "\(demo)")
-        #expect(demo.stderr.contains("fbauth's built-in browser is signing in as demo@example.com"))
+        #expect(demo.stderr.contains("fbauth's built-in browser is signing in as demo@yahoo.com"))
         #expect(!demo.stderr.contains("in your browser. If it does not open"))
         #expect(demo.stderr.contains("\(Binaries.url("fbauth").path) demo --config-dir ./fbauth-demo"), "\(demo.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty, "the demo's temporary directory is gone")
@@ -182,7 +182,7 @@ import Testing
         #expect(words.first == Binaries.url("fbauth").path)
         let whoami = try Subprocess.run(URL(fileURLWithPath: words[0]), Array(words.dropFirst()), environment: environment, stdin: nil,
                                         directory: harness.directory, timeout: 30)
-        #expect(whoami.status == 0 && whoami.json.string("email") == "demo@example.com", "\(whoami)")
+        #expect(whoami.status == 0 && whoami.json.string("email") == "demo@yahoo.com", "\(whoami)")
     }
 
     // 6. A busy port.

@@ -76,7 +76,7 @@ import Testing
             "http_proxy": "http://\(harness.standIn.hostAndPort)", "HTTPS_PROXY": "http://\(harness.standIn.hostAndPort)",
         ]
         // Sessions are kept per emulator host, so sign in through the proxy first.
-        let signIn = try harness.run(["signin", "--loopback", "--provider", "github.com", "--port", "0", "--timeout", "30"], environment: environment)
+        let signIn = try harness.run(["signin", "--loopback", "--provider", "github.com", "--port", "0", "--timeout", "30", "--email", "proxied@example.com"], environment: environment)
         #expect(signIn.status == 0, "\(signIn)")
         let proxied = try #require(harness.standIn.requests(to: "accounts:createAuthUri").last)
         #expect(proxied.target.hasPrefix("http://firebase-auth.fbauth-test.invalid:9099/identitytoolkit.googleapis.com/v1/accounts:createAuthUri"))

@@ -130,8 +130,8 @@ struct HostedFlowTests {
         let result = try harness.run(["demo", "--config-dir", harness.directory + "/demo"], environment: Chromium.environment(log: log), timeout: 90)
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("The demo runs the hosted-handler flow"))
-        #expect(result.json.string("user", "email") == "demo@example.com")
-        #expect(Chromium.finalLog(log).contains("page signed-in: Signed in as demo@example.com"))
+        #expect(result.json.string("user", "email") == "demo@yahoo.com")
+        #expect(Chromium.finalLog(log).contains("page signed-in: Signed in as demo@yahoo.com"))
     }
 
     @Test func againstGoogleEmulatorsWidgetTheAccountIsChosenInThePopup() throws {

@@ -190,7 +190,7 @@ import Testing
         #expect(lines.first?.hasSuffix("; your browser loads the Firebase JS SDK from unreachable.fbauth.test, and nothing else leaves this machine.") == true, "\(result.stderr)")
         #expect(!result.stderr.contains("(nothing leaves this machine)"))
         #expect(lines.contains("Your browser could not load the Firebase JS SDK from unreachable.fbauth.test (offline?), so the demo runs the loopback redirect flow instead, which needs nothing from the internet."), "\(result.stderr)")
-        #expect(lines.contains { $0.hasPrefix("Signed in as demo@example.com with yahoo.com on project fbauth-stand-in") } && !lines.contains { $0.hasPrefix("fbauth:") }, "\(result.stderr)")
-        #expect(result.json.string("user", "email") == "demo@example.com")
+        #expect(lines.contains { $0.hasPrefix("Signed in as demo@yahoo.com with yahoo.com on project fbauth-stand-in") } && !lines.contains { $0.hasPrefix("fbauth:") }, "\(result.stderr)")
+        #expect(result.json.string("user", "email") == "demo@yahoo.com")
     }
 }

@@ -78,9 +78,9 @@ import Testing
 
     @Test func totpEnrolmentThenEverySignInAsksForTheCode() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         let uri = try Self.enrollTOTP(harness)
-        #expect(uri.hasPrefix("otpauth://totp/fbauth-stand-in:ada%40example.com?secret=") && uri.contains("&issuer=fbauth-stand-in"))
+        #expect(uri.hasPrefix("otpauth://totp/fbauth-stand-in:ada%40yahoo.com?secret=") && uri.contains("&issuer=fbauth-stand-in"))
         #expect(!uri.contains("algorithm=") && !uri.contains("digits="), "the format's defaults are left out: \(uri)")
         let uid = try #require(harness.savedSessions.first?["uid"] as? String)
         #expect(harness.standIn.secondFactors(uid: uid).map(\.factorId) == ["totp"])
@@ -91,12 +91,12 @@ import Testing
         #expect(try harness.run(["signout"]).status == 0)
         let feed = try CodeFeed(harness)
         let signin = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30",
-                                            "--email", "ada@example.com", "--mfa-code-file", feed.path], harness: harness)
+                                            "--email", "ada@yahoo.com", "--mfa-code-file", feed.path], harness: harness)
         #expect(signin.waitForStderr(containing: "needs a second factor"))
         #expect(feed.send(try Self.code(fromURI: uri)))
         let result = signin.finish()
         #expect(result.status == 0, "\(result)")
-        #expect(result.json.string("user", "email") == "ada@example.com")
+        #expect(result.json.string("user", "email") == "ada@yahoo.com")
         #expect(result.json.string("secondFactor", "factorId") == "totp" && result.json.string("secondFactor", "displayName") == "phone app")
         #expect((result.json[path: "user", "multiFactor", "enrolledFactors"] as? [[String: Any]])?.count == 1)
         let firebase = Self.claims(result.json.string("user", "idToken"))["firebase"] as? [String: Any]
@@ -248,16 +248,16 @@ import Testing
 
     @Test func reauthenticationAsksForTheSecondFactorToo() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         let uri = try Self.enrollTOTP(harness)
         let feed = try CodeFeed(harness)
         let reauth = try BackgroundProcess(["reauth", "--loopback", "--provider", "yahoo.com", "--port", "0", "--timeout", "30",
-                                            "--email", "ada@example.com", "--mfa-code-file", feed.path], harness: harness)
+                                            "--email", "ada@yahoo.com", "--mfa-code-file", feed.path], harness: harness)
         #expect(reauth.waitForStderr(containing: "needs a second factor for the reauthentication"), "\(reauth.stderr)")
         #expect(feed.send(try Self.code(fromURI: uri)))
         let result = reauth.finish()
         #expect(result.status == 0, "\(result)")
-        #expect(result.stderr.contains("Re-authenticated ada@example.com"))
+        #expect(result.stderr.contains("Re-authenticated ada@yahoo.com"))
         #expect(result.json.string("secondFactor", "factorId") == "totp")
     }
 
@@ -301,7 +301,7 @@ import Testing
 
     @Test func theQRCodeIsDrawnOnStderrUnlessNoQR() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         for drawn in [true, false] {
             let feed = try CodeFeed(harness)
             let enroll = try BackgroundProcess(["mfa", "enroll", "totp", "--name", "app \(drawn)", "--mfa-code-file", feed.path] + (drawn ? [] : ["--no-qr"]),

@@ -43,27 +43,27 @@ import Testing
         second.start()
         defer { second.stop() }
         let first = harness.standIn.hostAndPort
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": second.hostAndPort]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": second.hostAndPort]).status == 0)
 
         // Another project named by its key has no such session: both are listed, with the
         // command that picks each; running one of them works.
-        let other = try harness.run(["use", "ada@example.com"], environment: ["FIREBASE_API_KEY": "another-key", "FIREBASE_AUTH_EMULATOR_HOST": ""])
+        let other = try harness.run(["use", "ada@yahoo.com"], environment: ["FIREBASE_API_KEY": "another-key", "FIREBASE_AUTH_EMULATOR_HOST": ""])
         #expect(other.status == 3, "\(other)")
-        #expect(other.stderr.contains("no saved session for 'ada@example.com' on the project of API key …er-key") && other.stderr.contains("saved elsewhere"), "\(other.stderr)")
+        #expect(other.stderr.contains("no saved session for 'ada@yahoo.com' on the project of API key …er-key") && other.stderr.contains("saved elsewhere"), "\(other.stderr)")
         let commands = other.stderr.matches(of: /`(FIREBASE_AUTH_EMULATOR_HOST=[^`]*)`/).map { String($0.output.1) }
         #expect(commands.count == 2 && commands.contains { $0.contains(first) } && commands.contains { $0.contains(second.hostAndPort) }, "\(other.stderr)")
         let pick = try #require(commands.first { $0.contains(second.hostAndPort) }).split(separator: " ").map(String.init)
         #expect(pick[1].hasSuffix("fbauth") && pick[2] == "--project" && pick[3] == "fbauth-stand-in" && pick[4] == "use", "\(pick)")
         let variable = String(pick[0].dropFirst("FIREBASE_AUTH_EMULATOR_HOST=".count))
         let picked = try harness.run(Array(pick[2...]), environment: ["FIREBASE_AUTH_EMULATOR_HOST": variable, "FIREBASE_API_KEY": ""])
-        #expect(picked.status == 0 && picked.stderr.contains("Now using ada@example.com"), "\(picked)")
+        #expect(picked.status == 0 && picked.stderr.contains("Now using ada@yahoo.com"), "\(picked)")
 
         // --project alone names one id on two emulators: fbauth lists both.
         let both = try harness.run(["--project", "fbauth-stand-in", "status"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "", "FIREBASE_API_KEY": ""])
         #expect(both.status == 2 && both.stderr.contains("saved on several servers") && both.stderr.contains(second.hostAndPort), "\(both)")
         let one = try harness.run(["--project", "fbauth-stand-in", "status"], environment: ["FIREBASE_API_KEY": ""])
-        #expect(one.status == 0 && one.stdout.contains("ada@example.com"), "\(one)")
+        #expect(one.status == 0 && one.stdout.contains("ada@yahoo.com"), "\(one)")
 
         // Nobody signed in on a project: the message names it.
         let token = try harness.run(["token"], environment: ["FIREBASE_API_KEY": "another-key"])
@@ -102,7 +102,7 @@ import Testing
 
     @Test func againstAnEmulatorTheLoopbackFlowIsTheDefault() throws {
         let harness = try Harness()
-        let result = try harness.run(["signin", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0", "--timeout", "30"])
+        let result = try harness.run(["signin", "--provider", "yahoo.com", "--email", "ada@yahoo.com", "--port", "0", "--timeout", "30"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.contains("fbauth uses the loopback redirect (--hosted"), "\(result.stderr)")
         #expect(!harness.standIn.requests(to: "accounts:createAuthUri").isEmpty, "the loopback flow ran")
@@ -201,7 +201,7 @@ import Testing
 
     @Test func providerIdsAreReadInLowerCase() throws {
         let harness = try Harness()
-        let result = try harness.signIn("Yahoo.com", ["--email", "ada@example.com"])
+        let result = try harness.signIn("Yahoo.com", ["--email", "ada@yahoo.com"])
         #expect(result.status == 0, "\(result)")
         #expect(result.json.string("credential", "providerId") == "yahoo.com")
         // --allow-unknown-provider lets Firebase decide; the stand-in, like a project with a
@@ -222,7 +222,7 @@ import Testing
 
     @Test func everyShellCompletesMfaWithTheRightWords() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         _ = try MultiFactorTests.enrollTOTP(harness, name: "work-phone")
         let words = try harness.run(["__complete", "factors"])
         #expect(words.stdout.split(separator: "\n").contains("work-phone"), "\(words)")
@@ -254,7 +254,7 @@ import Testing
     @Test(.enabled(if: ZshCompletion.zsh != nil, "zsh is not installed (Debian: zsh; .ci/run installs it)"))
     func zshCompletesMfaWithTheRightWords() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         _ = try MultiFactorTests.enrollTOTP(harness, name: "work-phone")
         let bin = harness.directory + "/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
@@ -268,7 +268,7 @@ import Testing
 
     @Test func theSecretIsGroupedInFoursAndTheCodeFitsAScreen() throws {
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         let feed = try MultiFactorTests.CodeFeed(harness)
         let enroll = try BackgroundProcess(["mfa", "enroll", "totp", "--qr", "invert", "--mfa-code-file", feed.path], harness: harness)
         #expect(enroll.waitForStderr(containing: "type its secret"), "\(enroll.stderr)")
@@ -334,12 +334,12 @@ import Testing
         let shapes = try Self.documentedShapes()
         #expect(Set(shapes.keys) == ["signin", "whoami", "token", "status", "accounts", "mfa-list", "providers"])
         let harness = try Harness()
-        #expect(try harness.signIn("yahoo.com", ["--email", "ada@example.com"]).status == 0)
+        #expect(try harness.signIn("yahoo.com", ["--email", "ada@yahoo.com"]).status == 0)
         let uri = try MultiFactorTests.enrollTOTP(harness, name: "phone app")
         #expect(try harness.run(["signout"]).status == 0)
         // A sign-in completed by the second factor: secondFactor and user.multiFactor filled.
         let feed = try MultiFactorTests.CodeFeed(harness)
-        let signin = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--email", "ada@example.com", "--port", "0",
+        let signin = try BackgroundProcess(["signin", "--loopback", "--provider", "yahoo.com", "--email", "ada@yahoo.com", "--port", "0",
                                             "--timeout", "30", "--mfa-code-file", feed.path], harness: harness)
         #expect(signin.waitForStderr(containing: "second factor"), "\(signin.stderr)")
         #expect(feed.send(try MultiFactorTests.code(fromURI: uri)))
@@ -353,7 +353,7 @@ import Testing
         try expectShape("mfa-list", of: try harness.run(["mfa", "list", "--json"]).stdout, in: shapes)
         try expectShape("status", of: try harness.run(["status", "--json"]).stdout, in: shapes)
         try expectShape("accounts", of: try harness.run(["accounts", "--json"]).stdout, in: shapes)
-        try expectShape("providers", of: try harness.run(["providers", "--email", "ada@example.com"]).stdout, in: shapes)
+        try expectShape("providers", of: try harness.run(["providers", "--email", "ada@yahoo.com"]).stdout, in: shapes)
 
         let other = try Harness()
         #expect(try other.run(["signup", "--email", "plain@example.com"], stdin: "secret-1\n").status == 0)

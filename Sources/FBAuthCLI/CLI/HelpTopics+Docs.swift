@@ -678,6 +678,18 @@ needs Node, firebase-tools and seconds. It starts as Google's Auth emulator does
 - **Settings.** Email enumeration protection is off, and `PATCH /emulator/v1/projects/P/config`
   (`{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}`) turns it on, as in Google's.
   Any continue URL is taken (Firebase's samples use `https://www.example.com/…`).
+- **Google's answers where they differ from production's**, so that code tested against
+  Google's emulator sees the same: its error words (`MISSING_IDENTIFIER`, `FORBIDDEN_CLAIM : sub`,
+  `INVALID_REFRESH_TOKEN` for a deleted user's refresh token), refresh tokens in its own
+  readable shape, phone numbers as a first factor refused on tenants
+  (`UNSUPPORTED_TENANT_OPERATION`), a tenant's sign-in methods off unless it was made with them,
+  any `Bearer ya29.…` token taken as an administrator's, browsers' cross-origin requests
+  answered for any origin, and passkeys taken by their credential id with no signature checked.
+  fbauth's own stand-in in the tests keeps production's answers.
+- **The fake providers** vouch for addresses as the real ones do (Apple always, Google, Yahoo
+  and Microsoft for their own addresses, Facebook, Twitter and GitHub never; see
+  Accounts), which decides
+  between "account exists with different credential" and a sign-in to the existing account.
 
 ## In CI, instead of `firebase emulators:start --only auth`
 
@@ -703,13 +715,15 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 | | endpoints |
 |---|---|
 | The client API (`?key=`) | `accounts:signUp`, `signInWithPassword`, `signInWithIdp`, `signInWithCustomToken`, `signInWithEmailLink`, `signInWithPhoneNumber`, `sendVerificationCode`, `createAuthUri` (a full OAuth code flow at fake providers, where Google's answers 501), `lookup`, `update`, `delete`, `sendOobCode`, `resetPassword`; v2 `mfaEnrollment:*`, `mfaSignIn:*` (SMS and TOTP), `revokeToken`, `recaptchaConfig`, `passwordPolicy`; `GET /v1/projects`, `recaptchaParams`; securetoken's `token` |
-| The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors), `accounts:delete`, `accounts:batchGet` (pages), `accounts:batchCreate` (imports; a password hash is kept, and signs no one in), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token act as these |
+| The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors, a provider's account), `accounts:delete`, `accounts:query` (filters, order, pages, counts), `accounts:batchGet` (pages), `accounts:batchCreate` (imports with their checks: `sanityCheck`, `allowOverwrite`; a password hash is kept, and signs no one in unless it is Google's emulator's `fakeHash:…`), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token (or a `targetProjectId`) act as these |
 | The Admin API, v2 | `projects/P/config`, `projects/P/tenants` (create, get, list, update, delete), `oauthIdpConfigs` and `inboundSamlConfigs` (OpenID Connect and SAML provider configurations: create, get, list, update, delete; Google's emulator answers "not implemented") |
-| The emulator's own | `DELETE /emulator/v1/projects/P/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
+| Passkeys, as Google's emulator serves them | v2 `accounts/passkeyEnrollment:start`, `:finalize`, `passkeySignIn:start`, `:finalize`; `accounts:update` with `deletePasskey` |
+| The legacy v3 paths older SDKs call | `/www.googleapis.com/identitytoolkit/v3/relyingparty/…` (`verifyPassword`, `signupNewUser`, `getAccountInfo`, `uploadAccount`, `downloadAccount`, …), each the v1 method it became |
+| The emulator's own | `DELETE /emulator/v1/projects/P[/tenants/T]/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …[/tenants/T]/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
 
-Also served: v2 `projects/P/config` (`getConfig`, `updateConfig`: duplicate emails, email
-privacy, blocking-function triggers, kept but never called). Not served yet: `accounts:query` and
-`projects/P:queryAccounts`; passkeys; running blocking functions; the legacy v3 `relyingparty` paths.
+Also served: v2 `projects/P/config` (`getConfig`, `updateConfig` with an update mask: duplicate
+emails, email privacy, blocking-function triggers, kept but never called). Not served: running
+blocking functions (no Cloud Functions here).
 
 ## How close to Google's
 
@@ -720,8 +734,13 @@ Judged by Google's own clients, the same way against both emulators:
   configurations, and its refresh tokens outlive `revoke_refresh_tokens`.
 - **firebase-tools' own specs.** `Scripts/emulator-specs.sh HOST:PORT` runs
   `src/emulator/auth/*.spec.ts` over HTTP against a running emulator started with
-  `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes 198
-  today. The tests keep every case that passes passing.
+  `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes the
+  same 298 (the other 44 move the server's clock or call Cloud Functions in process, which no
+  emulator over HTTP allows). The tests hold it to Google's list.
+- **Speed.** `Scripts/bench.sh` measures both on one machine: start-up to ready, `signUp` and
+  `lookup` per second, and a 1,000-user import and listing. With `--sign-tokens` each ID token
+  is signed by the Chinese remainder theorem (about 390 signUps/s on 2 cores, where the
+  constant-time ladder allowed 83); unsigned, as Google's, about 1,900/s.
 """#),
     ]
 }

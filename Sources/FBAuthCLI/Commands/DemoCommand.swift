@@ -15,7 +15,7 @@ enum DemoCommand: RunnableCommand {
         usage: ["[--provider ID] [--email E] [--loopback] [--no-browser] [--mfa] [--timeout SECONDS] [--json]"],
         options: [
             OptionSpec("provider", value: "ID", suggestions: ProviderID.wellKnown, help: "Fake identity provider to sign in with (default yahoo.com)."),
-            OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@example.com)."),
+            OptionSpec("email", value: "EMAIL", help: "Email of the fake account (default demo@ the provider's own domain, demo@yahoo.com for Yahoo; demo@example.com where it hosts none)."),
             OptionSpec("loopback", help: "Run the loopback redirect flow instead of the hosted-handler flow (the default when a browser can be opened)."),
             OptionSpec("no-browser", help: "Do not open a browser: fbauth plays the browser itself and consents (on the loopback flow)."),
             OptionSpec("mfa", help: "Then enrol a second factor (TOTP) with fbauth's built-in authenticator app, sign out, and sign in again answering it."),
@@ -45,7 +45,8 @@ enum DemoCommand: RunnableCommand {
 
     struct Options: Equatable {
         var providerId: String
-        var email: String
+        /// Nil: the stand-in's account at the provider.
+        var email: String?
         var timeout: Duration
         var noBrowser: Bool
         var loopback: Bool
@@ -55,17 +56,18 @@ enum DemoCommand: RunnableCommand {
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         Options(providerId: try ProviderWords.validated(arguments.value("provider") ?? "yahoo.com"),
-                email: try arguments.nonEmpty("email") ?? "demo@example.com",
+                email: try arguments.nonEmpty("email"),
                 timeout: try arguments.seconds("timeout") ?? BrowserFlowRequest.defaultTimeout,
                 noBrowser: arguments.flag("no-browser"), loopback: arguments.flag("loopback"), mfa: arguments.flag("mfa"),
                 json: arguments.flag("json"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        let (providerId, email, timeout) = (options.providerId, options.email, options.timeout)
         guard let standIn = context.dependencies.standIn else {
             throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
         }
+        let (providerId, timeout) = (options.providerId, options.timeout)
+        let email = options.email ?? standIn.demoAccount(at: providerId)
         let configDirectory: String
         let keepsSession = context.globals.configDirectory != nil
         if let given = context.globals.configDirectory {

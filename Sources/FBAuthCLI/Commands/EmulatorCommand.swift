@@ -35,10 +35,12 @@ enum EmulatorCommand: RunnableCommand {
             demo-fbauth) is the project of clients with an API key, and every projects/P/… path \
             serves any other project with users of its own; email enumeration protection is off \
             until PATCH /emulator/v1/projects/P/config turns it on; any continue URL is taken. \
-            The Admin API is served too: users (lookup, update, delete, batchGet, batchCreate, \
-            batchDelete, sendOobCode links, createSessionCookie), tenants, and OpenID Connect and \
-            SAML provider configurations, and v2 projects/P/config. Not yet: accounts:query, \
-            passkeys, blocking functions. The whole list: fbauth help emulator.
+            The Admin API is served too: users (lookup, update, delete, query, batchGet, \
+            batchCreate, batchDelete, sendOobCode links, createSessionCookie), tenants, and OpenID \
+            Connect and SAML provider configurations, and v2 projects/P/config; so are passkeys \
+            and the legacy v3 relyingparty paths, as Google's emulator serves them. Where Google's \
+            emulator answers otherwise than production, it answers as Google's does. Not served: \
+            blocking functions. The whole list: fbauth help emulator.
 
             Its ID tokens are unsigned (alg none), as Google's Auth emulator makes them. With \
             --sign-tokens they are signed with RS256 by a key of its own (public: emulator tokens \

@@ -46,6 +46,9 @@ package protocol LocalStandIn: Sendable {
     /// emulator's layout) when given.
     /// `appCheck`: the App Check debug tokens it registers, and whether it enforces App Check.
     func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn
+    /// The demo's fake account at a provider: one whose address the provider vouches for where
+    /// it hosts addresses (demo@yahoo.com at Yahoo), so that its sign-in verifies it.
+    func demoAccount(at providerId: String) -> String
 }
 
 /// How `fbauth emulator` (and `demo`) starts the stand-in.
@@ -78,6 +81,8 @@ package struct LocalAppCheck: Sendable, Equatable {
 }
 
 extension LocalStandIn {
+    package func demoAccount(at providerId: String) -> String { "demo@example.com" }
+
     func start(port: UInt16, tokenLifetime: Int) throws(FBAuthError) -> RunningStandIn {
         var setup = LocalEmulatorSetup(port: port)
         setup.tokenLifetime = tokenLifetime

@@ -49,7 +49,7 @@ struct ProviderIdentity {
             let objectId = isDirectoryTenant ? oid : "00000000-0000-0000-\(id.prefix(4))-\(id.suffix(12))"
             let tenantId = isDirectoryTenant ? tenant! : "9188040d-6c67-4c5b-b112-36a304b66dad"
             return ProviderIdentity(
-                providerId: providerId, rawId: id, federatedId: id, email: email, emailVerified: false,
+                providerId: providerId, rawId: id, federatedId: id, email: email, emailVerified: EmailTrust.verifies(email, at: providerId),
                 displayName: name, photoUrl: nil, screenName: nil, firstName: first, lastName: last,
                 rawUserInfo: [
                     "@odata.context": "https://graph.microsoft.com/v1.0/$metadata#users/$entity",
@@ -69,7 +69,7 @@ struct ProviderIdentity {
             let handle = String(local.filter { $0.isLetter || $0.isNumber }.prefix(15))
             return ProviderIdentity(
                 providerId: providerId, rawId: id, federatedId: "http://twitter.com/\(id)", email: email,
-                emailVerified: false, displayName: name, photoUrl: "https://pbs.twimg.example/\(id)_normal.png",
+                emailVerified: EmailTrust.verifies(email, at: providerId), displayName: name, photoUrl: "https://pbs.twimg.example/\(id)_normal.png",
                 screenName: handle, firstName: nil, lastName: nil,
                 rawUserInfo: [
                     "id": Int64(id) ?? 0, "id_str": id, "name": name, "screen_name": handle, "email": email,
@@ -80,7 +80,7 @@ struct ProviderIdentity {
             let id = digest.decimal(8)
             let login = String(local.filter { $0.isLetter || $0.isNumber || $0 == "-" }.prefix(39))
             return ProviderIdentity(
-                providerId: providerId, rawId: id, federatedId: id, email: email, emailVerified: true,
+                providerId: providerId, rawId: id, federatedId: id, email: email, emailVerified: EmailTrust.verifies(email, at: providerId),
                 displayName: name, photoUrl: "https://avatars.githubusercontent.example/u/\(id)",
                 screenName: login, firstName: nil, lastName: nil,
                 rawUserInfo: ["login": login, "id": Int64(id) ?? 0, "name": name, "email": email,
@@ -90,7 +90,7 @@ struct ProviderIdentity {
             // OpenID Connect providers: Yahoo, Google, Apple, oidc.*, and any other id.
             let id = providerId == "yahoo.com" ? digest.base32(26) : digest.decimal(21)
             let federatedId = providerId == "google.com" ? "https://accounts.google.com/\(id)" : id
-            let verified = true  // OpenID providers assert verified emails
+            let verified = EmailTrust.verifies(email, at: providerId)
             var profile: [String: Any] = [
                 "sub": id, "email": email, "email_verified": verified, "name": name,
                 "given_name": first, "family_name": last,
