@@ -277,6 +277,27 @@ package final class StandIn: @unchecked Sendable {
         }
     }
 
+    /// An App Check token for `appID`, as the debug-token exchange issues them (signed by the
+    /// stand-in's published key), with `changes` applied to its claims (nil removes one) and its
+    /// header (`header.alg`, `header.kid`, `header.typ`): for tests of what a verifier refuses.
+    package func mintAppCheckToken(appID: String, changes: [String: (any Sendable)?] = [:]) -> String {
+        withBackend { backend in
+            let now = Int(backend.now().timeIntervalSince1970)
+            var claims: [String: Any] = [
+                "sub": appID, "aud": ["projects/\(backend.configuration.projectNumber)", "projects/\(backend.configuration.projectId)"],
+                "iss": "https://firebaseappcheck.googleapis.com/\(backend.configuration.projectNumber)", "provider": "debug",
+                "iat": now, "exp": now + 3600,
+            ]
+            var header: [String: Any] = ["alg": "RS256", "kid": AppCheckService.kid, "typ": "JWT"]
+            for (name, value) in changes {
+                if name.hasPrefix("header.") { header[String(name.dropFirst(7))] = value } else { claims[name] = value }
+            }
+            let token = UnsignedJWT.make(claims, header: header, signed: true)
+            backend.appCheckTokens[token] = Date(timeIntervalSince1970: TimeInterval(claims["exp"] as? Int ?? now))
+            return token
+        }
+    }
+
     /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
     package func customToken(uid: String) -> String {
         let now = Int(Date().timeIntervalSince1970)

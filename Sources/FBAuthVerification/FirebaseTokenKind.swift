@@ -55,7 +55,7 @@ extension TokenRefusal {
 
     package var blame: Blame {
         switch code {
-        case "auth/internal-error", "app/network-error": .unavailable
+        case "auth/internal-error", "app/network-error", "app-check/internal-error": .unavailable
         case "app/invalid-credential", "auth/insufficient-permission": .credentials
         default: .token
         }

@@ -13,7 +13,12 @@ import LoopbackHTTP
 /// while it runs. With a file, the keys and the time of the last fetch are shared by every
 /// process that keeps them there (`fbauth verify-token`), under a lock file beside it.
 final class PublicKeyCache: @unchecked Sendable {
+    /// How an endpoint publishes its keys: X.509 certificates by kid (securetoken,
+    /// identitytoolkit), or a JSON Web Key Set (App Check, RFC 7517).
+    enum Format: Sendable { case certificates, jwks }
+
     let url: URL
+    let format: Format
     private let transport: HTTPTransport
     private let clock: WallClock
     private let lock = Lock()
@@ -29,8 +34,9 @@ final class PublicKeyCache: @unchecked Sendable {
     /// in the config directory, opened and checked by the caller); nil: memory only.
     private let kept: KeptKeys?
 
-    init(url: URL, transport: HTTPTransport, clock: WallClock, kept: KeptKeys? = nil) {
+    init(url: URL, format: Format = .certificates, transport: HTTPTransport, clock: WallClock, kept: KeptKeys? = nil) {
         self.url = url
+        self.format = format
         self.transport = transport
         self.clock = clock
         self.kept = kept
@@ -82,19 +88,41 @@ final class PublicKeyCache: @unchecked Sendable {
     static let refetchAfter: TimeInterval = 60
 
     private func fetch() throws(TokenRefusal) -> (keys: [String: RSAPublicKey], maxAge: TimeInterval, body: JSONValue) {
+        // firebase-admin's words for each kind of endpoint.
+        let (failure, code, shape) = format == .jwks
+            ? ("Error fetching Json Web Keys", "app-check/internal-error", "JSON Web Key Set of RSA keys")
+            : ("Error fetching public keys for Google certs", "auth/internal-error", "object of RSA certificates")
         let response: HTTPClientResponse
         do {
             response = try transport.send(HTTPClientRequest(method: "GET", url: url, timeout: 30))
         } catch {
-            throw TokenRefusal("Error fetching public keys for Google certs: \(error.message) (\(url.absoluteString))", code: "auth/internal-error")
+            throw TokenRefusal("\(failure): \(error.message) (\(url.absoluteString))", code: code)
         }
         guard response.status == 200 else {
-            throw TokenRefusal("Error fetching public keys for Google certs: HTTP \(response.status) from \(url.absoluteString)", code: "auth/internal-error")
+            throw TokenRefusal("\(failure): HTTP \(response.status) from \(url.absoluteString)", code: code)
         }
-        guard let body = JSONValue.decoded(response.body), let keys = Self.keys(in: body) else {
-            throw TokenRefusal("Error fetching public keys for Google certs: \(url.absoluteString) answered no object of RSA certificates of 2048 bits or more", code: "auth/internal-error")
+        guard let body = JSONValue.decoded(response.body), let keys = Self.keys(in: body, format: format) else {
+            throw TokenRefusal("\(failure): \(url.absoluteString) answered no \(shape) of 2048 bits or more", code: code)
         }
-        return (keys, Self.maxAge(response.headers["cache-control"]), body)
+        let maxAge = Self.maxAge(response.headers["cache-control"])
+        // App Check's keys are kept six hours when the answer says nothing, as firebase-admin keeps them.
+        return (keys, maxAge == 0 && format == .jwks ? 6 * 3600 : maxAge, body)
+    }
+
+    /// The keys of `{kid: PEM, …}`, or of a JWKS's RSA keys (`{"keys": [{"kid", "n", "e"}, …]}`);
+    /// nil unless every one is a key fbauth takes.
+    static func keys(in published: JSONValue, format: Format) -> [String: RSAPublicKey]? {
+        guard format == .jwks else { return keys(in: published) }
+        guard case .array(let entries)? = published["keys"], (1...100).contains(entries.count) else { return nil }
+        var keys: [String: RSAPublicKey] = [:]
+        for entry in entries {
+            guard entry["kty"]?.stringValue == "RSA", let kid = entry["kid"]?.stringValue, (1...256).contains(kid.utf8.count),
+                  let modulus = entry["n"]?.stringValue.flatMap({ DecodedJWT.bytes(Substring($0)) }),
+                  let exponent = entry["e"]?.stringValue.flatMap({ DecodedJWT.bytes(Substring($0)) }),
+                  let key = try? RSAPublicKey(modulus: modulus, exponent: exponent) else { return nil }
+            keys[kid] = key
+        }
+        return keys
     }
 
     /// The keys of `{kid: PEM, …}`; nil unless every one is an RSA certificate fbauth takes.
@@ -126,7 +154,7 @@ final class PublicKeyCache: @unchecked Sendable {
             lastFetch = date
         }
         guard let until = saved["expires"]?.integer, case let date = Date(timeIntervalSince1970: TimeInterval(until)), date > now, date > expires || keys.isEmpty,
-              let certificates = saved["certificates"], let kept = Self.keys(in: certificates)
+              let certificates = saved["certificates"], let kept = Self.keys(in: certificates, format: format)
         else { return }
         keys = kept
         expires = date

@@ -13,12 +13,14 @@ import FBAuthVerification
 enum VerifyTokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "verify-token",
-        summary: "Verify a Firebase ID token (or session cookie) as the Admin SDKs do, and print its claims as JSON.",
-        usage: ["[--project ID] [--check-revoked] [--session-cookie] [--token-file FILE|-]"],
+        summary: "Verify a Firebase ID token (or session cookie, or App Check token) as the Admin SDKs do, and print its claims as JSON.",
+        usage: ["[--project ID] [--check-revoked] [--session-cookie] [--token-file FILE|-]", "--app-check [--consume] [--project ID] [--token-file FILE|-]"],
         options: [
             OptionSpec("token-file", value: "FILE|-", help: "Read the token from FILE (default: stdin, -); never given as an argument."),
             OptionSpec("check-revoked", help: "Also look the user up with the Admin API (GOOGLE_APPLICATION_CREDENTIALS): refuse a disabled user, or a token from before their tokens were revoked."),
             OptionSpec("session-cookie", help: "The token is a session cookie (issuer https://session.firebase.google.com/PROJECT, Google's identitytoolkit keys)."),
+            OptionSpec("app-check", help: "The token is an App Check token (the X-Firebase-AppCheck header), checked as firebase-admin's appCheck().verifyToken."),
+            OptionSpec("consume", help: "With --app-check: mark the token used with the App Check API (replay protection); alreadyConsumed says whether it had been."),
         ],
         // Taken only to refuse it without repeating it: a token is a credential.
         positionals: [PositionalSpec("TOKEN", optional: true, help: "Not accepted: other users can read arguments; pipe the token in.")],
@@ -45,8 +47,17 @@ enum VerifyTokenCommand: RunnableCommand {
             emulator publishes where Google publishes securetoken's; and the user is always \
             looked up, as the emulator's owner, with no credentials.
 
+            --app-check checks an App Check token instead: RS256 by a key of App Check's JSON \
+            Web Key Set (https://firebaseappcheck.googleapis.com/v1/jwks, kept for its max-age), \
+            an audience naming projects/PROJECT, App Check's issuer, a subject (the app id, \
+            printed as app_id), not expired. --consume also asks the App Check API to mark it \
+            used (verifyAppCheckToken, with the credentials --check-revoked uses) and prints \
+            already_consumed. Against an emulator, its key set and API are asked: fbauth \
+            emulator signs the App Check tokens it exchanges for debug tokens.
+
             Examples:
               fbauth token | fbauth verify-token --project my-project
+              fbauth verify-token --app-check --project my-project < app-check-token.txt | jq -r .app_id
               fbauth verify-token --project my-project < token.txt | jq -r .uid
               GOOGLE_APPLICATION_CREDENTIALS=key.json fbauth verify-token --check-revoked < token.txt
             """)
@@ -56,23 +67,34 @@ enum VerifyTokenCommand: RunnableCommand {
         var kind: Kind
         var checkRevoked = false
 
-        enum Kind: Equatable { case idToken, sessionCookie }
+        enum Kind: Equatable { case idToken, sessionCookie, appCheck(consume: Bool) }
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         guard arguments.positionals.isEmpty else {
             throw .usage("verify-token reads the token from stdin or --token-file, never from an argument, where other users of this machine can read it")
         }
-        return Options(tokenFile: try arguments.nonEmpty("token-file") ?? "-", kind: arguments.flag("session-cookie") ? .sessionCookie : .idToken,
-                       checkRevoked: arguments.flag("check-revoked"))
+        let kind: Options.Kind
+        switch (arguments.flag("app-check"), arguments.flag("session-cookie"), arguments.flag("consume")) {
+        case (true, true, _): throw .usage("--app-check and --session-cookie name different tokens; give one")
+        case (true, false, let consume):
+            guard !arguments.flag("check-revoked") else { throw .usage("--check-revoked is for ID tokens and session cookies; an App Check token names no user") }
+            kind = .appCheck(consume: consume)
+        case (false, _, true): throw .usage("--consume is for App Check tokens: give --app-check")
+        case (false, let cookie, false): kind = cookie ? .sessionCookie : .idToken
+        }
+        return Options(tokenFile: try arguments.nonEmpty("token-file") ?? "-", kind: kind, checkRevoked: arguments.flag("check-revoked"))
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
         let projectId = try projectId(context)
         let token = try SecretInput.token(from: options.tokenFile, option: "--token-file", console: context.console)
+        let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
+        if case .appCheck(let consume) = options.kind {
+            return try verifyAppCheck(token, consume: consume, projectId: projectId, keptKeys: try keptKeys(in: directory, name: "public-keys-app-check.json"), context)
+        }
         let kind: FirebaseTokenKind = options.kind == .idToken ? .idToken : .sessionCookie
         let cacheName = options.kind == .idToken ? "public-keys-id-token.json" : "public-keys-session-cookie.json"
-        let directory = SavedProjects.directory(configDirectory: context.globals.configDirectory, environment: context.environment)
         let verifier = FirebaseTokenVerifier(projectId: projectId, kind: kind, emulatorHost: context.settings.emulatorHost,
                                              transport: context.dependencies.transport, clock: context.clock,
                                              keptKeys: try keptKeys(in: directory, name: cacheName),
@@ -88,6 +110,26 @@ enum VerifyTokenCommand: RunnableCommand {
         }
         var claims = verified.claims
         claims["uid"] = .string(verified.uid)
+        context.console.writeOutput(JSONOutput.render(JSONValue.object(claims)))
+    }
+
+    /// `--app-check`: the token's claims with `app_id` (and `already_consumed`), as
+    /// firebase-admin's Python SDK returns them.
+    static func verifyAppCheck(_ token: String, consume: Bool, projectId: String, keptKeys: KeptKeys?, _ context: CommandContext) throws(FBAuthError) {
+        let verifier = AppCheckTokenVerifier(projectId: projectId, emulatorHost: context.settings.emulatorHost, transport: context.dependencies.transport,
+                                             clock: context.clock, keptKeys: keptKeys, credentials: .applicationDefault(environment: context.environment))
+        let verified: VerifiedAppCheckToken
+        do {
+            verified = try verifier.verify(token, consume: consume)
+        } catch {
+            throw .failed(error.blame == .unavailable ? .networkError : .tokenRefused, TerminalText.safe(error.message))
+        }
+        if let host = verifier.emulatorHost {
+            context.console.say("fbauth: warning: checked with the keys of the emulator at \(TerminalText.safe(host)) (FIREBASE_AUTH_EMULATOR_HOST), which are public: never set it where real apps call")
+        }
+        var claims = verified.claims
+        claims["app_id"] = .string(verified.appID)
+        if let consumed = verified.alreadyConsumed { claims["already_consumed"] = .bool(consumed) }
         context.console.writeOutput(JSONOutput.render(JSONValue.object(claims)))
     }
 

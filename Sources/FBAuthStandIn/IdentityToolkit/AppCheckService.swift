@@ -13,6 +13,18 @@ enum AppCheckService {
     /// What production answers a request without a valid token, and a refused exchange.
     static let invalidToken = APIError(httpStatus: 401, message: "Firebase App Check token is invalid.", status: "UNAUTHENTICATED")
     static let attestationFailed = APIError(httpStatus: 403, message: "App attestation failed.", status: "PERMISSION_DENIED")
+    /// The App Check API a server calls (its keys, replay protection), under the emulator host.
+    static let apiPrefix = "/firebaseappcheck.googleapis.com/"
+    /// The kid of the stand-in's key in its JSON Web Key Set.
+    static let kid = "stand-in-app-check"
+
+    /// `{"keys": [{kty, kid, alg, use, n, e}]}` (RFC 7517), as `GET /v1/jwks` publishes App Check's.
+    static var jsonWebKeySet: [String: Any] {
+        let modulus = stride(from: 0, to: StandInSigningKey.modulusHex.count, by: 2).map {
+            UInt8(StandInSigningKey.modulusHex.dropFirst($0).prefix(2), radix: 16)!
+        }
+        return ["keys": [["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": Base64URL.encode(Data(modulus)), "e": "AQAB"]]]
+    }
 }
 
 extension Backend {
@@ -26,11 +38,13 @@ extension Backend {
               enforcement.debugTokens.contains(debugToken)
         else { throw AppCheckService.attestationFailed }
         let expiry = now().addingTimeInterval(TimeInterval(enforcement.ttl))
+        // Signed with RS256 by the stand-in's key, whose set it publishes where App Check does,
+        // so that a server verifies these tokens as production's (firebase-admin's appCheck()).
         let token = UnsignedJWT.make([
             "sub": String(appID), "aud": ["projects/\(configuration.projectNumber)", "projects/\(configuration.projectId)"],
             "iss": "https://firebaseappcheck.googleapis.com/\(configuration.projectNumber)", "provider": "debug",
             "iat": Int(now().timeIntervalSince1970), "exp": Int(expiry.timeIntervalSince1970),
-        ])
+        ], kid: AppCheckService.kid, signed: true)
         appCheckTokens[token] = expiry
         return ["token": token, "ttl": "\(enforcement.ttl)s"]
     }
@@ -44,5 +58,29 @@ extension Backend {
         guard let token = request.header("X-Firebase-AppCheck"), let expiry = appCheckTokens[token], expiry > now() else {
             throw AppCheckService.invalidToken
         }
+    }
+}
+
+extension Backend {
+    /// The App Check API's server side: `GET v1/jwks`, and `POST v1beta/projects/P:verifyAppCheckToken`
+    /// (an administrator's; the token must be one this stand-in issued and not expired), which
+    /// answers whether the token was consumed before and consumes it.
+    func appCheckAPI(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let rest = request.path.dropFirst(AppCheckService.apiPrefix.count)
+        if rest == "v1/jwks", request.method == "GET" {
+            var response = JSONResponse.make(200, AppCheckService.jsonWebKeySet)
+            response.headers.append(("Cache-Control", "public, max-age=21600"))
+            return response
+        }
+        guard request.method == "POST", rest.hasPrefix("v1beta/projects/"), rest.hasSuffix(":verifyAppCheckToken") else { throw .notFound }
+        try requireAdmin(request)
+        let body = try JSONBody(request, allowed: ["app_check_token", "appCheckToken"])
+        let snake = try body.string("app_check_token"), camel = try body.string("appCheckToken")
+        guard let token = snake ?? camel, let expiry = appCheckTokens[token], expiry > now() else {
+            throw APIError(httpStatus: 403, message: "The provided App Check token is invalid.", status: "PERMISSION_DENIED")
+        }
+        let consumedBefore = consumedAppCheckTokens.contains(token)
+        consumedAppCheckTokens.insert(token)
+        return JSONResponse.make(200, ["alreadyConsumed": consumedBefore])
     }
 }

@@ -38,6 +38,8 @@ final class Backend {
     var providerCredentials: [String: ProviderIdentity] = [:]
     /// App Check tokens issued by the debug-token exchange, with when they expire.
     var appCheckTokens: [String: Date] = [:]
+    /// App Check tokens a server consumed (`verifyAppCheckToken`), for replay protection.
+    var consumedAppCheckTokens: Set<String> = []
     /// Apple tokens revoked through `accounts:revokeToken`.
     var revokedProviderTokens: Set<String> = []
     /// Access tokens the Admin API takes (from `/oauth2.googleapis.com/token`), and until when.

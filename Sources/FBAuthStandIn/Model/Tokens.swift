@@ -37,7 +37,11 @@ enum RandomToken {
 /// the signature is a real RS256 one by `StandInSigningKey`, which a server can check.
 enum UnsignedJWT {
     static func make(_ claims: [String: Any], kid: String = StandInSigningKey.kid, signed: Bool = false) -> String {
-        let header: [String: Any] = ["alg": "RS256", "kid": kid, "typ": "JWT"]
+        make(claims, header: ["alg": "RS256", "kid": kid, "typ": "JWT"], signed: signed)
+    }
+
+    /// With a header of the caller's (a test's refusals).
+    static func make(_ claims: [String: Any], header: [String: Any], signed: Bool) -> String {
         let signingInput = segment(header) + "." + segment(claims)
         let signature = signed ? Base64URL.encode(Data(StandInSigningKey.sign(Array(signingInput.utf8)))) : RandomToken.make(bytes: 64)
         return signingInput + "." + signature

@@ -73,6 +73,9 @@ extension Backend {
                 guard request.method == "POST", path.hasSuffix(":exchangeDebugToken") else { throw APIError.notFound }
                 return JSONResponse.make(200, try exchangeDebugToken(path, JSONBody(request, allowed: ["debugToken"])))
             }
+            if path.hasPrefix(AppCheckService.apiPrefix) {
+                return try appCheckAPI(request)
+            }
             // Server to server, with OAuth: App Check is not asked of them.
             if path == Self.googleTokenPath, request.method == "POST" {
                 return googleToken(request)

@@ -1,0 +1,124 @@
+import FBAuthHTTP
+import FBAuthVerification
+import Foundation
+
+/// Firebase App Check on the server, as firebase-admin's `getAppCheck()`: verifies the
+/// `X-Firebase-AppCheck` header a client app sends, with the checks and words of
+/// firebase-admin-node's `app-check/token-verifier`, and with `consume`, replay protection
+/// through the App Check API.
+///
+/// ```swift
+/// let appCheck = AppCheck(projectID: "my-project")
+/// let verified = try await appCheck.verifyToken(header)
+/// print(verified.appID)
+/// ```
+///
+/// App Check's public keys (a JSON Web Key Set) are fetched once and kept for as long as the
+/// answer says, six hours without a word. With `FIREBASE_AUTH_EMULATOR_HOST` set (or
+/// `emulatorHost` given) the emulator's key set and API are asked instead: `fbauth emulator`
+/// signs the App Check tokens it exchanges for debug tokens and publishes its keys, so the
+/// whole loop runs on one machine. Its key is public, so that is said once, as for unsigned
+/// ID tokens. A refused token throws `AdminAuthError` with an `app-check/` code.
+public final class AppCheck: Sendable {
+    /// The project whose tokens are taken (`aud` must name `projects/ID`); nil when none was
+    /// found, and then every verification throws `app-check/invalid-credential`.
+    public let projectID: String?
+    private let verifier: AppCheckTokenVerifier?
+    private let log: @Sendable (String) -> Void
+    private let warned = NSLock()
+    private nonisolated(unsafe) var hasWarned = false
+
+    /// - Parameters:
+    ///   - projectID: nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`, else the service
+    ///     account's `project_id`, as firebase-admin finds it.
+    ///   - emulatorHost: nil: `FIREBASE_AUTH_EMULATOR_HOST`.
+    ///   - credentialsFile: the App Check API's credentials, for `consume`, found as
+    ///     `AdminAuth` finds them.
+    public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil,
+                log: @escaping @Sendable (String) -> Void = AdminAuth.standardErrorLog) {
+        let environment = ProcessInfo.processInfo.environment
+        let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)
+        let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
+        let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? TokenRefusal.projectFromEnvironment(environment)?.projectID
+            ?? (emulator == nil ? credentials.serviceAccountProjectID : nil)
+        self.projectID = project
+        self.log = log
+        verifier = project.map { AppCheckTokenVerifier(projectId: $0, emulatorHost: emulator, credentials: credentials) }
+    }
+
+    /// Verifies an App Check token; with `options.consume`, also marks it used with the App
+    /// Check API and says whether it had been (`alreadyConsumed`).
+    public func verifyToken(_ appCheckToken: String, options: VerifyAppCheckTokenOptions = VerifyAppCheckTokenOptions()) throws -> VerifyAppCheckTokenResponse {
+        guard let verifier else {
+            throw AdminAuthError(code: "app-check/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to verify an App Check token.",
+                                 cause: .serverCredentials)
+        }
+        let verified: VerifiedAppCheckToken
+        do {
+            verified = try verifier.verify(appCheckToken, consume: options.consume)
+        } catch {
+            throw AdminAuthError(error)
+        }
+        if let host = verifier.emulatorHost, warned.withLock({ () -> Bool in
+            defer { hasWarned = true }
+            return !hasWarned
+        }) {
+            log("FirebaseAdminAuth: an App Check token was checked with the keys of an emulator (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)), which are public; never configure one where real apps call")
+        }
+        return VerifyAppCheckTokenResponse(verified)
+    }
+
+    /// The same, off the caller's thread: the first call waits for the key set, and `consume`
+    /// for the App Check API.
+    public func verifyToken(_ appCheckToken: String, options: VerifyAppCheckTokenOptions = VerifyAppCheckTokenOptions()) async throws -> VerifyAppCheckTokenResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try self.verifyToken(appCheckToken, options: options) }) }
+        }
+    }
+}
+
+/// firebase-admin's `VerifyAppCheckTokenOptions`.
+public struct VerifyAppCheckTokenOptions: Sendable {
+    /// Mark the token used with the App Check API (replay protection for limited-use tokens).
+    public var consume: Bool
+
+    public init(consume: Bool = false) {
+        self.consume = consume
+    }
+}
+
+/// firebase-admin's `VerifyAppCheckTokenResponse`.
+public struct VerifyAppCheckTokenResponse: Sendable {
+    /// The app the token attests (its `sub`).
+    public let appID: String
+    public let token: DecodedAppCheckToken
+    /// With `consume`: whether the token had been consumed before; nil otherwise.
+    public let alreadyConsumed: Bool?
+
+    init(_ verified: VerifiedAppCheckToken) {
+        appID = verified.appID
+        token = DecodedAppCheckToken(verified)
+        alreadyConsumed = verified.alreadyConsumed
+    }
+}
+
+/// firebase-admin's `DecodedAppCheckToken`: every claim, and the usual ones by name.
+public struct DecodedAppCheckToken: @unchecked Sendable {
+    /// The app id (`sub`, which firebase-admin copies to `app_id`).
+    public let appID: String
+    /// Every claim, as `JSONSerialization` gives them.
+    public let claims: [String: Any]
+
+    init(_ verified: VerifiedAppCheckToken) {
+        appID = verified.appID
+        let data = (try? JSONEncoder().encode(JSONValue.object(verified.claims))) ?? Data("{}".utf8)
+        claims = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+    }
+
+    /// `https://firebaseappcheck.googleapis.com/PROJECT_NUMBER`.
+    public var issuer: String? { claims["iss"] as? String }
+    /// `["projects/PROJECT_NUMBER", "projects/PROJECT_ID"]`.
+    public var audience: [String] { claims["aud"] as? [String] ?? [] }
+    public var issuedAt: Date { Date(timeIntervalSince1970: (claims["iat"] as? NSNumber)?.doubleValue ?? 0) }
+    public var expirationTime: Date { Date(timeIntervalSince1970: (claims["exp"] as? NSNumber)?.doubleValue ?? 0) }
+}
