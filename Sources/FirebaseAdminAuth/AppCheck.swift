@@ -82,6 +82,7 @@ public struct VerifyAppCheckTokenOptions: Sendable {
     /// Mark the token used with the App Check API (replay protection for limited-use tokens).
     public var consume: Bool
 
+    /// Options for one verification; `consume` false by default, as firebase-admin's.
     public init(consume: Bool = false) {
         self.consume = consume
     }
@@ -91,6 +92,7 @@ public struct VerifyAppCheckTokenOptions: Sendable {
 public struct VerifyAppCheckTokenResponse: Sendable {
     /// The app the token attests (its `sub`).
     public let appID: String
+    /// The token's claims.
     public let token: DecodedAppCheckToken
     /// With `consume`: whether the token had been consumed before; nil otherwise.
     public let alreadyConsumed: Bool?
@@ -119,6 +121,8 @@ public struct DecodedAppCheckToken: @unchecked Sendable {
     public var issuer: String? { claims["iss"] as? String }
     /// `["projects/PROJECT_NUMBER", "projects/PROJECT_ID"]`.
     public var audience: [String] { claims["aud"] as? [String] ?? [] }
+    /// When the token was issued (`iat`).
     public var issuedAt: Date { Date(timeIntervalSince1970: (claims["iat"] as? NSNumber)?.doubleValue ?? 0) }
+    /// When the token expires (`exp`).
     public var expirationTime: Date { Date(timeIntervalSince1970: (claims["exp"] as? NSNumber)?.doubleValue ?? 0) }
 }

@@ -191,6 +191,11 @@ fbauth signin --provider anonymous                      # exchanges the token, t
   which fbauth reports as the emulator's refusal, exit 1. Without it, registered tokens are
   exchanged and the header is not required.
 - Its first lines say what it does: `App Check is enforced; 1 debug token is registered.`
+- The tokens it exchanges are signed with RS256 by its own key, published as App Check's key
+  set at `http://HOST/firebaseappcheck.googleapis.com/v1/jwks`, and it answers the App Check
+  API's `verifyAppCheckToken` (replay protection): a server checks them with
+  `fbauth verify-token --app-check` or `FirebaseAdminAuth`'s `AppCheck`
+  (Verifying tokens).
 
 **Google's Auth emulator ignores App Check**: it neither checks `X-Firebase-AppCheck` nor serves
 the exchange (firebase-tools `src/emulator/auth` has no App Check code). Against it, leave App
