@@ -46,7 +46,8 @@ enum AdminCredentials: Sendable {
     /// `GOOGLE_APPLICATION_CREDENTIALS` names, else gcloud's
     /// (`$CLOUDSDK_CONFIG`, or `~/.config/gcloud`, `/application_default_credentials.json`),
     /// else, on Google's clouds, their metadata server.
-    static func applicationDefault(environment: [String: String], dmiDirectory: String = "/sys/class/dmi/id") throws(TokenRefusal) -> AdminCredentials {
+    static func applicationDefault(environment: [String: String], dmiDirectory: String = "/sys/class/dmi/id",
+                                   purpose: String = "Checking for revocation") throws(TokenRefusal) -> AdminCredentials {
         if let path = environment["GOOGLE_APPLICATION_CREDENTIALS"], !path.isEmpty {
             return try file(path)
         }
@@ -58,7 +59,7 @@ enum AdminCredentials: Sendable {
         if let host = try metadataServer(environment: environment, dmiDirectory: dmiDirectory) {
             return .metadataServer(host)
         }
-        throw TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.",
+        throw TokenRefusal("\(purpose) needs the Admin API's credentials, and none were found: no GOOGLE_APPLICATION_CREDENTIALS, no gcloud application default credentials (\(gcloud.map { $0 + "/application_default_credentials.json" } ?? "no HOME")), and no metadata server (not on Google's clouds): set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.",
                            code: "app/invalid-credential")
     }
 

@@ -88,9 +88,10 @@ package enum AdminCredentialsSource: Sendable {
         return nil
     }
 
-    func load() throws(TokenRefusal) -> AdminCredentials {
+    /// `purpose` begins the sentence that says none were found ("Checking for revocation").
+    func load(purpose: String = "Checking for revocation") throws(TokenRefusal) -> AdminCredentials {
         switch self {
-        case .applicationDefault(let environment): try AdminCredentials.applicationDefault(environment: environment)
+        case .applicationDefault(let environment): try AdminCredentials.applicationDefault(environment: environment, purpose: purpose)
         case .file(let path): try AdminCredentials.file(path)
         }
     }

@@ -57,7 +57,7 @@ struct CheckRevokedTests {
         #expect(plain.status == 0 && plain.stderr.isEmpty && plain.json["uid"] as? String == "uid-1", "without the option nothing is looked up: \(plain)")
         let none = try verify([:])
         #expect(none.status == 1 && none.stdout.isEmpty
-            && none.stderr == "fbauth: Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.\n", "\(none)")
+            && none.stderr == "fbauth: Checking for revocation needs the Admin API's credentials, and none were found: no GOOGLE_APPLICATION_CREDENTIALS, no gcloud application default credentials (\(harness.directory)/.config/gcloud/application_default_credentials.json), and no metadata server (not on Google's clouds): set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.\n", "\(none)")
 
         let garbled = harness.directory + "/garbled.json"
         try "{not json".write(toFile: garbled, atomically: true, encoding: .utf8)

@@ -95,7 +95,7 @@ import Testing
         let home = NSTemporaryDirectory() + "fbauth-adc-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: home) }
         try FileManager.default.createDirectory(atPath: home + "/.config/gcloud", withIntermediateDirectories: true)
-        #expect(throws: TokenRefusal("Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.", code: "app/invalid-credential")) {
+        #expect(throws: TokenRefusal("Checking for revocation needs the Admin API's credentials, and none were found: no GOOGLE_APPLICATION_CREDENTIALS, no gcloud application default credentials (\(home)/.config/gcloud/application_default_credentials.json), and no metadata server (not on Google's clouds): set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`.", code: "app/invalid-credential")) {
             try AdminCredentials.applicationDefault(environment: ["HOME": home])
         }
         try #"{"type": "authorized_user", "client_id": "c", "client_secret": "s", "refresh_token": "r", "quota_project_id": "proj-1"}"#
@@ -286,7 +286,7 @@ import Testing
                 return error.message
             }
         }
-        let none = "Checking for revocation needs the Admin API's credentials: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`."
+        let none = "Checking for revocation needs the Admin API's credentials, and none were found: no GOOGLE_APPLICATION_CREDENTIALS, no gcloud application default credentials (/nonexistent/.config/gcloud/application_default_credentials.json), and no metadata server (not on Google's clouds): set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file, or run `gcloud auth application-default login`."
         #expect(found([:]) == none)
         #expect(found(["K_SERVICE": "api"]) == "169.254.169.254" && found(["FUNCTION_NAME": "f"]) == "169.254.169.254" && found(["CLOUD_RUN_JOB": "j"]) == "169.254.169.254")
         #expect(found(["GCE_METADATA_HOST": "metadata.internal:8080"]) == "metadata.internal:8080")

@@ -1,4 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import FBAuth
+import FBAuthSupport
+import FBAuthVerification
 /// `fbauth signin --provider ID [flow options]`, and the browserless methods
 /// `--provider password|anonymous|custom`.
 enum SignInCommand: RunnableCommand {
@@ -14,9 +21,12 @@ enum SignInCommand: RunnableCommand {
             "--provider ID --id-token-file FILE|- [--nonce N] | --access-token-file FILE|- [--token-secret-file FILE|-]",
             "--provider anonymous",
             "--provider custom --token-file FILE|-",
+            "--as UID [--claims JSON]",
         ],
         options: FlowOptionSpecs.all(with: ["password", "emailLink", "anonymous", "custom"]) + [
             OptionSpec("token-file", value: "FILE", help: "With --provider custom: the file holding the custom token (- reads stdin)."),
+            OptionSpec("as", value: "UID", help: "Sign in as the user UID, with a custom token minted by the Admin credentials found (debugging as a user)."),
+            OptionSpec("claims", value: "JSON", help: "With --as: developer claims for the session's ID tokens (a JSON object, as createCustomToken takes)."),
         ] + CredentialOptions.tokenSpecs + CredentialOptions.emailLinkSpecs + SecondFactorOptions.specs + [ResultJSONOption.spec],
         details: """
             Runs the OAuth authorization-code flow through Firebase. By default the browser opens \
@@ -58,6 +68,15 @@ enum SignInCommand: RunnableCommand {
             authenticator app's, or the SMS's after a reCAPTCHA step in the browser); scripts give \
             --mfa-factor and --mfa-code-file.
 
+            --as UID signs in as that user, as a developer debugging what a user sees: fbauth \
+            mints a custom token for UID (with --claims as its developer claims) as \
+            firebase-admin's createCustomToken does, signed by the Admin credentials it finds — \
+            GOOGLE_APPLICATION_CREDENTIALS's service account key, or on Google's clouds the \
+            attached service account through IAM signBlob; unsigned against an emulator — and \
+            signs in with it. The session's ID tokens carry the claim fbauth_impersonated_by, \
+            naming the service account that minted it, so a server can tell such sessions. \
+            Without Admin credentials it is refused, naming where it looked.
+
             Examples:
               fbauth signin --provider yahoo.com
               fbauth signin --provider microsoft.com --param tenant=contoso.onmicrosoft.com --scope mail.read
@@ -83,6 +102,35 @@ enum SignInCommand: RunnableCommand {
         case providerToken(CredentialOptions.TokenSources)
         case anonymous
         case customToken(source: String)
+        /// `--as UID [--claims JSON]`: a custom token minted here with Admin credentials.
+        case impersonation(Impersonation)
+    }
+
+    /// Who `--as` signs in as, and the developer claims it asks for, checked before anything is
+    /// minted.
+    struct Impersonation: Equatable {
+        /// The developer claim that marks an impersonated session: the minting service account.
+        static let marker = "fbauth_impersonated_by"
+        let uid: String
+        let claims: [String: JSONValue]
+
+        init(uid: String, claimsText: String?) throws(FBAuthError) {
+            guard (1...128).contains(uid.count), !uid.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .usage("--as '\(TerminalText.safe(String(uid.prefix(40))))' is not a uid: 1 to 128 characters, no control characters")
+            }
+            self.uid = uid
+            guard let claimsText else {
+                claims = [:]
+                return
+            }
+            guard claimsText.utf8.count <= 1000, case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(claimsText.utf8)) else {
+                throw .usage("--claims must be a JSON object of at most 1000 characters, such as '{\"admin\":true}'")
+            }
+            if let reserved = object.keys.sorted().first(where: { CustomTokenMinter.reservedClaims.contains($0) || $0 == Self.marker }) {
+                throw .usage("--claims may not set \"\(TerminalText.safe(reserved))\": it is reserved")
+            }
+            claims = object
+        }
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -90,6 +138,12 @@ enum SignInCommand: RunnableCommand {
     }
 
     static func method(_ arguments: ParsedArguments) throws(FBAuthError) -> Method {
+        if let uid = arguments.value("as") {
+            guard arguments.value("provider") == nil else { throw .usage("--as signs in as one of the project's users and takes no --provider") }
+            try arguments.allowOnly([], with: "--as")
+            return .impersonation(try Impersonation(uid: uid, claimsText: arguments.value("claims")))
+        }
+        if arguments.value("claims") != nil { throw .usage("--claims goes with --as UID") }
         if arguments.value("complete") != nil { return .identityProvider(try FlowMode(arguments)) }
         let provider = try arguments.required("provider", hint: "ID (e.g. --provider yahoo.com)")
         switch provider {
@@ -137,7 +191,7 @@ enum SignInCommand: RunnableCommand {
         case .providerToken(let sources):
             try auth.checkSessionsWritable()
             credential = SignInCredential(try sources.credential(context.console))
-        case .anonymous, .customToken:
+        case .anonymous, .customToken, .impersonation:
             try auth.checkSessionsWritable()
             credential = nil
         }
@@ -152,6 +206,9 @@ enum SignInCommand: RunnableCommand {
             case .customToken(let source):
                 let token = try SecretInput.customToken(from: source, console: context.console)
                 return try Waiting.result { auth.signIn(withCustomToken: token, completion: $0) }
+            case .impersonation(let who):
+                let token = try impersonationToken(who, tenantId: project.tenantId, context: context)
+                return try Waiting.result { auth.signIn(withCustomToken: token, completion: $0) }
             case .password, .emailLink, .providerToken:
                 guard let credential else { return nil }
                 return try Waiting.result { auth.signIn(with: credential, completion: $0) }
@@ -159,6 +216,18 @@ enum SignInCommand: RunnableCommand {
         }
         guard let result else { return }
         report(result, auth: auth, json: options.json, context: context, how: options.method.how(result))
+    }
+
+    /// `--as`: a custom token for the user, minted with the Admin credentials found (unsigned
+    /// against an emulator), its claims marked with the service account that minted it.
+    private static func impersonationToken(_ who: Impersonation, tenantId: String?, context: CommandContext) throws(FBAuthError) -> String {
+        let minter = CustomTokenMinter(emulator: context.settings.emulatorHost != nil, credentials: .applicationDefault(environment: context.environment),
+                                       transport: context.dependencies.transport, clock: context.clock)
+        do {
+            return try minter.mint(uid: who.uid, claims: who.claims, tenantId: tenantId, markedWith: Impersonation.marker).token
+        } catch {
+            throw .failed(error.blame == .unavailable ? .networkError : .operationNotAllowed, TerminalText.safe(error.message))
+        }
     }
 
     /// `--print-url` and `--complete`: the flow is started now and completed by a later run.
@@ -207,7 +276,7 @@ extension SignInCommand.Method: SignInMethod {
         switch self {
         case .password(_, let opens): opens
         case .emailLink(let link): link.openBrowser
-        case .identityProvider, .providerToken, .anonymous, .customToken: true
+        case .identityProvider, .providerToken, .anonymous, .customToken, .impersonation: true
         }
     }
 
@@ -215,7 +284,7 @@ extension SignInCommand.Method: SignInMethod {
         switch self {
         case .providerToken(let sources): sources.readsStandardInput
         case .customToken(let source): source == "-"
-        case .identityProvider, .password, .emailLink, .anonymous: false
+        case .identityProvider, .password, .emailLink, .anonymous, .impersonation: false
         }
     }
 
@@ -227,6 +296,7 @@ extension SignInCommand.Method: SignInMethod {
         case .emailLink: " with an email link"
         case .anonymous: " anonymously"
         case .customToken: " with a custom token"
+        case .impersonation: " with a custom token minted for it (--as)"
         case .identityProvider, .providerToken: result.additionalUserInfo.map { " with \($0.providerID)" } ?? ""
         }
     }
@@ -242,6 +312,7 @@ extension SignInCommand.Method: SignInMethod {
                 + (sources.secretFile != nil ? ["--token-secret-file", "FILE"] : [])
         case .anonymous: ["--provider", "anonymous"]
         case .customToken: ["--provider", "custom", "--token-file", "FILE"]
+        case .impersonation(let who): ["--as", who.uid]
         }
     }
 }
