@@ -37,6 +37,61 @@ struct CheckRevokedTests {
         #expect(deleted.status == 1 && deleted.stdout.isEmpty && deleted.stderr == "fbauth: There is no user record corresponding to the provided identifier.\n", "\(deleted)")
     }
 
+    /// Issue 50, item 5: the real firebase-admin (PyPI) against the same emulator, on the same ID
+    /// token and session cookie, with and without check_revoked, agrees with fbauth at each
+    /// step: a user as they are, disabled, revoked, deleted. Two differences, named in
+    /// docs/verify.md: without check_revoked the Python SDK looks nobody up even against an
+    /// emulator, where firebase-admin-node (and fbauth) always do; and it compares validSince
+    /// with the token's iat, where Node's compares auth_time.
+    @Test(.enabled(if: EmulatorCompatibilityTests.adminSDK || ProcessInfo.processInfo.environment["CI"] != nil, "firebase-admin is not installed (pip install firebase-admin)"))
+    func firebaseAdminAgreesOnRevocation() throws {
+        let (harness, tokens) = try VerifyTokenTests().minted()
+        let cases = ["id": ("id", try #require(tokens["valid"])), "cookie": ("cookie", try #require(tokens["session cookie"]))]
+        func firebaseAdmin(checkRevoked: Bool) throws -> [String: String] {
+            let script = DistributionTests.repository.appendingPathComponent("Scripts/firebase-admin-verify.py")
+            let input = String(decoding: try JSONSerialization.data(withJSONObject: cases.mapValues { [$0.0, $0.1] }), as: UTF8.self)
+            let result = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script.path, harness.standIn.hostAndPort, "proj-1"] + (checkRevoked ? ["--check-revoked"] : []),
+                                            environment: ProcessInfo.processInfo.environment, stdin: input, directory: harness.directory, timeout: 120)
+            return try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: String], "\(result)")
+        }
+        func fbauth(checkRevoked: Bool) throws -> [String: String] {
+            var verdicts: [String: String] = [:]
+            for (name, (kind, token)) in cases {
+                let result = try harness.run(["verify-token", "--project", "proj-1"] + (kind == "cookie" ? ["--session-cookie"] : []) + (checkRevoked ? ["--check-revoked"] : []), stdin: token)
+                verdicts[name] = result.status == 0 ? "accepted" : "refused"
+            }
+            return verdicts
+        }
+        func expectAgreement(_ step: String, pythonLooksUpWithoutTheOption: Bool = true) throws {
+            for checkRevoked in [true, false] {
+                let (theirs, ours) = (try firebaseAdmin(checkRevoked: checkRevoked), try fbauth(checkRevoked: checkRevoked))
+                for name in cases.keys {
+                    let verdict = theirs[name] ?? "missing"
+                    if !checkRevoked && !pythonLooksUpWithoutTheOption {
+                        #expect(verdict == "accepted" && ours[name] == "refused", "\(step), \(name) without check_revoked: firebase-admin \(verdict), fbauth \(ours[name] ?? "")")
+                    } else {
+                        #expect((verdict == "accepted") == (ours[name] == "accepted"), "\(step), \(name), check_revoked \(checkRevoked): firebase-admin \(verdict), fbauth \(ours[name] ?? "")")
+                    }
+                }
+            }
+        }
+        try expectAgreement("a user as they are")
+        try harness.admin("accounts:update", ["localId": "uid-1", "disableUser": true])
+        try expectAgreement("disabled", pythonLooksUpWithoutTheOption: false)
+        // Revoked after the token was issued: refused by both.
+        let issued = MultiFactorTests.claims(try #require(tokens["valid"]))["iat"] as? Int ?? 0
+        try harness.admin("accounts:update", ["localId": "uid-1", "disableUser": false, "validSince": String(issued + 1)])
+        try expectAgreement("revoked", pythonLooksUpWithoutTheOption: false)
+        // Revoked between the sign-in and the token's issue (a refresh after the revocation):
+        // the Python SDK compares validSince with iat and takes it; firebase-admin-node, -go and
+        // fbauth compare auth_time, and refuse it.
+        try harness.admin("accounts:update", ["localId": "uid-1", "validSince": String(Self.authTime(try #require(tokens["valid"])) + 1)])
+        let (theirs, ours) = (try firebaseAdmin(checkRevoked: true), try fbauth(checkRevoked: true))
+        #expect(theirs["id"] == "accepted" && ours["id"] == "refused", "\(theirs) \(ours)")
+        harness.standIn.deleteUser(uid: "uid-1")
+        try expectAgreement("deleted", pythonLooksUpWithoutTheOption: false)
+    }
+
     /// In production, Google's certificates kept from an earlier run (so that nothing but the
     /// Admin API is needed), and the credentials the option asks for.
     @Test func inProductionTheCredentialsAreCheckedAndNeverShown() throws {
