@@ -12,7 +12,7 @@ package struct Montgomery: Sendable {
     /// -modulus⁻¹ mod 2⁶⁴.
     private let inverse: UInt64
     /// R² mod modulus, R = 2^(64·limbs): what takes a number into Montgomery form.
-    private let rSquared: [UInt64]
+    private var rSquared: [UInt64]
 
     /// Nil for an even modulus (RSA moduli are odd) or one with no limbs.
     package init?(modulus: [UInt64]) {
@@ -23,11 +23,26 @@ package struct Montgomery: Sendable {
         var inverse: UInt64 = 1
         for _ in 0..<6 { inverse = inverse &* (2 &- low &* inverse) }
         self.inverse = 0 &- inverse
-        // R² mod n by doubling 1, 2·64·limbs times, reducing as it goes.
-        var value = [UInt64](repeating: 0, count: modulus.count)
-        value[0] = 1
-        for _ in 0..<(128 * modulus.count) { value = Self.doubled(value, modulo: modulus) }
-        rSquared = value
+        rSquared = []
+        // R² mod n is R in Montgomery form: 2 in that form (R mod n, doubled) raised to the
+        // power 64·limbs there (a dozen multiplications), rather than 1 doubled 128·limbs times.
+        var one = [UInt64](repeating: 0, count: modulus.count)
+        if modulus.last! >> 63 == 1 {
+            // R − n < n: the two's complement of n.
+            var carry: UInt64 = 1
+            for i in one.indices { (one[i], carry) = Self.add(~modulus[i], carry) }
+        } else {
+            one[0] = 1
+            for _ in 0..<(64 * modulus.count) { one = Self.doubled(one, modulo: modulus) }
+        }
+        let two = Self.doubled(one, modulo: modulus)
+        let exponent = 64 * modulus.count
+        var result = two
+        for bit in stride(from: Int.bitWidth - exponent.leadingZeroBitCount - 2, through: 0, by: -1) {
+            result = multiply(result, result)
+            if exponent >> bit & 1 == 1 { result = multiply(result, two) }
+        }
+        rSquared = result
     }
 
     /// base^exponent mod modulus, for base < modulus.
@@ -163,17 +178,22 @@ package struct Montgomery: Sendable {
         let count = modulus.count
         let inverse = inverse
         t.update(repeating: 0, count: count + 2)
+        // Finely integrated operand scanning: each limb of t is read and written once a row,
+        // b[i]'s product and the reduction's multiple of the modulus added in one pass (two
+        // carries). t stays under 2·modulus, so its top limb is a single bit.
         for i in 0..<count {
-            var carry: UInt64 = 0
             let bi = b[i]
-            for j in 0..<count { (carry, t[j]) = Self.multiplyAdd(a[j], bi, t[j], carry) }
-            (t[count], carry) = Self.add(t[count], carry)
-            t[count + 1] = carry
-            let m = t[0] &* inverse
-            (carry, _) = Self.multiplyAdd(m, n[0], t[0], 0)
-            for j in 1..<count { (carry, t[j - 1]) = Self.multiplyAdd(m, n[j], t[j], carry) }
-            (t[count - 1], carry) = Self.add(t[count], carry)
-            t[count] = t[count + 1] &+ carry
+            var (productCarry, sum) = Self.multiplyAdd(a[0], bi, t[0], 0)
+            let m = sum &* inverse
+            var (reductionCarry, _) = Self.multiplyAdd(m, n[0], sum, 0)
+            for j in 1..<count {
+                (productCarry, sum) = Self.multiplyAdd(a[j], bi, t[j], productCarry)
+                (reductionCarry, t[j - 1]) = Self.multiplyAdd(m, n[j], sum, reductionCarry)
+            }
+            let (first, firstOverflow) = t[count].addingReportingOverflow(productCarry)
+            let (second, secondOverflow) = first.addingReportingOverflow(reductionCarry)
+            t[count - 1] = second
+            t[count] = (firstOverflow ? 1 : 0) &+ (secondOverflow ? 1 : 0)
         }
         // t − modulus is taken when t overflowed or did not borrow, chosen by a mask rather than
         // a branch: a private exponent's multiplications must not differ by their operands.

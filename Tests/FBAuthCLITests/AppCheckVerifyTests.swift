@@ -74,7 +74,8 @@ struct AppCheckVerifyTests {
         #expect(try Self.firebaseAdmin(harness, ["token": token], consume: true) == ["token": "ok \(Self.appID) fresh"])
         let ours = try harness.run(["verify-token", "--app-check", "--consume", "--project", "fbauth-stand-in"], stdin: token)
         #expect(ours.status == 0 && ours.json["already_consumed"] as? Bool == true, "\(ours)")
-        let other = harness.standIn.mintAppCheckToken(appID: Self.appID)
+        // Another token (a claim of its own: minted in the same second, it would be the same bytes).
+        let other = harness.standIn.mintAppCheckToken(appID: Self.appID, changes: ["jti": UUID().uuidString])
         let first = try harness.run(["verify-token", "--app-check", "--consume", "--project", "fbauth-stand-in"], stdin: other)
         #expect(first.status == 0 && first.json["already_consumed"] as? Bool == false, "\(first)")
         #expect(try Self.firebaseAdmin(harness, ["token": other], consume: true) == ["token": "ok \(Self.appID) consumed"])
