@@ -134,6 +134,8 @@ PY
   "${revoked[@]}" >/dev/null  # keeps the certificates
   measure revoked "$runs" "${revoked[@]}"
   tokens_per_second=$("$bin/fbauth-verify-throughput" "$work/tokens.json" 2)
+  # OpenSSL's RSA-2048 verifications a second on one core, side by side (issue 50).
+  openssl_verifies=$(openssl speed -seconds 2 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ { print int($NF) }')
 else
   ms_verify="n/a"; mib_verify="n/a"; ms_revoked="n/a"; mib_revoked="n/a"; tokens_per_second="n/a"
 fi
@@ -180,6 +182,7 @@ row "fbauth signin (local stand-in, headless)" signin
 row "fbauth verify-token (kept keys)" verify
 row "verify-token --check-revoked (emulator)" revoked
 echo "ID tokens verified per second, one core, keys in memory: $tokens_per_second"
+echo "OpenSSL RSA-2048 verifications per second, one core: ${openssl_verifies:-n/a}"
 echo "fbauth token / baseline: ${ratio}x"
 echo "floor / baseline: ${floor_ratio}x (start-up of any Swift program linked this way)"
 echo "fbauth token - floor: ${own_work} ms (fbauth's own work)"
@@ -199,6 +202,8 @@ check "fbauth token peak memory under 15 MiB ($mib_token MiB)" "$mib_token < 15"
 check "whole local signin under 150 ms ($ms_signin ms)" "$ms_signin < 150"
 check "20 concurrent calls make one refresh request ($refreshes)" "$refreshes == 1"
 [ "$ms_verify" = "n/a" ] || check "fbauth verify-token with kept keys under 5 ms ($ms_verify ms)" "$ms_verify < 5"
+[ "$ms_verify" = "n/a" ] || check "fbauth verify-token with kept keys at most twice fbauth token ($ms_verify vs $ms_token ms)" "$ms_verify <= 2 * $ms_token"
+[ -z "${openssl_verifies:-}" ] || [ "$tokens_per_second" = "n/a" ] || check "ID tokens/s at least half OpenSSL's RSA-2048 verifications/s ($tokens_per_second vs $openssl_verifies)" "$tokens_per_second * 2 >= $openssl_verifies"
 if [ -n "$google_load" ]; then
   for metric in signUp_per_second lookup_per_second; do
     check "emulator $metric at least Google's ($(field "$fbauth_load" "$metric") vs $(field "$google_load" "$metric"))" \

@@ -44,6 +44,8 @@ extension Backend {
             "sub": String(appID), "aud": ["projects/\(configuration.projectNumber)", "projects/\(configuration.projectId)"],
             "iss": "https://firebaseappcheck.googleapis.com/\(configuration.projectNumber)", "provider": "debug",
             "iat": Int(now().timeIntervalSince1970), "exp": Int(expiry.timeIntervalSince1970),
+            // Each token its own, as App Check's are: one consumed says nothing of the next.
+            "jti": RandomToken.make(bytes: 12),
         ], kid: AppCheckService.kid, signed: true)
         appCheckTokens[token] = expiry
         return ["token": token, "ttl": "\(enforcement.ttl)s"]
