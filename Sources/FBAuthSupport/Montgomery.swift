@@ -316,8 +316,13 @@ package struct Montgomery: Sendable {
     /// Big-endian bytes as limbs, least significant first.
     package static func limbs(bigEndian bytes: some Collection<UInt8>) -> [UInt64] {
         let bytes = Array(bytes)
-        var limbs = [UInt64](repeating: 0, count: (bytes.count + 7) / 8)
-        for (index, byte) in bytes.reversed().enumerated() { limbs[index / 8] |= UInt64(byte) << UInt64(8 * (index % 8)) }
+        let count = bytes.count
+        var limbs = [UInt64](repeating: 0, count: (count + 7) / 8)
+        bytes.withUnsafeBufferPointer { bytes in
+            limbs.withUnsafeMutableBufferPointer { limbs in
+                for index in 0..<count { limbs[index >> 3] |= UInt64(bytes[count - 1 - index]) << UInt64((index & 7) << 3) }
+            }
+        }
         return limbs
     }
 
