@@ -153,6 +153,87 @@ struct AdditionalUserInfoJSON: Encodable {
 
 /// Pretty-printed JSON for stdout, keys sorted (stable output), followed by a newline.
 enum JSONOutput {
+    /// A JSON value written directly, as the encoder below would write it (`verify-token`'s
+    /// claims): the encoder's start-up, with its protocol and metadata lookups, was a third of
+    /// that command's time. Values with fractions still go through the encoder, whose number
+    /// formatting is its own.
+    static func render(_ value: JSONValue) -> String {
+        guard !containsFraction(value) else { return render(EncodedJSON(value: value)) }
+        var text = ""
+        write(value, indent: "", into: &text)
+        return escapingReorderingCharacters(text) + "\n"
+    }
+
+    private struct EncodedJSON: Encodable {
+        let value: JSONValue
+        func encode(to encoder: Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    private static func containsFraction(_ value: JSONValue) -> Bool {
+        switch value {
+        case .number(let number): !(number.rounded() == number && abs(number) < 1e15)
+        case .array(let values): values.contains(where: containsFraction)
+        case .object(let members): members.values.contains(where: containsFraction)
+        default: false
+        }
+    }
+
+    /// Pretty-printed as `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes` print: two
+    /// spaces a level, `"key" : value`, keys in UTF-8 order, `{}` and `[]` when empty.
+    private static func write(_ value: JSONValue, indent: String, into text: inout String) {
+        switch value {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .integer(let number): text += String(number)
+        case .number(let number): text += String(Int64(number))
+        case .string(let string): writeString(string, into: &text)
+        case .array(let values):
+            guard !values.isEmpty else { text += "[]"; return }
+            let inner = indent + "  "
+            text += "[\n"
+            for (index, element) in values.enumerated() {
+                text += inner
+                write(element, indent: inner, into: &text)
+                text += index == values.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "]"
+        case .object(let members):
+            guard !members.isEmpty else { text += "{}"; return }
+            let inner = indent + "  "
+            text += "{\n"
+            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            for (index, key) in keys.enumerated() {
+                text += inner
+                writeString(key, into: &text)
+                text += " : "
+                write(members[key]!, indent: inner, into: &text)
+                text += index == keys.count - 1 ? "\n" : ",\n"
+            }
+            text += indent + "}"
+        }
+    }
+
+    /// A JSON string as the encoder escapes it: quote, backslash and control characters.
+    private static func writeString(_ string: String, into text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
     static func render<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
