@@ -109,6 +109,22 @@ import Testing
         #expect(!unknown.contains("abc") && !unknown.contains("xyz"), "\(unknown)")
     }
 
+    /// Issue 51, item 5: a Google user's token lists their address under `email` too; only a
+    /// password's sign-in (or a token naming no other provider) makes that the password provider.
+    @Test func aTokensEmailIdentityIsAPasswordOnlyWhereNothingElseGaveIt() throws {
+        func providers(_ firebase: String) throws -> [String] {
+            let payload = #"{"auth_time":1795597923,"iat":1795597930,"exp":1795601530,"user_id":"u1","firebase":"# + firebase + "}"
+            let token = "eyJhbGciOiJub25lIn0." + Data(payload.utf8).base64EncodedString().replacingOccurrences(of: "=", with: "")
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + "."
+            return AuthService.providers(in: try #require(IDTokenDetails(idToken: token))).map(\.providerId)
+        }
+        #expect(try providers(#"{"identities":{"google.com":["1"],"email":["a@gmail.com"]},"sign_in_provider":"google.com"}"#) == ["google.com"])
+        #expect(try providers(#"{"identities":{"email":["a@example.com"]},"sign_in_provider":"password"}"#) == ["password"])
+        #expect(try providers(#"{"identities":{"google.com":["1"],"email":["a@gmail.com"]},"sign_in_provider":"password"}"#) == ["password", "google.com"])
+        #expect(try providers(#"{"identities":{"email":["a@example.com"]},"sign_in_provider":"custom"}"#) == ["password"])
+        #expect(try providers(#"{"identities":{"phone":["+15555550100"]},"sign_in_provider":"phone"}"#) == [])
+    }
+
     // MARK: getIdTokenResult
 
     @Test func claimsComeOutAsGetIdTokenResult() throws {

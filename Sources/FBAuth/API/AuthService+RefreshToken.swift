@@ -44,12 +44,16 @@ extension AuthService {
         return SignedInUser(session, auth: self)
     }
 
-    /// The providers an ID token names (`firebase.identities`: `email` for the password
-    /// provider, else provider ids, each with the user's ids there), as far as a token says.
+    /// The providers an ID token names (`firebase.identities`: provider ids, each with the
+    /// user's ids there), as far as a token says. `email` lists the user's address whatever
+    /// provider gave it (a Google user's too), so it stands for the password provider only
+    /// when the token was a password's sign-in or names no other provider.
     static func providers(in claims: IDTokenDetails) -> [ProviderProfile] {
         guard case .object(let identities)? = claims.claimValues["firebase"]?["identities"] else { return [] }
+        let others = identities.keys.filter { $0 != "email" && $0 != "phone" }
+        let hasPassword = claims.signInProvider == "password" || others.isEmpty
         return identities.keys.sorted().compactMap { key in
-            guard key != "phone", case .array(let ids)? = identities[key], let id = ids.first?.stringValue else { return nil }
+            guard key != "phone", key != "email" || hasPassword, case .array(let ids)? = identities[key], let id = ids.first?.stringValue else { return nil }
             let providerId = key == "email" ? "password" : key
             return ProviderProfile(providerId: providerId, uid: id, email: key == "email" ? id : nil, displayName: nil, photoURL: nil, phoneNumber: nil)
         }
