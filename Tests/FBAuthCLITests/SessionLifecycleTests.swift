@@ -301,3 +301,22 @@ final class ParallelResults: @unchecked Sendable {
     func append(_ item: Result<RunResult, Error>) { lock.withLock { items.append(item) } }
     var values: [Result<RunResult, Error>] { lock.withLock { items } }
 }
+
+/// Issue 51, item 5: `signout` and `delete-account` follow one rule: when the current session
+/// goes, the saved session that signed in most recently becomes current, and is named.
+@Suite struct CurrentSessionAfterItGoesTests {
+    @Test(arguments: [["signout"], ["delete-account", "--yes"]])
+    func theMostRecentOtherSessionBecomesCurrent(_ command: [String]) throws {
+        let harness = try Harness()
+        let first = try harness.run(["signin", "--provider", "anonymous"])
+        let second = try harness.run(["signin", "--provider", "anonymous"])
+        let third = try harness.run(["signin", "--provider", "anonymous"])
+        let uids = [first, second, third].map { $0.json.string("user", "uid") ?? "" }
+        #expect(Set(uids).count == 3, "\(uids)")
+        let gone = try harness.run(command)
+        #expect(gone.status == 0, "\(gone)")
+        #expect(gone.stderr.contains("\(uids[1]) is the current session now (`fbauth use` switches)."), "\(gone.stderr)")
+        let status = try harness.run(["whoami", "--offline"])
+        #expect(status.status == 0 && status.json["uid"] as? String == uids[1], "\(status)")
+    }
+}

@@ -149,11 +149,23 @@ package final class AuthService: Sendable {
     }
 
     /// Forgets the current session on this machine (refresh tokens are revoked only on the
-    /// server: Admin SDK or Firebase console).
+    /// server: Admin SDK or Firebase console). As the SDK's `signOut`, nobody is current after.
     package func signOut() throws(FBAuthError) {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) in
             let session = try contents.session(.current, in: project)
             contents.remove(session.reference, in: project)
+        }
+    }
+
+    /// After the current user's session went (a deletion), the saved session that signed in
+    /// most recently becomes current, by the rule `signOut(_:)` follows (the command line's
+    /// `signout` and `delete-account` alike); nil when none is left or one is current.
+    package func promoteMostRecentSession() throws(FBAuthError) -> SignedInUser? {
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) -> SignedInUser? in
+            guard contents.currentSession(of: project) == nil,
+                  let next = contents.mostRecentSession(in: project) else { return nil }
+            contents.makeCurrent(next.reference, in: project)
+            return SignedInUser(next, auth: self)
         }
     }
 

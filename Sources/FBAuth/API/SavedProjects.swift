@@ -132,11 +132,7 @@ extension AuthService {
     package func signOut(_ user: SignedInUser) throws(FBAuthError) -> SignedInUser? {
         try store.update { (contents: inout StoreContents) throws(FBAuthError) -> SignedInUser? in
             let session = try contents.session(.exactly(user.reference), in: project)
-            let wasCurrent = contents.currentSession(of: project)?.reference == session.reference
-            contents.remove(session.reference, in: project)
-            guard wasCurrent, let next = contents.project(project)?.sessions.max(by: { $0.lastSignInTime < $1.lastSignInTime }) else { return nil }
-            contents.makeCurrent(next.reference, in: project)
-            return SignedInUser(next, auth: self)
+            return contents.removePromotingNext(session.reference, in: project).map { SignedInUser($0, auth: self) }
         }
     }
 

@@ -47,6 +47,22 @@ extension StoreContents {
         projects[key.storageKey] = project
     }
 
+    /// Removes one session by the rule signing out and deleting share: when it was the current
+    /// one, the saved session that signed in most recently becomes current (as `gh auth logout`
+    /// does), and is returned; nil when another stays current, or none is left.
+    internal mutating func removePromotingNext(_ reference: SessionReference, in key: ProjectKey) -> Session? {
+        let wasCurrent = currentSession(of: key)?.reference == reference
+        remove(reference, in: key)
+        guard wasCurrent, let next = mostRecentSession(in: key) else { return nil }
+        makeCurrent(next.reference, in: key)
+        return next
+    }
+
+    /// The session that signed in last; of two in the same instant, the one saved later.
+    internal func mostRecentSession(in key: ProjectKey) -> Session? {
+        project(key)?.sessions.enumerated().max { ($0.element.lastSignInTime, $0.offset) < ($1.element.lastSignInTime, $1.offset) }?.element
+    }
+
     internal mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
         projects[key.storageKey]?.current = reference
     }

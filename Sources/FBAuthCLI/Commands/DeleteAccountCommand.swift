@@ -71,6 +71,10 @@ enum DeleteAccountCommand: RunnableCommand {
             throw .failed(.requiresRecentLogin, "deleting \(user.displayLabel) needs a recent sign-in: run `fbauth reauth --provider \(provider)` first [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
         }
         context.console.say("Deleted the Firebase user \(user.displayLabel) (uid \(user.uid))\(revoking ? " after revoking its Sign in with Apple token" : "") and removed its session.")
+        // One rule with `signout`: the saved session that signed in most recently is current now.
+        if let nowCurrent = try context.auth(for: context.project()).promoteMostRecentSession() {
+            context.console.say("\(nowCurrent.displayLabel) is the current session now (`fbauth use` switches).")
+        }
     }
 
     /// The user after a new Sign in with Apple, whose Apple token the deletion then revokes,
