@@ -25,6 +25,13 @@ internal struct TwoStepFlow {
 
     /// Starts a flow for `command`; returns the authorization URL.
     internal func start(_ options: FlowOptions, command: String, user: SessionReference?) throws(FBAuthError) -> String {
+        var options = options
+        if options.port == 0, flow.client.endpoints.emulatorHost != nil {
+            // An emulator's fake providers take any loopback port (nothing is registered with
+            // them), and nothing listens on it between the two steps: any port of the ephemeral
+            // range names the redirect.
+            options.port = UInt16(49_152 + Int(UInt16(flow.secrets.make(bytes: 2), radix: 16) ?? 0) % 16_384)
+        }
         guard options.port != 0 else {
             throw .usage("a sign-in completed later needs a fixed port: the redirect URI registered with the provider names it")
         }

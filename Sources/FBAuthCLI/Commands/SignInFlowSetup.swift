@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import FBAuth
+import FBAuthSupport
 
 /// How signin, link and reauth turn their flow options (`FlowMode`, `BrowserFlowRequest`, read
 /// from the arguments) into the one `AuthService` they run with, in one place: the flow adjusted for
@@ -69,7 +70,9 @@ extension CommandContext {
                 throw error.hinting("run `fbauth \(command)` without --print-url")
             }
             console.writeOutput(url + "\n")
-            console.say("Open the URL in a browser. When it has been sent to \(auth.loopbackRedirectURI)?… (the page may not load), finish with:\n  fbauth \(command) --complete -\nand paste the address (an argument would show it to other users in the process list).")
+            // The redirect the flow asked for (against an emulator, a port it chose).
+            let redirect = URLComponents(string: url)?.queryItems?.first { $0.name == "redirect_uri" }?.value ?? auth.loopbackRedirectURI
+            console.say("Open the URL in a browser. When it has been sent to \(TerminalText.safe(redirect))?… (the page may not load), finish with:\n  fbauth \(command) --complete -\nand paste the address (an argument would show it to other users in the process list).")
             return nil
         case .complete(let source):
             let prompt = secondFactorPrompt(secondFactor)
