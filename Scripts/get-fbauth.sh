@@ -23,7 +23,9 @@ set -eu
 say() { printf 'get-fbauth: %s\n' "$*" >&2; }
 fail() { say "$*"; exit 1; }
 
-base=${FBAUTH_DOWNLOAD_URL:-https://github.com/fbauth/fbauth/releases}
+# This project's releases: Scripts/release.sh writes Scripts/project.env's FBAUTH_HOME here.
+default_base="https://github.com/fbauth/fbauth/releases"
+base=${FBAUTH_DOWNLOAD_URL:-$default_base}
 base=${base%/}
 version=${FBAUTH_VERSION:-}
 if [ -n "$version" ]; then

@@ -12,8 +12,9 @@
 #   Scripts/release.sh [DIST_DIR]
 #
 # The version comes from one place, FBAuthVersion.current (Sources/FBAuth/Firebase/ClientIdentity.swift);
-# the release location, where the installer and the formula download from, is
-# $FBAUTH_RELEASE_URL, by default https://github.com/fbauth/fbauth/releases/download/vVERSION.
+# where the project lives is Scripts/project.env (its home, its maintainer), and the release
+# location, where the installer and the formula download from, $FBAUTH_RELEASE_URL, by default
+# FBAUTH_HOME/releases/download/vVERSION.
 # Before writing anything it checks the binary it packs: no Swift runtime, Foundation or
 # Dispatch library among its dependencies (ldd), and `fbauth demo` running with PATH=/usr/bin:/bin.
 set -euo pipefail
@@ -21,7 +22,8 @@ cd "$(dirname "$0")/.."
 dist=$(mkdir -p "${1:-dist}" && cd "${1:-dist}" && pwd)
 version=$(sed -n 's/.*static let current = "\(.*\)"/\1/p' Sources/FBAuth/Firebase/ClientIdentity.swift)
 [ -n "$version" ] || { echo "release.sh: no version in Sources/FBAuth/Firebase/ClientIdentity.swift" >&2; exit 1; }
-release_url="${FBAUTH_RELEASE_URL:-https://github.com/fbauth/fbauth/releases/download/v$version}"
+. Scripts/project.env
+release_url="${FBAUTH_RELEASE_URL:-$FBAUTH_HOME/releases/download/v$version}"
 os=$(uname -s | tr '[:upper:]' '[:lower:]')
 arch=$(uname -m)
 case "$arch" in x86_64|amd64) arch=x86_64 deb_arch=amd64 ;; aarch64|arm64) arch=arm64 deb_arch=arm64 ;; *) deb_arch=$arch ;; esac
@@ -65,24 +67,37 @@ if [ "$os" = linux ] && command -v dpkg-deb >/dev/null 2>&1; then
   cat > "$deb/usr/share/doc/fbauth/copyright" <<EOF
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: fbauth
-Source: $release_url
+Upstream-Contact: $FBAUTH_MAINTAINER
+Source: $FBAUTH_HOME
 
 Files: *
 Copyright: 2025-2026 The fbauth authors
-License: see the project's repository
+License: Apache-2.0
+ Licensed under the Apache License, Version 2.0 (the "License"); you may not
+ use this file except in compliance with the License. You may obtain a copy of
+ the License at http://www.apache.org/licenses/LICENSE-2.0
+ .
+ Unless required by applicable law or agreed to in writing, software
+ distributed under the License is distributed on an "AS IS" BASIS, WITHOUT
+ WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied. See the
+ License for the specific language governing permissions and limitations under
+ the License.
+ .
+ On Debian systems, the complete text of the Apache License, Version 2.0 can be
+ found in "/usr/share/common-licenses/Apache-2.0".
 EOF
-  printf 'fbauth (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- fbauth maintainers <maintainers@fbauth.invalid>  %s\n' \
-    "$version" "$version" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" | gzip -9n > "$deb/usr/share/doc/fbauth/changelog.gz"
+  printf 'fbauth (%s) unstable; urgency=medium\n\n  * Release %s.\n\n -- %s  %s\n' \
+    "$version" "$version" "$FBAUTH_MAINTAINER" "$(date -R -u -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" | gzip -9n > "$deb/usr/share/doc/fbauth/changelog.gz"
   cat > "$deb/DEBIAN/control" <<EOF
 Package: fbauth
 Version: $version
 Section: utils
 Priority: optional
 Architecture: $deb_arch
-Maintainer: fbauth maintainers <maintainers@fbauth.invalid>
+Maintainer: $FBAUTH_MAINTAINER
 Depends: libc6 (>= $glibc), libcurl4 | libcurl4t64
 Installed-Size: $(du -sk "$deb/usr" | cut -f1)
-Homepage: $release_url
+Homepage: $FBAUTH_HOME
 Description: Firebase Authentication from the command line
  Signs in to Firebase Authentication with any OAuth provider Firebase supports
  (Yahoo, Microsoft, X, Google, GitHub, Apple, OIDC, SAML), email and password,
@@ -113,10 +128,10 @@ cat > "$dist/fbauth.rb" <<EOF
 # Homebrew formula for fbauth $version, written by Scripts/release.sh.
 class Fbauth < Formula
   desc "Firebase Authentication from the command line"
-  homepage "$release_url"
+  homepage "$FBAUTH_HOME"
   url "$release_url/$source"
   sha256 "$source_sha"
-  license :cannot_represent
+  license "Apache-2.0"
 
   # Swift 6 (Xcode 16, or the swift.org toolchain on Linux).
   depends_on xcode: ["16.0", :build] if OS.mac?
@@ -139,7 +154,9 @@ end
 EOF
 artifacts+=("$source" "fbauth.rb")
 # The installer users pipe into sh (README), published beside what it installs.
-cp Scripts/get-fbauth.sh "$dist/get-fbauth.sh"
+# The installer downloads from this project's releases (Scripts/project.env), written into its default.
+sed "s|^default_base=.*|default_base=\"$FBAUTH_HOME/releases\"|" Scripts/get-fbauth.sh > "$dist/get-fbauth.sh"
+grep -q "^default_base=\"$FBAUTH_HOME/releases\"" "$dist/get-fbauth.sh" || { echo "release.sh: the installer's default download base was not written" >&2; exit 1; }
 artifacts+=("get-fbauth.sh")
 
 (cd "$dist" && sha256sum "${artifacts[@]}" > SHA256SUMS)

@@ -49,6 +49,30 @@ import Testing
         #expect(unpacked.stdout.contains("fbauth \(version.output.1) (commit "), "\(unpacked)")
         let formula = try String(contentsOfFile: dist + "/fbauth.rb", encoding: .utf8)
         #expect(formula.contains("class Fbauth < Formula") && formula.contains("test do") && formula.contains("generate_completions_from_executable"), "\(formula)")
+
+        // Issue 51, items 4 and 5: the licence everywhere, the project's own fields, and the
+        // project's home in one place (Scripts/project.env) that every artifact takes.
+        #expect(formula.contains(#"license "Apache-2.0""#) && formula.contains(#"homepage "https://github.com/fbauth/fbauth""#), "\(formula)")
+        #expect(control.stdout.contains("Homepage: https://github.com/fbauth/fbauth\n") && control.stdout.contains("Maintainer: The fbauth maintainers <fbauth@users.noreply.github.com>")
+                && !control.stdout.contains(".invalid"), "\(control)")
+        let copyright = try run("dpkg-deb --fsys-tarfile fbauth_*.deb | tar -xO ./usr/share/doc/fbauth/copyright")
+        #expect(copyright.stdout.contains("License: Apache-2.0\n") && copyright.stdout.contains("/usr/share/common-licenses/Apache-2.0"), "\(copyright)")
+        let licence = try run("tar -xzOf \(tarball) fbauth-\(version.output.1)/LICENSE | head -3")
+        #expect(licence.stdout.contains("Apache License") && licence.stdout.contains("Version 2.0"), "\(licence)")
+        let installer = try String(contentsOfFile: dist + "/get-fbauth.sh", encoding: .utf8)
+        #expect(installer.contains("default_base=\"https://github.com/fbauth/fbauth/releases\""), "the installer's default base")
+
+        // A fork changes Scripts/project.env's variables, and every artifact follows.
+        let fork = dist + "-fork"
+        defer { try? FileManager.default.removeItem(atPath: fork) }
+        let forked = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [fork],
+                                        environment: ProcessInfo.processInfo.environment.merging(["FBAUTH_HOME": "https://git.example.org/me/fbauth"]) { $1 },
+                                        stdin: nil, directory: repository, timeout: 1100)
+        try #require(forked.status == 0, "\(forked)")
+        let forkFormula = try String(contentsOfFile: fork + "/fbauth.rb", encoding: .utf8)
+        let forkInstaller = try String(contentsOfFile: fork + "/get-fbauth.sh", encoding: .utf8)
+        #expect(forkFormula.contains("https://git.example.org/me/fbauth/releases/download/v\(version.output.1)/") && !forkFormula.contains("github.com/fbauth"), "\(forkFormula)")
+        #expect(forkInstaller.contains("default_base=\"https://git.example.org/me/fbauth/releases\""))
     }
 
     /// Packagers build every target as it stands, `swift build -c release` with no flags of ours:
