@@ -171,3 +171,15 @@ if [ -d "$work/unpacked/$top/share" ]; then
 fi
 say "installed ${name%.tar.gz} as $bindir/fbauth"
 case ":$PATH:" in *":$bindir:"*) ;; *) say "$bindir is not on PATH: add it, e.g. export PATH=\"$bindir:\$PATH\"" ;; esac
+# Where the rest went, and what loads it: shells find these only in some places.
+[ -f "$share/man/man1/fbauth.1" ] && say "man page: $share/man/man1/fbauth.1 (man finds it once $bindir is on PATH; else: man $share/man/man1/fbauth.1)"
+if [ -f "$share/bash-completion/completions/fbauth" ]; then
+  if [ -f /usr/share/bash-completion/bash_completion ] || [ -f /etc/bash_completion ] || [ -f /opt/homebrew/etc/profile.d/bash_completion.sh ]; then
+    say "bash completion: $share/bash-completion/completions/fbauth (the bash-completion package loads it in new shells)"
+  else
+    say "bash completion: $share/bash-completion/completions/fbauth; without the bash-completion package nothing loads it: add to ~/.bashrc: . $share/bash-completion/completions/fbauth"
+  fi
+fi
+[ -f "$share/zsh/site-functions/_fbauth" ] && say "zsh completion: $share/zsh/site-functions/_fbauth; add to ~/.zshrc before compinit: fpath=($share/zsh/site-functions \$fpath)"
+[ -f "$share/fish/vendor_completions.d/fbauth.fish" ] && say "fish completion: $share/fish/vendor_completions.d/fbauth.fish"
+exit 0

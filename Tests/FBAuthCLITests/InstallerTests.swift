@@ -35,6 +35,8 @@ import Testing
             try "#!/bin/sh\necho 'fbauth 9.9.9'\n".write(toFile: stage + "/bin/fbauth", atomically: true, encoding: .utf8)
             chmod(stage + "/bin/fbauth", 0o755)
             try ".TH FBAUTH 1\n".write(toFile: stage + "/share/man/man1/fbauth.1", atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(atPath: stage + "/share/bash-completion/completions", withIntermediateDirectories: true)
+            try "complete -F _fbauth fbauth\n".write(toFile: stage + "/share/bash-completion/completions/fbauth", atomically: true, encoding: .utf8)
             for directory in ["/download/v9.9.9", "/latest/download"] {
                 let release = root + "/files" + directory
                 try FileManager.default.createDirectory(atPath: release, withIntermediateDirectories: true)
@@ -129,6 +131,13 @@ import Testing
             let installed = try Subprocess.run(URL(fileURLWithPath: bindir + "/fbauth"), ["--version"], environment: [:], stdin: nil, directory: bindir, timeout: 10)
             #expect(installed.stdout == "fbauth 9.9.9\n")
             #expect(FileManager.default.fileExists(atPath: bindir + "/../share/man/man1/fbauth.1"))
+            // Issue 51, item 5: where the man page and the completions went, and what loads them.
+            let share = URL(fileURLWithPath: bindir).deletingLastPathComponent().path + "/share"
+            #expect(result.stderr.contains("get-fbauth: man page: \(share)/man/man1/fbauth.1 (man finds it once \(bindir) is on PATH; else: man \(share)/man/man1/fbauth.1)\n"), "\(result.stderr)")
+            let bashLoader = FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion") || FileManager.default.fileExists(atPath: "/etc/bash_completion")
+            #expect(result.stderr.contains(bashLoader
+                ? "get-fbauth: bash completion: \(share)/bash-completion/completions/fbauth (the bash-completion package loads it in new shells)\n"
+                : "get-fbauth: bash completion: \(share)/bash-completion/completions/fbauth; without the bash-completion package nothing loads it: add to ~/.bashrc: . \(share)/bash-completion/completions/fbauth\n"), "\(result.stderr)")
         }
     }
 
