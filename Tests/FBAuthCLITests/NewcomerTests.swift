@@ -201,3 +201,18 @@ import Testing
         #expect(second.finish().status == 0)
     }
 }
+
+/// Issue 51, item 5: `fbauth help TOPIC` renders its guide as text on a terminal, and prints the
+/// Markdown as it is when piped.
+@Suite struct HelpOnATerminalTests {
+    @Test func aGuideIsTextOnATerminalAndMarkdownInAPipe() throws {
+        let harness = try Harness()
+        let piped = try harness.run(["help", "emulator"])
+        #expect(piped.status == 0 && piped.stdout.hasPrefix("# `fbauth emulator`") && piped.stdout.contains("|---|"), "\(piped.stdout.prefix(200))")
+        let shown = try BackgroundProcess(["help", "emulator"], harness: harness, stdoutOnTerminal: true)
+        #expect(shown.finish().status == 0)
+        let screen = try #require(shown.terminal).screen().replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(screen.hasPrefix("fbauth emulator: a drop-in for Google's Auth emulator\n====="), "\(screen.prefix(200))")
+        #expect(!screen.contains("|---|") && !screen.contains("```") && !screen.contains("**"), "\(screen.prefix(400))")
+    }
+}

@@ -15,14 +15,22 @@ enum HelpCommand: RunnableCommand {
     struct Options: Equatable {
         /// The page to print: the overview, a command's, or a topic's.
         var text: String
+        /// A guide (Markdown), rendered as text on a terminal.
+        var isGuide = false
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
-        Options(text: try text(for: arguments.positionals.first))
+        let name = arguments.positionals.first
+        return Options(text: try text(for: name), isGuide: name.map { HelpTopics.guide($0) != nil } ?? false)
     }
 
     static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
-        context.console.writeOutput(options.text)
+        guard options.isGuide, context.console.isOutputTerminal else {
+            context.console.writeOutput(options.text)
+            return
+        }
+        let shown = MarkdownText.render(options.text)
+        context.console.writeOutput(shown.hasSuffix("\n") ? shown : shown + "\n")
     }
 
     static func text(for name: String?) throws(FBAuthError) -> String {
