@@ -4,6 +4,7 @@
 #   dist/fbauth-VERSION-OS-ARCH.tar.gz   bin/fbauth, the man page, bash/zsh/fish completions,
 #                                       README.md (a top directory fbauth-VERSION/)
 #   dist/fbauth_VERSION_DEBARCH.deb      Linux: /usr/bin/fbauth and Debian's man and completion paths
+#   dist/fbauth-VERSION-1.ARCH.rpm       Linux, where rpmbuild is: the same for Fedora and RHEL
 #   dist/fbauth-VERSION-source.tar.gz    the sources (git archive), what the formula builds
 #   dist/fbauth.rb                       a Homebrew formula building that source tarball
 #   dist/get-fbauth.sh                   the installer (Scripts/get-fbauth.sh)
@@ -117,6 +118,61 @@ EOF
     exit 1
   fi
   artifacts+=("$debfile")
+fi
+
+# The RPM (rpmbuild, Debian's rpm package where that is the system): the paths of Fedora and
+# RHEL, the licence where they keep licences, and libcurl, which fbauth loads, as a requirement.
+if [ "$os" = linux ] && command -v rpmbuild >/dev/null 2>&1; then
+  case "$arch" in arm64) rpm_arch=aarch64 ;; *) rpm_arch=$arch ;; esac
+  rpmtop="$work/rpmbuild"
+  mkdir -p "$rpmtop/SPECS" "$rpmtop/RPMS" "$rpmtop/BUILD" "$rpmtop/files"
+  cp "$stage/bin/fbauth" "$stage/share/man/man1/fbauth.1" "$stage/share/zsh/site-functions/_fbauth" \
+    "$stage/share/fish/vendor_completions.d/fbauth.fish" LICENSE README.md "$rpmtop/files/"
+  cp "$stage/share/bash-completion/completions/fbauth" "$rpmtop/files/fbauth.bash"
+  cat > "$rpmtop/SPECS/fbauth.spec" <<EOF
+Name: fbauth
+Version: $version
+Release: 1
+Summary: Firebase Authentication from the command line
+License: Apache-2.0
+URL: $FBAUTH_HOME
+Packager: $FBAUTH_MAINTAINER
+Requires: libcurl
+Requires: glibc >= $glibc
+AutoReqProv: no
+
+%description
+Signs in to Firebase Authentication with any OAuth provider Firebase supports
+(Yahoo, Microsoft, X, Google, GitHub, Apple, OIDC, SAML), email and password,
+email links and provider tokens, from terminals, scripts and CI; prints ID
+tokens for curl, kubectl and Google's client libraries.
+
+%install
+f=$rpmtop/files
+install -D -m 0755 \$f/fbauth %{buildroot}%{_bindir}/fbauth
+install -D -m 0644 \$f/fbauth.1 %{buildroot}%{_mandir}/man1/fbauth.1
+gzip -9n %{buildroot}%{_mandir}/man1/fbauth.1
+install -D -m 0644 \$f/fbauth.bash %{buildroot}%{_datadir}/bash-completion/completions/fbauth
+install -D -m 0644 \$f/_fbauth %{buildroot}%{_datadir}/zsh/site-functions/_fbauth
+install -D -m 0644 \$f/fbauth.fish %{buildroot}%{_datadir}/fish/vendor_completions.d/fbauth.fish
+install -D -m 0644 \$f/LICENSE %{buildroot}%{_datadir}/licenses/fbauth/LICENSE
+install -D -m 0644 \$f/README.md %{buildroot}%{_docdir}/fbauth/README.md
+
+%files
+%{_bindir}/fbauth
+%{_mandir}/man1/fbauth.1.gz
+%{_datadir}/bash-completion/completions/fbauth
+%{_datadir}/zsh/site-functions/_fbauth
+%{_datadir}/fish/vendor_completions.d/fbauth.fish
+%license %{_datadir}/licenses/fbauth/LICENSE
+%doc %{_docdir}/fbauth/README.md
+EOF
+  rpmbuild -bb --quiet --target "$rpm_arch" --define "_topdir $rpmtop" --define "debug_package %{nil}" --define "__strip /bin/true" \
+    --define "_build_id_links none" --define "__os_install_post %{nil}" "$rpmtop/SPECS/fbauth.spec" >"$work/rpmbuild.log" 2>&1 || {
+    echo "release.sh: rpmbuild:" >&2; cat "$work/rpmbuild.log" >&2; exit 1; }
+  rpmfile="fbauth-$version-1.$rpm_arch.rpm"
+  cp "$rpmtop/RPMS/$rpm_arch/$rpmfile" "$dist/$rpmfile"
+  artifacts+=("$rpmfile")
 fi
 
 # The sources, and the Homebrew formula that builds them with the static flags.

@@ -35,7 +35,24 @@ import Testing
             try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": "/usr/bin:/bin"], stdin: nil, directory: dist, timeout: 60)
         }
         let sums = try run("sha256sum -c SHA256SUMS")
-        #expect(sums.status == 0 && sums.stdout.split(separator: "\n").count == 5 && sums.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(": OK") }, "\(sums)")
+        let rpmbuild = FileManager.default.isExecutableFile(atPath: "/usr/bin/rpmbuild")
+        #expect(sums.status == 0 && sums.stdout.split(separator: "\n").count == (rpmbuild ? 6 : 5) && sums.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(": OK") }, "\(sums)")
+        // Issue 51, item 3: the RPM, read back and installed into a throwaway root.
+        if rpmbuild {
+            let rpmArch = arch == "arm64" ? "aarch64" : arch
+            let rpmFile = "fbauth-\(version.output.1)-1.\(rpmArch).rpm"
+            #expect(files.contains(rpmFile), "\(files)")
+            let listed = try run("rpm -qpl \(rpmFile)").stdout.split(separator: "\n").map(String.init)
+            #expect(listed == ["/usr/bin/fbauth", "/usr/share/bash-completion/completions/fbauth", "/usr/share/doc/fbauth/README.md",
+                               "/usr/share/fish/vendor_completions.d/fbauth.fish", "/usr/share/licenses/fbauth/LICENSE",
+                               "/usr/share/man/man1/fbauth.1.gz", "/usr/share/zsh/site-functions/_fbauth"], "\(listed)")
+            let requires = try run("rpm -qpR \(rpmFile)").stdout
+            #expect(requires.contains("libcurl\n") && requires.contains("glibc >= \(version.output.2)"), "\(requires)")
+            let licence = try run("rpm -qp --queryformat '%{LICENSE} %{URL}' \(rpmFile)").stdout
+            #expect(licence == "Apache-2.0 https://github.com/fbauth/fbauth", "\(licence)")
+            let installed = try run("mkdir root && rpm --root $PWD/root --initdb && rpm --root $PWD/root --nodeps -i \(rpmFile) 2>/dev/null && root/usr/bin/fbauth --version && rpm --root $PWD/root -q fbauth")
+            #expect(installed.status == 0 && installed.stdout.contains("fbauth \(version.output.1) (commit ") && installed.stdout.contains("fbauth-\(version.output.1)-1.\(rpmArch)"), "\(installed)")
+        }
         let control = try run("dpkg-deb -I fbauth_*.deb")
         #expect(control.stdout.contains("Package: fbauth") && control.stdout.contains("Depends: libc6 (>= \(version.output.2)), libcurl4 | libcurl4t64"), "\(control)")
         let contents = try run("dpkg-deb -c fbauth_*.deb | awk '{print $6}'").stdout.split(separator: "\n").map(String.init)
