@@ -5,6 +5,7 @@
 #                                       README.md (a top directory fbauth-VERSION/)
 #   dist/fbauth_VERSION_DEBARCH.deb      Linux: /usr/bin/fbauth and Debian's man and completion paths
 #   dist/fbauth-VERSION-1.ARCH.rpm       Linux, where rpmbuild is: the same for Fedora and RHEL
+#   dist/apt/                            with FBAUTH_APT_KEY: a signed apt repository of the .deb
 #   dist/fbauth-VERSION-source.tar.gz    the sources (git archive), what the formula builds
 #   dist/fbauth.rb                       a Homebrew formula building that source tarball
 #   dist/get-fbauth.sh                   the installer (Scripts/get-fbauth.sh)
@@ -118,6 +119,41 @@ EOF
     exit 1
   fi
   artifacts+=("$debfile")
+fi
+
+# A signed apt repository of the .deb, when release.sh is given a key (FBAUTH_APT_KEY: a key id
+# or fingerprint of gpg's keyring, GNUPGHOME as gpg finds it): dists/stable/{Release,InRelease,
+# Release.gpg}, main/binary-ARCH/Packages(.gz), pool/, and the public key to put in
+# /etc/apt/keyrings (fbauth-archive-keyring.gpg). Not in SHA256SUMS: apt checks it by its signature.
+if [ -n "${FBAUTH_APT_KEY:-}" ] && [ -n "${debfile:-}" ]; then
+  command -v dpkg-scanpackages >/dev/null 2>&1 && command -v gpg >/dev/null 2>&1 || {
+    echo "release.sh: FBAUTH_APT_KEY is set, but the apt repository needs dpkg-scanpackages (dpkg-dev) and gpg" >&2; exit 1; }
+  repo="$dist/apt"
+  rm -rf "$repo"
+  install -d "$repo/pool/main/f/fbauth" "$repo/dists/stable/main/binary-$deb_arch"
+  cp "$dist/$debfile" "$repo/pool/main/f/fbauth/"
+  (cd "$repo" && dpkg-scanpackages --multiversion pool /dev/null 2>/dev/null) > "$repo/dists/stable/main/binary-$deb_arch/Packages"
+  gzip -9nk "$repo/dists/stable/main/binary-$deb_arch/Packages"
+  {
+    echo "Origin: fbauth"
+    echo "Label: fbauth"
+    echo "Suite: stable"
+    echo "Codename: stable"
+    echo "Architectures: $deb_arch"
+    echo "Components: main"
+    echo "Description: fbauth releases ($FBAUTH_HOME)"
+    echo "Date: $(LC_ALL=C date -u -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
+    for sum in MD5Sum:md5sum SHA256:sha256sum; do
+      echo "${sum%%:*}:"
+      for file in "main/binary-$deb_arch/Packages" "main/binary-$deb_arch/Packages.gz"; do
+        printf ' %s %s %s\n' "$(${sum#*:} "$repo/dists/stable/$file" | cut -d' ' -f1)" "$(wc -c < "$repo/dists/stable/$file" | tr -d ' ')" "$file"
+      done
+    done
+  } > "$repo/dists/stable/Release"
+  gpg --batch --yes --local-user "$FBAUTH_APT_KEY" --armor --detach-sign -o "$repo/dists/stable/Release.gpg" "$repo/dists/stable/Release"
+  gpg --batch --yes --local-user "$FBAUTH_APT_KEY" --clearsign -o "$repo/dists/stable/InRelease" "$repo/dists/stable/Release"
+  gpg --batch --yes --export "$FBAUTH_APT_KEY" > "$repo/fbauth-archive-keyring.gpg"
+  [ -s "$repo/fbauth-archive-keyring.gpg" ] || { echo "release.sh: gpg has no key $FBAUTH_APT_KEY to export" >&2; exit 1; }
 fi
 
 # The RPM (rpmbuild, Debian's rpm package where that is the system): the paths of Fedora and

@@ -106,3 +106,93 @@ import Testing
         #expect(!build.stdout.contains("error:") && !build.stderr.contains("error:") && !build.stdout.contains("warning:"), "\(build)")
     }
 }
+
+/// Issue 51, item 2: the signed apt repository release.sh writes when given a key, served on
+/// loopback and used by the real apt-get (its `-o Dir::…` options, the host's dpkg status as
+/// the installed packages, a throwaway root for the files); a repository signed by another key
+/// is refused.
+@Suite struct AptRepositoryTests {
+    static let tools = ["/usr/bin/apt-get", "/usr/bin/gpg", "/usr/bin/dpkg-scanpackages", "/usr/bin/dpkg-deb"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test(.enabled(if: ReleaseTests.linux && tools && getuid() == 0, "needs apt-get, gpg, dpkg-dev and root (apt's downloads run as root)"),
+          .timeLimit(.minutes(20)))
+    func aptGetInstallsFromTheSignedRepositoryAndRefusesAnotherKey() throws {
+        let scratch = NSTemporaryDirectory() + "fbauth-apt-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/gnupg", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        func sh(_ command: String, _ extra: [String: String] = [:]) throws -> RunResult {
+            try Subprocess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", command], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "GNUPGHOME": scratch + "/gnupg"].merging(extra) { $1 },
+                               stdin: nil, directory: scratch, timeout: 300)
+        }
+        func key(_ name: String) throws -> String {
+            let made = try sh("gpg --batch --passphrase '' --quick-gen-key '\(name) <\(name)@example.com>' rsa3072 sign 1d && gpg --list-keys --with-colons '\(name)@example.com' | awk -F: '/^fpr/ { print $10; exit }'")
+            let fingerprint = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            try #require(made.status == 0 && fingerprint.count == 40, "\(made)")
+            return fingerprint
+        }
+        let signing = try key("fbauth-release"), other = try key("someone-else")
+        let repository = DistributionTests.repository.path
+        let release = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [scratch + "/dist"],
+                                         environment: ProcessInfo.processInfo.environment.merging(["FBAUTH_APT_KEY": signing, "GNUPGHOME": scratch + "/gnupg"]) { $1 },
+                                         stdin: nil, directory: repository, timeout: 1100)
+        try #require(release.status == 0, "\(release)")
+        let apt = scratch + "/dist/apt"
+        for file in ["dists/stable/Release", "dists/stable/InRelease", "dists/stable/Release.gpg", "fbauth-archive-keyring.gpg"] {
+            #expect(FileManager.default.fileExists(atPath: apt + "/" + file), "\(file)")
+        }
+        #expect(try sh("gpg --verify \(apt)/dists/stable/Release.gpg \(apt)/dists/stable/Release").status == 0)
+
+        // The repository on loopback.
+        let server = try PythonServer(#"""
+        import http.server, functools, sys
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+        handler.log_message = lambda *a: None
+        server = http.server.HTTPServer(("127.0.0.1", 0), handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#, [apt])
+        defer { server.process.terminate() }
+        let port = server.port
+
+        func aptGet(keyring: String, _ root: String) throws -> (update: RunResult, install: RunResult) {
+            _ = try sh("mkdir -p \(root)/keyrings \(root)/lists/partial \(root)/cache/archives/partial \(root)/dpkg/updates \(root)/dpkg/info \(root)/files && cp /var/lib/dpkg/status \(root)/dpkg/status && touch \(root)/dpkg/available && cp \(keyring) \(root)/keyrings/fbauth.gpg")
+            try "deb [signed-by=\(root)/keyrings/fbauth.gpg] http://127.0.0.1:\(port) stable main\n".write(toFile: root + "/sources.list", atomically: true, encoding: .utf8)
+            let options = ["Dir::Etc::SourceList=\(root)/sources.list", "Dir::Etc::SourceParts=/dev/null", "Dir::State::Lists=\(root)/lists", "Dir::Cache=\(root)/cache",
+                           "Dir::State::status=\(root)/dpkg/status", "Dir::Log=\(root)", "Debug::NoLocking=1", "APT::Sandbox::User=root",
+                           "DPkg::Options::=--root=\(root)/files", "DPkg::Options::=--admindir=\(root)/dpkg", "DPkg::Options::=--force-script-chrootless"]
+                .map { "-o " + $0 }.joined(separator: " ")
+            return (try sh("apt-get \(options) update 2>&1"), try sh("apt-get \(options) install -y fbauth 2>&1", ["DEBIAN_FRONTEND": "noninteractive"]))
+        }
+        // The release's own key: update and install, and the program runs.
+        try #require(Int(port) != nil, "the server's port: \(port)")
+        let (update, install) = try aptGet(keyring: apt + "/fbauth-archive-keyring.gpg", scratch + "/good")
+        #expect(update.status == 0 && !update.stdout.contains("NO_PUBKEY"), "\(update)")
+        #expect(install.status == 0 && install.stdout.contains("Setting up fbauth"), "\(install)")
+        let installed = try sh("\(scratch)/good/files/usr/bin/fbauth --version")
+        #expect(installed.status == 0 && installed.stdout.hasPrefix("fbauth "), "\(installed)")
+
+        // Trusting another key: the repository is refused and nothing is installed.
+        _ = try sh("gpg --batch --yes --export \(other) > \(scratch)/other.gpg")
+        let (refusedUpdate, refusedInstall) = try aptGet(keyring: scratch + "/other.gpg", scratch + "/bad")
+        #expect(refusedUpdate.stdout.contains("NO_PUBKEY") || refusedUpdate.stdout.contains("is not signed") || refusedUpdate.stdout.contains("signatures couldn't be verified"), "\(refusedUpdate)")
+        #expect(refusedInstall.status != 0 && !FileManager.default.fileExists(atPath: scratch + "/bad/files/usr/bin/fbauth"), "\(refusedInstall)")
+    }
+}
+
+/// A Python program that serves on loopback and prints its port first.
+struct PythonServer {
+    let process = Process()
+    let port: String
+
+    init(_ script: String, _ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
+        port = String(decoding: line, as: UTF8.self)
+    }
+}
