@@ -128,3 +128,22 @@ final class AdminAccessTokens: @unchecked Sendable {
         return (token, lifetime)
     }
 }
+
+extension AdminAccessTokens {
+    /// POSTs `body` as JSON to one of Google's APIs (or an emulator's), authorized by these
+    /// credentials (with their quota project); the status and the answer, or a refusal when
+    /// no answer could be had.
+    func post(_ body: JSONValue, to url: URL, transport: HTTPTransport, headers extra: [String: String] = [:]) throws(TokenRefusal) -> (status: Int, answer: JSONValue?) {
+        let (authorization, quotaProject) = try authorization()
+        var headers = ["Authorization": authorization, "Content-Type": "application/json"].merging(extra) { $1 }
+        headers["x-goog-user-project"] = quotaProject
+        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: headers, body: data, timeout: 25))
+        } catch {
+            throw TokenRefusal("Error while making request to \(url.absoluteString): \(error.message)", code: "app/network-error")
+        }
+        return (response.status, JSONValue.decoded(response.body))
+    }
+}

@@ -104,24 +104,14 @@ package struct AppCheckTokenVerifier: Sendable {
     /// `POST v1beta/projects/P:verifyAppCheckToken`: whether the token was used before (the
     /// API marks it used now).
     private func consumed(_ token: String) throws(TokenRefusal) -> Bool {
-        guard (1...100).contains(projectId.utf8.count), projectId.utf8.allSatisfy({ RevocationCheck.isIDCharacter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }) else {
+        guard RevocationCheck.isProjectID(projectId) else {
             throw TokenRefusal("\"\(projectId.prefix(100))\" is not a project id the App Check API can be asked about.", code: "app/invalid-credential")
         }
         let url = URL(string: endpoint + "/v1beta/projects/\(projectId):verifyAppCheckToken")!
-        let (authorization, quotaProject) = try accessTokens.authorization()
-        var headers = ["Authorization": authorization, "Content-Type": "application/json"]
-        headers["x-goog-user-project"] = quotaProject
-        let body = (try? JSONEncoder().encode(JSONValue.object(["app_check_token": .string(token)]))) ?? Data()
-        let response: HTTPClientResponse
-        do {
-            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: headers, body: body, timeout: 25))
-        } catch {
-            throw TokenRefusal("Error while making request to \(url.absoluteString): \(error.message)", code: "app/network-error")
-        }
-        let answer = JSONValue.decoded(response.body)
-        guard response.status == 200 else {
-            let message = answer?["error"]?["message"]?.stringValue ?? "HTTP \(response.status)"
-            throw TokenRefusal("The App Check API refused the token: \(message)", code: response.status >= 500 ? "app-check/internal-error" : "app-check/invalid-argument")
+        let (status, answer) = try accessTokens.post(.object(["app_check_token": .string(token)]), to: url, transport: transport)
+        guard status == 200 else {
+            let message = answer?["error"]?["message"]?.stringValue ?? "HTTP \(status)"
+            throw TokenRefusal("The App Check API refused the token: \(message)", code: status >= 500 ? "app-check/internal-error" : "app-check/invalid-argument")
         }
         switch answer?["alreadyConsumed"] {
         case .bool(let consumed)?: return consumed

@@ -36,7 +36,7 @@ struct RevocationCheck: Sendable {
     private func lookUp(_ uid: String, tenant: String?) throws(TokenRefusal) -> JSONValue {
         // The project goes into the URL's path: letters, digits and - . : only (Google's
         // project ids, domain-scoped ones included).
-        guard (1...100).contains(projectId.utf8.count), projectId.utf8.allSatisfy({ Self.isIDCharacter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }) else {
+        guard Self.isProjectID(projectId) else {
             throw TokenRefusal("\"\(projectId.prefix(100))\" is not a project id the Admin API can be asked about.", code: "app/invalid-credential")
         }
         var path = "/v1/projects/\(projectId)"
@@ -47,18 +47,9 @@ struct RevocationCheck: Sendable {
             path += "/tenants/\(tenant)"
         }
         let url = URL(string: endpoint + path + "/accounts:lookup")!
-        let (authorization, quotaProject) = try accessTokens.authorization()
-        var headers = ["Authorization": authorization, "Content-Type": "application/json", "X-Client-Version": "Swift/Admin/fbauth"]
-        headers["x-goog-user-project"] = quotaProject
-        let body = (try? JSONEncoder().encode(JSONValue.object(["localId": .array([.string(uid)])]))) ?? Data()
-        let response: HTTPClientResponse
-        do {
-            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: headers, body: body, timeout: 25))
-        } catch {
-            throw TokenRefusal("Error while making request to \(url.absoluteString): \(error.message)", code: "app/network-error")
-        }
-        let answer = JSONValue.decoded(response.body)
-        guard response.status == 200 else { throw Self.refusal(status: response.status, answer: answer) }
+        let (status, answer) = try accessTokens.post(.object(["localId": .array([.string(uid)])]), to: url, transport: transport,
+                                                     headers: ["X-Client-Version": "Swift/Admin/fbauth"])
+        guard status == 200 else { throw Self.refusal(status: status, answer: answer) }
         guard case .array(let users)? = answer?["users"], let user = users.first else {
             throw Self.userNotFound
         }
@@ -68,6 +59,12 @@ struct RevocationCheck: Sendable {
             throw TokenRefusal("accounts:lookup answered a record that is not the token's user's.", code: "auth/internal-error")
         }
         return user
+    }
+
+    /// What goes into an API's path as a project: letters, digits and - . : only (Google's
+    /// project ids, domain-scoped ones included), at most 100.
+    static func isProjectID(_ id: String) -> Bool {
+        (1...100).contains(id.utf8.count) && id.utf8.allSatisfy { isIDCharacter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
     }
 
     /// A letter, digit or hyphen.

@@ -24,10 +24,8 @@ public final class AdminAuth: Sendable {
     public let projectID: String?
     private let idTokens: FirebaseTokenVerifier?
     private let sessionCookies: FirebaseTokenVerifier?
-    /// Where the one warning goes that an unsigned emulator token was taken.
-    private let log: @Sendable (String) -> Void
-    private let warnedOfUnsigned = NSLock()
-    private nonisolated(unsafe) var hasWarnedOfUnsigned = false
+    /// The one warning that an unsigned emulator token was taken.
+    private let unsignedWarning: OnceLog
 
     /// Writes a line to standard error: the default `log`.
     public static let standardErrorLog: @Sendable (String) -> Void = { line in
@@ -50,7 +48,7 @@ public final class AdminAuth: Sendable {
     ///     error by default.
     public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil,
                 log: @escaping @Sendable (String) -> Void = AdminAuth.standardErrorLog) {
-        self.log = log
+        unsignedWarning = OnceLog(log)
         let environment = ProcessInfo.processInfo.environment
         let credentials: AdminCredentialsSource = credentialsFile.map { .file($0) } ?? .applicationDefault(environment: environment)
         let emulator = emulatorHost ?? environment["FIREBASE_AUTH_EMULATOR_HOST"].flatMap { $0.isEmpty ? nil : $0 }
@@ -99,11 +97,8 @@ public final class AdminAuth: Sendable {
         } catch {
             throw AdminAuthError(error)
         }
-        if verified.acceptedUnsigned, let host = verifier.emulatorHost, warnedOfUnsigned.withLock({ () -> Bool in
-            defer { hasWarnedOfUnsigned = true }
-            return !hasWarnedOfUnsigned
-        }) {
-            log("FirebaseAdminAuth: an unsigned token (alg none) was accepted because an Auth emulator is configured (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)); never configure one where real users sign in")
+        if verified.acceptedUnsigned, let host = verifier.emulatorHost {
+            unsignedWarning.say("FirebaseAdminAuth: an unsigned token (alg none) was accepted because an Auth emulator is configured (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)); never configure one where real users sign in")
         }
         return DecodedIDToken(verified)
     }
@@ -127,8 +122,13 @@ public struct DecodedIDToken: @unchecked Sendable {
 
     init(_ verified: VerifiedFirebaseToken) {
         uid = verified.uid
-        let data = (try? JSONEncoder().encode(JSONValue.object(verified.claims))) ?? Data("{}".utf8)
-        claims = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+        claims = Self.foundationObjects(verified.claims)
+    }
+
+    /// Claims as `JSONSerialization` gives them (what `claims` holds, here and in App Check's).
+    static func foundationObjects(_ claims: [String: JSONValue]) -> [String: Any] {
+        let data = (try? JSONEncoder().encode(JSONValue.object(claims))) ?? Data("{}".utf8)
+        return ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
     }
 
     /// The user's email, if the token carries one.
@@ -194,4 +194,24 @@ public struct AdminAuthError: Error, Sendable, CustomStringConvertible, Localize
     public var description: String { "\(code): \(message)" }
     /// The message.
     public var errorDescription: String? { message }
+}
+
+/// A line said once, however many verifications would say it (through the caller's `log`).
+/// `@unchecked`: `said` is read and written under `lock` only.
+final class OnceLog: @unchecked Sendable {
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var said = false
+
+    init(_ log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+    }
+
+    func say(_ line: @autoclosure () -> String) {
+        let first = lock.withLock { () -> Bool in
+            defer { said = true }
+            return !said
+        }
+        if first { log(line()) }
+    }
 }

@@ -24,9 +24,8 @@ public final class AppCheck: Sendable {
     /// found, and then every verification throws `app-check/invalid-credential`.
     public let projectID: String?
     private let verifier: AppCheckTokenVerifier?
-    private let log: @Sendable (String) -> Void
-    private let warned = NSLock()
-    private nonisolated(unsafe) var hasWarned = false
+    /// The one warning that the keys are an emulator's.
+    private let emulatorWarning: OnceLog
 
     /// - Parameters:
     ///   - projectID: nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`, else the service
@@ -42,7 +41,7 @@ public final class AppCheck: Sendable {
         let project = projectID.flatMap { $0.isEmpty ? nil : $0 } ?? TokenRefusal.projectFromEnvironment(environment)?.projectID
             ?? (emulator == nil ? credentials.serviceAccountProjectID : nil)
         self.projectID = project
-        self.log = log
+        emulatorWarning = OnceLog(log)
         verifier = project.map { AppCheckTokenVerifier(projectId: $0, emulatorHost: emulator, credentials: credentials) }
     }
 
@@ -59,11 +58,8 @@ public final class AppCheck: Sendable {
         } catch {
             throw AdminAuthError(error)
         }
-        if let host = verifier.emulatorHost, warned.withLock({ () -> Bool in
-            defer { hasWarned = true }
-            return !hasWarned
-        }) {
-            log("FirebaseAdminAuth: an App Check token was checked with the keys of an emulator (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)), which are public; never configure one where real apps call")
+        if let host = verifier.emulatorHost {
+            emulatorWarning.say("FirebaseAdminAuth: an App Check token was checked with the keys of an emulator (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)), which are public; never configure one where real apps call")
         }
         return VerifyAppCheckTokenResponse(verified)
     }
@@ -113,8 +109,7 @@ public struct DecodedAppCheckToken: @unchecked Sendable {
 
     init(_ verified: VerifiedAppCheckToken) {
         appID = verified.appID
-        let data = (try? JSONEncoder().encode(JSONValue.object(verified.claims))) ?? Data("{}".utf8)
-        claims = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any]) ?? [:]
+        claims = DecodedIDToken.foundationObjects(verified.claims)
     }
 
     /// `https://firebaseappcheck.googleapis.com/PROJECT_NUMBER`.
