@@ -102,14 +102,6 @@ public final class AdminAuth: Sendable {
         }
         return DecodedIDToken(verified)
     }
-
-    /// Runs `work` on a thread of its own, so that a fetch of Google's keys never holds one of
-    /// the cooperative pool's (or an event loop's) threads.
-    private func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
 }
 
 /// A verified Firebase ID token or session cookie, as firebase-admin's `DecodedIdToken`.
@@ -213,5 +205,13 @@ final class OnceLog: @unchecked Sendable {
             return !said
         }
         if first { log(line()) }
+    }
+}
+
+/// Runs `work` on a thread of its own, so that a fetch of Google's keys never holds one of
+/// the cooperative pool's (or an event loop's) threads.
+func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
     }
 }

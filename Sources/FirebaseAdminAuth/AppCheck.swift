@@ -67,9 +67,7 @@ public final class AppCheck: Sendable {
     /// The same, off the caller's thread: the first call waits for the key set, and `consume`
     /// for the App Check API.
     public func verifyToken(_ appCheckToken: String, options: VerifyAppCheckTokenOptions = VerifyAppCheckTokenOptions()) async throws -> VerifyAppCheckTokenResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try self.verifyToken(appCheckToken, options: options) }) }
-        }
+        try await offThread { try self.verifyToken(appCheckToken, options: options) }
     }
 }
 
