@@ -33,6 +33,8 @@ public final class AppCheck: Sendable {
     ///   - emulatorHost: nil: `FIREBASE_AUTH_EMULATOR_HOST`.
     ///   - credentialsFile: the App Check API's credentials, for `consume`, found as
     ///     `AdminAuth` finds them.
+    ///   - log: where AppCheck says, once, that it trusts an emulator's keys; standard error
+    ///     unless given.
     public init(projectID: String? = nil, emulatorHost: String? = nil, credentialsFile: String? = nil,
                 log: @escaping @Sendable (String) -> Void = AdminAuth.standardErrorLog) {
         let environment = ProcessInfo.processInfo.environment
