@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],
-            // Served to Chromium by fbauth-test-chromium from the source tree.
-            exclude: ["Browser"]),
+            // Served to Chromium by fbauth-test-chromium, and read by the tests, from the source tree.
+            exclude: ["Browser", "Fixtures"]),
     ]
 )

@@ -1,6 +1,6 @@
 /// Modular exponentiation for RSA: numbers as little-endian 64-bit limbs, multiplied in
 /// Montgomery form (Koç, Acar and Kaliski, "Analyzing and comparing Montgomery multiplication
-/// algorithms", 1996: CIOS). Two ways: `power`, square-and-multiply in windows, for public
+/// algorithms", 1996: FIPS, in MontgomeryKernels.swift). Two ways: `power`, square-and-multiply in windows, for public
 /// exponents (verifying a signature; the stand-in's signing key, public on purpose, with the
 /// Chinese remainder theorem), and `secretPower`, a
 /// ladder whose exponent bits only mask a swap, for a private key (a service account's, signing
@@ -10,7 +10,7 @@ package struct Montgomery: Sendable {
     /// The modulus, odd, least significant limb first.
     package let modulus: [UInt64]
     /// -modulus⁻¹ mod 2⁶⁴.
-    private let inverse: UInt64
+    let inverse: UInt64
     /// R² mod modulus, R = 2^(64·limbs): what takes a number into Montgomery form.
     private var rSquared: [UInt64]
 
@@ -45,20 +45,43 @@ package struct Montgomery: Sendable {
         rSquared = result
     }
 
-    /// base^exponent mod modulus, for base < modulus.
+    /// base^exponent mod modulus, for base < modulus: square-and-multiply a bit at a time, as
+    /// a public exponent wants (65537: sixteen squarings and one multiplication). An odd
+    /// exponent's last multiplication is by the base itself rather than its Montgomery form,
+    /// which leaves the result out of that form without a multiplication by 1.
     package func power(_ base: [UInt64], _ exponent: UInt64) -> [UInt64] {
-        power(base, exponentLimbs: [exponent])
+        let count = modulus.count
+        let base = Self.padded(base, to: count)
+        guard exponent > 1 else { return exponent == 1 ? base : Self.padded([1], to: count) }
+        var result = [UInt64](repeating: 0, count: count)
+        withWorkspace(limbs: 2 * count) { n, r2, work in
+            let (baseInForm, scratch) = (work, work + count)
+            result.withUnsafeMutableBufferPointer { result in
+                base.withUnsafeBufferPointer { base in
+                    let (result, base) = (result.baseAddress!, base.baseAddress!)
+                    multiply(base, r2, into: baseInForm, scratch: scratch, modulus: n)
+                    result.update(from: baseInForm, count: count)
+                    for bit in stride(from: 62 - exponent.leadingZeroBitCount, through: 0, by: -1) {
+                        square(result, into: result, scratch: scratch, modulus: n)
+                        if exponent >> UInt64(bit) & 1 == 1 {
+                            multiply(result, bit == 0 ? base : UnsafePointer(baseInForm), into: result, scratch: scratch, modulus: n)
+                        }
+                    }
+                    if exponent & 1 == 0 { leaveForm(result, scratch: scratch, modulus: n) }
+                }
+            }
+        }
+        return result
     }
 
     /// The same with an exponent of any size (little-endian limbs): a private exponent whose
-    /// key is public on purpose (the stand-in's), taken in 4-bit windows when it is long, on
-    /// buffers made once.
+    /// key is public on purpose (the stand-in's), taken in 4-bit windows.
     package func power(_ base: [UInt64], exponentLimbs exponent: [UInt64]) -> [UInt64] {
         let exponent = Self.trimmed(exponent)
+        guard exponent.count > 1 else { return power(base, exponent.first ?? 0) }
         let count = modulus.count
-        guard let top = exponent.last else { return Self.padded([1], to: count) }
-        let bits = 64 * exponent.count - top.leadingZeroBitCount
-        let width = bits > 64 ? 4 : 1
+        let bits = 64 * exponent.count - exponent.last!.leadingZeroBitCount
+        let width = 4
         func window(_ index: Int) -> Int {
             // Bits [index·width, index·width + width) of the exponent.
             var value = 0
@@ -67,37 +90,51 @@ package struct Montgomery: Sendable {
             }
             return value
         }
-        var table = [UInt64](repeating: 0, count: count << width)
         var result = [UInt64](repeating: 0, count: count)
-        var scratch = [UInt64](repeating: 0, count: count + 2)
-        let base = Self.padded(base, to: count), one = Self.padded([1], to: count)
-        table.withUnsafeMutableBufferPointer { table in
+        let base = Self.padded(base, to: count)
+        withWorkspace(limbs: (count << width) + count) { n, r2, work in
+            let (table, scratch) = (work, work + (count << width))
             result.withUnsafeMutableBufferPointer { result in
-                scratch.withUnsafeMutableBufferPointer { scratch in
-                    modulus.withUnsafeBufferPointer { n in
-                        rSquared.withUnsafeBufferPointer { rSquared in
-                            let (table, result, t, n, r2) = (table.baseAddress!, result.baseAddress!, scratch.baseAddress!, n.baseAddress!, rSquared.baseAddress!)
-                            // table[i] = base^i in Montgomery form.
-                            one.withUnsafeBufferPointer { multiply($0.baseAddress!, r2, into: table, scratch: t, modulus: n) }
-                            base.withUnsafeBufferPointer { multiply($0.baseAddress!, r2, into: table + count, scratch: t, modulus: n) }
-                            for i in stride(from: 2, to: 1 << width, by: 1) {
-                                multiply(table + (i - 1) * count, table + count, into: table + i * count, scratch: t, modulus: n)
-                            }
-                            let windows = (bits + width - 1) / width
-                            result.update(from: table + window(windows - 1) * count, count: count)
-                            for index in stride(from: windows - 2, through: 0, by: -1) {
-                                for _ in 0..<width { multiply(result, result, into: result, scratch: t, modulus: n) }
-                                let value = window(index)
-                                if value != 0 { multiply(result, table + value * count, into: result, scratch: t, modulus: n) }
-                            }
-                            // Out of Montgomery form: multiplied by 1.
-                            one.withUnsafeBufferPointer { multiply(result, $0.baseAddress!, into: result, scratch: t, modulus: n) }
-                        }
-                    }
+                let result = result.baseAddress!
+                // table[i] = base^i in Montgomery form (table[0], R mod n, is never used).
+                base.withUnsafeBufferPointer { multiply($0.baseAddress!, r2, into: table + count, scratch: scratch, modulus: n) }
+                for i in stride(from: 2, to: 1 << width, by: 1) {
+                    multiply(table + (i - 1) * count, table + count, into: table + i * count, scratch: scratch, modulus: n)
                 }
+                let windows = (bits + width - 1) / width
+                result.update(from: table + window(windows - 1) * count, count: count)
+                for index in stride(from: windows - 2, through: 0, by: -1) {
+                    for _ in 0..<width { square(result, into: result, scratch: scratch, modulus: n) }
+                    let value = window(index)
+                    if value != 0 { multiply(result, table + value * count, into: result, scratch: scratch, modulus: n) }
+                }
+                leaveForm(result, scratch: scratch, modulus: n)
             }
         }
         return result
+    }
+
+    /// value·R⁻¹: out of Montgomery form, by a multiplication by 1.
+    private func leaveForm(_ value: UnsafeMutablePointer<UInt64>, scratch: UnsafeMutablePointer<UInt64>, modulus n: UnsafePointer<UInt64>) {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: modulus.count) { one in
+            let one = one.baseAddress!
+            one.initialize(repeating: 0, count: modulus.count)
+            one[0] = 1
+            multiply(value, one, into: value, scratch: scratch, modulus: n)
+        }
+    }
+
+    /// Runs `body` with the modulus, R² and `limbs` zeroed limbs of working memory, all raw.
+    private func withWorkspace(limbs: Int, _ body: (UnsafePointer<UInt64>, UnsafePointer<UInt64>, UnsafeMutablePointer<UInt64>) -> Void) {
+        modulus.withUnsafeBufferPointer { n in
+            rSquared.withUnsafeBufferPointer { r2 in
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: limbs) { work in
+                    let work = work.baseAddress!
+                    work.initialize(repeating: 0, count: limbs)
+                    body(n.baseAddress!, r2.baseAddress!, work)
+                }
+            }
+        }
     }
 
     /// value mod modulus, for value < R² (twice the modulus's limbs): its high half times R
@@ -151,11 +188,11 @@ package struct Montgomery: Sendable {
         return (result, carry)
     }
 
-    /// a·b·R⁻¹ mod modulus (CIOS), for a, b < modulus.
+    /// a·b·R⁻¹ mod modulus, for a, b < modulus.
     private func multiply(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let count = modulus.count
         var out = [UInt64](repeating: 0, count: count)
-        var scratch = [UInt64](repeating: 0, count: count + 2)
+        var scratch = [UInt64](repeating: 0, count: count)
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 modulus.withUnsafeBufferPointer { n in
@@ -168,50 +205,6 @@ package struct Montgomery: Sendable {
             }
         }
         return out
-    }
-
-    /// The same on raw memory, which an exponentiation reuses (thousands of these; arrays'
-    /// checks and copies would be most of their time). `out` may be `a` or `b`: it is written
-    /// only after both are read; `t` is `count + 2` limbs of scratch.
-    private func multiply(_ a: UnsafePointer<UInt64>, _ b: UnsafePointer<UInt64>, into out: UnsafeMutablePointer<UInt64>,
-                          scratch t: UnsafeMutablePointer<UInt64>, modulus n: UnsafePointer<UInt64>) {
-        let count = modulus.count
-        let inverse = inverse
-        t.update(repeating: 0, count: count + 2)
-        // Finely integrated operand scanning: each limb of t is read and written once a row,
-        // b[i]'s product and the reduction's multiple of the modulus added in one pass (two
-        // carries). t stays under 2·modulus, so its top limb is a single bit.
-        for i in 0..<count {
-            let bi = b[i]
-            var (productCarry, sum) = Self.multiplyAdd(a[0], bi, t[0], 0)
-            let m = sum &* inverse
-            var (reductionCarry, _) = Self.multiplyAdd(m, n[0], sum, 0)
-            for j in 1..<count {
-                (productCarry, sum) = Self.multiplyAdd(a[j], bi, t[j], productCarry)
-                (reductionCarry, t[j - 1]) = Self.multiplyAdd(m, n[j], sum, reductionCarry)
-            }
-            let (first, firstOverflow) = t[count].addingReportingOverflow(productCarry)
-            let (second, secondOverflow) = first.addingReportingOverflow(reductionCarry)
-            t[count - 1] = second
-            t[count] = (firstOverflow ? 1 : 0) &+ (secondOverflow ? 1 : 0)
-        }
-        // t − modulus is taken when t overflowed or did not borrow, chosen by a mask rather than
-        // a branch: a private exponent's multiplications must not differ by their operands.
-        var borrow: UInt64 = 0
-        for i in 0..<count {
-            let (difference, first) = t[i].subtractingReportingOverflow(n[i])
-            let (_, second) = difference.subtractingReportingOverflow(borrow)
-            borrow = (first ? 1 : 0) | (second ? 1 : 0)
-        }
-        let keep = 0 &- ((t[count] | (borrow ^ 1)) & 1)
-        // t − (modulus & keep): the same steps whether or not anything is taken.
-        var carry: UInt64 = 0
-        for i in 0..<count {
-            let (difference, first) = t[i].subtractingReportingOverflow(n[i] & keep)
-            let (final, second) = difference.subtractingReportingOverflow(carry)
-            out[i] = final
-            carry = (first ? 1 : 0) | (second ? 1 : 0)
-        }
     }
 
     /// base^exponent mod modulus for a secret exponent (a private key's): a Montgomery ladder

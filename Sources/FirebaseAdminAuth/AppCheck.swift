@@ -27,6 +27,8 @@ public final class AppCheck: Sendable {
     /// The one warning that the keys are an emulator's.
     private let emulatorWarning: OnceLog
 
+    /// App Check's verifier for a project, as firebase-admin's `appCheck()` is for its app.
+    ///
     /// - Parameters:
     ///   - projectID: nil: `GOOGLE_CLOUD_PROJECT`, else `GCLOUD_PROJECT`, else the service
     ///     account's `project_id`, as firebase-admin finds it.
