@@ -321,10 +321,13 @@ package struct Montgomery: Sendable {
 
     /// Limbs as `count` big-endian bytes (the value must fit).
     package static func bigEndian(_ limbs: [UInt64], count: Int) -> [UInt8] {
-        (0..<count).map { index in
-            let position = count - 1 - index
-            let limb = position / 8
-            return limb < limbs.count ? UInt8(truncatingIfNeeded: limbs[limb] >> UInt64(8 * (position % 8))) : 0
+        [UInt8](unsafeUninitializedCapacity: count) { bytes, initialized in
+            for index in 0..<count {
+                let position = count - 1 - index
+                let limb = position >> 3
+                bytes[index] = limb < limbs.count ? UInt8(truncatingIfNeeded: limbs[limb] >> UInt64((position & 7) << 3)) : 0
+            }
+            initialized = count
         }
     }
 }

@@ -3,30 +3,43 @@
 /// firebase-js-sdk `packages/auth/src/core/providers/oauth.ts`, `rawNonce`), and for RS256.
 package enum SHA256 {
     package static func hash(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+        )
         let padded = MerkleDamgard.padded(message)
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: padded.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + 4 * i
-                w[i] = UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
+        // Raw memory for the schedule and the constants: an RS256 verification hashes a
+        // kilobyte, and arrays' checks were half of it.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            k.withUnsafeBufferPointer { k in
+                padded.withUnsafeBufferPointer { padded in
+                    for chunk in stride(from: 0, to: padded.count, by: 64) {
+                        for i in 0..<16 {
+                            let j = chunk + 4 * i
+                            w[i] = UInt32(padded[j]) << 24 | UInt32(padded[j + 1]) << 16 | UInt32(padded[j + 2]) << 8 | UInt32(padded[j + 3])
+                        }
+                        for i in 16..<64 {
+                            let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                            let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                        }
+                        var (a, b, c, d, e, f, g, hh) = h
+                        for i in 0..<64 {
+                            let t1 = hh &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                        }
+                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                    }
+                }
             }
-            for i in 16..<64 {
-                let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let t1 = hh &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, hh].enumerated() { h[index] = h[index] &+ value }
         }
-        return h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+        return [UInt8](unsafeUninitializedCapacity: 32) { digest, initialized in
+            for (index, word) in words.enumerated() {
+                for byte in 0..<4 { digest[4 * index + byte] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(byte))) }
+            }
+            initialized = 32
+        }
     }
 
     /// Lower-case hex of the digest of `text`'s UTF-8, as nonces are compared.
@@ -52,10 +65,14 @@ package enum SHA256 {
 /// 64 bits big-endian, to a multiple of 64 bytes.
 package enum MerkleDamgard {
     package static func padded(_ message: [UInt8]) -> [UInt8] {
-        var padded = message + [0x80]
-        while padded.count % 64 != 56 { padded.append(0) }
+        let zeros = (119 - message.count % 64) % 64  // to 56 mod 64 after the 0x80
+        var padded = [UInt8]()
+        padded.reserveCapacity(message.count + 1 + zeros + 8)
+        padded += message
+        padded.append(0x80)
+        padded += repeatElement(0, count: zeros)
         let length = UInt64(message.count) * 8
-        padded += (0..<8).map { UInt8(truncatingIfNeeded: length >> (56 - 8 * UInt64($0))) }
+        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: length >> UInt64(shift))) }
         return padded
     }
 }

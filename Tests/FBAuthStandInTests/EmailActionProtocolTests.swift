@@ -26,6 +26,10 @@ import Testing
         #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(SHA256.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        // Every padding case (lengths 0–199 cross 55, 56, 63 and 64 mod 64 three times): the
+        // digest of their hex digests, as Python's hashlib computes it.
+        let digests = (0..<200).map { SHA256.hex(String(repeating: "a", count: $0)) }.joined()
+        #expect(SHA256.hex(digests) == "019f2b9f1af27a53a1f046da7e98af2c179f431e4b5bebb000e74040917a4123")
     }
 
     @Test func passwordResetCodeWorksOnceAndRevokesSessions() throws {

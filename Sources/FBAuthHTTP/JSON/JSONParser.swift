@@ -13,7 +13,8 @@ package enum JSONParser {
     private static func value(_ cursor: inout JSONCursor) -> JSONValue? {
         switch cursor.next() {
         case UInt8(ascii: "{"):
-            var members: [String: JSONValue] = [:]
+            // Room for a token's claims at once: growing 1, 2, 4, 8 rehashed every key each time.
+            var members = [String: JSONValue](minimumCapacity: 12)
             let complete = cursor.members { key, cursor in
                 guard let member = value(&cursor) else { return false }
                 members[key.string] = member

@@ -59,22 +59,33 @@ enum JSONText {
         }
     }
 
+    /// The text as a JSON string: runs that need no escape appended whole (ids, addresses,
+    /// base64 hashes), not scalar by scalar, which was most of listing a thousand accounts.
     private static func writeString(_ text: String, to output: inout String, escapingSlashes: Bool) {
         output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "/" where escapingSlashes: output += "\\/"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        let utf8 = text.utf8
+        var runStart = utf8.startIndex
+        for index in utf8.indices {
+            let byte = utf8[index]
+            let escape: String
+            switch byte {
+            case UInt8(ascii: "\""): escape = "\\\""
+            case UInt8(ascii: "\\"): escape = "\\\\"
+            case UInt8(ascii: "/") where escapingSlashes: escape = "\\/"
+            case UInt8(ascii: "\n"): escape = "\\n"
+            case UInt8(ascii: "\r"): escape = "\\r"
+            case UInt8(ascii: "\t"): escape = "\\t"
+            case 0..<0x20:
+                let hex = String(byte, radix: 16)
+                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: continue
             }
+            // An escaped byte is ASCII, so the run before it ends on a scalar's boundary.
+            output += String(decoding: utf8[runStart..<index], as: UTF8.self)
+            output += escape
+            runStart = utf8.index(after: index)
         }
+        output += String(decoding: utf8[runStart...], as: UTF8.self)
         output += "\""
     }
 
