@@ -25,6 +25,20 @@ if [ "$(uname -s)" = Linux ]; then
   # linker script of that name, found first, hands over the static archives instead.
   libstdcxx="$(c++ -print-file-name=libstdc++.a 2>/dev/null || true)"
   libgcc_eh="$(cc -print-file-name=libgcc_eh.a 2>/dev/null || true)"
+  # glibc 2.31's libraries and start files to link against (Debian 11's; docs/release.md), GCC
+  # 10's unwinder with them, and the few newer symbols the static parts want
+  # (Scripts/glibc-compat): the binary then runs on glibc 2.31 and later. FBAUTH_GLIBC=host
+  # links against this machine's glibc instead, as does a machine that cannot fetch them.
+  if [ "${FBAUTH_GLIBC:-}" != host ] && sysroot="$(Scripts/glibc-sysroot.sh "$PWD/.build-release-sysroot/glibc-2.31")"; then
+    flags+=(-Xswiftc "-L$sysroot/lib" -Xswiftc -Xclang-linker -Xswiftc "-B$sysroot/crt")
+    libgcc_eh="$sysroot/libgcc_eh.a"
+    # Named by its source's checksum, so that a change to it changes the link command and relinks.
+    compat="$sysroot/compat-$(cksum < Scripts/glibc-compat/compat.c | cut -d' ' -f1).o"
+    [ -f "$compat" ] || cc -O2 -fno-builtin -c Scripts/glibc-compat/compat.c -o "$compat"
+    link_flags+=(-Xlinker "$compat")
+  elif [ "${FBAUTH_GLIBC:-}" != host ]; then
+    echo "build-release: glibc 2.31's libraries could not be fetched; linking against this machine's glibc" >&2
+  fi
   if [ -f "$libstdcxx" ] && [ -f "$libgcc_eh" ]; then
     static_libs="$scratch/static-libs"
     flags+=(-Xswiftc "-L$PWD/$static_libs")
@@ -59,7 +73,7 @@ if [[ " ${flags[*]-} " == *" -function-sections "* ]]; then
   { echo ".text.startup"; [ ! -f Scripts/link-order.txt ] || sed -e '/^#/d' -e 's/^/.text./' Scripts/link-order.txt; } > "$scratch/order"
   order="$scratch/section-order-$(cksum < "$scratch/order" | cut -d' ' -f1).txt"
   mv "$scratch/order" "$order"
-  link_flags=(-Xlinker "--section-ordering-file=$PWD/$order")
+  link_flags+=(-Xlinker "--section-ordering-file=$PWD/$order")
 fi
 # ${a[@]+"${a[@]}"}: an empty array under `set -u` in bash 3 (macOS).
 for product in fbauth fbauth-fake-browser fbauth-startup-floor fbauth-verify-throughput; do

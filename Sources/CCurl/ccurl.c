@@ -44,15 +44,21 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
-    static const char *const names[] = {
-        "libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", "libcurl.so", "libcurl.4.dylib",
-    };
+#if defined(__APPLE__)
+    static const char *const names[] = {"libcurl.4.dylib", "libcurl.dylib"};
+#else
+    static const char *const names[] = {"libcurl.so.4", "libcurl-gnutls.so.4", "libcurl-nss.so.4", "libcurl.so"};
+#endif
     void *library = NULL;
+    // The first name's failure is the one to report: the usual library, and why it did not load.
+    char first_failure[120] = "";
     for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
         library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        const char *why = library == NULL ? dlerror() : NULL;
+        if (i == 0 && why != NULL) snprintf(first_failure, sizeof first_failure, "%s", why);
     }
     if (library == NULL) {
-        snprintf(curl.failure, sizeof curl.failure, "libcurl is not installed (%s); install libcurl4 (Debian, Ubuntu) or libcurl (Fedora)", dlerror());
+        snprintf(curl.failure, sizeof curl.failure, "libcurl is not installed (%s); install libcurl4 (Debian, Ubuntu) or libcurl (Fedora)", first_failure);
         return;
     }
     curl.easy_init = (easy_init_fn)dlsym(library, "curl_easy_init");
