@@ -6,7 +6,9 @@ import Foundation
 enum ZshCompletion {
     static let zsh = ["/usr/bin/zsh", "/bin/zsh"].first(where: FileManager.default.isExecutableFile)
 
-    /// `bin`: a directory whose `fbauth` the completion runs.
+    /// `bin`: a directory whose `fbauth` the completion runs. The keys are typed only once the
+    /// line editor has started (its zle-line-init hook says so): typed earlier, under load, zsh
+    /// could drop them as it set the terminal up, and the read would wait for ever.
     static func complete(_ typed: String, until expected: String, harness: Harness, bin: String) throws -> String {
         let zsh = try requireZsh()
         let functions = harness.directory + "/zsh-functions"
@@ -17,9 +19,9 @@ enum ZshCompletion {
         let driver = """
             zmodload zsh/zpty
             zpty z zsh -f -i
-            zpty -w z "PS1='READY> '; fpath=(\(functions) \\$fpath); PATH=\(bin):\\$PATH; autoload -U compinit; compinit -u -D; print 'ST''ART'"
+            zpty -w z "PS1='READY> '; fpath=(\(functions) \\$fpath); PATH=\(bin):\\$PATH; autoload -U compinit; compinit -u -D; zle-line-init() { print -n 'LINE''-EDITOR-UP' }; zle -N zle-line-init; print 'ST''ART'"
             zpty -r z line '*START*'
-            zpty -r z line '*READY> *'
+            zpty -r z line '*LINE-EDITOR-UP*'
             zpty -w -n z $'\(typed)\\t'
             zpty -r z out '*\(expected)*'
             print -r -- "$out"
