@@ -30,7 +30,8 @@ if [ "$(uname -s)" = Linux ]; then
   # (Scripts/glibc-compat): the binary then runs on glibc 2.31 and later. FBAUTH_GLIBC=host
   # links against this machine's glibc instead, as does a machine that cannot fetch them.
   if [ "${FBAUTH_GLIBC:-}" != host ] && sysroot="$(Scripts/glibc-sysroot.sh "$PWD/.build-release-sysroot/glibc-2.31")"; then
-    flags+=(-Xswiftc "-L$sysroot/lib" -Xswiftc -Xclang-linker -Xswiftc "-B$sysroot/crt")
+    # Link flags only: switching to or from FBAUTH_GLIBC=host relinks, without recompiling.
+    link_flags+=(-Xswiftc "-L$sysroot/lib" -Xswiftc -Xclang-linker -Xswiftc "-B$sysroot/crt")
     libgcc_eh="$sysroot/libgcc_eh.a"
     # Named by its source's checksum, so that a change to it changes the link command and relinks.
     compat="$sysroot/compat-$(cksum < Scripts/glibc-compat/compat.c | cut -d' ' -f1).o"

@@ -16,9 +16,7 @@ import Testing
         let root = try Self.bullseyeRoot()
         let dist = NSTemporaryDirectory() + "fbauth-dist-glibc-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dist) }
-        let repository = DistributionTests.repository.path
-        let release = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [dist], environment: ProcessInfo.processInfo.environment,
-                                         stdin: nil, directory: repository, timeout: 1100)
+        let release = try ReleaseTests.release(into: dist)
         try #require(release.status == 0, "\(release)")
         let version = try #require(release.stdout.firstMatch(of: /fbauth (\d+\.\d+\.\d+), glibc >= 2\.(\d+)/))
         #expect(Int(version.output.2)! <= 31, "the release asks for glibc 2.\(version.output.2)")

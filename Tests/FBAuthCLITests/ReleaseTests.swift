@@ -15,14 +15,19 @@ import Testing
         #endif
     }
 
+    /// Scripts/release.sh from this checkout into `dist`, with `extra` in its environment.
+    static func release(into dist: String, extra: [String: String] = [:]) throws -> RunResult {
+        let repository = DistributionTests.repository.path
+        return try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [dist],
+                                  environment: ProcessInfo.processInfo.environment.merging(extra) { $1 }, stdin: nil, directory: repository, timeout: 1100)
+    }
+
     @Test(.enabled(if: linux && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb"), "the Debian package is made on Debian and Ubuntu"),
           .timeLimit(.minutes(20)))
     func theReleaseArtifactsAreWhole() throws {
         let dist = NSTemporaryDirectory() + "fbauth-dist-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dist) }
-        let repository = DistributionTests.repository.path
-        let release = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [dist], environment: ProcessInfo.processInfo.environment,
-                                         stdin: nil, directory: repository, timeout: 1100)
+        let release = try Self.release(into: dist)
         try #require(release.status == 0, "\(release)")
         let version = try #require(release.stdout.firstMatch(of: /fbauth (\d+\.\d+\.\d+), glibc >= (2\.\d+)/))
         let arch = InstallerTests.arch
@@ -82,9 +87,7 @@ import Testing
         // A fork changes Scripts/project.env's variables, and every artifact follows.
         let fork = dist + "-fork"
         defer { try? FileManager.default.removeItem(atPath: fork) }
-        let forked = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [fork],
-                                        environment: ProcessInfo.processInfo.environment.merging(["FBAUTH_HOME": "https://git.example.org/me/fbauth"]) { $1 },
-                                        stdin: nil, directory: repository, timeout: 1100)
+        let forked = try Self.release(into: fork, extra: ["FBAUTH_HOME": "https://git.example.org/me/fbauth"])
         try #require(forked.status == 0, "\(forked)")
         let forkFormula = try String(contentsOfFile: fork + "/fbauth.rb", encoding: .utf8)
         let forkInstaller = try String(contentsOfFile: fork + "/get-fbauth.sh", encoding: .utf8)
@@ -131,10 +134,7 @@ import Testing
             return fingerprint
         }
         let signing = try key("fbauth-release"), other = try key("someone-else")
-        let repository = DistributionTests.repository.path
-        let release = try Subprocess.run(URL(fileURLWithPath: repository + "/Scripts/release.sh"), [scratch + "/dist"],
-                                         environment: ProcessInfo.processInfo.environment.merging(["FBAUTH_APT_KEY": signing, "GNUPGHOME": scratch + "/gnupg"]) { $1 },
-                                         stdin: nil, directory: repository, timeout: 1100)
+        let release = try ReleaseTests.release(into: scratch + "/dist", extra: ["FBAUTH_APT_KEY": signing, "GNUPGHOME": scratch + "/gnupg"])
         try #require(release.status == 0, "\(release)")
         let apt = scratch + "/dist/apt"
         for file in ["dists/stable/Release", "dists/stable/InRelease", "dists/stable/Release.gpg", "fbauth-archive-keyring.gpg"] {
