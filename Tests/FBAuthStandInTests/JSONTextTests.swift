@@ -21,4 +21,16 @@ import Testing
         #expect(String(decoding: JSONText.data(["value": text]), as: UTF8.self).filter { $0 != " " && $0 != "\n" }
                 == String(decoding: foundation, as: UTF8.self).filter { $0 != " " && $0 != "\n" })
     }
+
+    /// Each JSON type is read as the free-form type it stands for, however deep.
+    @Test func everyTypeIsReadAsItsOwn() throws {
+        let parsed = try #require(JSONText.parse(#"{"a": 1, "b": 1.5, "c": true, "d": null, "e": [1, "x", {"f": false, "g": 2e3}], "h": "s", "i": {}}"#) as? [String: Any])
+        #expect(parsed["a"] as? Int == 1 && parsed["b"] as? Double == 1.5 && parsed["c"] as? Bool == true && parsed["d"] is JSONNull && parsed["h"] as? String == "s")
+        let array = try #require(parsed["e"] as? [Any])
+        let inner = try #require(array[2] as? [String: Any])
+        #expect(array[0] as? Int == 1 && array[1] as? String == "x" && inner["f"] as? Bool == false && inner["g"] as? Int == 2000)  // a whole number, as JSONDecoder reads 2e3
+        #expect((parsed["i"] as? [String: Any])?.isEmpty == true)
+        #expect(JSONText.parse("[1, 2") == nil && JSONText.parse(#"{"a": }"#) == nil && JSONText.parse("") == nil)
+        #expect(String(decoding: JSONText.data(parsed), as: UTF8.self) == #"{"a":1,"b":1.5,"c":true,"d":null,"e":[1,"x",{"f":false,"g":2000}],"h":"s","i":{}}"#)
+    }
 }

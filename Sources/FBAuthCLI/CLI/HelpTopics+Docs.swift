@@ -744,10 +744,11 @@ Judged by Google's own clients, the same way against both emulators:
   emulator over HTTP allows). The tests hold it to Google's list.
 - **Speed.** `Scripts/bench.sh` measures both on one machine: start-up to ready, `signUp` and
   `lookup` per second, and a 1,000-user import and listing (in a project of their own, so that
-  both list the same thousand). On 2026-11-28: start-up 10 ms against 4.8 s, 2,780 against 784
-  `signUp`s a second, 2,940 against 1,670 `lookup`s, the import 17 against 14 ms and the listing
-  9 against 12 ms, each the first such call; Google's, warmed by its JIT over many calls, lists
-  a thousand in 5 ms and imports them in 12, where fbauth's stays at 6 and 17. With
+  both list the same thousand). On 2026-11-28: start-up 10 ms against 5.6 s, 2,750 against 768
+  `signUp`s a second, 3,020 against 1,660 `lookup`s, and the first import and listing of a
+  thousand accounts 17 and 9 ms against 21 and 8. Called again and again (Google's warmed by
+  its JIT), a thousand-account import takes about 8 ms in both, and the listing 4.3 ms in fbauth
+  against 5 in Google's. With
   `--sign-tokens` each ID token is signed by the Chinese remainder theorem (about 390 signUps/s
   on 2 cores, where the constant-time ladder allowed 83).
 """#),

@@ -20,95 +20,103 @@ enum JSONText {
     static func parse(_ text: String) -> Any? { parse(Data(text.utf8)) }
 
     /// Compact JSON with keys sorted; `/` escaped as `\/` unless `escapingSlashes` is false.
+    /// Written as bytes: a listing of a thousand accounts appended to a String was most of its
+    /// time.
     static func data(_ value: Any, escapingSlashes: Bool = false) -> Data {
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
         write(value, to: &output, escapingSlashes: escapingSlashes)
-        return Data(output.utf8)
+        return Data(output)
     }
 
-    private static func write(_ value: Any, to output: inout String, escapingSlashes: Bool) {
+    private static func write(_ value: Any, to output: inout [UInt8], escapingSlashes: Bool) {
         switch value {
         case let text as String:
             writeString(text, to: &output, escapingSlashes: escapingSlashes)
         case let flag as Bool:
-            output += flag ? "true" : "false"
+            output += (flag ? "true" : "false").utf8
         case let number as Int:
-            output += String(number)
+            output += String(number).utf8
         case let number as Int64:
-            output += String(number)
+            output += String(number).utf8
         case let number as Double:
-            output += number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            output += (number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)).utf8
         case let object as [String: Any]:
-            output += "{"
-            for (index, key) in object.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
-                writeString(key, to: &output, escapingSlashes: escapingSlashes)
-                output += ":"
-                write(object[key]!, to: &output, escapingSlashes: escapingSlashes)
+            output.append(UInt8(ascii: "{"))
+            for (index, member) in object.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(member.key, to: &output, escapingSlashes: escapingSlashes)
+                output.append(UInt8(ascii: ":"))
+                write(member.value, to: &output, escapingSlashes: escapingSlashes)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         case let array as [Any]:
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in array.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 write(element, to: &output, escapingSlashes: escapingSlashes)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         default:
-            output += "null"
+            output += "null".utf8
         }
     }
 
-    /// The text as a JSON string: runs that need no escape appended whole (ids, addresses,
-    /// base64 hashes), not scalar by scalar, which was most of listing a thousand accounts.
-    private static func writeString(_ text: String, to output: inout String, escapingSlashes: Bool) {
-        output += "\""
-        let utf8 = text.utf8
-        var runStart = utf8.startIndex
-        for index in utf8.indices {
-            let byte = utf8[index]
-            let escape: String
-            switch byte {
-            case UInt8(ascii: "\""): escape = "\\\""
-            case UInt8(ascii: "\\"): escape = "\\\\"
-            case UInt8(ascii: "/") where escapingSlashes: escape = "\\/"
-            case UInt8(ascii: "\n"): escape = "\\n"
-            case UInt8(ascii: "\r"): escape = "\\r"
-            case UInt8(ascii: "\t"): escape = "\\t"
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: continue
+    /// The text as a JSON string: runs that need no escape copied whole (ids, addresses,
+    /// base64 hashes), escapes written where they fall.
+    private static func writeString(_ text: String, to output: inout [UInt8], escapingSlashes: Bool) {
+        output.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { bytes in
+            var runStart = 0
+            for index in bytes.indices {
+                let byte = bytes[index]
+                let escape: String
+                switch byte {
+                case UInt8(ascii: "\""): escape = "\\\""
+                case UInt8(ascii: "\\"): escape = "\\\\"
+                case UInt8(ascii: "/") where escapingSlashes: escape = "\\/"
+                case UInt8(ascii: "\n"): escape = "\\n"
+                case UInt8(ascii: "\r"): escape = "\\r"
+                case UInt8(ascii: "\t"): escape = "\\t"
+                case 0..<0x20:
+                    let hex = String(byte, radix: 16)
+                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: continue
+                }
+                output += bytes[runStart..<index]
+                output += escape.utf8
+                runStart = index + 1
             }
-            // An escaped byte is ASCII, so the run before it ends on a scalar's boundary.
-            output += String(decoding: utf8[runStart..<index], as: UTF8.self)
-            output += escape
-            runStart = utf8.index(after: index)
+            output += bytes[runStart...]
         }
-        output += String(decoding: utf8[runStart...], as: UTF8.self)
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
 
     /// Decodes any JSON value into the free-form representation.
     private struct Parsed: Decodable {
         let value: Any
 
+        /// The JSON types are tried most common first: each one that does not match throws a
+        /// DecodingError, and a thousand imported accounts' strings had cost four of those each.
+        /// The types are disjoint (a number is never a String or a Bool here), but for Int before
+        /// Double.
         init(from decoder: Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 value = JSONNull()
+            } else if let text = try? container.decode(String.self) {
+                value = text
+            } else if let object = try? container.decode([String: Parsed].self) {
+                value = object.mapValues(\.value)
             } else if let flag = try? container.decode(Bool.self) {
                 value = flag
             } else if let number = try? container.decode(Int.self) {
                 value = number
             } else if let number = try? container.decode(Double.self) {
                 value = number
-            } else if let text = try? container.decode(String.self) {
-                value = text
-            } else if let array = try? container.decode([Parsed].self) {
-                value = array.map(\.value)
             } else {
-                value = try container.decode([String: Parsed].self).mapValues(\.value)
+                value = try container.decode([Parsed].self).map(\.value)
             }
         }
     }
