@@ -18,6 +18,11 @@ cd "$(dirname "$0")/.."
 command -v swift >/dev/null 2>&1 || export PATH="/opt/swift/usr/bin:$PATH"
 out=.build-release/bin
 scratch=.build-release-scratch
+# One build at a time in this checkout (the release tests run several release.sh side by side):
+# each may start its scratch directory over, which must not happen under another's build.
+mkdir -p .build-release
+exec 8>.build-release/build.lock
+command -v flock >/dev/null 2>&1 && flock 8
 flags=() link_flags=() static_libs=""
 if [ "$(uname -s)" = Linux ]; then
   flags=(--static-swift-stdlib --disable-local-rpath -Xswiftc -Xclang-linker -Xswiftc -no-pie -Xlinker --no-export-dynamic)

@@ -32,7 +32,7 @@ esac
 rm -rf "$dir"
 mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" "$dir/debs" "$dir/root"
 echo "deb [signed-by=$keyring] $mirror bullseye main" > "$dir/apt/sources.list"
-apt=(apt-get -q -o "Dir::Etc::SourceList=$dir/apt/sources.list" -o Dir::Etc::SourceParts=- -o "Dir::State::Lists=$dir/apt/lists"
+apt=(apt-get -qq -o "Dir::Etc::SourceList=$dir/apt/sources.list" -o Dir::Etc::SourceParts=- -o "Dir::State::Lists=$dir/apt/lists"
   -o "Dir::Cache=$dir/apt/cache" -o Dir::State::Status=/dev/null -o "APT::Architecture=$arch" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
 "${apt[@]}" update >&2 || { echo "glibc-sysroot: cannot reach $mirror" >&2; exit 1; }
 (cd "$dir/debs" && "${apt[@]}" download libc6 libc6-dev libgcc-10-dev >&2)

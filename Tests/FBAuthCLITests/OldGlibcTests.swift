@@ -76,7 +76,7 @@ import Testing
         }
         try? FileManager.default.removeItem(atPath: root)
         try FileManager.default.moveItem(atPath: partial, toPath: root)
-        FileManager.default.createFile(atPath: root + "/.fbauth-ready", contents: nil)
+        _ = FileManager.default.createFile(atPath: root + "/.fbauth-ready", contents: nil)
         return root
     }
 
