@@ -3,21 +3,15 @@ through verify_id_token, and through verify_session_cookie as well, with the fix
 certificates served on a local port where Google's x509 endpoints would be and the clock set
 to the fixture's now. Prints {"id NAME" | "cookie NAME": "accepted" | "refused: ERROR"} as JSON;
 FirebaseTokenVerifierTests compares fbauth's verdicts with these."""
-import datetime, json, os, sys, threading, http.server, socketserver
+import datetime, json, os, sys
 from unittest import mock
 os.environ.pop("FIREBASE_AUTH_EMULATOR_HOST", None)  # production checks: signatures and times
 import firebase_admin
 from firebase_admin import _token_gen, auth, credentials
 import google.auth._helpers as helpers
+import certificate_server
 fixture = json.load(open(sys.argv[1]))
-body = json.dumps(fixture["certificates"]).encode()
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers(); self.wfile.write(body)
-    def log_message(self, *a): pass
-server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-_token_gen.ID_TOKEN_CERT_URI = _token_gen.COOKIE_CERT_URI = "http://127.0.0.1:%d/certs" % server.server_address[1]
+_token_gen.ID_TOKEN_CERT_URI = _token_gen.COOKIE_CERT_URI = certificate_server.serve(fixture["certificates"])
 class NoCredential(credentials.Base):
     def get_credential(self): return None
 app = firebase_admin.initialize_app(NoCredential(), options={"projectId": fixture["project"]})

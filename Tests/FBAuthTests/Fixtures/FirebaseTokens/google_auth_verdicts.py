@@ -2,18 +2,12 @@
 certificates served on a local port and its clock set to the fixture's now: prints
 {name: "accepted" | "refused: ERROR"} as JSON. FirebaseTokenVerifierTests compares fbauth's
 verdicts with these."""
-import json, sys, threading, http.server, socketserver
+import json, sys
 import google.auth.transport.requests, google.oauth2.id_token, requests
 from unittest import mock
+import certificate_server
 fixture = json.load(open(sys.argv[1]))
-body = json.dumps(fixture["certificates"]).encode()
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        self.send_response(200); self.send_header("Content-Type", "application/json"); self.end_headers(); self.wfile.write(body)
-    def log_message(self, *a): pass
-server = socketserver.TCPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-url = "http://127.0.0.1:%d/certs" % server.server_address[1]
+url = certificate_server.serve(fixture["certificates"])
 request = google.auth.transport.requests.Request()
 results = {}
 import google.auth._helpers as helpers, datetime
