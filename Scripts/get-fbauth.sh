@@ -38,15 +38,33 @@ else
   url="$base/latest/download"
 fi
 
+# The host, exactly: the URL's authority (up to the first / ? or #) must be a loopback name and
+# at most a port. Anything else, a user part included (http://127.0.0.1:80@HOST/ is HOST to curl),
+# is another host.
+authority=${base#*://}
+authority=${authority%%[/?#]*}
+case "$authority" in
+  127.0.0.1|localhost|\[::1\]) loopback=yes ;;
+  127.0.0.1:*|localhost:*|\[::1\]:*)
+    case "${authority#*[1t\]]:}" in
+      ''|*[!0-9]*) loopback=no ;;
+      *) loopback=yes ;;
+    esac ;;
+  *) loopback=no ;;
+esac
+
 # SHA256SUMS comes from the same place as the tarball, so over plain http nothing would be checked
 # against the network: https only, but for a mirror on this machine, or when the user says so.
 case "$base" in
   https://*) plain=no ;;
-  http://127.0.0.1|http://127.0.0.1[:/]*|http://localhost|http://localhost[:/]*|http://\[::1\]|http://\[::1\][:/]*) plain=yes ;;
   http://*)
-    [ "${FBAUTH_ALLOW_HTTP:-}" = 1 ] || fail "refusing $base: releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)"
-    say "warning: downloading over plain http ($base): anyone on the way can replace both the tarball and SHA256SUMS"
-    plain=yes ;;
+    if [ "$loopback" = yes ]; then
+      plain=yes
+    else
+      [ "${FBAUTH_ALLOW_HTTP:-}" = 1 ] || fail "refusing $base: releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)"
+      say "warning: downloading over plain http ($base): anyone on the way can replace both the tarball and SHA256SUMS"
+      plain=yes
+    fi ;;
   *) fail "refusing $base: FBAUTH_DOWNLOAD_URL must be an https:// URL" ;;
 esac
 
@@ -68,6 +86,12 @@ case "$(uname -m)" in
   aarch64|arm64) arch=arm64 ;;
   *) fail "no release for $(uname -m); build from source (README: Installing)" ;;
 esac
+
+# A mirror on this machine is asked directly: a proxy would be another host on the way, and over
+# plain http one that could answer for it.
+if [ "$loopback" = yes ]; then
+  unset http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+fi
 
 # Redirects are followed only to https (GitHub sends downloads to another host); plain http is
 # allowed for the first request only where the checks above allowed it.
@@ -111,6 +135,21 @@ untrusted() {
   return 1
 }
 
+# The install directory and every directory above it, as fbauth judges its config directory
+# (OpenSSH's safe_path): one above that another user owns or may write in (unless sticky) lets
+# them rename the install directory away and put their own in its place. Sets $culprit.
+untrusted_path() {
+  culprit=$1
+  untrusted "$1" && return 0
+  dir=$1
+  while [ "$dir" != / ]; do
+    dir=$(dirname "$dir")
+    culprit=$dir
+    untrusted "$dir" && return 0
+  done
+  return 1
+}
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/get-fbauth.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
@@ -144,8 +183,17 @@ top=$(ls "$work/unpacked")
 [ -x "$work/unpacked/$top/bin/fbauth" ] || fail "$name holds no bin/fbauth: nothing was installed"
 
 mkdir -p "$bindir" || fail "cannot create $bindir: nothing was installed"
-if untrusted "$bindir"; then
-  fail "$bindir $reason, who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed"
+# Judged where it really is: a link to the install directory (or above it) is resolved first,
+# and the directories above what it resolves to are the ones checked.
+given=$bindir
+bindir=$(CDPATH= cd -P -- "$bindir" 2>/dev/null && pwd -P) || fail "cannot enter $given: nothing was installed"
+if untrusted_path "$bindir"; then
+  where=$bindir
+  [ "$given" = "$bindir" ] || where="$given (which is $bindir)"
+  if [ "$culprit" = "$bindir" ]; then
+    fail "$where $reason, who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed"
+  fi
+  fail "$where is inside $culprit, which $reason, who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed"
 fi
 # Into place whole: a new file of our own beside the target (never a name another process could
 # have made first), then renamed over it.
@@ -162,15 +210,15 @@ if [ -d "$work/unpacked/$top/share" ]; then
   (cd "$work/unpacked/$top/share" && find . -type f) | while IFS= read -r file; do
     directory="$share/$(dirname "$file")"
     mkdir -p "$directory" 2>/dev/null || continue
-    if untrusted "$directory"; then
-      say "not installing ${file#./}: $directory $reason"
+    if untrusted_path "$directory"; then
+      say "not installing ${file#./}: $culprit $reason"
       continue
     fi
     place "$work/unpacked/$top/share/$file" "$directory" 0644 "$(basename "$file")" || say "cannot write $directory/$(basename "$file")"
   done
 fi
-say "installed ${name%.tar.gz} as $bindir/fbauth"
-case ":$PATH:" in *":$bindir:"*) ;; *) say "$bindir is not on PATH: add it, e.g. export PATH=\"$bindir:\$PATH\"" ;; esac
+say "installed ${name%.tar.gz} as $given/fbauth"
+case ":$PATH:" in *":$given:"*|*":$bindir:"*) ;; *) say "$given is not on PATH: add it, e.g. export PATH=\"$given:\$PATH\"" ;; esac
 # Where the rest went, and what loads it: shells find these only in some places.
 [ -f "$share/man/man1/fbauth.1" ] && say "man page: $share/man/man1/fbauth.1 (man finds it once $bindir is on PATH; else: man $share/man/man1/fbauth.1)"
 if [ -f "$share/bash-completion/completions/fbauth" ]; then

@@ -26,6 +26,8 @@ extension Platform {
         case noWriter(path: String, seconds: Int)
         /// Another user's file, or one others may write: not to be trusted (`reason`).
         case untrustedFile(path: String, reason: String)
+        /// A loop of symbolic links on the way to `path` (as it was given), or more than 40.
+        case tooManyLinks(path: String)
 
         /// `64 KiB`, `16 MiB`: a limit in the unit it is a whole number of.
         static func size(_ bytes: Int) -> String {
@@ -42,6 +44,7 @@ extension Platform {
             case .tooLarge(let path, let limit): "\(path) is larger than \(Self.size(limit)), more than is read"
             case .noWriter(let path, let seconds): "\(path) is a FIFO that no program wrote to and closed within \(seconds) s"
             case .untrustedFile(let path, let reason): "\(path) \(reason), so it is not trusted"
+            case .tooManyLinks(let path): "cannot open \(path): its symbolic links make a loop, or a chain of more than 40"
             }
         }
     }

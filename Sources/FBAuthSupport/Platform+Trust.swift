@@ -16,11 +16,16 @@ extension Platform {
     package enum UntrustedDirectory: Equatable, Sendable {
         case ownedByAnotherUser(uid_t)
         case writableByOthers(mode: mode_t, owner: uid_t)
+        /// A symbolic link that another user made in a sticky folder anyone may write (`/tmp`),
+        /// which the kernel's `fs.protected_symlinks` would not follow either.
+        case linkOfAnotherUser(owner: uid_t, folder: String, folderMode: mode_t)
 
         package var reason: String {
             switch self {
             case .ownedByAnotherUser(let uid): "is owned by another user (uid \(uid))"
             case .writableByOthers(let mode, _): "can be written by other users (mode \(Platform.octal(mode)))"
+            case .linkOfAnotherUser(let owner, let folder, let mode):
+                "is a symbolic link that another user (uid \(owner)) made in \(folder), where anyone may make one (mode \(Platform.octal(mode)))"
             }
         }
 
@@ -47,6 +52,19 @@ extension Platform {
             let mode = info.st_mode & 0o7777
             return mode & 0o022 != 0 && mode & mode_t(S_ISVTX) == 0 ? .writableByOthers(mode: mode, owner: info.st_uid) : nil
         }
+
+        /// A link (`link`) in a checked folder (`folder`), as the kernel's `may_follow_link`
+        /// judges one: anything goes outside a sticky folder anyone may write, since only the
+        /// user or root can write there; inside one (`/tmp`), only a link that the user, root or
+        /// the folder's owner made is followed. Walking links in user space bypasses the
+        /// kernel's own check, so it is made here.
+        static func ofLink(_ link: stat, in folder: stat, folderPath: String) -> UntrustedDirectory? {
+            let mode = folder.st_mode & 0o7777
+            guard mode & mode_t(S_ISVTX) != 0, mode & 0o002 != 0 else { return nil }
+            let owner = link.st_uid
+            if owner == geteuid() || owner == 0 || owner == folder.st_uid { return nil }
+            return .linkOfAnotherUser(owner: owner, folder: folderPath, folderMode: mode)
+        }
     }
 
     /// Why the regular file opened as `fd` may not be trusted: another user's (root's is), or
@@ -71,6 +89,8 @@ extension Platform {
         case missing
         /// `directory` is not to be trusted; `isTarget` when it is the one asked for.
         case untrusted(directory: String, UntrustedDirectory, isTarget: Bool)
+        /// A loop of symbolic links, or a chain of more than 40 (the kernel's `MAXSYMLINKS`).
+        case tooManyLinks
         case failed(operation: String, path: String, code: Int32)
     }
 
@@ -195,12 +215,16 @@ private struct DirectoryWalker {
                     return .missing
                 }
                 if code == ELOOP || code == ENOTDIR, let target = readLink(current, component) {
-                    // A link in a checked directory was put there by the user or root: follow
-                    // it, walking what it names the same way.
+                    // A link in a checked directory: followed as the kernel would (`judgeLink`),
+                    // then what it names is walked the same way.
+                    if let refusal = judgeLink(current, component, count: count) {
+                        close(current)
+                        return refusal
+                    }
                     links += 1
                     guard links <= 40 else {
                         close(current)
-                        return failure("cannot open", code: ELOOP)
+                        return .tooManyLinks
                     }
                     if scratch[0] == UInt8(ascii: "/") {
                         close(current)
@@ -236,6 +260,22 @@ private struct DirectoryWalker {
         guard fstat(fd, &info) == 0 else { return failure("cannot read", code: errno) }
         let untrusted = isTarget ? Platform.UntrustedDirectory.ofTarget(info) : Platform.UntrustedDirectory.ofAncestor(info)
         return untrusted.map { .untrusted(directory: resolvedPath, $0, isTarget: isTarget) }
+    }
+
+    /// The link `component` (of `count` bytes, in `name`) in the checked directory `directory`;
+    /// nil when it may be followed. Its owner is read after its target, and that is safe: in a
+    /// sticky folder only the link's owner, the folder's owner or root may remove or replace
+    /// it, and all three are trusted here; elsewhere the folder passed the ancestors' rule, so
+    /// only the user or root can change what it holds.
+    private mutating func judgeLink(_ directory: Int32, _ component: UnsafePointer<CChar>, count: Int) -> Platform.DirectoryWalk? {
+        var folder = stat(), link = stat()
+        guard fstat(directory, &folder) == 0 else { return failure("cannot read", code: errno) }
+        guard fstatat(directory, component, &link, AT_SYMLINK_NOFOLLOW) == 0 else { return failure("cannot read", code: errno) }
+        guard let untrusted = Platform.UntrustedDirectory.ofLink(link, in: folder, folderPath: resolvedPath) else { return nil }
+        var rest = start
+        while rest < end, pending[rest] == UInt8(ascii: "/") { rest += 1 }
+        appendResolved(count)
+        return .untrusted(directory: resolvedPath, untrusted, isTarget: rest >= end)
     }
 
     /// Adds `/NAME` to the walked path (for messages; cut short rather than overflow).

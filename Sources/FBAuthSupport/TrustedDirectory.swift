@@ -67,6 +67,7 @@ package final class TrustedDirectory: @unchecked Sendable {
         case .missing: return nil
         case .untrusted(let directory, let problem, let isTarget):
             throw .untrusted(UntrustedPath(target: isTarget ? directory : path, directory: directory, problem: problem))
+        case .tooManyLinks: throw .file(.tooManyLinks(path: path))
         case .failed(let operation, let at, let code): throw .file(.failed(operation: operation, path: at, code: code))
         }
     }

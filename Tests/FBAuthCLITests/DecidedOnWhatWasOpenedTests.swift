@@ -72,6 +72,68 @@ import Testing
         _ = config
     }
 
+    /// Issue 56, item 1: a link in a sticky folder anyone may write (`/tmp`) is followed only
+    /// when the user, root or the folder's owner made it, as the kernel's
+    /// `fs.protected_symlinks` rules. Another user's link there chose which of the user's
+    /// directories a throwaway store used: `signout --all` through it emptied the real one.
+    @Test(.enabled(if: geteuid() == 0, "needs root to make a link another user's"))
+    func aLinkAnotherUserMadeInAStickyFolderIsNotFollowed() throws {
+        let (harness, _, config) = try inSharedFolder { _ in }
+        let sticky = harness.directory + "/tmp"
+        try FileManager.default.createDirectory(atPath: sticky, withIntermediateDirectories: false)
+        chmod(sticky, 0o1777)
+        let link = sticky + "/ci-store"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: config)
+        #expect(lchown(link, 65534, 65534) == 0)
+        let before = try String(contentsOfFile: config + "/sessions.json", encoding: .utf8)
+        let refusal = "the config directory \(link) is a symbolic link that another user (uid 65534) made in \(sticky), where anyone may make one (mode 1777), so another user could replace or read your sessions; use a directory of your own (--config-dir or FBAUTH_CONFIG_DIR)"
+        for command in [["signout", "--all"], ["token"], ["status"]] {
+            let result = try harness.run(["--config-dir", link] + command)
+            #expect(result.status == 7 && result.stdout.isEmpty && result.stderr == "fbauth: \(refusal)\n", "\(command): \(result)")
+        }
+        #expect(try String(contentsOfFile: config + "/sessions.json", encoding: .utf8) == before, "the real store is untouched")
+
+        // Through a link of hers further up, a sign-in would have made a directory where she chose.
+        let planted = harness.directory + "/fbauth-planted"
+        let above = sticky + "/above"
+        try FileManager.default.createSymbolicLink(atPath: above, withDestinationPath: harness.directory)
+        #expect(lchown(above, 65534, 65534) == 0)
+        let signIn = try harness.signIn("yahoo.com", ["--email", "ada@example.com"], environment: ["FBAUTH_CONFIG_DIR": above + "/fbauth-planted"])
+        #expect(signIn.status == 7 && signIn.stderr.hasPrefix("fbauth: the config directory \(above)/fbauth-planted is inside \(above), which is a symbolic link that another user (uid 65534) made in \(sticky)"), "\(signIn)")
+        #expect(!FileManager.default.fileExists(atPath: planted), "nothing was made where the link led")
+
+        // The controls (the test can fail): the user's own link (root's, here) is followed, and
+        // so is any link in a folder that is not sticky and shared.
+        #expect(lchown(link, geteuid(), getegid()) == 0)
+        let own = try harness.run(["--config-dir", link, "token"])
+        #expect(own.status == 0 && own.stdout.hasPrefix("eyJ"), "\(own)")
+        #expect(lchown(link, 65534, 65534) == 0)
+        chmod(sticky, 0o755)
+        let unshared = try harness.run(["--config-dir", link, "token"])
+        #expect(unshared.status == 0 && unshared.stdout.hasPrefix("eyJ"), "\(unshared)")
+    }
+
+    /// A loop of links, or a chain of more than 40, is said as such, naming the path given.
+    @Test func aLoopOfLinksIsSaidAsSuch() throws {
+        let harness = try Harness()
+        let first = harness.directory + "/a", second = harness.directory + "/b"
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "b/fbauth")
+        try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: "a")
+        for command in [["token"], ["status"]] {
+            let result = try harness.run(["--config-dir", first] + command)
+            #expect(result.status == 7 && result.stderr == "fbauth: cannot open \(first): its symbolic links make a loop, or a chain of more than 40\n", "\(result)")
+        }
+        // Forty links in a chain are walked; the 41st is one too many.
+        let chain = harness.directory + "/chain"
+        try FileManager.default.createDirectory(atPath: chain + "/end", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for index in 1...41 {
+            try FileManager.default.createSymbolicLink(atPath: chain + "/l\(index)", withDestinationPath: index == 1 ? "end" : "l\(index - 1)")
+        }
+        #expect(try harness.run(["--config-dir", chain + "/l40", "status"]).status != 7)
+        let tooLong = try harness.run(["--config-dir", chain + "/l41", "status"])
+        #expect(tooLong.status == 7 && tooLong.stderr == "fbauth: cannot open \(chain)/l41: its symbolic links make a loop, or a chain of more than 40\n", "\(tooLong)")
+    }
+
     /// The finding itself, with another user on the far end: while the other user exchanges the
     /// config directory for one of their own (`renameat2(RENAME_EXCHANGE)`) in a folder they may
     /// write, `verify-token` took their self-signed token 24 times in 300, and `token` could

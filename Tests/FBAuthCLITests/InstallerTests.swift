@@ -250,4 +250,67 @@ import Testing
         #expect(redirected.status == 1 && redirected.stderr == "get-fbauth: cannot download \(loopback.url)/redirect/download/v9.9.9/SHA256SUMS\n", "\(redirected)")
         #expect(!FileManager.default.fileExists(atPath: redirectedDir))
     }
+
+    /// Issue 56, item 2: the loopback exception compares the URL's host exactly. A user part
+    /// that reads as loopback (`http://127.0.0.1:80@HOST/`, which is HOST to curl) took plain
+    /// http from another host, with no warning. 127.0.0.2 stands for that host here.
+    @Test func aUserPartThatReadsAsLoopbackIsAnotherHost() throws {
+        let server = try ReleaseServer(host: "127.0.0.2")
+        for base in ["http://127.0.0.1:80@127.0.0.2:\(server.port)", "http://localhost@127.0.0.2:\(server.port)",
+                     "http://[::1]:1@127.0.0.2:\(server.port)/", "http://127.0.0.1.\(server.port):\(server.port)"] {
+            let (refused, bindir) = try install(server, base: base)
+            #expect(refused.status == 1 && refused.stderr == "get-fbauth: refusing \(base.hasSuffix("/") ? String(base.dropLast()) : base): releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)\n", "\(base): \(refused)")
+            #expect(!FileManager.default.fileExists(atPath: bindir))
+        }
+    }
+
+    /// A mirror on loopback is asked directly, past any proxy the environment names (a proxy is
+    /// another host on the way). The proxy here answers nothing, so using it would fail.
+    @Test func aLoopbackMirrorBypassesTheProxy() throws {
+        let server = try ReleaseServer()
+        let proxy = ["http_proxy": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9", "all_proxy": "http://127.0.0.1:9"]
+        let (result, bindir) = try install(server, extra: proxy)
+        #expect(result.status == 0 && result.stderr.hasPrefix("get-fbauth: installed fbauth-9.9.9-linux-\(Self.arch) as \(bindir)/fbauth\n"), "\(result)")
+        // The control: the same proxy for a download that is not loopback's is used, and fails.
+        let direct = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-fsS", "-o", "/dev/null", "http://127.0.0.3:\(server.port)/"],
+                                        environment: ["PATH": "/usr/bin:/bin"].merging(proxy) { $1 }, stdin: nil, directory: "/", timeout: 30)
+        #expect(direct.status != 0, "the proxy is dead: \(direct)")
+    }
+
+    /// The directories above the install directory are judged as fbauth judges those above its
+    /// config directory: a bin directory of the user's (root's, here) inside a folder anyone may
+    /// write was installed into, and could then be swapped for another user's.
+    @Test func aFolderOthersMayWriteAboveTheInstallDirectoryIsRefused() throws {
+        let server = try ReleaseServer()
+        let shared = NSTemporaryDirectory() + "fbauth-shared-" + UUID().uuidString
+        let bindir = shared + "/bin"
+        try FileManager.default.createDirectory(atPath: bindir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        chmod(shared, 0o777)
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let (refused, _) = try install(server, bindir: bindir)
+        #expect(refused.status == 1 && refused.stderr == "get-fbauth: \(bindir) is inside \(shared), which can be written by other users (drwxrwxrwx), who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed\n", "\(refused)")
+        #expect((try FileManager.default.contentsOfDirectory(atPath: bindir)).isEmpty)
+        // Sticky, as /tmp is: others cannot rename the bin directory away (the control).
+        chmod(shared, 0o1777)
+        let (sticky, _) = try install(server, bindir: bindir)
+        #expect(sticky.status == 0, "\(sticky)")
+    }
+
+    /// A link the user made to their install directory is resolved, then judged where it leads:
+    /// it was refused as `lrwxrwxrwx`, a link's own mode. One to a directory others may write is
+    /// refused naming both.
+    @Test func aLinkedInstallDirectoryIsJudgedWhereItLeads() throws {
+        let server = try ReleaseServer()
+        let home = NSTemporaryDirectory() + "fbauth-linked-" + UUID().uuidString
+        let real = home + "/real-bin", link = home + "/bin"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real-bin")
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let (linked, _) = try install(server, bindir: link)
+        #expect(linked.status == 0 && linked.stderr.hasPrefix("get-fbauth: installed fbauth-9.9.9-linux-\(Self.arch) as \(link)/fbauth\n"), "\(linked)")
+        #expect(FileManager.default.isExecutableFile(atPath: real + "/fbauth"))
+        chmod(real, 0o777)
+        let (refused, _) = try install(server, bindir: link)
+        #expect(refused.status == 1 && refused.stderr == "get-fbauth: \(link) (which is \(real)) can be written by other users (drwxrwxrwx), who could replace fbauth there: choose another FBAUTH_INSTALL_DIR; nothing was installed\n", "\(refused)")
+    }
 }
