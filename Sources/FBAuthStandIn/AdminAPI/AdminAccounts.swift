@@ -27,10 +27,8 @@ extension Backend {
         default: throw .notFound
         }
         guard rest[0] == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
-        // A body that names another tenant than the path is refused before anything else.
-        if let tenant, let named = (JSONText.parse(Data(request.body)) as? [String: Any])?["tenantId"] as? String, named != tenant {
-            throw .badRequest("TENANT_ID_MISMATCH")
-        }
+        // A body that names another tenant than the path, or an ID token of another tenant, was
+        // refused before (`refuseTenantMismatch`).
         switch (request.method, method) {
         case ("POST", "accounts:lookup"):
             return try adminLookup(JSONBody(request, allowed: ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)

@@ -195,9 +195,7 @@ extension Backend {
     /// else is checked.
     func refuseDisabledTenant(_ request: HTTPRequest) throws(APIError) {
         guard !tenants.isEmpty else { return }
-        var tenant: String?
-        let parts = request.path.split(separator: "/")
-        if let index = parts.firstIndex(of: "tenants"), index + 1 < parts.count { tenant = String(parts[index + 1].prefix { $0 != ":" }) }
+        var tenant = Self.pathTenant(of: request.path)
         if tenant == nil, let body = JSONText.parse(Data(request.body)) as? [String: Any] { tenant = body["tenantId"] as? String }
         guard let tenant, let resource = tenants[tenant] else { return }
         if resource["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }

@@ -84,6 +84,7 @@ extension Backend {
                 return metadataToken(request)
             }
             if path.hasPrefix(Self.adminPrefix) {
+                try refuseTenantMismatch(request, pathTenant: Self.pathTenant(of: path))
                 try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try adminAccounts(request))
             }
@@ -137,6 +138,7 @@ extension Backend {
             if path.hasPrefix(mfaPrefix) {
                 try checkAPIKey(request)
                 guard request.method == "POST" else { throw APIError.notFound }
+                try refuseTenantMismatch(request, pathTenant: nil)
                 try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try multiFactor(String(path.dropFirst(mfaPrefix.count)), request))
             }
@@ -144,6 +146,7 @@ extension Backend {
             if path.hasPrefix(apiPrefix) {
                 try checkAPIKey(request)
                 guard request.method == "POST" else { throw APIError.notFound }
+                try refuseTenantMismatch(request, pathTenant: nil)
                 try refuseDisabledTenant(request)
                 return JSONResponse.make(200, try accounts(String(path.dropFirst(apiPrefix.count)), request))
             }
