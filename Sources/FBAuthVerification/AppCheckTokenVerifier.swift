@@ -82,22 +82,44 @@ package struct AppCheckTokenVerifier: Sendable {
     }
 
     /// The key of the token's `kid` (any key of the set when it names none, as jsonwebtoken
-    /// tries them), then the expiry, as jsonwebtoken checks them in that order.
+    /// tries them), then the times, as jsonwebtoken checks them in that order. A `kid` that is
+    /// not a string names no key (firebase-admin-python finds none for it); `nbf` and `exp`
+    /// must be numbers (jsonwebtoken's "invalid exp value"), so a claim of another type can
+    /// never stand in for no expiry.
     private func checkSignature(_ token: DecodedJWT) throws(TokenRefusal) {
         var known = try keys.keys()
-        let kid = token.header["kid"]?.stringValue
+        let kid: String?
+        switch token.header["kid"] {
+        case nil, .null?: kid = nil
+        case .string(let name)?: kid = name
+        default: throw Self.unknownKid
+        }
         if let kid, known[kid] == nil { known = try keys.keys(refreshing: true) }
         let candidates = kid.map { known[$0].map { [$0] } ?? [] } ?? Array(known.values)
-        guard !candidates.isEmpty else {
-            throw Self.invalid("The provided App Check token has \"kid\" claim which does not correspond to a known public key. Most likely the provided App Check token is expired, so get a fresh token from your client app and try again.")
-        }
+        guard !candidates.isEmpty else { throw Self.unknownKid }
         guard candidates.contains(where: { RS256.verify(token.signature, of: token.signingInput, with: $0) }) else {
             throw Self.invalid("The provided App Check token has invalid signature.")
         }
-        let now = Int64(clock.now().timeIntervalSince1970.rounded(.down))
-        if let expires = token.payload["exp"]?.integer, expires <= now {
+        let now = clock.now().timeIntervalSince1970.rounded(.down)
+        if let notBefore = try Self.time(token, "nbf", named: "not before"), notBefore > now {
+            throw Self.invalid("The provided App Check token is not yet valid: its \"nbf\" (not before) claim is in the future.")
+        }
+        if let expires = try Self.time(token, "exp", named: "expiration time"), now >= expires {
             throw TokenRefusal("The provided App Check token has expired. Get a fresh App Check token from your client app and try again.",
                                code: "app-check/app-check-token-expired")
+        }
+    }
+
+    private static let unknownKid = invalid("The provided App Check token has \"kid\" claim which does not correspond to a known public key. Most likely the provided App Check token is expired, so get a fresh token from your client app and try again.")
+
+    /// The time claim `name` in seconds since 1970, nil when absent; refused when it is not a
+    /// JSON number (`"1"`, `null`, `true`).
+    private static func time(_ token: DecodedJWT, _ name: String, named words: String) throws(TokenRefusal) -> Double? {
+        switch token.payload[name] {
+        case nil: return nil
+        case .integer(let seconds)?: return Double(seconds)
+        case .number(let seconds)? where seconds.isFinite: return seconds
+        default: throw invalid("The provided App Check token has an invalid \"\(name)\" (\(words)) claim: it must be a number of seconds.")
         }
     }
 
@@ -113,7 +135,12 @@ package struct AppCheckTokenVerifier: Sendable {
             let message = answer?["error"]?["message"]?.stringValue ?? "HTTP \(status)"
             throw TokenRefusal("The App Check API refused the token: \(message)", code: status >= 500 ? "app-check/internal-error" : "app-check/invalid-argument")
         }
-        switch answer?["alreadyConsumed"] {
+        // An answer that is no JSON object says nothing: replay protection fails closed.
+        guard case .object(let fields)? = answer else {
+            throw TokenRefusal("The App Check API's answer to verifyAppCheckToken is not a JSON object, so whether the token was used before is unknown.",
+                               code: "app-check/internal-error")
+        }
+        switch fields["alreadyConsumed"] {
         case .bool(let consumed)?: return consumed
         case nil: return false
         default: throw TokenRefusal("`alreadyConsumed` must be a boolean value.", code: "app-check/invalid-argument")

@@ -1,4 +1,5 @@
 import Foundation
+import FBAuthStandIn
 import TestSupport
 import Testing
 
@@ -28,6 +29,15 @@ struct AppCheckVerifyTests {
             "empty subject": (mint(["sub": ""]), "sub"),
             "unknown key": (mint(["header.kid": "not-a-key"]), "kid"),
             "HS256": (mint(["header.alg": "HS256"]), "alg"),
+            // Issue 56, item 4: a time that is not a number never stands in for no expiry, a
+            // token not yet valid is refused, and a kid that is not a string names no key.
+            "expiry as text": (mint(["exp": "1"]), "exp"),
+            "expiry null": (mint(["exp": JSONNull()]), "exp"),
+            "expiry a fraction, past": (mint(["exp": 1.5]), "expired"),
+            "expiry a fraction, ahead": (mint(["exp": Double(now) + 3600.5]), nil),
+            "not yet valid": (mint(["nbf": now + 3600]), "not yet valid"),
+            "not before as text": (mint(["nbf": "\(now + 3600)"]), "nbf"),
+            "numeric kid": (mint(["header.kid": 5]), "kid"),
         ]
     }
 
@@ -81,6 +91,25 @@ struct AppCheckVerifyTests {
         #expect(try Self.firebaseAdmin(harness, ["token": other], consume: true) == ["token": "ok \(Self.appID) consumed"])
         let plain = try harness.run(["verify-token", "--app-check", "--project", "fbauth-stand-in"], stdin: other)
         #expect(plain.status == 0 && plain.json["already_consumed"] == nil, "without --consume nothing is asked: \(plain)")
+    }
+
+    /// Replay protection fails closed: an answer to verifyAppCheckToken that is no JSON object
+    /// was read as "not consumed". The control: a JSON answer without the field is "not
+    /// consumed", as firebase-admin-node reads it.
+    @Test func anAnswerThatSaysNothingIsNotTakenAsFresh() throws {
+        let harness = try Harness()
+        for (body, expectedStatus) in [("<html>ok</html>", 6), ("[]", 6), ("null", 6), ("{}", 0)] {
+            let token = harness.standIn.mintAppCheckToken(appID: Self.appID, changes: ["jti": UUID().uuidString])
+            harness.standIn.inject(Fault(":verifyAppCheckToken", .raw(status: 200, contentType: "application/json", body: body)))
+            let result = try harness.run(["verify-token", "--app-check", "--consume", "--project", "fbauth-stand-in"], stdin: token)
+            if expectedStatus == 0 {
+                #expect(result.status == 0 && result.json["already_consumed"] as? Bool == false, "\(body): \(result)")
+            } else {
+                // Exit 6, as for any answer of the API's that is not one: the server misbehaved.
+                #expect(result.status == 6 && result.stdout.isEmpty
+                            && result.stderr.hasSuffix("The App Check API's answer to verifyAppCheckToken is not a JSON object, so whether the token was used before is unknown.\n"), "\(body): \(result)")
+            }
+        }
     }
 
     @Test func theOptionsThatDoNotGoTogetherAreRefused() throws {

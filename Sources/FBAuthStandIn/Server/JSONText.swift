@@ -6,7 +6,9 @@ import Foundation
 
 /// JSON null in the stand-in's free-form values (`[String: Any]`), which Foundation's
 /// JSONSerialization would give as NSNull; FoundationEssentials has neither.
-struct JSONNull: Equatable, Sendable {}
+package struct JSONNull: Equatable, Sendable {
+    package init() {}
+}
 
 /// JSON text to and from free-form values: objects `[String: Any]`, arrays `[Any]`, `String`,
 /// `Bool`, `Int`, `Double` and `JSONNull`. The stand-in builds answers as dictionaries, as a
