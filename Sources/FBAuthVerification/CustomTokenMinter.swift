@@ -34,7 +34,8 @@ package struct CustomTokenMinter: Sendable {
     /// The token and who signed it (a service account's email, or the emulator's signer).
     /// `markedWith`: a developer claim added with the signer's email (fbauth's `--as` marker).
     package func mint(uid: String, claims: [String: JSONValue], tenantId: String?, markedWith marker: String? = nil) throws(TokenRefusal) -> (token: String, signer: String) {
-        guard (1...128).contains(uid.count) else { throw TokenRefusal("`uid` argument must be a non-empty string uid with at most 128 characters.", code: "auth/argument-error") }
+        // UTF-16 units, as firebase-admin-node's `validator.isUid` counts (JavaScript's `length`).
+        guard (1...128).contains(uid.utf16.count) else { throw TokenRefusal("`uid` argument must be a non-empty string uid with at most 128 characters.", code: "auth/argument-error") }
         if let reserved = claims.keys.sorted().first(where: Self.reservedClaims.contains) {
             throw TokenRefusal("Developer claim \"\(reserved)\" is reserved and cannot be specified.", code: "auth/argument-error")
         }

@@ -42,11 +42,20 @@ import Testing
             (["--as", "u1", "--claims", #"{"iss":"x"}"#], #"--claims may not set "iss": it is reserved"#),
             (["--as", "u1", "--claims", #"{"fbauth_impersonated_by":"me"}"#], #"--claims may not set "fbauth_impersonated_by": it is reserved"#),
             (["--provider", "anonymous", "--claims", "{}"], "--claims goes with --as UID"),
-            (["--as", String(repeating: "u", count: 129)], "--as '\(String(repeating: "u", count: 40))' is not a uid: 1 to 128 characters, no control characters"),
+            (["--as", String(repeating: "u", count: 129)], "--as '\(String(repeating: "u", count: 40))' is not a uid: \(Self.uidRule)"),
+            // Issue 56, item 5: 65 emoji are 65 characters but 130 UTF-16 units, which
+            // firebase-admin's createCustomToken refuses; a bidi control makes a uid read as another.
+            (["--as", String(repeating: "😀", count: 65)], "--as '\(String(repeating: "😀", count: 40))' is not a uid: \(Self.uidRule)"),
+            (["--as", "admin\u{202E}resu"], "--as 'admin<U+202E>resu' is not a uid: \(Self.uidRule)"),
             (["--as", "u1", "--loopback"], "--loopback does not apply to --as"),
         ] {
             let result = try harness.run(["signin"] + arguments)
             #expect(result.status == 2 && result.stderr == "fbauth: \(message)\n", "\(arguments): \(result)")
         }
+        // The control: 64 emoji are 128 units, a uid Firebase takes (refused later, for want of credentials).
+        let fits = try harness.run(["signin", "--as", String(repeating: "😀", count: 64)], environment: production)
+        #expect(fits.status == 1 && fits.stderr.contains("needs the Admin API's credentials"), "\(fits)")
     }
+
+    static let uidRule = "1 to 128 characters (UTF-16 units, as Firebase counts), no control or bidirectional formatting characters"
 }

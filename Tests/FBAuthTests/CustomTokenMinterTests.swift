@@ -114,6 +114,8 @@ import Testing
         #expect(refusal(.file(user)) == "gcloud's application default credentials are a user's, which cannot sign a custom token: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file.")
         #expect(refusal(.file(RevocationCheckTests.keyFile), claims: ["firebase": .bool(true)]) == "Developer claim \"firebase\" is reserved and cannot be specified.")
         #expect(refusal(.file(RevocationCheckTests.keyFile), uid: String(repeating: "u", count: 129)) == "`uid` argument must be a non-empty string uid with at most 128 characters.")
+        // UTF-16 units, as firebase-admin-node counts: 65 emoji are 130 (issue 56, item 5).
+        #expect(refusal(.file(RevocationCheckTests.keyFile), uid: String(repeating: "😀", count: 65)) == "`uid` argument must be a non-empty string uid with at most 128 characters.")
     }
 }
 

@@ -115,8 +115,11 @@ enum SignInCommand: RunnableCommand {
         let claims: [String: JSONValue]
 
         init(uid: String, claimsText: String?) throws(FBAuthError) {
-            guard (1...128).contains(uid.count), !uid.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw .usage("--as '\(TerminalText.safe(String(uid.prefix(40))))' is not a uid: 1 to 128 characters, no control characters")
+            // Counted in UTF-16 units, as firebase-admin's createCustomToken counts (JavaScript's
+            // `length`): an emoji is two. Bidirectional formatting characters would make the
+            // uid read as another on a terminal, as --display-name refuses them.
+            guard (1...128).contains(uid.utf16.count), !uid.unicodeScalars.contains(where: { TextChecks.isControl($0) || TextChecks.isBidiControl($0) }) else {
+                throw .usage("--as '\(TerminalText.safe(String(uid.prefix(40))))' is not a uid: 1 to 128 characters (UTF-16 units, as Firebase counts), no control or bidirectional formatting characters")
             }
             self.uid = uid
             guard let claimsText else {
