@@ -134,26 +134,13 @@ if [ -n "${FBAUTH_APT_KEY:-}" ] && [ -n "${debfile:-}" ]; then
   cp "$dist/$debfile" "$repo/pool/main/f/fbauth/"
   (cd "$repo" && dpkg-scanpackages --multiversion pool /dev/null 2>/dev/null) > "$repo/dists/stable/main/binary-$deb_arch/Packages"
   gzip -9nk "$repo/dists/stable/main/binary-$deb_arch/Packages"
-  {
-    echo "Origin: fbauth"
-    echo "Label: fbauth"
-    echo "Suite: stable"
-    echo "Codename: stable"
-    echo "Architectures: $deb_arch"
-    echo "Components: main"
-    echo "Description: fbauth releases ($FBAUTH_HOME)"
-    echo "Date: $(LC_ALL=C date -u -R -d @"${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")"
-    for sum in MD5Sum:md5sum SHA256:sha256sum; do
-      echo "${sum%%:*}:"
-      for file in "main/binary-$deb_arch/Packages" "main/binary-$deb_arch/Packages.gz"; do
-        printf ' %s %s %s\n' "$(${sum#*:} "$repo/dists/stable/$file" | cut -d' ' -f1)" "$(wc -c < "$repo/dists/stable/$file" | tr -d ' ')" "$file"
-      done
-    done
-  } > "$repo/dists/stable/Release"
-  gpg --batch --yes --local-user "$FBAUTH_APT_KEY" --armor --detach-sign -o "$repo/dists/stable/Release.gpg" "$repo/dists/stable/Release"
-  gpg --batch --yes --local-user "$FBAUTH_APT_KEY" --clearsign -o "$repo/dists/stable/InRelease" "$repo/dists/stable/Release"
+  # The Release, dated now and valid for FBAUTH_APT_VALID_DAYS (Scripts/apt-sign.sh, which the
+  # weekly re-signing runs too).
+  Scripts/apt-sign.sh "$repo"
   gpg --batch --yes --export "$FBAUTH_APT_KEY" > "$repo/fbauth-archive-keyring.gpg"
   [ -s "$repo/fbauth-archive-keyring.gpg" ] || { echo "release.sh: gpg has no key $FBAUTH_APT_KEY to export" >&2; exit 1; }
+  # The key's fingerprint, for the README's Dockerfile lines to check the downloaded key against.
+  gpg --batch --with-colons --show-keys "$repo/fbauth-archive-keyring.gpg" | awk -F: '/^fpr/ { print $10; exit }' > "$repo/fbauth-archive-keyring.fingerprint"
 fi
 
 # The RPM (rpmbuild, Debian's rpm package where that is the system): the paths of Fedora and

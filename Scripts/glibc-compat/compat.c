@@ -3,8 +3,10 @@
  * for (Scripts/glibc-sysroot.sh, docs/release.md). Linked into the release executable only.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -12,21 +14,54 @@
  * atomic, which is right whether or not threads are running. */
 char __libc_single_threaded = 0;
 
+/* Fills `bytes` from /dev/urandom: glibc's arc4random falls back to it where the kernel has no
+ * getrandom (before Linux 3.17, or a seccomp filter that answers ENOSYS, as some container
+ * runtimes' older profiles do). 0 when it could. */
+static int fbauth_urandom(unsigned char *bytes, size_t count) {
+    int fd;
+    do {
+        fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) return -1;
+    while (count > 0) {
+        ssize_t got = read(fd, bytes, count);
+        if (got > 0) {
+            bytes += got;
+            count -= (size_t)got;
+        } else if (got == 0 || errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    }
+    close(fd);
+    return 0;
+}
+
+/* Where nothing gives randomness: glibc's arc4random ends the process with this message too. */
+static void fbauth_no_entropy(void) {
+    static const char message[] = "Fatal glibc error: cannot get entropy for arc4random\n";
+    (void)!write(2, message, sizeof message - 1);
+    abort();
+}
+
 /* glibc 2.36: a random word from the kernel's generator (getrandom(2), Linux 3.17), as glibc's
  * own arc4random does; it blocks only until the generator is first seeded at boot. */
 uint32_t arc4random(void) {
+    static int no_getrandom;
     uint32_t value;
     unsigned char *bytes = (unsigned char *)&value;
     size_t filled = 0;
-    while (filled < sizeof value) {
+    while (!no_getrandom && filled < sizeof value) {
         long got = syscall(SYS_getrandom, bytes + filled, sizeof value - filled, 0);
         if (got > 0) {
             filled += (size_t)got;
+        } else if (got < 0 && errno == ENOSYS) {
+            no_getrandom = 1;  /* asked once; a race to set it sets the same value */
         } else if (got < 0 && errno != EINTR) {
-            /* No getrandom (a kernel before 3.17): glibc aborts here too. */
-            __builtin_trap();
+            fbauth_no_entropy();
         }
     }
+    if (filled < sizeof value && fbauth_urandom(bytes + filled, sizeof value - filled) != 0) fbauth_no_entropy();
     return value;
 }
 

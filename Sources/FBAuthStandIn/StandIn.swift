@@ -18,7 +18,7 @@ package final class StandIn: @unchecked Sendable {
     private let backend: Backend
     /// Every other project a request names (`projects/P/…`), each with state of its own, as
     /// Google's Auth emulator keeps them.
-    private var otherProjects: [String: Backend] = [:]
+    private var otherProjects = OtherProjects()
     private let server: LoopbackServer
     private let wakePipe: WakePipe
     private let finished = DispatchSemaphore(value: 0)
@@ -48,7 +48,7 @@ package final class StandIn: @unchecked Sendable {
     package func deliverMessages(to deliver: @escaping @Sendable (String) -> Void) {
         withBackend { backend in
             backend.outbox = deliver
-            for other in otherProjects.values { other.outbox = deliver }
+            for other in otherProjects.all { other.outbox = deliver }
         }
     }
 
@@ -67,7 +67,10 @@ package final class StandIn: @unchecked Sendable {
                 let event = server.next(until: nil, watching: [wakePipe.readDescriptor]) { request in
                     let endpoint = request.path.split(separator: "/").last.map(String.init) ?? request.path
                     self.lock.withLock { self.holdHook }?(endpoint)
-                    return self.lock.withLock { self.backend(for: request).route(request) }
+                    return self.lock.withLock {
+                        guard let backend = self.backend(for: request) else { return .respond(Self.tooManyProjects) }
+                        return backend.route(request)
+                    }
                 }
                 if case .readable = event { break }
             }
@@ -87,19 +90,24 @@ package final class StandIn: @unchecked Sendable {
         finished.wait()
     }
 
-    /// The state of the project `request` names in its path; the default project's otherwise.
-    private func backend(for request: HTTPRequest) -> Backend {
+    /// The state of the project `request` names in its path; the default project's otherwise;
+    /// nil when no more projects are kept (`OtherProjects`).
+    private func backend(for request: HTTPRequest) -> Backend? {
         guard let project = Backend.projectNamed(in: request.path) ?? Backend.targetProject(of: request),
               project != backend.configuration.projectId else { return backend }
-        if let existing = otherProjects[project] { return existing }
-        var configuration = backend.configuration
-        configuration.projectId = project
-        let made = Backend(configuration: configuration)
-        made.baseURL = backend.baseURL
-        made.outbox = backend.outbox
-        otherProjects[project] = made
-        return made
+        return otherProjects.state(of: project) {
+            var configuration = backend.configuration
+            configuration.projectId = project
+            let made = Backend(configuration: configuration)
+            made.baseURL = backend.baseURL
+            made.outbox = backend.outbox
+            return made
+        }
     }
+
+    private static let tooManyProjects = APIError(
+        httpStatus: 429, message: "RESOURCE_EXHAUSTED : ((This emulator keeps at most \(OtherProjects.limit) projects besides its own, and each holds users or settings; restart it to start over.))",
+        status: "RESOURCE_EXHAUSTED").response
 
     private func withBackend<T>(_ body: (Backend) throws -> T) rethrows -> T {
         try lock.withLock { try body(backend) }

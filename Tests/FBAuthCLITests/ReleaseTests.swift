@@ -171,6 +171,33 @@ import Testing
         let installed = try sh("\(scratch)/good/files/usr/bin/fbauth --version")
         #expect(installed.status == 0 && installed.stdout.hasPrefix("fbauth "), "\(installed)")
 
+        // Issue 56, item 5: the Release is valid for 30 days from its date, and apt refuses one
+        // past it, so an old signed Release cannot be served for ever. The re-signing
+        // (Scripts/apt-sign.sh, weekly in .github/workflows/apt-resign.yml) makes it good again.
+        let releaseText = try String(contentsOfFile: apt + "/dists/stable/Release", encoding: .utf8)
+        func field(_ name: String) -> String? {
+            releaseText.split(separator: "\n").first { $0.hasPrefix(name + ": ") }.map { String($0.dropFirst(name.count + 2)) }
+        }
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss Z"
+        let dated = try #require(field("Date").flatMap(format.date(from:)), "\(releaseText)")
+        let validUntil = try #require(field("Valid-Until").flatMap(format.date(from:)), "\(releaseText)")
+        #expect(validUntil.timeIntervalSince(dated) == 30 * 86400 && abs(dated.timeIntervalSinceNow) < 3600, "\(releaseText)")
+        let fingerprint = try String(contentsOfFile: apt + "/fbauth-archive-keyring.fingerprint", encoding: .utf8)
+        #expect(fingerprint == signing + "\n", "the fingerprint the README's lines check: \(fingerprint)")
+        let sign = ["FBAUTH_APT_KEY": signing, "GNUPGHOME": scratch + "/gnupg"]
+        let script = DistributionTests.repository.appendingPathComponent("Scripts/apt-sign.sh").path
+        let old = try sh("\(script) \(apt)", sign.merging(["FBAUTH_APT_DATE": String(Int(Date().timeIntervalSince1970) - 40 * 86400)]) { $1 })
+        try #require(old.status == 0, "\(old)")
+        let (expired, notInstalled) = try aptGet(keyring: apt + "/fbauth-archive-keyring.gpg", scratch + "/expired")
+        #expect(expired.status != 0 && expired.stdout.contains("is expired"), "\(expired)")
+        #expect(notInstalled.status != 0 && !FileManager.default.fileExists(atPath: scratch + "/expired/files/usr/bin/fbauth"), "\(notInstalled)")
+        let renewed = try sh("\(script) \(apt)", sign)
+        try #require(renewed.status == 0, "\(renewed)")
+        let (fresh, freshInstall) = try aptGet(keyring: apt + "/fbauth-archive-keyring.gpg", scratch + "/renewed")
+        #expect(fresh.status == 0 && freshInstall.status == 0 && freshInstall.stdout.contains("Setting up fbauth"), "\(fresh) \(freshInstall)")
+
         // Trusting another key: the repository is refused and nothing is installed.
         _ = try sh("gpg --batch --yes --export \(other) > \(scratch)/other.gpg")
         let (refusedUpdate, refusedInstall) = try aptGet(keyring: scratch + "/other.gpg", scratch + "/bad")

@@ -8,6 +8,8 @@ import LoopbackHTTP
 extension Backend {
     /// Records the request, applies an injected fault if one matches, and answers.
     func route(_ request: HTTPRequest) -> Disposition {
+        // The record is for tests; a long-running emulator keeps only the latest.
+        if requests.count >= Self.recordedRequestsKept { requests.removeFirst(Self.recordedRequestsKept / 2) }
         requests.append(RecordedRequest(
             method: request.method, target: request.target, path: request.path, query: request.rawQuery,
             contentType: request.header("Content-Type"), origin: request.header("Origin"),
@@ -35,6 +37,8 @@ extension Backend {
         }
         return .respond(respond(to: request))
     }
+
+    static let recordedRequestsKept = 20_000
 
     /// The answer with `fields` replaced by raw JSON text (appended after the others).
     static func amend(_ response: HTTPResponse, _ fields: [(field: String, json: String)]) -> HTTPResponse {

@@ -14,7 +14,7 @@ extension Backend {
     /// user up in tenant B's state). A request that names no tenant is the token's own.
     func refuseTenantMismatch(_ request: HTTPRequest, pathTenant: String?) throws(APIError) {
         // Most requests name no tenant; only those are parsed again.
-        guard pathTenant != nil || Self.mentionsTenant(request.body) else { return }
+        guard pathTenant != nil || request.body.firstRange(of: Array("tenant".utf8)) != nil else { return }
         let body = JSONText.parse(Data(request.body)) as? [String: Any] ?? [:]
         let bodyTenant = (body["tenantId"] ?? body["tenant_id"]) as? String
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .badRequest("TENANT_ID_MISMATCH") }
@@ -29,15 +29,5 @@ extension Backend {
         let parts = path.split(separator: "/")
         guard let index = parts.firstIndex(of: "tenants"), index + 1 < parts.count else { return nil }
         return String(parts[index + 1].prefix { $0 != ":" })
-    }
-
-    private static func mentionsTenant(_ body: [UInt8]) -> Bool {
-        let needle: [UInt8] = Array("tenant".utf8)
-        guard body.count >= needle.count else { return false }
-        return body.withUnsafeBufferPointer { bytes in
-            (0...(bytes.count - needle.count)).contains { start in
-                bytes[start] == needle[0] && (1..<needle.count).allSatisfy { bytes[start + $0] == needle[$0] }
-            }
-        }
     }
 }
