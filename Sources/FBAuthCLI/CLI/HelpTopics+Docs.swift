@@ -341,6 +341,13 @@ What fbauth protects against, and what it cannot:
   may write (a shared team folder, a CI workspace) is refused, naming it (`the config
   directory … is inside /x/shared, which can be written by other users (mode 0777)`): that
   user could exchange your config directory for one of their own between a check and a read.
+  Walking links in user space bypasses the kernel's `fs.protected_symlinks`, so fbauth makes
+  the kernel's check itself: a link in a sticky folder anyone may write (`/tmp`) is followed
+  only when you, root or the folder's owner made it (`the config directory /tmp/ci is a
+  symbolic link that another user (uid 1001) made in /tmp, where anyone may make one (mode
+  1777)`); another user's link there chose which of your directories a throwaway
+  `--config-dir /tmp/NAME` used. A loop of links, or a chain of more than 40, is said as such,
+  naming the path you gave.
   `sessions.json`, `sessions.lock`, the refresh locks, the launch pages, Google's kept
   certificates and the temporary file of a write are then opened, written, renamed and
   removed through the directory's descriptor, without following symbolic links (the
@@ -676,7 +683,15 @@ needs Node, firebase-tools and seconds. It starts as Google's Auth emulator does
 - **A project of any id.** The global `--project ID` is the project clients with an API key sign
   in to (default `demo-fbauth`, a demo project's id). Every `projects/P/…` path of the Admin API
   and of `/emulator/v1/projects/P/…` serves any other project too, each with users of its own,
-  and each project's tenants keep theirs apart. Tokens carry their project's `aud` and `iss`.
+  and each project's tenants keep theirs apart: an ID token of one tenant sent with another
+  (the request's `tenantId`, or its path's `tenants/T`) is refused on every method that takes
+  one (`TENANT_ID_MISMATCH`), as Google's emulator refuses it. Tokens carry their project's `aud`
+  and `iss`. A project's state is made on the first request that names it, as Google's does,
+  but at most 1,000 besides `--project` are kept: an idle one (no user, tenant, provider
+  configuration, blocking function or code in it) makes room for a new one, and when every one
+  holds something a new project is refused (429 `RESOURCE_EXHAUSTED`) rather than anyone's data
+  dropped. Google's keeps every project it is asked about, so a client naming a new one in each
+  request grows it without end.
 - **Tokens.** ID tokens and session cookies are `alg: none`, as Google's are; the Admin SDKs
   and `fbauth verify-token` take them from an emulator. `--sign-tokens` signs them with RS256 by
   a published key instead (see Verifying tokens).
