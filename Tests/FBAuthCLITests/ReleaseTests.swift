@@ -159,7 +159,9 @@ import Testing
             try "deb [signed-by=\(root)/keyrings/fbauth.gpg] http://127.0.0.1:\(port) stable main\n".write(toFile: root + "/sources.list", atomically: true, encoding: .utf8)
             let options = ["Dir::Etc::SourceList=\(root)/sources.list", "Dir::Etc::SourceParts=/dev/null", "Dir::State::Lists=\(root)/lists", "Dir::Cache=\(root)/cache",
                            "Dir::State::status=\(root)/dpkg/status", "Dir::Log=\(root)", "Debug::NoLocking=1", "APT::Sandbox::User=root",
-                           "DPkg::Options::=--root=\(root)/files", "DPkg::Options::=--admindir=\(root)/dpkg", "DPkg::Options::=--force-script-chrootless"]
+                           "DPkg::Options::=--root=\(root)/files", "DPkg::Options::=--admindir=\(root)/dpkg", "DPkg::Options::=--force-script-chrootless",
+                           // apt's own defaults, which some images turn off (this machine's does)
+                           "Acquire::Check-Valid-Until=true", "Acquire::Check-Date=true"]
                 .map { "-o " + $0 }.joined(separator: " ")
             return (try sh("apt-get \(options) update 2>&1"), try sh("apt-get \(options) install -y fbauth 2>&1", ["DEBIAN_FRONTEND": "noninteractive"]))
         }
