@@ -37,7 +37,7 @@ let package = Package(
         // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
         .target(name: "FBAuthVerification", dependencies: ["FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"]),
         // The Admin SDKs' token verification for Swift servers, over FBAuthVerification.
-        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuthHTTP", "FBAuthVerification"]),
+        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuthHTTP", "FBAuthSupport", "FBAuthVerification"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)
@@ -86,7 +86,9 @@ let package = Package(
         // stand-in in process.
         .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
-        .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
+        .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport",
+                                                                    "FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"],
+                    exclude: ["Fixtures"]),
         .testTarget(
             name: "FBAuthCLITests",
             dependencies: ["fbauth", "fbauth-fake-browser", "fbauth-test-chromium", "FBAuthStandIn", "LoopbackHTTP", "TestSupport"],

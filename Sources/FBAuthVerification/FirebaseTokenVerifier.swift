@@ -32,12 +32,15 @@ package struct FirebaseTokenVerifier: Sendable {
     /// `keptKeys`: where Google's certificates are kept between processes (0600); nil:
     /// in this process only. `credentials`: what the Admin API is called with to check for
     /// revocation; an emulator's is always `Bearer owner`.
+    /// `certificatesURL`: where the keys are fetched instead of Google's (or the emulator's)
+    /// address; a test's key server.
     package init(projectId: String, kind: FirebaseTokenKind = .idToken, emulatorHost: String? = nil,
                 transport: HTTPTransport = CurlTransport(), clock: WallClock = SystemClock(), keptKeys: KeptKeys? = nil,
-                credentials: AdminCredentialsSource = .applicationDefault(environment: ProcessInfo.processInfo.environment)) {
+                credentials: AdminCredentialsSource = .applicationDefault(environment: ProcessInfo.processInfo.environment),
+                certificatesURL: URL? = nil) {
         checks = FirebaseTokenChecks(kind: kind, projectId: projectId, againstEmulator: emulatorHost != nil)
         let address = emulatorHost.map { "http://\($0)/" + kind.certificatesURL.dropFirst("https://".count) } ?? kind.certificatesURL
-        keys = PublicKeyCache(url: URL(string: address)!, transport: transport, clock: clock, kept: keptKeys)
+        keys = PublicKeyCache(url: certificatesURL ?? URL(string: address)!, transport: transport, clock: clock, kept: keptKeys)
         self.clock = clock
         self.emulatorHost = emulatorHost
         let found: @Sendable () throws(TokenRefusal) -> AdminCredentials

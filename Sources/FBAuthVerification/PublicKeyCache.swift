@@ -9,9 +9,13 @@ import LoopbackHTTP
 
 /// Google's public keys of one kind of token, fetched from their x509 endpoint (a JSON object
 /// of kid → PEM certificate) and kept for the response's `Cache-Control: max-age`, as
-/// firebase-admin keeps them. One fetch serves every caller waiting at once: the lock is held
-/// while it runs. With a file, the keys and the time of the last fetch are shared by every
-/// process that keeps them there (`fbauth verify-token`), under a lock file beside it.
+/// firebase-admin keeps them. One fetch at a time serves every caller that needs one, and the
+/// state's lock is never held while it runs: a verification with the keys already held never
+/// waits for Google, however slow (issue 56: a long-running server). While a fetch of keys that
+/// have just expired is under way, the other callers go on with them (for at most
+/// `staleWhileFetching`) instead of all waiting for it. With a file, the keys and the time of
+/// the last fetch are shared by every process that keeps them there (`fbauth verify-token`),
+/// under a lock file beside it.
 final class PublicKeyCache: @unchecked Sendable {
     /// How an endpoint publishes its keys: X.509 certificates by kid (securetoken,
     /// identitytoolkit), or a JSON Web Key Set (App Check, RFC 7517).
@@ -21,12 +25,16 @@ final class PublicKeyCache: @unchecked Sendable {
     let format: Format
     private let transport: HTTPTransport
     private let clock: WallClock
+    /// Guards the state below; held only for moments, never across a fetch.
     private let lock = Lock()
+    /// Held by the one caller fetching; the others that need a fetch wait here.
+    private let fetching = Lock()
+    private var fetchUnderWay = false
     private var keys: [String: RSAPublicKey] = [:]
     private var expires = Date.distantPast
     /// When keys were last asked for, whether they came or not: an unknown `kid` fetches
-    /// again only `refetchAfter` later, so a forged kid cannot make every request a fetch,
-    /// nor hold the lock every verification waits on while Google is slow (issue 47).
+    /// again only `refetchAfter` later, so a forged kid cannot make every request a fetch
+    /// (issue 47).
     private var lastFetch = Date.distantPast
     private var fileRead = false
 
@@ -45,35 +53,54 @@ final class PublicKeyCache: @unchecked Sendable {
     /// The keys, fetched again when they have expired, or when `refreshing` (a `kid` none
     /// of them has: Google rotates keys) and they were not fetched a moment ago.
     func keys(refreshing: Bool = false) throws(TokenRefusal) -> [String: RSAPublicKey] {
-        let result: Result<[String: RSAPublicKey], TokenRefusal> = lock.withLock {
-            let now = clock.now()
+        let now = clock.now()
+        let held: [String: RSAPublicKey]? = lock.withLock {
             if !fileRead {
                 fileRead = true
                 withFile { directory, name in adopt(directory, name, now: now) }
             }
-            if isFresh(now: now, refreshing: refreshing) { return .success(keys) }
+            if isFresh(now: now, refreshing: refreshing) { return keys }
+            // Just expired, and another caller is fetching: go on with them meanwhile.
+            if !refreshing, fetchUnderWay, !keys.isEmpty, now < expires.addingTimeInterval(Self.staleWhileFetching) { return keys }
+            return nil
+        }
+        if let held { return held }
+        let result: Result<[String: RSAPublicKey], TokenRefusal> = fetching.withLock {
+            // The fetch another caller made while this one waited may be all it needs.
+            let now = clock.now()
+            if let fresh = lock.withLock({ isFresh(now: now, refreshing: refreshing) ? keys : nil }) { return .success(fresh) }
+            lock.withLock { fetchUnderWay = true }
+            defer { lock.withLock { fetchUnderWay = false } }
             // Another process may have fetched while this one waited for the file's lock.
             return withFile { directory, name in
-                guard let held = try? directory.lock(name + ".lock", timeout: .seconds(35)) else { return fetchAndKeep(now: now, in: nil) }
-                defer { held.unlock() }
-                adopt(directory, name, now: now)
-                if isFresh(now: now, refreshing: refreshing) { return .success(keys) }
+                guard let fileLock = try? directory.lock(name + ".lock", timeout: .seconds(35)) else { return fetchAndKeep(now: now, in: nil) }
+                defer { fileLock.unlock() }
+                if let fresh = lock.withLock({ () -> [String: RSAPublicKey]? in
+                    adopt(directory, name, now: now)
+                    return isFresh(now: now, refreshing: refreshing) ? keys : nil
+                }) { return .success(fresh) }
                 return fetchAndKeep(now: now, in: (directory, name))
             } ?? fetchAndKeep(now: now, in: nil)
         }
         return try result.get()
     }
 
+    /// How long past their expiry the kept keys still serve while a fetch is under way.
+    static let staleWhileFetching: TimeInterval = 300
+
     private func isFresh(now: Date, refreshing: Bool) -> Bool {
         !keys.isEmpty && now < expires && (!refreshing || now < lastFetch.addingTimeInterval(Self.refetchAfter))
     }
 
+    /// Fetches without the state's lock (the caller holds `fetching`), then keeps what came.
     private func fetchAndKeep(now: Date, in kept: (TrustedDirectory, String)?) -> Result<[String: RSAPublicKey], TokenRefusal> {
-        lastFetch = now
+        lock.withLock { lastFetch = now }
         do throws(TokenRefusal) {
             let (fetched, maxAge, body) = try fetch()
-            keys = fetched
-            expires = now.addingTimeInterval(maxAge)
+            lock.withLock {
+                keys = fetched
+                expires = now.addingTimeInterval(maxAge)
+            }
             if let (directory, name) = kept { save(body, in: directory, name) }
             return .success(fetched)
         } catch {
@@ -145,7 +172,8 @@ final class PublicKeyCache: @unchecked Sendable {
 
     /// `{"url", "fetched" and "expires" (seconds since 1970), "certificates"}`, read through the
     /// directory from a file of the user's own that no one else may write, for this URL: its
-    /// keys while they have not expired, and when they were last asked for.
+    /// keys while they have not expired, and when they were last asked for. Called under the
+    /// state's lock.
     private func adopt(_ directory: TrustedDirectory, _ name: String, now: Date) {
         guard let data = try? directory.read(name, limit: 1 << 20), let saved = JSONValue.decoded(data),
               saved["url"]?.stringValue == url.absoluteString
@@ -163,10 +191,11 @@ final class PublicKeyCache: @unchecked Sendable {
     /// Best effort: a cache that cannot be written costs the next process a fetch, nothing more.
     /// `certificates` nil: the fetch failed; the keys kept before stay, with the time.
     private func save(_ certificates: JSONValue?, in directory: TrustedDirectory, _ name: String) {
-        var saved: [String: JSONValue] = ["url": .string(url.absoluteString), "fetched": .integer(Int64(lastFetch.timeIntervalSince1970))]
+        let (fetched, until) = lock.withLock { (lastFetch, expires) }
+        var saved: [String: JSONValue] = ["url": .string(url.absoluteString), "fetched": .integer(Int64(fetched.timeIntervalSince1970))]
         if let certificates {
             saved["certificates"] = certificates
-            saved["expires"] = .integer(Int64(expires.timeIntervalSince1970))
+            saved["expires"] = .integer(Int64(until.timeIntervalSince1970))
         } else if let data = try? directory.read(name, limit: 1 << 20), let previous = JSONValue.decoded(data), previous["url"]?.stringValue == url.absoluteString {
             saved["certificates"] = previous["certificates"]
             saved["expires"] = previous["expires"]

@@ -1,4 +1,5 @@
 import FBAuthHTTP
+import FBAuthSupport
 import FBAuthVerification
 import Foundation
 
@@ -57,6 +58,16 @@ public final class AdminAuth: Sendable {
         self.projectID = project
         idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
         sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator, credentials: credentials) }
+    }
+
+    /// For tests: ID tokens of `projectID` checked with the keys at `certificatesURL` (in
+    /// Google's x509 form), fetched through `transport`, on `clock`.
+    package init(projectID: String, certificatesURL: URL, transport: HTTPTransport, clock: WallClock) {
+        unsignedWarning = OnceLog { _ in }
+        self.projectID = projectID
+        idTokens = FirebaseTokenVerifier(projectId: projectID, transport: transport, clock: clock, credentials: .applicationDefault(environment: [:]),
+                                         certificatesURL: certificatesURL)
+        sessionCookies = nil
     }
 
     /// Verifies a Firebase ID token: its signature by one of Google's keys, its project, issuer,

@@ -1,0 +1,275 @@
+import FBAuthHTTP
+import FBAuthSupport
+@testable import FirebaseAdminAuth
+import Foundation
+import LoopbackHTTP
+import Testing
+
+/// Issue 56, item 7: a Swift server verifying tokens for a minute from 64 tasks at once, while
+/// Google's key endpoint (a loopback server here, reached through libcurl as Google's would be)
+/// rotates its keys, fails and stalls. Every verdict is checked against what the published keys
+/// allow; memory and open descriptors stay flat; and while a key fetch stalls, verifications
+/// with the keys already held go on.
+@Suite struct LongRunningServerTests {
+    /// The fixture (Scripts/gen-key-rotation-vectors.py): certificates by kid, tokens by name.
+    struct Fixture: Decodable {
+        let now: Int
+        let project: String
+        let certificates: [String: String]
+        let tokens: [String: String]
+    }
+
+    static let fixture: Fixture = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/key-rotation.json")
+        return try! JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+    }()
+
+    /// What a verification of each token may come to, given which rotating key is published:
+    /// `ok` with the uid, or a refusal whose message names the check.
+    enum Verdict: Hashable, CustomStringConvertible {
+        case ok(String)
+        case refused(String)
+
+        var description: String {
+            switch self {
+            case .ok(let uid): "ok \(uid)"
+            case .refused(let why): "refused (\(why))"
+            }
+        }
+
+        init(_ result: Result<DecodedIDToken, Error>) {
+            switch result {
+            case .success(let token): self = .ok(token.uid)
+            case .failure(let error as AdminAuthError):
+                let message = error.message
+                let why = message.contains("invalid signature") ? "signature"
+                    : message.contains("\"kid\" claim") ? "kid"
+                    : message.contains("has expired") ? "expired"
+                    : message.contains("\"aud\"") ? "aud"
+                    : message.contains("Error fetching public keys") ? "keys unavailable"
+                    : "other: \(error)"
+                self = .refused(why)
+            case .failure(let error): self = .refused("not an AdminAuthError: \(error)")
+            }
+        }
+    }
+
+    /// The verdicts a token may get. A rotating key's token is taken only while its key is
+    /// published, and around a rotation either verdict may be seen; an unknown kid, or one
+    /// looked for while the endpoint fails, is refused for that, never for anything else.
+    static func allowed(_ name: String) -> Set<Verdict> {
+        switch name {
+        case "stable": [.ok("uid-stable")]
+        case "stable, tampered": [.refused("signature")]
+        case "stable, expired": [.refused("expired")]
+        case "stable, another project": [.refused("aud")]
+        case "rot-1": [.ok("uid-rot-1"), .refused("kid"), .refused("keys unavailable")]
+        case "rot-2": [.ok("uid-rot-2"), .refused("kid"), .refused("keys unavailable")]
+        default: [.refused("kid"), .refused("keys unavailable")]
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func sixtyFourTasksForAMinuteWhileKeysRotateFailAndStall() async throws {
+        let fixture = Self.fixture
+        let keys = try RotatingKeyServer(stable: fixture.certificates["stable"]!, rotating: ["rot-1": fixture.certificates["rot-1"]!, "rot-2": fixture.certificates["rot-2"]!])
+        defer { keys.stop() }
+        let clock = MovableClock(start: TimeInterval(fixture.now))
+        let auth = AdminAuth(projectID: fixture.project, certificatesURL: keys.url, transport: CurlTransport(), clock: clock)
+        let tokens = fixture.tokens.sorted { $0.key < $1.key }
+        let tally = Tally()
+        let deadline = ContinuousClock.now + .seconds(60)
+
+        // The key endpoint's life: every phase a few seconds, the clock moved past `refetchAfter`
+        // so that an unknown kid fetches again (and past the keys' max-age now and then).
+        let controller = Task {
+            var phase = 0
+            while ContinuousClock.now < deadline - .seconds(3) {
+                switch phase % 4 {
+                case 0: keys.rotate()
+                case 1: keys.mode = .failing
+                case 2:
+                    // A stall while the keys are fresh: an unknown kid's fetch hangs; the
+                    // verifications of known keys must go on meanwhile.
+                    keys.mode = .stalling
+                    clock.advance(by: 61)
+                    let before = tally.completedStable
+                    let stalled = await keys.waitForStalledFetch(within: .seconds(5))
+                    try? await Task.sleep(for: .milliseconds(1500))
+                    tally.duringStalls(stalled: stalled, completed: tally.completedStable - before)
+                    keys.mode = .serving
+                    keys.releaseStall()
+                default:
+                    keys.mode = .serving
+                    clock.advance(by: 3601)  // past the keys' max-age: fetched again
+                }
+                if phase % 4 != 2 { clock.advance(by: 61) }
+                phase += 1
+                try? await Task.sleep(for: .milliseconds(700))
+            }
+            keys.mode = .serving
+            keys.releaseStall()
+        }
+
+        var baseline: (memory: Int, descriptors: Int)?
+        let baselineTaker = Task {
+            try? await Task.sleep(for: .seconds(8))
+            return (ProcessFacts.residentBytes(), ProcessFacts.openDescriptors())
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<64 {
+                group.addTask {
+                    var index = worker
+                    while ContinuousClock.now < deadline {
+                        let (name, token) = tokens[index % tokens.count]
+                        index += 1
+                        let result: Result<DecodedIDToken, Error>
+                        do { result = .success(try await auth.verifyIDToken(token)) } catch { result = .failure(error) }
+                        tally.record(name, Verdict(result))
+                    }
+                }
+            }
+        }
+        _ = await controller.result
+        baseline = await baselineTaker.value
+        let end = (memory: ProcessFacts.residentBytes(), descriptors: ProcessFacts.openDescriptors())
+
+        let seen = tally.verdicts
+        for (name, verdicts) in seen.sorted(by: { $0.key < $1.key }) {
+            let wrong = verdicts.keys.filter { !Self.allowed(name).contains($0) }
+            #expect(wrong.isEmpty, "\(name): \(wrong.map { "\($0) ×\(verdicts[$0]!)" })")
+        }
+        #expect(seen["stable"]?[.ok("uid-stable")] ?? 0 > 10_000, "verifications of the stable key: \(seen["stable"] ?? [:])")
+        #expect(seen["rot-1"]?[.ok("uid-rot-1")] ?? 0 > 0 && seen["rot-2"]?[.ok("uid-rot-2")] ?? 0 > 0, "each rotating key was taken while published")
+        #expect(seen["rot-1"]?[.refused("kid")] ?? 0 > 0 || seen["rot-2"]?[.refused("kid")] ?? 0 > 0, "and refused once rotated out")
+        #expect(keys.fetchCount > 10 && keys.fetchCount < 200, "one fetch serves many: \(keys.fetchCount) fetches")
+        let stalls = tally.stalls
+        #expect(!stalls.isEmpty && stalls.allSatisfy { $0.stalled && $0.completed > 200 },
+                "while a fetch stalled, known keys kept verifying: \(stalls)")
+        let start = try #require(baseline)
+        #expect(end.memory - start.memory < 24 << 20, "resident memory grew \((end.memory - start.memory) >> 20) MiB")
+        #expect(end.descriptors <= start.descriptors + 4, "open descriptors: \(start.descriptors) → \(end.descriptors)")
+    }
+}
+
+/// What the tasks saw: each token's verdicts, counted.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: [String: [LongRunningServerTests.Verdict: Int]] = [:]
+    private var stable = 0
+    private var stallRecords: [(stalled: Bool, completed: Int)] = []
+
+    func record(_ name: String, _ verdict: LongRunningServerTests.Verdict) {
+        lock.withLock {
+            counts[name, default: [:]][verdict, default: 0] += 1
+            if name == "stable" { stable += 1 }
+        }
+    }
+
+    var verdicts: [String: [LongRunningServerTests.Verdict: Int]] { lock.withLock { counts } }
+    var completedStable: Int { lock.withLock { stable } }
+    func duringStalls(stalled: Bool, completed: Int) { lock.withLock { stallRecords.append((stalled, completed)) } }
+    var stalls: [(stalled: Bool, completed: Int)] { lock.withLock { stallRecords } }
+}
+
+/// The time of day the verifier reads, moved by the test.
+final class MovableClock: WallClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: TimeInterval
+
+    init(start: TimeInterval) { seconds = start }
+    func now() -> Date { lock.withLock { Date(timeIntervalSince1970: seconds) } }
+    func advance(by interval: TimeInterval) { lock.withLock { seconds += interval } }
+}
+
+/// This process's resident memory and open descriptors (Linux's /proc; elsewhere 0).
+enum ProcessFacts {
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.count ?? 0
+    }
+}
+
+/// Google's x509 endpoint for securetoken, on loopback: the stable key and one rotating key at
+/// a time, with `max-age=3600`; it can fail (503) or stall (hold the request until released).
+final class RotatingKeyServer: @unchecked Sendable {
+    enum Mode { case serving, failing, stalling }
+
+    private let lock = NSLock()
+    private let stable: String
+    private let rotating: [(kid: String, pem: String)]
+    private var current = 0
+    private var currentMode = Mode.serving
+    private var fetches = 0
+    private var stalledNow = false
+    private var stopped = false
+    private let release = DispatchSemaphore(value: 0)
+    private let server: LoopbackServer
+    private let finished = DispatchSemaphore(value: 0)
+    let url: URL
+
+    init(stable: String, rotating: [String: String]) throws {
+        self.stable = stable
+        self.rotating = rotating.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        server = try LoopbackServer(port: 0)
+        url = URL(string: "http://127.0.0.1:\(server.port)/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")!
+        Thread.detachNewThread { [self] in
+            while !lock.withLock({ stopped }) {
+                _ = server.next(until: .now + .milliseconds(200)) { _ in self.answer() }
+            }
+            server.close()
+            finished.signal()
+        }
+    }
+
+    var mode: Mode {
+        get { lock.withLock { currentMode } }
+        set { lock.withLock { currentMode = newValue } }
+    }
+
+    var fetchCount: Int { lock.withLock { fetches } }
+
+    func rotate() { lock.withLock { current = (current + 1) % rotating.count } }
+
+    func releaseStall() { release.signal() }
+
+    /// Whether a fetch came and is being held, within `timeout`.
+    func waitForStalledFetch(within timeout: Duration) async -> Bool {
+        let end = ContinuousClock.now + timeout
+        while ContinuousClock.now < end {
+            if lock.withLock({ stalledNow }) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    func stop() {
+        lock.withLock { stopped = true }
+        release.signal()
+        finished.wait()
+    }
+
+    private func answer() -> Disposition {
+        let (mode, kid, pem) = lock.withLock { () -> (Mode, String, String) in
+            fetches += 1
+            return (currentMode, rotating[current].kid, rotating[current].pem)
+        }
+        switch mode {
+        case .failing:
+            return .respond(HTTPResponse(status: 503, headers: [("Content-Type", "text/plain")], body: Array("unavailable".utf8)))
+        case .stalling:
+            lock.withLock { stalledNow = true }
+            _ = release.wait(timeout: .now() + 20)
+            lock.withLock { stalledNow = false }
+        case .serving:
+            break
+        }
+        let body = try! JSONSerialization.data(withJSONObject: ["stable": stable, kid: pem])
+        return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("Cache-Control", "public, max-age=3600")], body: Array(body)))
+    }
+}
