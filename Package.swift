@@ -37,7 +37,10 @@ let package = Package(
         // by hand, Google's x509 certificates, firebase-admin's checks. No session store.
         .target(name: "FBAuthVerification", dependencies: ["FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"]),
         // The Admin SDKs' token verification for Swift servers, over FBAuthVerification.
-        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuthHTTP", "FBAuthSupport", "FBAuthVerification"]),
+        // The Admin API's user management (firebase-admin-node's BaseAuth), under
+        // FirebaseAdminAuth and `fbauth users`: package, never public.
+        .target(name: "FBAuthAdmin", dependencies: ["FBAuthHTTP", "FBAuthSupport", "FBAuthVerification"]),
+        .target(name: "FirebaseAdminAuth", dependencies: ["FBAuthAdmin", "FBAuthHTTP", "FBAuthSupport", "FBAuthVerification"]),
         // FirebaseApp and FirebaseOptions, as the SDK's FirebaseCore names them.
         .target(name: "FirebaseCore"),
         // The SDK's FirebaseAuth API (Auth.auth(), OAuthProvider.getCredentialWith, NSError codes)

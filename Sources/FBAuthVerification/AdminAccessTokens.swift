@@ -134,16 +134,46 @@ extension AdminAccessTokens {
     /// credentials (with their quota project); the status and the answer, or a refusal when
     /// no answer could be had.
     func post(_ body: JSONValue, to url: URL, transport: HTTPTransport, headers extra: [String: String] = [:]) throws(TokenRefusal) -> (status: Int, answer: JSONValue?) {
+        try send("POST", url, body: body, transport: transport, headers: extra)
+    }
+
+    /// Any method, with a JSON body or none.
+    func send(_ method: String, _ url: URL, body: JSONValue?, transport: HTTPTransport, headers extra: [String: String] = [:]) throws(TokenRefusal) -> (status: Int, answer: JSONValue?) {
         let (authorization, quotaProject) = try authorization()
-        var headers = ["Authorization": authorization, "Content-Type": "application/json"].merging(extra) { $1 }
+        var headers = ["Authorization": authorization].merging(extra) { $1 }
+        if body != nil { headers["Content-Type"] = "application/json" }
         headers["x-goog-user-project"] = quotaProject
-        let data = (try? JSONEncoder().encode(body)) ?? Data()
+        let data = body.map { (try? JSONEncoder().encode($0)) ?? Data() }
         let response: HTTPClientResponse
         do {
-            response = try transport.send(HTTPClientRequest(method: "POST", url: url, headers: headers, body: data, timeout: 25))
+            response = try transport.send(HTTPClientRequest(method: method, url: url, headers: headers, body: data, timeout: 25))
         } catch {
             throw TokenRefusal("Error while making request to \(url.absoluteString): \(error.message)", code: "app/network-error")
         }
         return (response.status, JSONValue.decoded(response.body))
+    }
+}
+
+/// The Admin API's calls for the engine's other modules (FBAuthAdmin): authorized as the
+/// credentials say (an emulator's always `Bearer owner`), the access token kept and shared by
+/// every call of this caller, and refreshed once for any number of concurrent calls.
+package struct AuthorizedCaller: Sendable {
+    let accessTokens: AdminAccessTokens
+    let transport: HTTPTransport
+
+    /// `purpose` begins the sentence that says no credentials were found ("Managing users").
+    package init(emulatorHost: String?, transport: HTTPTransport, clock: WallClock, credentials: AdminCredentialsSource, purpose: String) {
+        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
+        if emulatorHost != nil {
+            found = { () throws(TokenRefusal) in .emulatorOwner }
+        } else {
+            found = { () throws(TokenRefusal) in try credentials.load(purpose: purpose) }
+        }
+        accessTokens = AdminAccessTokens(transport: transport, clock: clock, credentials: found)
+        self.transport = transport
+    }
+
+    package func send(_ method: String, _ url: URL, body: JSONValue?, headers: [String: String] = [:]) throws(TokenRefusal) -> (status: Int, answer: JSONValue?) {
+        try accessTokens.send(method, url, body: body, transport: transport, headers: headers)
     }
 }

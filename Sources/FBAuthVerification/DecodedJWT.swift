@@ -102,7 +102,7 @@ struct DecodedJWT {
 extension JSONValue {
     /// FBAuth's own parser: several times faster than `JSONDecoder` on a token's claims, which
     /// were most of a verification's time.
-    static func decoded(_ bytes: some Collection<UInt8>) -> JSONValue? {
+    package static func decoded(_ bytes: some Collection<UInt8>) -> JSONValue? {
         JSONParser.parse(bytes)
     }
 

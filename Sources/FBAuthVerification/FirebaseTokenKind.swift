@@ -41,7 +41,7 @@ package struct TokenRefusal: Error, Sendable, Equatable {
     package let code: String
     package let message: String
 
-    init(_ message: String, code: String = "auth/argument-error") {
+    package init(_ message: String, code: String = "auth/argument-error") {
         self.code = code
         self.message = message
     }

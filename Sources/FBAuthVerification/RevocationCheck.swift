@@ -12,7 +12,7 @@ import FBAuthSupport
 /// `auth_time` is before the user's `validSince` (when their tokens were revoked). A tenant's
 /// user is looked up in the token's tenant (`firebase.tenant`, which Google signed), where
 /// firebase-admin's project-wide `AuthService` would not find them.
-struct RevocationCheck: Sendable {
+package struct RevocationCheck: Sendable {
     let kind: FirebaseTokenKind
     let projectId: String
     /// `https://identitytoolkit.googleapis.com`, or `http://HOST/identitytoolkit.googleapis.com`
@@ -63,12 +63,12 @@ struct RevocationCheck: Sendable {
 
     /// What goes into an API's path as a project: letters, digits and - . : only (Google's
     /// project ids, domain-scoped ones included), at most 100.
-    static func isProjectID(_ id: String) -> Bool {
+    package static func isProjectID(_ id: String) -> Bool {
         (1...100).contains(id.utf8.count) && id.utf8.allSatisfy { isIDCharacter($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ":") }
     }
 
     /// A letter, digit or hyphen.
-    static func isIDCharacter(_ byte: UInt8) -> Bool {
+    package static func isIDCharacter(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 

@@ -1,3 +1,4 @@
+import FBAuthAdmin
 import FBAuthHTTP
 import FBAuthSupport
 import FBAuthVerification
@@ -25,6 +26,9 @@ public final class AdminAuth: Sendable {
     public let projectID: String?
     private let idTokens: FirebaseTokenVerifier?
     private let sessionCookies: FirebaseTokenVerifier?
+    /// The Admin API's user management, for the same project and credentials.
+    let users: AdminAPI?
+    let clock: WallClock
     /// The one warning that an unsigned emulator token was taken.
     private let unsignedWarning: OnceLog
 
@@ -58,6 +62,8 @@ public final class AdminAuth: Sendable {
         self.projectID = project
         idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
         sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator, credentials: credentials) }
+        users = project.map { AdminAPI(projectId: $0, emulatorHost: emulator, credentials: credentials) }
+        clock = SystemClock()
     }
 
     /// For tests: ID tokens of `projectID` checked with the keys at `certificatesURL` (in
@@ -68,6 +74,8 @@ public final class AdminAuth: Sendable {
         idTokens = FirebaseTokenVerifier(projectId: projectID, transport: transport, clock: clock, credentials: .applicationDefault(environment: [:]),
                                          certificatesURL: certificatesURL)
         sessionCookies = nil
+        users = nil
+        self.clock = clock
     }
 
     /// Verifies a Firebase ID token: its signature by one of Google's keys, its project, issuer,

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""The real Firebase Admin SDK for Python (firebase-admin, from PyPI) managing users on an Auth
+emulator, for FirebaseAdminAuth to be compared with (issue 57).
+
+  admin-users-check.py HOST:PORT PROJECT TAG
+
+Runs one scenario of `firebase_admin.auth` calls with uids and addresses made from TAG, and
+prints one JSON object: each step's outcome, a user record as the fields both SDKs share, or
+"error: KIND" (not found, already exists, invalid argument). AdminUserManagementTests runs the
+same scenario through FirebaseAdminAuth with another TAG and compares the two.
+"""
+import json
+import os
+import sys
+import uuid
+
+host, project, tag = sys.argv[1], sys.argv[2], sys.argv[3]
+os.environ["FIREBASE_AUTH_EMULATOR_HOST"] = host
+os.environ.pop("GOOGLE_APPLICATION_CREDENTIALS", None)
+
+import firebase_admin  # noqa: E402
+from firebase_admin import _utils, auth, credentials, exceptions  # noqa: E402
+
+
+class EmulatorCredential(credentials.Base):
+    def get_credential(self):
+        return _utils.EmulatorAdminCredentials()
+
+
+app = firebase_admin.initialize_app(EmulatorCredential(), options={"projectId": project}, name=f"users-{uuid.uuid4().hex[:8]}")
+
+
+def record(user):
+    """The fields of a UserRecord both SDKs have, with the tag taken out."""
+    def untag(value):
+        return value.replace(tag, "TAG").replace(phone, "PHONE") if isinstance(value, str) else value
+    return {
+        "uid": untag(user.uid), "email": untag(user.email), "emailVerified": user.email_verified,
+        "displayName": user.display_name, "photoURL": user.photo_url, "phoneNumber": untag(user.phone_number),
+        "disabled": user.disabled, "customClaims": user.custom_claims,
+        "providers": sorted(untag(info.provider_id) + ":" + untag(info.uid) for info in user.provider_data),
+        "hasCreationTime": user.user_metadata.creation_timestamp is not None,
+        "hasValidAfter": user.tokens_valid_after_timestamp is not None,
+    }
+
+
+def kind(error):
+    if isinstance(error, auth.UserNotFoundError):
+        return "not found"
+    if isinstance(error, (auth.EmailAlreadyExistsError, auth.UidAlreadyExistsError, auth.PhoneNumberAlreadyExistsError)):
+        return "already exists"
+    if isinstance(error, (ValueError, exceptions.InvalidArgumentError)):
+        return "invalid argument"
+    return f"other: {type(error).__name__}: {error}"
+
+
+results = {}
+uid = f"user-{tag}"
+email = f"ada-{tag}@example.com"
+phone = "+1555" + str(int(tag, 16) % 10_000_000).zfill(7)
+
+
+def step(name, call):
+    try:
+        results[name] = call()
+    except Exception as error:  # every failure is an outcome here
+        results[name] = "error: " + kind(error)
+
+
+step("create", lambda: record(auth.create_user(uid=uid, email=email, password="correct horse", display_name="Ada", phone_number=phone,
+                                               email_verified=True, photo_url="https://example.com/ada.png", app=app)))
+step("get", lambda: record(auth.get_user(uid, app=app)))
+step("getByEmail", lambda: record(auth.get_user_by_email(email.upper(), app=app)))
+step("getByPhone", lambda: record(auth.get_user_by_phone_number(phone, app=app)))
+step("update", lambda: record(auth.update_user(uid, display_name="Ada Lovelace", photo_url=auth.DELETE_ATTRIBUTE, disabled=True, app=app)))
+step("removePhone", lambda: record(auth.update_user(uid, phone_number=auth.DELETE_ATTRIBUTE, app=app)))
+step("claims", lambda: (auth.set_custom_user_claims(uid, {"admin": True, "level": 3}, app=app), record(auth.get_user(uid, app=app)))[1])
+step("revoke", lambda: (auth.revoke_refresh_tokens(uid, app=app), record(auth.get_user(uid, app=app)))[1])
+step("getUsers", lambda: (lambda found: {"users": sorted(record(user)["uid"] for user in found.users),
+                                         "notFound": sorted(str(getattr(i, "uid", None) or getattr(i, "email", None)).replace(tag, "TAG") for i in found.not_found)})(
+    auth.get_users([auth.UidIdentifier(uid), auth.EmailIdentifier(f"nobody-{tag}@example.com")], app=app)))
+step("missing", lambda: record(auth.get_user(f"missing-{tag}", app=app)))
+step("duplicateEmail", lambda: record(auth.create_user(email=email, app=app)))
+step("duplicateUid", lambda: record(auth.create_user(uid=uid, app=app)))
+step("longUid", lambda: record(auth.create_user(uid="u" * 129, app=app)))
+step("shortPassword", lambda: record(auth.create_user(password="12345", app=app)))
+step("badEmail", lambda: record(auth.create_user(email="not-an-address", app=app)))
+step("badPhone", lambda: record(auth.create_user(phone_number="5551234", app=app)))
+step("reservedClaim", lambda: auth.set_custom_user_claims(uid, {"sub": "x"}, app=app))
+step("largeClaims", lambda: auth.set_custom_user_claims(uid, {"blob": "x" * 1000}, app=app))
+step("clearClaims", lambda: (auth.set_custom_user_claims(uid, None, app=app), record(auth.get_user(uid, app=app)))[1])
+step("second", lambda: record(auth.create_user(uid=f"second-{tag}", app=app)))
+step("deleteUsers", lambda: (lambda result: {"success": result.success_count, "failure": result.failure_count})(
+    auth.delete_users([uid, f"second-{tag}", f"never-{tag}"], app=app)))
+step("afterDelete", lambda: record(auth.get_user(uid, app=app)))
+print(json.dumps(results, sort_keys=True))

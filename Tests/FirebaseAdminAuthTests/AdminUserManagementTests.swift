@@ -1,0 +1,225 @@
+import FBAuthStandIn
+import FirebaseAdminAuth
+import Foundation
+import Testing
+
+/// Issue 57: FirebaseAdminAuth manages users as firebase-admin does. One scenario (create, the
+/// four look-ups, update, claims, revocation, getUsers, the refusals, deleteUsers) runs through
+/// Swift and through the real firebase-admin (PyPI, Scripts/admin-users-check.py) against the
+/// same emulator, as `fbauth emulator` answers, and every step must come to the same.
+@Suite struct AdminUserManagementTests {
+    static let python: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import firebase_admin"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// A stand-in that answers as `fbauth emulator` does.
+    static func emulator() throws -> StandIn {
+        var configuration = StandInConfiguration()
+        configuration.projectId = "demo-fbauth"
+        configuration.emailEnumerationProtection = false
+        configuration.answersAsGoogleEmulator = true
+        let standIn = try StandIn(configuration: configuration)
+        standIn.start()
+        return standIn
+    }
+
+    /// The fields of a UserRecord both SDKs have, the tag taken out (as the Python script does).
+    static func record(_ user: UserRecord, tag: String) -> [String: Any] {
+        func untag(_ text: String?) -> Any {
+            text.map { $0.replacingOccurrences(of: tag, with: "TAG").replacingOccurrences(of: phone(tag), with: "PHONE") } ?? NSNull()
+        }
+        return [
+            "uid": untag(user.uid), "email": untag(user.email), "emailVerified": user.emailVerified,
+            "displayName": user.displayName ?? NSNull(), "photoURL": user.photoURL ?? NSNull(), "phoneNumber": untag(user.phoneNumber),
+            "disabled": user.disabled, "customClaims": user.customClaims ?? NSNull(),
+            "providers": user.providerData.map { "\(untag($0.providerId)):\(untag($0.uid))" }.sorted(),
+            "hasCreationTime": user.metadata.creationTime != nil, "hasValidAfter": user.tokensValidAfterTime != nil,
+        ]
+    }
+
+    /// The scenario's phone number, made from its tag as the Python script makes it.
+    static func phone(_ tag: String) -> String {
+        let digits = String(Int(tag, radix: 16)! % 10_000_000)
+        return "+1555" + String(repeating: "0", count: 7 - digits.count) + digits
+    }
+
+    static func kind(_ error: Error) -> String {
+        guard let error = error as? AdminAuthError else { return "other: \(error)" }
+        switch error.code {
+        case "auth/user-not-found": return "not found"
+        case "auth/email-already-exists", "auth/uid-already-exists", "auth/phone-number-already-exists": return "already exists"
+        case "auth/invalid-uid", "auth/invalid-password", "auth/invalid-email", "auth/invalid-phone-number", "auth/reserved-claim",
+             "auth/claims-too-large", "auth/argument-error":
+            return "invalid argument"
+        default: return "other: \(error)"
+        }
+    }
+
+    /// The scenario of Scripts/admin-users-check.py, through FirebaseAdminAuth, and what each
+    /// refusal said (to be checked against firebase-admin-node's words).
+    static func scenario(_ auth: AdminAuth, tag: String) async -> (results: [String: Any], errors: [String: AdminAuthError]) {
+        var results: [String: Any] = [:]
+        var errors: [String: AdminAuthError] = [:]
+        func step(_ name: String, _ call: () async throws -> Any) async {
+            do { results[name] = try await call() } catch {
+                results[name] = "error: " + kind(error)
+                errors[name] = error as? AdminAuthError
+            }
+        }
+        let uid = "user-\(tag)", email = "ada-\(tag)@example.com"
+        let phone = phone(tag)
+        await step("create") {
+            record(try await auth.createUser(CreateRequest(uid: uid, email: email, emailVerified: true, password: "correct horse", displayName: "Ada",
+                                                           photoURL: "https://example.com/ada.png", phoneNumber: phone)), tag: tag)
+        }
+        await step("get") { record(try await auth.getUser(uid), tag: tag) }
+        await step("getByEmail") { record(try await auth.getUserByEmail(email.uppercased()), tag: tag) }
+        await step("getByPhone") { record(try await auth.getUserByPhoneNumber(phone), tag: tag) }
+        await step("update") { record(try await auth.updateUser(uid, UpdateRequest(displayName: "Ada Lovelace", photoURL: .some(nil), disabled: true)), tag: tag) }
+        await step("removePhone") { record(try await auth.updateUser(uid, UpdateRequest(phoneNumber: .some(nil))), tag: tag) }
+        await step("claims") {
+            try await auth.setCustomUserClaims(uid, ["admin": true, "level": 3])
+            return record(try await auth.getUser(uid), tag: tag)
+        }
+        await step("revoke") {
+            try await auth.revokeRefreshTokens(uid)
+            return record(try await auth.getUser(uid), tag: tag)
+        }
+        await step("getUsers") {
+            let found = try await auth.getUsers([.uid(uid), .email("nobody-\(tag)@example.com")])
+            return ["users": found.users.map { $0.uid.replacingOccurrences(of: tag, with: "TAG") }.sorted(),
+                    "notFound": found.notFound.map { identifier -> String in
+                        switch identifier {
+                        case .uid(let value), .email(let value), .phoneNumber(let value): value.replacingOccurrences(of: tag, with: "TAG")
+                        case .provider(_, let value): value.replacingOccurrences(of: tag, with: "TAG")
+                        }
+                    }.sorted()]
+        }
+        await step("missing") { record(try await auth.getUser("missing-\(tag)"), tag: tag) }
+        await step("duplicateEmail") { record(try await auth.createUser(CreateRequest(email: email)), tag: tag) }
+        await step("duplicateUid") { record(try await auth.createUser(CreateRequest(uid: uid)), tag: tag) }
+        await step("longUid") { record(try await auth.createUser(CreateRequest(uid: String(repeating: "u", count: 129))), tag: tag) }
+        await step("shortPassword") { record(try await auth.createUser(CreateRequest(password: "12345")), tag: tag) }
+        await step("badEmail") { record(try await auth.createUser(CreateRequest(email: "not-an-address")), tag: tag) }
+        await step("badPhone") { record(try await auth.createUser(CreateRequest(phoneNumber: "5551234")), tag: tag) }
+        await step("reservedClaim") { try await auth.setCustomUserClaims(uid, ["sub": "x"]); return NSNull() }
+        await step("largeClaims") { try await auth.setCustomUserClaims(uid, ["blob": String(repeating: "x", count: 1000)]); return NSNull() }
+        await step("clearClaims") {
+            try await auth.setCustomUserClaims(uid, nil)
+            return record(try await auth.getUser(uid), tag: tag)
+        }
+        await step("second") { record(try await auth.createUser(CreateRequest(uid: "second-\(tag)")), tag: tag) }
+        await step("deleteUsers") {
+            let result = try await auth.deleteUsers([uid, "second-\(tag)", "never-\(tag)"])
+            return ["success": result.successCount, "failure": result.failureCount]
+        }
+        await step("afterDelete") { record(try await auth.getUser(uid), tag: tag) }
+        return (results, errors)
+    }
+
+    @Test(.enabled(if: python || ProcessInfo.processInfo.environment["CI"] != nil, "firebase-admin is not installed (pip install firebase-admin)"))
+    func everyStepComesToWhatFirebaseAdminComesTo() async throws {
+        let standIn = try Self.emulator()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let swiftTag = String(UInt32.random(in: 0x1000_0000...0xFFFF_FFFF), radix: 16)
+        let (ours, errors) = await Self.scenario(auth, tag: swiftTag)
+
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Scripts/admin-users-check.py")
+        let pythonTag = String(UInt32.random(in: 0x1000_0000...0xFFFF_FFFF), radix: 16)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, standIn.hostAndPort, "demo-fbauth", pythonTag]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let theirs = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(String(decoding: data, as: UTF8.self))")
+
+        // As JSON both ways, so that numbers and nulls compare alike.
+        func normalized(_ value: Any) -> String {
+            let data = (try? JSONSerialization.data(withJSONObject: ["v": value], options: [.sortedKeys])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+        #expect(Set(ours.keys) == Set(theirs.keys))
+        for name in theirs.keys.sorted() {
+            let (mine, python) = (normalized(ours[name] ?? NSNull()), normalized(theirs[name]!))
+            #expect(mine == python, "\(name): Swift \(mine), firebase-admin \(python)")
+        }
+        // getUserByProviderUid (firebase-admin-python has none): the email and phone "providers"
+        // look the user up by address and number, as firebase-admin-node does; another finds no one.
+        let probe = try await auth.createUser(CreateRequest(uid: "probe-\(swiftTag)", email: "probe-\(swiftTag)@example.com", phoneNumber: "+15550001111"))
+        #expect(try await auth.getUserByProviderUid(providerId: "email", uid: "PROBE-\(swiftTag)@example.com").uid == probe.uid)
+        #expect(try await auth.getUserByProviderUid(providerId: "phone", uid: "+15550001111").uid == probe.uid)
+        await #expect { try await auth.getUserByProviderUid(providerId: "google.com", uid: "probe-\(swiftTag)") } throws: { error in
+            (error as? AdminAuthError)?.code == "auth/user-not-found"
+        }
+
+        // The success path really happened (the test can fail): a created user, then gone.
+        #expect(normalized((ours["claims"] as? [String: Any])?["customClaims"] ?? NSNull()) == normalized(["admin": true, "level": 3]), "\(ours["claims"] ?? "")")
+        #expect(ours["afterDelete"] as? String == "error: not found")
+
+        // firebase-admin-node's codes and words for the refusals made before any request.
+        #expect(errors["longUid"]?.code == "auth/invalid-uid" && errors["longUid"]?.message == "The uid must be a non-empty string with at most 128 characters.")
+        #expect(errors["shortPassword"]?.code == "auth/invalid-password" && errors["shortPassword"]?.message == "The password must be a string with at least 6 characters.")
+        #expect(errors["badEmail"]?.code == "auth/invalid-email" && errors["badEmail"]?.message == "The email address is improperly formatted.")
+        #expect(errors["reservedClaim"]?.code == "auth/reserved-claim" && errors["reservedClaim"]?.message == "Developer claim \"sub\" is reserved and cannot be specified.")
+        #expect(errors["largeClaims"]?.code == "auth/claims-too-large" && errors["largeClaims"]?.message == "Developer claims payload should not exceed 1000 characters.")
+        // And the server's, mapped as FirebaseAuthError.fromServerError maps them.
+        #expect(errors["missing"]?.code == "auth/user-not-found" && errors["missing"]?.message == "There is no user record corresponding to the provided identifier.")
+        #expect(errors["duplicateEmail"]?.code == "auth/email-already-exists", "\(String(describing: errors["duplicateEmail"]))")
+        #expect(errors["duplicateUid"]?.code == "auth/uid-already-exists", "\(String(describing: errors["duplicateUid"]))")
+    }
+
+    /// Arguments refused before anything is sent: the emulator sees no request.
+    @Test func badArgumentsMakeNoRequest() async throws {
+        let standIn = try Self.emulator()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let before = standIn.requests.count
+        let calls: [(String, () async throws -> Void)] = [
+            ("auth/invalid-uid", { _ = try await auth.getUser("") }),
+            ("auth/invalid-uid", { _ = try await auth.getUser(String(repeating: "😀", count: 65)) }),
+            ("auth/invalid-email", { _ = try await auth.getUserByEmail("a@b@c") }),
+            ("auth/invalid-phone-number", { _ = try await auth.getUserByPhoneNumber("5551234") }),
+            ("auth/invalid-photo-url", { _ = try await auth.createUser(CreateRequest(photoURL: "ftp://example.com/x.png")) }),
+            ("auth/maximum-user-count-exceeded", { _ = try await auth.getUsers((0..<101).map { .uid("u\($0)") }) }),
+            ("auth/maximum-user-count-exceeded", { _ = try await auth.deleteUsers((0..<1001).map { "u\($0)" }) }),
+            ("auth/argument-error", { _ = try await auth.listUsers(maxResults: 1001) }),
+            ("auth/invalid-page-token", { _ = try await auth.listUsers(pageToken: "") }),
+            ("auth/reserved-claim", { try await auth.setCustomUserClaims("u1", ["iss": "x", "aud": "y"]) }),
+        ]
+        for (code, call) in calls {
+            await #expect { try await call() } throws: { error in (error as? AdminAuthError)?.code == code }
+        }
+        await #expect { try await auth.setCustomUserClaims("u1", ["iss": "x", "aud": "y"]) } throws: { error in
+            (error as? AdminAuthError)?.message == "Developer claims \"aud\", \"iss\" are reserved and cannot be specified."
+        }
+        #expect(standIn.requests.count == before, "\(standIn.requests.dropFirst(before).map(\.path))")
+    }
+
+    /// listUsers pages through every user, in pages of the size asked for.
+    @Test func listUsersPagesThroughEveryUser() async throws {
+        let standIn = try Self.emulator()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        for index in 0..<25 { _ = try await auth.createUser(CreateRequest(uid: "page-\(index)", email: "p\(index)@example.com")) }
+        var seen: [String] = [], token: String?, pages = 0
+        repeat {
+            let page = try await auth.listUsers(maxResults: 10, pageToken: token)
+            #expect(page.users.count <= 10)
+            seen += page.users.map(\.uid)
+            token = page.pageToken
+            pages += 1
+        } while token != nil && pages < 10
+        #expect(Set(seen) == Set((0..<25).map { "page-\($0)" }) && seen.count == 25 && pages == 3, "\(pages) pages: \(seen)")
+    }
+}
