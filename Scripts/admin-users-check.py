@@ -12,6 +12,8 @@ same scenario through FirebaseAdminAuth with another TAG and compares the two.
 import json
 import os
 import sys
+import urllib.parse
+import urllib.request
 import uuid
 
 host, project, tag = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -45,7 +47,7 @@ def record(user):
 
 
 def kind(error):
-    if isinstance(error, auth.UserNotFoundError):
+    if isinstance(error, (auth.UserNotFoundError, auth.EmailNotFoundError)):
         return "not found"
     if isinstance(error, (auth.EmailAlreadyExistsError, auth.UidAlreadyExistsError, auth.PhoneNumberAlreadyExistsError)):
         return "already exists"
@@ -89,6 +91,42 @@ step("badPhone", lambda: record(auth.create_user(phone_number="5551234", app=app
 step("reservedClaim", lambda: auth.set_custom_user_claims(uid, {"sub": "x"}, app=app))
 step("largeClaims", lambda: auth.set_custom_user_claims(uid, {"blob": "x" * 1000}, app=app))
 step("clearClaims", lambda: (auth.set_custom_user_claims(uid, None, app=app), record(auth.get_user(uid, app=app)))[1])
+def link(text):
+    """What an email action link says: its mode, where it continues, and that it has a code."""
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(text).query))
+    continued = query.get("continueUrl")
+    return {"mode": query.get("mode"), "continueUrl": continued.replace(tag, "TAG") if continued else None, "hasOobCode": bool(query.get("oobCode"))}
+
+
+def sign_in_with_custom_token(token):
+    request = urllib.request.Request(f"http://{host}/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=fake-api-key",
+                                     data=json.dumps({"token": token, "returnSecureToken": True}).encode(), headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))["idToken"]
+
+
+def custom_token_round_trip():
+    id_token = sign_in_with_custom_token(auth.create_custom_token(f"token-{tag}", {"role": "editor"}, app=app).decode())
+    claims = auth.verify_id_token(id_token, app=app)
+    return {"uid": claims["uid"].replace(tag, "TAG"), "role": claims.get("role"), "provider": claims["firebase"]["sign_in_provider"]}
+
+
+def session_cookie_round_trip():
+    id_token = sign_in_with_custom_token(auth.create_custom_token(f"cookie-{tag}", app=app).decode())
+    cookie = auth.create_session_cookie(id_token, expires_in=3600, app=app)
+    claims = auth.verify_session_cookie(cookie, app=app)
+    return {"uid": claims["uid"].replace(tag, "TAG"), "issuer": claims["iss"]}
+
+
+settings = auth.ActionCodeSettings(url=f"https://example.com/done-{tag}")
+step("linker", lambda: record(auth.create_user(uid=f"linker-{tag}", email=f"linker-{tag}@example.com", app=app)))
+step("resetLink", lambda: link(auth.generate_password_reset_link(f"linker-{tag}@example.com", settings, app=app)))
+step("verifyLink", lambda: link(auth.generate_email_verification_link(f"linker-{tag}@example.com", settings, app=app)))
+step("signInLink", lambda: link(auth.generate_sign_in_with_email_link(f"linker-{tag}@example.com",
+                                                                       auth.ActionCodeSettings(url=f"https://example.com/done-{tag}", handle_code_in_app=True), app=app)))
+step("linkForNobody", lambda: link(auth.generate_password_reset_link(f"nobody-{tag}@example.com", app=app)))
+step("customToken", custom_token_round_trip)
+step("sessionCookie", session_cookie_round_trip)
+step("shortCookie", lambda: auth.create_session_cookie("x.y.z", expires_in=60, app=app))
 step("second", lambda: record(auth.create_user(uid=f"second-{tag}", app=app)))
 step("deleteUsers", lambda: (lambda result: {"success": result.success_count, "failure": result.failure_count})(
     auth.delete_users([uid, f"second-{tag}", f"never-{tag}"], app=app)))

@@ -46,7 +46,8 @@ package struct AdminAPI: Sendable {
             guard AdminChecks.isTenantID(tenantId) else { throw AdminErrors.client("INVALID_TENANT_ID") }
             path += "/tenants/\(tenantId)"
         }
-        var components = URLComponents(string: endpoint + path + "/" + resource)!
+        // `:createSessionCookie` belongs to the project (or tenant) itself; the rest are below it.
+        var components = URLComponents(string: endpoint + path + (resource.hasPrefix(":") ? "" : "/") + resource)!
         if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
         let (status, answer) = try caller.send(method, components.url!, body: body, headers: ["X-Client-Version": "Swift/Admin/fbauth"])
         guard (200..<300).contains(status) else { throw AdminErrors.fromServer(status: status, answer: answer) }

@@ -104,6 +104,33 @@ package struct StandInConfiguration: Sendable {
     package var authorizedUsers: [AuthorizedUserGrant] = []
 
     package init() {}
+
+    /// How `fbauth emulator` answers: as Google's Auth emulator does, for project `projectId`
+    /// (its tokens `alg: none` unless `signsTokens`). One place, for the command and the tests
+    /// that stand in for it.
+    package static func googleEmulator(projectId: String, signsTokens: Bool = false) -> StandInConfiguration {
+        var configuration = StandInConfiguration()
+        configuration.projectId = projectId
+        // As Google's Auth emulator starts: without email enumeration protection (its
+        // `PATCH /emulator/v1/projects/P/config` turns it on, as a project's setting does).
+        configuration.emailEnumerationProtection = false
+        configuration.answersAsGoogleEmulator = true
+        // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
+        configuration.checksContinueURLDomains = false
+        // Google's Auth emulator's project number, which securetoken reports as project_id.
+        configuration.projectNumber = "12345"
+        // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
+        // factors go without reCAPTCHA, as against Google's Auth emulator.
+        configuration.checksRecaptcha = false
+        // Programs written against Google's Auth emulator sign in with fake JSON claims.
+        configuration.acceptsFakeClaims = true
+        // With signsTokens its ID tokens are signed, and its certificate published, so that a
+        // server (fbauth verify-token, FirebaseAdminAuth) checks their signatures as against
+        // production; otherwise they are `alg: none`, as Google's Auth emulator makes them.
+        configuration.signsIDTokens = signsTokens
+        configuration.unsignedTokens = !signsTokens
+        return configuration
+    }
 }
 
 /// A service account's RSA public key, as the token endpoint checks its signatures.

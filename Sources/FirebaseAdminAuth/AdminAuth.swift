@@ -28,6 +28,8 @@ public final class AdminAuth: Sendable {
     private let sessionCookies: FirebaseTokenVerifier?
     /// The Admin API's user management, for the same project and credentials.
     let users: AdminAPI?
+    /// Custom tokens, signed with the service account's key (or IAM's signBlob on Google's clouds).
+    let minter: CustomTokenMinter
     let clock: WallClock
     /// The one warning that an unsigned emulator token was taken.
     private let unsignedWarning: OnceLog
@@ -63,6 +65,7 @@ public final class AdminAuth: Sendable {
         idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
         sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator, credentials: credentials) }
         users = project.map { AdminAPI(projectId: $0, emulatorHost: emulator, credentials: credentials) }
+        minter = CustomTokenMinter(emulator: emulator != nil, credentials: credentials)
         clock = SystemClock()
     }
 
@@ -75,6 +78,7 @@ public final class AdminAuth: Sendable {
                                          certificatesURL: certificatesURL)
         sessionCookies = nil
         users = nil
+        minter = CustomTokenMinter(emulator: false, credentials: .applicationDefault(environment: [:]), transport: transport, clock: clock)
         self.clock = clock
     }
 

@@ -62,6 +62,7 @@ public struct UpdateRequest: Sendable {
     /// The providers to unlink from the user (`providersToUnlink`).
     public var providersToUnlink: [String]
 
+    /// A request changing the properties given, the others left as they are.
     public init(email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: String?? = nil,
                 photoURL: String?? = nil, phoneNumber: String?? = nil, disabled: Bool? = nil, providersToUnlink: [String] = []) {
         self.email = email

@@ -15,30 +15,11 @@ struct BundledStandIn: LocalStandIn {
     func start(_ setup: LocalEmulatorSetup) throws(FBAuthError) -> RunningStandIn {
         let (port, project, tokenLifetime, signsTokens, importing, appCheck) =
             (setup.port, setup.project, setup.tokenLifetime, setup.signsTokens, setup.importing, setup.appCheck)
-        var configuration = StandInConfiguration()
-        configuration.projectId = project
+        var configuration = StandInConfiguration.googleEmulator(projectId: project, signsTokens: signsTokens)
         configuration.idTokenLifetime = tokenLifetime
-        // As Google's Auth emulator starts: without email enumeration protection (its
-        // `PATCH /emulator/v1/projects/P/config` turns it on, as a project's setting does).
-        configuration.emailEnumerationProtection = false
-        configuration.answersAsGoogleEmulator = true
-        // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
-        configuration.checksContinueURLDomains = false
         configuration.autoConsentEmail = setup.autoConsentEmail
-        // Google's Auth emulator's project number, which securetoken reports as project_id.
-        configuration.projectNumber = "12345"
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
-        // No test double of Google's reCAPTCHA scripts reaches a user's browser: SMS second
-        // factors go without reCAPTCHA, as against Google's Auth emulator.
-        configuration.checksRecaptcha = false
-        // Programs written against Google's Auth emulator sign in with fake JSON claims.
-        configuration.acceptsFakeClaims = true
-        // With --sign-tokens its ID tokens are signed, and its certificate published, so that a
-        // server (fbauth verify-token, FirebaseAdminAuth) checks their signatures as against
-        // production; otherwise they are `alg: none`, as Google's Auth emulator makes them.
-        configuration.signsIDTokens = signsTokens
-        configuration.unsignedTokens = !signsTokens
         let standIn: StandIn
         do {
             standIn = try StandIn(configuration: configuration, port: port)

@@ -1,6 +1,9 @@
 import FBAuthStandIn
 import FirebaseAdminAuth
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 /// Issue 57: FirebaseAdminAuth manages users as firebase-admin does. One scenario (create, the
@@ -20,11 +23,7 @@ import Testing
 
     /// A stand-in that answers as `fbauth emulator` does.
     static func emulator() throws -> StandIn {
-        var configuration = StandInConfiguration()
-        configuration.projectId = "demo-fbauth"
-        configuration.emailEnumerationProtection = false
-        configuration.answersAsGoogleEmulator = true
-        let standIn = try StandIn(configuration: configuration)
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
         standIn.start()
         return standIn
     }
@@ -43,6 +42,19 @@ import Testing
         ]
     }
 
+    /// `accounts:signInWithCustomToken` as an app calls it: the ID token.
+    static func signInWithCustomToken(_ token: String, host: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://\(host)/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=fake-api-key")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = try JSONSerialization.data(withJSONObject: ["token": token, "returnSecureToken": true])
+        let (data, _) = try await URLSession.shared.data(for: request)
+        guard let idToken = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["idToken"] as? String else {
+            throw URLError(.badServerResponse)
+        }
+        return idToken
+    }
+
     /// The scenario's phone number, made from its tag as the Python script makes it.
     static func phone(_ tag: String) -> String {
         let digits = String(Int(tag, radix: 16)! % 10_000_000)
@@ -52,10 +64,10 @@ import Testing
     static func kind(_ error: Error) -> String {
         guard let error = error as? AdminAuthError else { return "other: \(error)" }
         switch error.code {
-        case "auth/user-not-found": return "not found"
+        case "auth/user-not-found", "auth/email-not-found": return "not found"
         case "auth/email-already-exists", "auth/uid-already-exists", "auth/phone-number-already-exists": return "already exists"
         case "auth/invalid-uid", "auth/invalid-password", "auth/invalid-email", "auth/invalid-phone-number", "auth/reserved-claim",
-             "auth/claims-too-large", "auth/argument-error":
+             "auth/claims-too-large", "auth/argument-error", "auth/invalid-session-cookie-duration":
             return "invalid argument"
         default: return "other: \(error)"
         }
@@ -63,7 +75,7 @@ import Testing
 
     /// The scenario of Scripts/admin-users-check.py, through FirebaseAdminAuth, and what each
     /// refusal said (to be checked against firebase-admin-node's words).
-    static func scenario(_ auth: AdminAuth, tag: String) async -> (results: [String: Any], errors: [String: AdminAuthError]) {
+    static func scenario(_ auth: AdminAuth, tag: String, host: String) async -> (results: [String: Any], errors: [String: AdminAuthError]) {
         var results: [String: Any] = [:]
         var errors: [String: AdminAuthError] = [:]
         func step(_ name: String, _ call: () async throws -> Any) async {
@@ -114,6 +126,32 @@ import Testing
             try await auth.setCustomUserClaims(uid, nil)
             return record(try await auth.getUser(uid), tag: tag)
         }
+        func link(_ text: String) -> [String: Any] {
+            let items = URLComponents(string: text)?.queryItems ?? []
+            func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+            return ["mode": value("mode") ?? NSNull(), "continueUrl": value("continueUrl").map { $0.replacingOccurrences(of: tag, with: "TAG") } ?? NSNull(),
+                    "hasOobCode": !(value("oobCode") ?? "").isEmpty]
+        }
+        let settings = ActionCodeSettings(url: "https://example.com/done-\(tag)")
+        await step("linker") { record(try await auth.createUser(CreateRequest(uid: "linker-\(tag)", email: "linker-\(tag)@example.com")), tag: tag) }
+        await step("resetLink") { link(try await auth.generatePasswordResetLink("linker-\(tag)@example.com", actionCodeSettings: settings)) }
+        await step("verifyLink") { link(try await auth.generateEmailVerificationLink("linker-\(tag)@example.com", actionCodeSettings: settings)) }
+        await step("signInLink") {
+            link(try await auth.generateSignInWithEmailLink("linker-\(tag)@example.com",
+                                                           actionCodeSettings: ActionCodeSettings(url: "https://example.com/done-\(tag)", handleCodeInApp: true)))
+        }
+        await step("linkForNobody") { link(try await auth.generatePasswordResetLink("nobody-\(tag)@example.com")) }
+        await step("customToken") {
+            let idToken = try await signInWithCustomToken(try await auth.createCustomToken("token-\(tag)", developerClaims: ["role": "editor"]), host: host)
+            let decoded = try await auth.verifyIDToken(idToken)
+            return ["uid": decoded.uid.replacingOccurrences(of: tag, with: "TAG"), "role": decoded.claims["role"] ?? NSNull(), "provider": decoded.signInProvider ?? NSNull()]
+        }
+        await step("sessionCookie") {
+            let idToken = try await signInWithCustomToken(try await auth.createCustomToken("cookie-\(tag)"), host: host)
+            let decoded = try await auth.verifySessionCookie(try await auth.createSessionCookie(idToken, expiresIn: 3600))
+            return ["uid": decoded.uid.replacingOccurrences(of: tag, with: "TAG"), "issuer": decoded.claims["iss"] ?? NSNull()]
+        }
+        await step("shortCookie") { try await auth.createSessionCookie("x.y.z", expiresIn: 60) }
         await step("second") { record(try await auth.createUser(CreateRequest(uid: "second-\(tag)")), tag: tag) }
         await step("deleteUsers") {
             let result = try await auth.deleteUsers([uid, "second-\(tag)", "never-\(tag)"])
@@ -129,7 +167,7 @@ import Testing
         defer { standIn.stop() }
         let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
         let swiftTag = String(UInt32.random(in: 0x1000_0000...0xFFFF_FFFF), radix: 16)
-        let (ours, errors) = await Self.scenario(auth, tag: swiftTag)
+        let (ours, errors) = await Self.scenario(auth, tag: swiftTag, host: standIn.hostAndPort)
 
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Scripts/admin-users-check.py")
