@@ -52,7 +52,7 @@ let package = Package(
         // at every start (linked into `fbauth` only).
         .target(name: "CProcessArguments"),
         // The command line: arguments, commands, console, exit codes, help. Drives FBAuth.
-        .target(name: "FBAuthCLI", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthVerification", "LoopbackHTTP"]),
+        .target(name: "FBAuthCLI", dependencies: ["FBAuth", "FBAuthAdmin", "FBAuthSupport", "FBAuthVerification", "LoopbackHTTP"]),
         // The HTTP transport on macOS (URLSession); built everywhere so Linux tests keep it honest.
         .target(name: "FBAuthURLSession", dependencies: ["FBAuthHTTP", "FBAuthSupport"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,

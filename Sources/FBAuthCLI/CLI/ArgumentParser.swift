@@ -71,7 +71,7 @@ package struct ArgumentParser: Sendable {
 
         guard let command else { return .help(command: nil) }
         let maximum = command.positionals.count
-        if parsed.positionals.count > maximum {
+        if parsed.positionals.count > maximum, command.positionals.last?.repeats != true {
             throw .usage("unexpected argument '\(parsed.positionals[maximum])'" + scopeSuffix(command))
         }
         if let missing = command.positionals.dropFirst(parsed.positionals.count).first(where: { !$0.optional }) {

@@ -17,6 +17,7 @@ package struct CommandLineTool: Sendable {
         Command(SignInCommand.self),
         Command(TokenCommand.self),
         Command(VerifyTokenCommand.self),
+        Command(UsersCommand.self),
         Command(WhoAmICommand.self),
         Command(StatusCommand.self),
         Command(AccountsCommand.self),

@@ -37,13 +37,16 @@ package struct PositionalSpec: Sendable, Equatable {
     package let suggestions: [String]
     /// Offered only after this word (`totp phone` after `mfa enroll`); nil: right after the command.
     package let after: String?
+    /// The last positional may be given any number of times (`users delete UID…`).
+    package let repeats: Bool
 
-    package init(_ name: String, optional: Bool = false, suggestions: [String] = [], after: String? = nil, help: String) {
+    package init(_ name: String, optional: Bool = false, suggestions: [String] = [], after: String? = nil, repeats: Bool = false, help: String) {
         self.name = name
         self.help = help
         self.optional = optional
         self.suggestions = suggestions
         self.after = after
+        self.repeats = repeats
     }
 }
 

@@ -1,0 +1,283 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import FBAuth
+import FBAuthAdmin
+import FBAuthHTTP
+import FBAuthSupport
+import FBAuthVerification
+
+/// `fbauth users …`: a project's (or tenant's) users, for its administrators, on the same
+/// engine as FirebaseAdminAuth (FBAuthAdmin): its checks, its codes, its words.
+enum UsersCommand: RunnableCommand {
+    static let actions = ["list", "get", "create", "update", "delete", "disable", "enable", "set-claims", "revoke", "link"]
+
+    static let spec = CommandSpec(
+        name: "users",
+        summary: "Manage the project's users with the Admin API: list, look up, create, change, disable, delete, set claims, revoke sessions, make email links.",
+        usage: ["list [--max N]", "get UID | --email E | --phone +1…", "create [--uid U] [--email E] [--password-stdin] [--display-name N] [--phone +1…] [--email-verified] [--disabled]",
+                "update UID [--email E] [--password-stdin] [--display-name N] [--phone +1…] [--email-verified] [--disabled]",
+                "delete UID…", "disable UID", "enable UID", "set-claims UID JSON", "revoke UID", "link reset|verify|signin EMAIL [--continue-url URL]"],
+        options: [
+            OptionSpec("max", value: "N", help: "With list: at most N users (default: all of them, a thousand to a page)."),
+            OptionSpec("email", value: "EMAIL", help: "With get: look the user up by email; with create and update: the user's email."),
+            OptionSpec("phone", value: "NUMBER", help: "With get: look the user up by phone number; with create and update: the user's number (E.164)."),
+            OptionSpec("uid", value: "UID", help: "With create: the new user's uid (default: Firebase makes one)."),
+            OptionSpec("display-name", value: "NAME", help: "With create and update: the user's name."),
+            OptionSpec("password-stdin", help: "With create and update: read the user's password from stdin (never from arguments)."),
+            OptionSpec("email-verified", help: "With create and update: take the email as verified."),
+            OptionSpec("disabled", help: "With create: create the user disabled."),
+            OptionSpec("continue-url", value: "URL", help: "With link: where the user goes once the action is done."),
+        ],
+        positionals: [
+            PositionalSpec("ACTION", suggestions: actions, help: actions.joined(separator: ", ") + "."),
+            PositionalSpec("ARGUMENTS", optional: true, repeats: true, help: "The uid (several for delete), the uid and the claims' JSON, or the kind of link and the email."),
+        ],
+        details: """
+            Every result is JSON on stdout: a user as firebase-admin's UserRecord.toJSON() \
+            writes one, a list as {"users": […]}, a link as {"link": …}. The project is \
+            --project, else GOOGLE_CLOUD_PROJECT or GCLOUD_PROJECT, else the current \
+            session's; --tenant-id works in one of its tenants. The credentials are those \
+            verify-token --check-revoked uses (GOOGLE_APPLICATION_CREDENTIALS, gcloud's \
+            application default credentials, the metadata server); against an emulator \
+            (FIREBASE_AUTH_EMULATOR_HOST) none.
+
+            Arguments are checked as firebase-admin checks them before anything is sent \
+            (exit 2): a uid of 1 to 128 characters, an email with one @, a number in E.164, a \
+            password of at least 6 characters, claims of at most 1,000 characters without \
+            the reserved names. A user the server cannot find, an email already in use, and \
+            the server's other refusals are exit 1 with firebase-admin's code and words.
+
+            Examples:
+              fbauth users create --email ada@example.com --display-name Ada --password-stdin < password.txt
+              fbauth users set-claims UID '{"admin":true}'
+              fbauth users list | jq -r '.users[].email'
+              fbauth users link reset ada@example.com --continue-url https://example.com/done
+            """)
+
+    enum Action: Equatable {
+        case list(max: Int?)
+        case get(Identifier)
+        case create(readsPassword: Bool)
+        case update(String, readsPassword: Bool)
+        case delete([String])
+        case disable(String, Bool)
+        case setClaims(String, String)
+        case revoke(String)
+        case link(String, email: String, continueURL: String?)
+
+        enum Identifier: Equatable { case uid(String), email(String), phone(String) }
+    }
+
+    struct Options: Equatable {
+        var action: Action
+        var email: String?
+        var phone: String?
+        var uid: String?
+        var displayName: String?
+        var emailVerified: Bool
+        var disabled: Bool
+    }
+
+    static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
+        guard let word = arguments.positionals.first else { throw .usage("users needs an action: \(actions.joined(separator: ", "))") }
+        let rest = Array(arguments.positionals.dropFirst())
+        func one(_ what: String) throws(FBAuthError) -> String {
+            guard rest.count == 1, let value = rest.first, !value.isEmpty else { throw .usage("users \(word) takes one \(what)") }
+            return value
+        }
+        let action: Action
+        switch word {
+        case "list":
+            guard rest.isEmpty else { throw .usage("users list takes no arguments") }
+            let max = try arguments.nonEmpty("max").map { (text: String) throws(FBAuthError) -> Int in
+                guard let number = Int(text), number > 0 else { throw .usage("--max '\(TerminalText.safe(String(text.prefix(20))))' is not a positive number") }
+                return number
+            }
+            action = .list(max: max)
+        case "get":
+            let ways = [rest.first.map(Action.Identifier.uid), try arguments.nonEmpty("email").map(Action.Identifier.email),
+                        try arguments.nonEmpty("phone").map(Action.Identifier.phone)].compactMap { $0 }
+            guard ways.count == 1, rest.count <= 1 else { throw .usage("users get takes one of: a uid, --email E or --phone NUMBER") }
+            action = .get(ways[0])
+        case "create":
+            guard rest.isEmpty else { throw .usage("users create takes no arguments; give the uid with --uid") }
+            action = .create(readsPassword: arguments.flag("password-stdin"))
+        case "update": action = .update(try one("uid"), readsPassword: arguments.flag("password-stdin"))
+        case "delete":
+            guard !rest.isEmpty else { throw .usage("users delete takes one or more uids") }
+            action = .delete(rest)
+        case "disable", "enable": action = .disable(try one("uid"), word == "disable")
+        case "set-claims":
+            guard rest.count == 2 else { throw .usage("users set-claims takes a uid and the claims' JSON object ('{}' removes them)") }
+            action = .setClaims(rest[0], rest[1])
+        case "revoke": action = .revoke(try one("uid"))
+        case "link":
+            guard rest.count == 2, ["reset", "verify", "signin"].contains(rest[0]) else { throw .usage("users link takes reset, verify or signin, and the email") }
+            action = .link(rest[0], email: rest[1], continueURL: try arguments.nonEmpty("continue-url"))
+        default:
+            throw .usage("'\(TerminalText.safe(String(word.prefix(40))))' is not a users action; use one of: \(actions.joined(separator: ", "))")
+        }
+        return Options(action: action, email: try arguments.nonEmpty("email"), phone: try arguments.nonEmpty("phone"), uid: try arguments.nonEmpty("uid"),
+                       displayName: arguments.value("display-name"), emailVerified: arguments.flag("email-verified"), disabled: arguments.flag("disabled"))
+    }
+
+    static func run(_ options: Options, _ context: CommandContext) throws(FBAuthError) {
+        var api = AdminAPI(projectId: try VerifyTokenCommand.projectId(context), emulatorHost: context.settings.emulatorHost,
+                           transport: context.dependencies.transport, clock: context.clock, credentials: .applicationDefault(environment: context.environment))
+        if let tenant = context.globals.tenantId { api = api.forTenant(tenant) }
+        let output: JSONValue
+        do throws(TokenRefusal) {
+            output = try perform(options, api: api, context: context)
+        } catch {
+            throw failure(error)
+        }
+        context.console.writeOutput(JSONOutput.render(output))
+    }
+
+    private static func perform(_ options: Options, api: AdminAPI, context: CommandContext) throws(TokenRefusal) -> JSONValue {
+        switch options.action {
+        case .list(let max):
+            var users: [JSONValue] = [], token: String?
+            repeat {
+                let page = try api.listUsers(maxResults: min(AdminAPI.maxListUsers, (max ?? Int.max) - users.count), pageToken: token)
+                users += page.users.map(UserRecordJSON.make)
+                token = page.pageToken
+            } while token != nil && users.count < (max ?? Int.max)
+            return .object(["users": .array(users)])
+        case .get(.uid(let uid)): return UserRecordJSON.make(try api.getUser(.uid(uid)))
+        case .get(.email(let email)): return UserRecordJSON.make(try api.getUser(.email(email)))
+        case .get(.phone(let phone)): return UserRecordJSON.make(try api.getUser(.phoneNumber(phone)))
+        case .create(let readsPassword):
+            var user = AdminNewUser()
+            (user.uid, user.email, user.phoneNumber, user.displayName) = (options.uid, options.email, options.phone, options.displayName)
+            if options.emailVerified { user.emailVerified = true }
+            if options.disabled { user.disabled = true }
+            if readsPassword { user.password = try password(context) }
+            return UserRecordJSON.make(try api.createUser(user))
+        case .update(let uid, let readsPassword):
+            var change = AdminUserChange()
+            change.email = options.email
+            if let phone = options.phone { change.phoneNumber = .some(phone.isEmpty ? nil : phone) }
+            if let name = options.displayName { change.displayName = .some(name.isEmpty ? nil : name) }
+            if options.emailVerified { change.emailVerified = true }
+            if readsPassword { change.password = try password(context) }
+            return UserRecordJSON.make(try api.updateUser(uid, change))
+        case .delete(let uids):
+            if uids.count == 1 {
+                try api.deleteUser(uids[0])
+                return .object(["deleted": .array([.string(uids[0])])])
+            }
+            let deletion = try api.deleteUsers(uids)
+            return .object(["successCount": .integer(Int64(deletion.successCount)), "failureCount": .integer(Int64(deletion.failures.count)),
+                            "errors": .array(deletion.failures.map { .object(["index": .integer(Int64($0.index)), "uid": .string(uids[$0.index]), "message": .string($0.error.message)]) })])
+        case .disable(let uid, let disabled):
+            var change = AdminUserChange()
+            change.disabled = disabled
+            return UserRecordJSON.make(try api.updateUser(uid, change))
+        case .setClaims(let uid, let text):
+            guard case .object(let claims)? = JSONValue.decoded(Data(text.utf8)) else {
+                throw AdminErrors.client("INVALID_ARGUMENT", message: "the claims must be a JSON object, such as '{\"admin\":true}' ('{}' removes them)")
+            }
+            try api.setCustomUserClaims(uid, claims.isEmpty ? nil : claims)
+            return UserRecordJSON.make(try api.getUser(.uid(uid)))
+        case .revoke(let uid):
+            try api.revokeRefreshTokens(uid, now: context.clock.now())
+            return UserRecordJSON.make(try api.getUser(.uid(uid)))
+        case .link(let kind, let email, let continueURL):
+            var settings = continueURL.map(AdminActionSettings.init(url:))
+            if kind == "signin" {
+                guard settings != nil else {
+                    throw AdminErrors.client("INVALID_ARGUMENT", message: "a sign-in link needs --continue-url, the page that finishes the sign-in")
+                }
+                settings?.handleCodeInApp = true
+            }
+            let linkKind: AdminAPI.LinkKind = kind == "reset" ? .passwordReset : kind == "verify" ? .verifyEmail : .signIn
+            return .object(["link": .string(try api.emailActionLink(linkKind, email: email, settings: settings))])
+        }
+    }
+
+    /// The user's password: all of stdin, one trailing newline removed.
+    private static func password(_ context: CommandContext) throws(TokenRefusal) -> String {
+        guard let text = try? SecretInput.text(from: "-", option: "--password-stdin", console: context.console), !text.isEmpty else {
+            throw AdminErrors.client("INVALID_PASSWORD")
+        }
+        return text
+    }
+
+    /// The Admin SDK's code and words, with the exit code: bad input 2, unreachable 6, else 1.
+    static func failure(_ refusal: TokenRefusal) -> FBAuthError {
+        let message = "\(TerminalText.safe(refusal.message)) [\(refusal.code)]"
+        if refusal.blame == .unavailable { return .failed(.networkError, message) }
+        let code = refusal.code
+        if code.hasPrefix("auth/invalid-") || code.hasPrefix("auth/missing-") || ["auth/argument-error", "auth/reserved-claim", "auth/claims-too-large",
+                                                                                 "auth/maximum-user-count-exceeded"].contains(code) {
+            return .usage(message)
+        }
+        return .failed(.serverRefused, message)
+    }
+}
+
+/// A user as firebase-admin-node's `UserRecord.toJSON()` writes one (times as UTC date strings).
+enum UserRecordJSON {
+    static func make(_ user: AdminUserRecord) -> JSONValue {
+        func string(_ value: String?) -> JSONValue? { value.map(JSONValue.string) }
+        var fields: [String: JSONValue] = ["uid": .string(user.uid), "emailVerified": .bool(user.emailVerified), "disabled": .bool(user.disabled)]
+        fields["email"] = string(user.email)
+        fields["displayName"] = string(user.displayName)
+        fields["photoURL"] = string(user.photoURL)
+        fields["phoneNumber"] = string(user.phoneNumber)
+        fields["passwordHash"] = string(user.passwordHash)
+        fields["passwordSalt"] = string(user.passwordSalt)
+        fields["tenantId"] = string(user.tenantId)
+        fields["customClaims"] = user.customClaims.map(JSONValue.object)
+        fields["tokensValidAfterTime"] = user.tokensValidAfterTime.map { .string(utc($0)) }
+        var metadata: [String: JSONValue] = [:]
+        metadata["creationTime"] = user.creationTime.map { .string(utc($0)) }
+        metadata["lastSignInTime"] = user.lastSignInTime.map { .string(utc($0)) }
+        metadata["lastRefreshTime"] = user.lastRefreshTime.map { .string(utc($0)) }
+        fields["metadata"] = .object(metadata)
+        fields["providerData"] = .array(user.providerData.map { provider in
+            var info: [String: JSONValue] = ["uid": .string(provider.uid), "providerId": .string(provider.providerId)]
+            (info["displayName"], info["email"]) = (string(provider.displayName), string(provider.email))
+            (info["photoURL"], info["phoneNumber"]) = (string(provider.photoURL), string(provider.phoneNumber))
+            return .object(info)
+        })
+        if !user.secondFactors.isEmpty {
+            fields["multiFactor"] = .object(["enrolledFactors": .array(user.secondFactors.map { factor in
+                var info: [String: JSONValue] = ["uid": .string(factor.uid), "factorId": .string(factor.factorId)]
+                info["displayName"] = string(factor.displayName)
+                info["phoneNumber"] = string(factor.phoneNumber)
+                info["enrollmentTime"] = factor.enrollmentTime.map { .string(utc($0)) }
+                return .object(info)
+            })])
+        }
+        return .object(fields)
+    }
+
+    /// JavaScript's `Date.toUTCString()`: `Tue, 01 Dec 2026 22:37:05 GMT`.
+    static func utc(_ date: Date) -> String {
+        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"], months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let dayNumber = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let civil = civilDate(days: dayNumber)
+        let inDay = seconds - dayNumber * 86400
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(days[Int(((dayNumber % 7) + 7) % 7)]), \(two(civil.day)) \(months[Int(civil.month) - 1]) \(civil.year) \(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+    }
+
+    /// The proleptic Gregorian date of a day number since 1970 (Howard Hinnant's `civil_from_days`).
+    static func civilDate(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 57, item 4: `fbauth users` on the same engine as FirebaseAdminAuth, against `fbauth
+/// emulator` (the real binaries), as a project's administrator uses it in a terminal or CI.
+@Suite struct UsersCommandTests {
+    func emulator(_ harness: Harness) throws -> (BackgroundProcess, [String: String]) {
+        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
+        #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
+        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "http://", with: "")
+        return (emulator, ["FIREBASE_AUTH_EMULATOR_HOST": host])
+    }
+
+    @Test func anAdministratorsDayWithUsers() throws {
+        let harness = try Harness()
+        let (emulator, environment) = try emulator(harness)
+        defer { emulator.interrupt() }
+        func users(_ arguments: [String], stdin: String? = nil) throws -> RunResult {
+            try harness.run(["--project", "demo-fbauth", "users"] + arguments, stdin: stdin, environment: environment)
+        }
+        let created = try users(["create", "--uid", "ada", "--email", "ada@example.com", "--display-name", "Ada", "--phone", "+15555550100", "--password-stdin"],
+                                stdin: "correct horse\n")
+        #expect(created.status == 0 && created.json["uid"] as? String == "ada" && created.json["email"] as? String == "ada@example.com"
+                    && created.json["displayName"] as? String == "Ada" && created.json["phoneNumber"] as? String == "+15555550100"
+                    && created.json["disabled"] as? Bool == false && (created.json["metadata"] as? [String: Any])?["creationTime"] is String, "\(created)")
+        #expect(!created.stdout.contains("correct horse") && !created.stderr.contains("correct horse"))
+        // The password works: the user signs in with it.
+        let signIn = try harness.postToStandIn("/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k",
+                                              ["email": "ada@example.com", "password": "correct horse", "returnSecureToken": true],
+                                              port: UInt16(environment["FIREBASE_AUTH_EMULATOR_HOST"]!.split(separator: ":").last!)!)
+        #expect(signIn.status == 200, "\(signIn)")
+
+        for lookup in [["get", "ada"], ["get", "--email", "ADA@example.com"], ["get", "--phone", "+15555550100"]] {
+            let found = try users(lookup)
+            #expect(found.status == 0 && found.json["uid"] as? String == "ada", "\(lookup): \(found)")
+        }
+        let claims = try users(["set-claims", "ada", #"{"admin":true,"tier":2}"#])
+        #expect(claims.status == 0 && (claims.json["customClaims"] as? [String: Any])?["admin"] as? Bool == true, "\(claims)")
+        let disabled = try users(["disable", "ada"])
+        #expect(disabled.status == 0 && disabled.json["disabled"] as? Bool == true, "\(disabled)")
+        let enabled = try users(["enable", "ada"])
+        #expect(enabled.status == 0 && enabled.json["disabled"] as? Bool == false, "\(enabled)")
+        let link = try users(["link", "reset", "ada@example.com", "--continue-url", "https://example.com/done"])
+        let url = try #require((link.json["link"] as? String).flatMap(URLComponents.init(string:)), "\(link)")
+        #expect(url.queryItems?.first { $0.name == "mode" }?.value == "resetPassword" && url.queryItems?.contains { $0.name == "oobCode" } == true, "\(link)")
+        _ = try users(["create", "--uid", "grace"])
+        let listed = try users(["list"])
+        #expect(listed.status == 0 && Set(((listed.json["users"] as? [[String: Any]]) ?? []).compactMap { $0["uid"] as? String }) == ["ada", "grace"], "\(listed)")
+        let limited = try users(["list", "--max", "1"])
+        #expect((limited.json["users"] as? [Any])?.count == 1, "\(limited)")
+
+        // Bad input: exit 2, the Admin SDK's words, nothing sent. The server's refusals: exit 1.
+        for (arguments, line) in [
+            (["create", "--uid", String(repeating: "u", count: 129)], "The uid must be a non-empty string with at most 128 characters. [auth/invalid-uid]"),
+            (["create", "--email", "not-an-address"], "The email address is improperly formatted. [auth/invalid-email]"),
+            (["create", "--phone", "5555550100"], "The phone number must be a non-empty E.164 standard compliant identifier string. [auth/invalid-phone-number]"),
+            (["set-claims", "ada", #"{"sub":"x"}"#], #"Developer claim "sub" is reserved and cannot be specified. [auth/reserved-claim]"#),
+            (["set-claims", "ada", "[1]"], "the claims must be a JSON object, such as '{\"admin\":true}' ('{}' removes them) [auth/argument-error]"),
+            (["frobnicate"], "'frobnicate' is not a users action; use one of: list, get, create, update, delete, disable, enable, set-claims, revoke, link"),
+        ] {
+            let result = try users(arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "fbauth: \(line)\n", "\(arguments): \(result)")
+        }
+        let duplicate = try users(["create", "--email", "ada@example.com"])
+        #expect(duplicate.status == 1 && duplicate.stderr == "fbauth: The email address is already in use by another account. [auth/email-already-exists]\n", "\(duplicate)")
+        let deleted = try users(["delete", "ada", "grace"])
+        #expect(deleted.status == 0 && deleted.json["successCount"] as? Int == 2, "\(deleted)")
+        let gone = try users(["get", "ada"])
+        #expect(gone.status == 1 && gone.stderr == "fbauth: There is no user record corresponding to the provided identifier. [auth/user-not-found]\n", "\(gone)")
+    }
+
+    /// Without an emulator or credentials, nothing is sent and the line says what to set.
+    @Test func withoutCredentialsItSaysWhatToSet() throws {
+        let harness = try Harness()
+        let result = try harness.run(["--project", "my-project", "users", "get", "ada"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "", "GCE_METADATA_HOST": ""])
+        #expect(result.status != 0 && result.stderr.hasPrefix("fbauth: Managing users needs the Admin API's credentials, and none were found"), "\(result)")
+    }
+}
