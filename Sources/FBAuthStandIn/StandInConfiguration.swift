@@ -69,7 +69,7 @@ package struct StandInConfiguration: Sendable {
     package var authorizedDomains: [String]? = nil
     /// Multi-factor authentication (Identity Platform): which second factors users may enrol;
     /// a user with one enrolled must give it at every sign-in.
-    package var multiFactor = MultiFactorSettings()
+    package var multiFactor = ProjectMultiFactorPolicy()
     /// reCAPTCHA Enterprise enforcement for phone numbers (SMS second factors). Off, phone
     /// verification needs a reCAPTCHA v2 token instead, as in production.
     package var phoneRecaptcha = RecaptchaEnforcement.off
@@ -188,7 +188,7 @@ package struct PasswordPolicySettings: Sendable {
 
 /// The project's multi-factor settings (Firebase console → Authentication → Sign-in method →
 /// Multi-factor authentication).
-package struct MultiFactorSettings: Sendable {
+package struct ProjectMultiFactorPolicy: Sendable {
     /// Whether users may enrol second factors at all.
     package var enabled = true
     /// Which kinds: SMS (`phone`) and authenticator apps (`totp`).

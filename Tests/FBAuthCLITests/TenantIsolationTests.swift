@@ -9,9 +9,8 @@ import Testing
 @Suite struct TenantIsolationTests {
     @Test func aTokenOfOneTenantDoesNothingInAnother() throws {
         let harness = try Harness()
-        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
-        #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
-        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "http://", with: "")
+        let (emulator, host) = try harness.startEmulator()
+        defer { emulator.interrupt() }
         let api = "/identitytoolkit.googleapis.com"
         func tenant(_ name: String) throws -> String {
             let made = try EmulatorHTTP.call("POST", host, "\(api)/v2/projects/demo-fbauth/tenants", ["displayName": name, "allowPasswordSignup": true], owner: true)
@@ -54,9 +53,8 @@ import Testing
     /// A project-level token sent with a tenant finds nobody there: tenants keep their own users.
     @Test func aProjectTokenFindsNobodyInATenant() throws {
         let harness = try Harness()
-        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
-        #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
-        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "http://", with: "")
+        let (emulator, host) = try harness.startEmulator()
+        defer { emulator.interrupt() }
         let api = "/identitytoolkit.googleapis.com"
         let made = try EmulatorHTTP.call("POST", host, "\(api)/v2/projects/demo-fbauth/tenants", ["displayName": "gamma", "allowPasswordSignup": true], owner: true)
         let tenant = try #require(made["tenantId"] as? String, "\(made)")

@@ -6,9 +6,7 @@ import Testing
 /// emulator` (the real binaries), as a project's administrator uses it in a terminal or CI.
 @Suite struct UsersCommandTests {
     func emulator(_ harness: Harness) throws -> (BackgroundProcess, [String: String]) {
-        let emulator = try BackgroundProcess(["emulator", "--port", "0"], harness: harness)
-        #expect(emulator.waitForStdout(containing: "127.0.0.1:"), "\(emulator.stderr)")
-        let host = emulator.stdout.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "http://", with: "")
+        let (emulator, host) = try harness.startEmulator()
         return (emulator, ["FIREBASE_AUTH_EMULATOR_HOST": host])
     }
 
@@ -75,5 +73,33 @@ import Testing
         let harness = try Harness()
         let result = try harness.run(["--project", "my-project", "users", "get", "ada"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": "", "GCE_METADATA_HOST": ""])
         #expect(result.status != 0 && result.stderr.hasPrefix("fbauth: Managing users needs the Admin API's credentials, and none were found"), "\(result)")
+    }
+
+    /// Issue 56, item 6: against production the service account's key signs the assertion that
+    /// is exchanged for an access token; neither reaches stderr, even with --verbose, and the
+    /// failure is one line (exit 6). A key file another user owns, or may write, is refused on
+    /// what was opened, before anything is sent.
+    @Test func theServiceAccountsKeyNeverShowsAndAnotherUsersKeyIsRefused() throws {
+        let harness = try Harness()
+        let fixture = DistributionTests.repository.appendingPathComponent("Tests/FBAuthTests/Fixtures/ServiceAccount/service-account.json")
+        var account = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any])
+        account["token_uri"] = "https://127.0.0.1:1/token"
+        let key = harness.directory + "/key.json"
+        try JSONSerialization.data(withJSONObject: account).write(to: URL(fileURLWithPath: key))
+        chmod(key, 0o600)
+        let production = ["FIREBASE_AUTH_EMULATOR_HOST": "", "GOOGLE_APPLICATION_CREDENTIALS": key]
+        let result = try harness.run(["--verbose", "--project", "proj-1", "users", "get", "ada"], environment: production)
+        #expect(result.status == 6 && result.stdout.isEmpty && result.stderr.split(separator: "\n").count == 1
+                    && result.stderr.hasPrefix("fbauth: Failed to fetch a valid Google OAuth2 access token from https://127.0.0.1:1/token: "), "\(result)")
+        let privateKey = try #require(account["private_key"] as? String)
+        #expect(!privateKey.split(separator: "\n").dropFirst().dropLast().contains { result.stderr.contains($0) } && !result.stderr.contains("eyJ"),
+                "no part of the key, no assertion")
+        guard geteuid() == 0 else { return }  // only root can give a file away
+        #expect(chown(key, 65534, 65534) == 0)
+        let foreign = try harness.run(["--project", "proj-1", "users", "get", "ada"], environment: production)
+        #expect(foreign.status == 1 && foreign.stderr.contains("\(key) is owned by another user (uid 65534), so it is not trusted"), "\(foreign)")
+        #expect(chown(key, 0, 0) == 0 && chmod(key, 0o666) == 0)
+        let writable = try harness.run(["--project", "proj-1", "users", "get", "ada"], environment: production)
+        #expect(writable.status == 1 && writable.stderr.contains("\(key) can be written by other users (mode 0666), so it is not trusted"), "\(writable)")
     }
 }

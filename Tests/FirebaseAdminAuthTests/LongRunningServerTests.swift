@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test(.timeLimit(.minutes(3)))
-    func sixtyFourTasksForAMinuteWhileKeysRotateFailAndStall() async throws {
+    func sixtyFourTasksForAMinuteWhileKeysRotateFailAndStall() throws {
         let fixture = Self.fixture
         let keys = try RotatingKeyServer(stable: fixture.certificates["stable"]!, rotating: ["rot-1": fixture.certificates["rot-1"]!, "rot-2": fixture.certificates["rot-2"]!])
         defer { keys.stop() }
@@ -112,8 +112,8 @@ import Testing
         }
 
         // The workers are threads of their own (the synchronous API, which the async one runs
-        // on a thread too): in the full suite the cooperative pool's two threads may be held by
-        // other tests, and tasks on it would starve.
+        // on a thread too), and the test is synchronous: in the full suite the cooperative
+        // pool's two threads may be held by other tests, and tasks on it would starve.
         let workers = (0..<64).map { worker in
             TestThread {
                 var index = worker
@@ -126,10 +126,10 @@ import Testing
                 }
             }
         }
-        try? await Task.sleep(for: .seconds(8))
+        Thread.sleep(forTimeInterval: 8)
         let start = (memory: ProcessFacts.residentBytes(), descriptors: ProcessFacts.openDescriptors())
-        for worker in workers { await worker.finished() }
-        await controller.finished()
+        for worker in workers { worker.wait() }
+        controller.wait()
         let end = (memory: ProcessFacts.residentBytes(), descriptors: ProcessFacts.openDescriptors())
 
         let seen = tally.verdicts
@@ -160,15 +160,7 @@ final class TestThread: @unchecked Sendable {
         }
     }
 
-    /// Waits for the thread without holding a thread of the cooperative pool.
-    func finished() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread.detachNewThread { [done] in
-                done.wait()
-                continuation.resume()
-            }
-        }
-    }
+    func wait() { done.wait() }
 }
 
 /// What the tasks saw: each token's verdicts, counted.
