@@ -442,6 +442,27 @@ What fbauth protects against, and what it cannot:
   folders are made 0700 and files written 0600 through a temporary name: an export holds test
   passwords and TOTP secrets. Tenant ids, which become file names, are checked in every request
   and import (letters, digits, hyphens, at most 63 characters).
+- **The Admin API's credentials** (`fbauth users`, `verify-token --check-revoked`,
+  `signin --as`, `FirebaseAdminAuth`). A service account's key file (or gcloud's credentials
+  file) is opened once and judged on what was opened, as the other files you name: another
+  user's, or one others may write, is refused before anything is sent. The key signs the
+  assertion exchanged for an access token in memory; the key, the assertion and the access
+  token reach no log, error line or `--verbose` output, no argument and no other process, and
+  the access token is kept in memory only, until five minutes before it expires. A password
+  for `fbauth users create|update` comes from stdin only.
+- **Tenants in `fbauth emulator`.** An ID token of one tenant sent with another tenant (the
+  body's `tenantId` or the path's `tenants/T`) is refused on every method that takes one
+  (`TENANT_ID_MISMATCH`), as Google's emulator refuses it, so a tenant's user cannot be looked
+  up, changed, mailed for or deleted through another tenant; and the emulator keeps at most
+  1,000 projects besides its own, so a client naming a new project in every request cannot
+  grow it without end.
+- **The installer** (`get-fbauth.sh`) compares the download URL's host exactly (a user part
+  that reads as loopback, `http://127.0.0.1:80@HOST/`, is another host), asks a loopback mirror
+  past any proxy, and judges the install directory where a link to it leads and every folder
+  above it, as the config directory is judged.
+- **App Check tokens.** A `kid` that is not a string names no key; `exp` and `nbf` must be
+  numbers, so that a claim of another type never stands in for no expiry; replay protection
+  (`--consume`) fails closed on an answer that is no JSON object.
 - **What becomes a header.** `--referer`, `--ios-bundle-id`, `--android-package`,
   `--android-cert`, `--tenant-id`, `--app-id` and the API key (`--api-key`,
   `FIREBASE_API_KEY`) must be printable ASCII: a line break is exit 2, before anything is sent.
