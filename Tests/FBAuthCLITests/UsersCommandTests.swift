@@ -102,4 +102,31 @@ import Testing
         let writable = try harness.run(["--project", "proj-1", "users", "get", "ada"], environment: production)
         #expect(writable.status == 1 && writable.stderr.contains("\(key) can be written by other users (mode 0666), so it is not trusted"), "\(writable)")
     }
+
+    /// `fbauth tenants`, and a tenant's own users with the global --tenant-id.
+    @Test func tenantsAndTheirUsers() throws {
+        let harness = try Harness()
+        let (emulator, environment) = try emulator(harness)
+        defer { emulator.interrupt() }
+        func run(_ arguments: [String]) throws -> RunResult {
+            try harness.run(["--project", "demo-fbauth"] + arguments, environment: environment)
+        }
+        let made = try run(["tenants", "create", "--display-name", "staff", "--password", "on"])
+        let tenant = try #require(made.json["tenantId"] as? String, "\(made)")
+        #expect(made.status == 0 && made.json["displayName"] as? String == "staff"
+                    && (made.json["emailSignInConfig"] as? [String: Any])?["enabled"] as? Bool == true, "\(made)")
+        let user = try run(["--tenant-id", tenant, "users", "create", "--email", "ada@staff.example"])
+        #expect(user.status == 0 && user.json["tenantId"] as? String == tenant, "\(user)")
+        let projectUsers = try run(["users", "list"])
+        #expect((projectUsers.json["users"] as? [Any])?.isEmpty == true, "the tenant's user is not the project's: \(projectUsers)")
+        let updated = try run(["tenants", "update", tenant, "--anonymous", "on"])
+        #expect(updated.status == 0 && updated.json["anonymousSignInEnabled"] as? Bool == true, "\(updated)")
+        let listed = try run(["tenants", "list"])
+        #expect(((listed.json["tenants"] as? [[String: Any]]) ?? []).compactMap { $0["tenantId"] as? String } == [tenant], "\(listed)")
+        #expect(try run(["tenants", "delete", tenant]).status == 0)
+        let gone = try run(["tenants", "get", tenant])
+        #expect(gone.status == 1 && gone.stderr == "fbauth: There is no tenant corresponding to the provided identifier. [auth/tenant-not-found]\n", "\(gone)")
+        let bad = try run(["tenants", "create", "--display-name", "staff", "--password", "maybe"])
+        #expect(bad.status == 2 && bad.stderr == "fbauth: --password takes on or off, not 'maybe'\n", "\(bad)")
+    }
 }

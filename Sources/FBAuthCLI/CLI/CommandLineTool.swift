@@ -18,6 +18,7 @@ package struct CommandLineTool: Sendable {
         Command(TokenCommand.self),
         Command(VerifyTokenCommand.self),
         Command(UsersCommand.self),
+        Command(TenantsCommand.self),
         Command(WhoAmICommand.self),
         Command(StatusCommand.self),
         Command(AccountsCommand.self),

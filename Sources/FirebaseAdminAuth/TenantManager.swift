@@ -1,0 +1,100 @@
+import FBAuthAdmin
+import Foundation
+
+/// An Identity Platform tenant (firebase-admin's `Tenant`).
+public struct Tenant: Sendable, Equatable {
+    /// The tenant's id, which Identity Platform made.
+    public let tenantId: String
+    /// The tenant's name.
+    public let displayName: String?
+    /// Whether its users may sign in anonymously.
+    public let anonymousSignInEnabled: Bool
+    /// Whether they may sign in with a password.
+    public let passwordSignInEnabled: Bool
+    /// Whether they may sign in with an email link.
+    public let emailLinkSignInEnabled: Bool
+
+    init(_ tenant: AdminTenant) {
+        tenantId = tenant.tenantId
+        displayName = tenant.displayName
+        anonymousSignInEnabled = tenant.anonymousSignInEnabled
+        passwordSignInEnabled = tenant.passwordSignInEnabled
+        emailLinkSignInEnabled = tenant.emailLinkSignInEnabled
+    }
+}
+
+/// What to set of a tenant, to create or update one (firebase-admin's `CreateTenantRequest` and
+/// `UpdateTenantRequest`, their `emailSignInConfig` as two flags). Nil leaves a setting as it is.
+public struct TenantRequest: Sendable {
+    /// The tenant's name: 4 to 20 letters, digits and hyphens, starting with a letter.
+    public var displayName: String?
+    /// Whether its users may sign in anonymously.
+    public var anonymousSignInEnabled: Bool?
+    /// Whether they may sign in with a password.
+    public var passwordSignInEnabled: Bool?
+    /// Whether they may sign in with an email link.
+    public var emailLinkSignInEnabled: Bool?
+
+    /// A request setting what is given.
+    public init(displayName: String? = nil, anonymousSignInEnabled: Bool? = nil, passwordSignInEnabled: Bool? = nil, emailLinkSignInEnabled: Bool? = nil) {
+        self.displayName = displayName
+        self.anonymousSignInEnabled = anonymousSignInEnabled
+        self.passwordSignInEnabled = passwordSignInEnabled
+        self.emailLinkSignInEnabled = emailLinkSignInEnabled
+    }
+
+    var engine: AdminTenantChange {
+        var change = AdminTenantChange()
+        (change.displayName, change.anonymousSignInEnabled) = (displayName, anonymousSignInEnabled)
+        (change.passwordSignInEnabled, change.emailLinkSignInEnabled) = (passwordSignInEnabled, emailLinkSignInEnabled)
+        return change
+    }
+}
+
+/// A page of `listTenants`, and the token of the next page (nil: the last).
+public struct ListTenantsResult: Sendable {
+    /// This page's tenants.
+    public let tenants: [Tenant]
+    /// The token of the next page; nil on the last.
+    public let pageToken: String?
+}
+
+/// The project's tenants, as firebase-admin's `TenantManager` manages them.
+public struct TenantManager: Sendable {
+    let auth: AdminAuth
+
+    /// Creates a tenant.
+    public func createTenant(_ properties: TenantRequest) async throws -> Tenant {
+        let change = properties.engine
+        return try await auth.adminCall { try Tenant($0.createTenant(change)) }
+    }
+
+    /// The tenant of `tenantId`; `auth/tenant-not-found` when there is none.
+    public func getTenant(_ tenantId: String) async throws -> Tenant {
+        try await auth.adminCall { try Tenant($0.getTenant(tenantId)) }
+    }
+
+    /// A page of at most `maxResults` tenants (1 to 1,000), from `pageToken`.
+    public func listTenants(maxResults: Int = 1000, pageToken: String? = nil) async throws -> ListTenantsResult {
+        try await auth.adminCall { api in
+            let page = try api.listTenants(maxResults: maxResults, pageToken: pageToken)
+            return ListTenantsResult(tenants: page.tenants.map(Tenant.init), pageToken: page.pageToken)
+        }
+    }
+
+    /// Changes what `properties` sets, and nothing else.
+    public func updateTenant(_ tenantId: String, _ properties: TenantRequest) async throws -> Tenant {
+        let change = properties.engine
+        return try await auth.adminCall { try Tenant($0.updateTenant(tenantId, change)) }
+    }
+
+    /// Deletes the tenant (and its users).
+    public func deleteTenant(_ tenantId: String) async throws {
+        try await auth.adminCall { try $0.deleteTenant(tenantId) }
+    }
+}
+
+extension AdminAuth {
+    /// The project's tenants.
+    public func tenantManager() -> TenantManager { TenantManager(auth: self) }
+}
