@@ -372,6 +372,8 @@ enum ValueWords {
         case ("qr", "colour"): "black on white, any theme"
         case ("qr", "plain"): "light blocks, for a dark background"
         case ("qr", "invert"): "dark blocks, for a light background"
+        case ("password", "on"), ("email-link", "on"), ("anonymous", "on"): "the tenant's users may sign in so"
+        case ("password", "off"), ("email-link", "off"), ("anonymous", "off"): "they may not"
         default: nil
         }
     }
