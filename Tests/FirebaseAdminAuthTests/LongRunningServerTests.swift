@@ -96,9 +96,11 @@ import Testing
                     keys.mode = .stalling
                     clock.advance(by: 61)
                     let before = tally.completedStable
-                    let stalled = keys.waitForStalledFetch(within: .seconds(5))
-                    Thread.sleep(forTimeInterval: 3)
-                    tally.duringStalls(stalled: stalled, completed: tally.completedStable - before)
+                    let stalled = keys.waitForStalledFetch(within: 5)
+                    // While the fetch is held: wait for the verifications of known keys to go
+                    // on (at most 10 s), and check that the fetch was held all along.
+                    _ = tally.wait(until: 10) { stable, _ in stable > before + 50 }
+                    tally.duringStalls(stalled: stalled && keys.isStalled, completed: tally.completedStable - before)
                     keys.mode = .serving
                     keys.releaseStall()
                 default:
@@ -107,7 +109,9 @@ import Testing
                 }
                 if phase % 4 != 2 { clock.advance(by: 61) }
                 phase += 1
-                Thread.sleep(forTimeInterval: 0.7)
+                // Each phase lasts until some verifications have met it (at most 5 s).
+                let phaseStart = tally.completedAll
+                _ = tally.wait(until: 5) { _, all in all >= phaseStart + 500 }
             }
             keys.mode = .serving
             keys.releaseStall()
@@ -128,7 +132,8 @@ import Testing
                 }
             }
         }
-        Thread.sleep(forTimeInterval: 8)
+        // The baseline once the verifier is warm: a few thousand verifications in (at most 20 s).
+        _ = tally.wait(until: 20) { _, all in all >= 5000 }
         let start = (memory: ProcessFacts.residentBytes(), descriptors: ProcessFacts.openSockets(toPort: keys.port))
         for worker in workers { worker.wait() }
         controller.wait()
@@ -170,17 +175,33 @@ final class TestThread: @unchecked Sendable {
 
 /// What the tasks saw: each token's verdicts, counted.
 final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var counts: [String: [LongRunningServerTests.Verdict: Int]] = [:]
-    private var stable = 0
+    private var stable = 0, all = 0
     private var stallRecords: [(stalled: Bool, completed: Int)] = []
 
     func record(_ name: String, _ verdict: LongRunningServerTests.Verdict) {
         lock.withLock {
             counts[name, default: [:]][verdict, default: 0] += 1
             if name == "stable" { stable += 1 }
+            all += 1
+            lock.broadcast()
         }
     }
+
+    /// Waits until `condition` holds of the stable key's and all verifications' counts, or
+    /// `seconds` have passed; whether it held.
+    func wait(until seconds: TimeInterval, _ condition: (_ stable: Int, _ all: Int) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        return lock.withLock {
+            while !condition(stable, all) {
+                guard lock.wait(until: deadline) else { return condition(stable, all) }
+            }
+            return true
+        }
+    }
+
+    var completedAll: Int { lock.withLock { all } }
 
     var verdicts: [String: [LongRunningServerTests.Verdict: Int]] { lock.withLock { counts } }
     var completedStable: Int { lock.withLock { stable } }
@@ -248,7 +269,7 @@ enum ProcessFacts {
 final class RotatingKeyServer: @unchecked Sendable {
     enum Mode { case serving, failing, stalling }
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private let stable: String
     private let rotating: [(kid: String, pem: String)]
     private var current = 0
@@ -287,15 +308,19 @@ final class RotatingKeyServer: @unchecked Sendable {
 
     func releaseStall() { release.signal() }
 
-    /// Whether a fetch came and is being held, within `timeout`.
-    func waitForStalledFetch(within timeout: Duration) -> Bool {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if lock.withLock({ stalledNow }) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
+    /// Whether a fetch came and is being held, within `seconds`.
+    func waitForStalledFetch(within seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        return lock.withLock {
+            while !stalledNow {
+                guard lock.wait(until: deadline) else { return stalledNow }
+            }
+            return true
         }
-        return false
     }
+
+    /// Whether a fetch is being held now.
+    var isStalled: Bool { lock.withLock { stalledNow } }
 
     func stop() {
         lock.withLock { stopped = true }
@@ -312,7 +337,10 @@ final class RotatingKeyServer: @unchecked Sendable {
         case .failing:
             return .respond(HTTPResponse(status: 503, headers: [("Content-Type", "text/plain")], body: Array("unavailable".utf8)))
         case .stalling:
-            lock.withLock { stalledNow = true }
+            lock.withLock {
+                stalledNow = true
+                lock.broadcast()
+            }
             _ = release.wait(timeout: .now() + 20)
             lock.withLock { stalledNow = false }
         case .serving:
