@@ -9,6 +9,7 @@ prints one JSON object: each step's outcome, a user record as the fields both SD
 "error: KIND" (not found, already exists, invalid argument). AdminUserManagementTests runs the
 same scenario through FirebaseAdminAuth with another TAG and compares the two.
 """
+import base64
 import json
 import os
 import sys
@@ -131,4 +132,21 @@ step("second", lambda: record(auth.create_user(uid=f"second-{tag}", app=app)))
 step("deleteUsers", lambda: (lambda result: {"success": result.success_count, "failure": result.failure_count})(
     auth.delete_users([uid, f"second-{tag}", f"never-{tag}"], app=app)))
 step("afterDelete", lambda: record(auth.get_user(uid, app=app)))
+# importUsers: Firebase's own modified-scrypt parameters (as `firebase auth:export` reports them),
+# times, a provider account and claims; a phone number only the server refuses counts as a failure.
+SCRYPT_KEY = base64.b64decode("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==")
+scrypt = auth.UserImportHash.scrypt(key=SCRYPT_KEY, rounds=8, memory_cost=14, salt_separator=base64.b64decode("Bw=="))
+imported = [
+    auth.ImportUserRecord(uid=f"imported-{tag}", email=f"imported-{tag}@example.com", email_verified=True, display_name="Imported",
+                          user_metadata=auth.UserMetadata(creation_timestamp=1_600_000_000_000, last_sign_in_timestamp=1_600_000_001_000),
+                          provider_data=[auth.UserProvider(uid=f"g-{tag}", provider_id="google.com", email=f"imported-{tag}@example.com")],
+                          custom_claims={"plan": "pro"}, password_hash=b"not-a-real-hash", password_salt=b"salt"),
+    auth.ImportUserRecord(uid=f"badphone-{tag}", phone_number="+1abc"),
+]
+step("import", lambda: (lambda result: {"success": result.success_count, "failure": result.failure_count, "failed": [e.index for e in result.errors]})(
+    auth.import_users(imported, hash_alg=scrypt, app=app)))
+step("imported", lambda: (lambda user: dict(record(user), created=user.user_metadata.creation_timestamp, lastSignIn=user.user_metadata.last_sign_in_timestamp))(auth.get_user(f"imported-{tag}", app=app)))
+step("importWithoutHash", lambda: auth.import_users(imported, app=app))
+step("importBadRounds", lambda: auth.import_users(imported, hash_alg=auth.UserImportHash.scrypt(key=SCRYPT_KEY, rounds=9, memory_cost=14), app=app))
+step("importTooMany", lambda: auth.import_users([auth.ImportUserRecord(uid=f"many-{i}") for i in range(1001)], app=app))
 print(json.dumps(results, sort_keys=True))

@@ -67,7 +67,8 @@ import Testing
         case "auth/user-not-found", "auth/email-not-found": return "not found"
         case "auth/email-already-exists", "auth/uid-already-exists", "auth/phone-number-already-exists": return "already exists"
         case "auth/invalid-uid", "auth/invalid-password", "auth/invalid-email", "auth/invalid-phone-number", "auth/reserved-claim",
-             "auth/claims-too-large", "auth/argument-error", "auth/invalid-session-cookie-duration":
+             "auth/claims-too-large", "auth/argument-error", "auth/invalid-session-cookie-duration", "auth/invalid-hash-rounds",
+             "auth/maximum-user-count-exceeded":
             return "invalid argument"
         default: return "other: \(error)"
         }
@@ -158,6 +159,31 @@ import Testing
             return ["success": result.successCount, "failure": result.failureCount]
         }
         await step("afterDelete") { record(try await auth.getUser(uid), tag: tag) }
+        let scryptKey = Data(base64Encoded: "jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==")!
+        let scrypt = UserImportOptions(hash: .init(algorithm: .scrypt, key: scryptKey, saltSeparator: Data([7]), rounds: 8, memoryCost: 14))
+        let imported = [
+            UserImportRecord(uid: "imported-\(tag)", email: "imported-\(tag)@example.com", emailVerified: true, displayName: "Imported",
+                             metadata: UserMetadataRequest(lastSignInTime: Date(timeIntervalSince1970: 1_600_000_001), creationTime: Date(timeIntervalSince1970: 1_600_000_000)),
+                             providerData: [UserProviderRequest(uid: "g-\(tag)", providerId: "google.com", email: "imported-\(tag)@example.com")],
+                             customClaims: ["plan": "pro"], passwordHash: Data("not-a-real-hash".utf8), passwordSalt: Data("salt".utf8)),
+            UserImportRecord(uid: "badphone-\(tag)", phoneNumber: "+1abc"),
+        ]
+        await step("import") {
+            let result = try await auth.importUsers(imported, options: scrypt)
+            return ["success": result.successCount, "failure": result.failureCount, "failed": result.errors.map(\.index)] as [String: Any]
+        }
+        await step("imported") {
+            let user = try await auth.getUser("imported-\(tag)")
+            return record(user, tag: tag).merging([
+                "created": user.metadata.creationTime.map { Int64($0.timeIntervalSince1970 * 1000) } ?? NSNull(),
+                "lastSignIn": user.metadata.lastSignInTime.map { Int64($0.timeIntervalSince1970 * 1000) } ?? NSNull(),
+            ]) { $1 }
+        }
+        await step("importWithoutHash") { try await auth.importUsers(imported) }
+        await step("importBadRounds") {
+            try await auth.importUsers(imported, options: UserImportOptions(hash: .init(algorithm: .scrypt, key: scryptKey, rounds: 9, memoryCost: 14)))
+        }
+        await step("importTooMany") { try await auth.importUsers((0..<1001).map { UserImportRecord(uid: "many-\($0)") }) }
         return (results, errors)
     }
 
@@ -212,6 +238,13 @@ import Testing
         #expect(errors["reservedClaim"]?.code == "auth/reserved-claim" && errors["reservedClaim"]?.message == "Developer claim \"sub\" is reserved and cannot be specified.")
         #expect(errors["largeClaims"]?.code == "auth/claims-too-large" && errors["largeClaims"]?.message == "Developer claims payload should not exceed 1000 characters.")
         // And the server's, mapped as FirebaseAuthError.fromServerError maps them.
+        #expect(errors["importWithoutHash"]?.message == "\"UserImportOptions\" are required when importing users with passwords.")
+        #expect(errors["importBadRounds"]?.code == "auth/invalid-hash-rounds"
+            && errors["importBadRounds"]?.message == "A valid \"hash.rounds\" number between 1 and 8 must be provided for hash algorithm SCRYPT.")
+        #expect(errors["importTooMany"]?.code == "auth/maximum-user-count-exceeded" && errors["importTooMany"]?.message == "A maximum of 1000 users can be imported at once.")
+        // The hash went as firebase-admin-node sends it: web-safe base64 of the bytes.
+        #expect(try await auth.getUser("imported-\(swiftTag)").passwordHash == Data("not-a-real-hash".utf8).base64EncodedString())
+        #expect(normalized(ours["import"] ?? NSNull()) == normalized(["success": 1, "failure": 1, "failed": [1]]), "\(ours["import"] ?? "")")
         #expect(errors["missing"]?.code == "auth/user-not-found" && errors["missing"]?.message == "There is no user record corresponding to the provided identifier.")
         #expect(errors["duplicateEmail"]?.code == "auth/email-already-exists", "\(String(describing: errors["duplicateEmail"]))")
         #expect(errors["duplicateUid"]?.code == "auth/uid-already-exists", "\(String(describing: errors["duplicateUid"]))")

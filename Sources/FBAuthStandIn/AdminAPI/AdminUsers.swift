@@ -190,8 +190,9 @@ extension Backend {
             guard Self.isPhoneNumber(number) else { throw .badRequest("phone number format is invalid") }
             account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
         }
-        if let created = try user.string("createdAt").flatMap(Double.init) { account.createdAt = Date(timeIntervalSince1970: created / 1000) }
-        if let last = try user.string("lastLoginAt").flatMap(Double.init) { account.lastLoginAt = Date(timeIntervalSince1970: last / 1000) }
+        // Milliseconds, as a number (firebase-admin sends one) or its digits.
+        if let created = try user.int64("createdAt") { account.createdAt = Date(timeIntervalSince1970: Double(created) / 1000) }
+        if let last = try user.int64("lastLoginAt") { account.lastLoginAt = Date(timeIntervalSince1970: Double(last) / 1000) }
         if let email = try user.string("email") {
             guard Self.looksLikeEmail(email) else { throw .badRequest("email is invalid") }
             let key = "\(tenant ?? "")|\(email.lowercased())"

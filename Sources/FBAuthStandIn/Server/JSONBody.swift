@@ -42,6 +42,17 @@ struct JSONBody {
         return text
     }
 
+    /// An int64 field, as proto3's JSON mapping takes one: a whole number, or its digits in a string.
+    func int64(_ name: String) throws(APIError) -> Int64? {
+        guard let value = fields[name], !(value is JSONNull) else { return nil }
+        switch value {
+        case let number as Int: return Int64(number)
+        case let number as Double where number.rounded() == number && abs(number) < 9.2e18: return Int64(number)
+        case let text as String where Int64(text) != nil: return Int64(text)
+        default: throw .invalidArgument("Invalid value at '\(name)' (TYPE_INT64), \(value)")
+        }
+    }
+
     func bool(_ name: String) throws(APIError) -> Bool? {
         guard let value = fields[name], !(value is JSONNull) else { return nil }
         if let flag = value as? Bool { return flag }
