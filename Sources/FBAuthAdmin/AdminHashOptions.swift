@@ -23,6 +23,9 @@ package struct AdminHashOptions: Sendable, Equatable {
     package var parallelization: Int?
     package var blockSize: Int?
     package var derivedKeyLength: Int?
+    /// Whether the salt or the password comes first (`SALT_AND_PASSWORD`, `PASSWORD_AND_SALT`):
+    /// firebase-tools' `--hash-input-order`, which the Admin SDKs do not offer.
+    package var passwordHashOrder: String?
 
     package init(algorithm: String) { self.algorithm = algorithm }
 
@@ -66,6 +69,7 @@ package struct AdminHashOptions: Sendable, Equatable {
         default:
             throw AdminErrors.client("INVALID_HASH_ALGORITHM", message: "Unsupported hash algorithm provider \"\(TerminalText.safe(String(algorithm.prefix(100))))\".")
         }
+        if let passwordHashOrder { fields["passwordHashOrder"] = .string(passwordHashOrder) }
         return fields
     }
 

@@ -168,17 +168,17 @@ extension Platform {
 
     /// A file fbauth reads but does not own (an app config), symbolic links followed, with
     /// the same limits: a regular file of at most `maximumFileBytes`. nil when there is none.
-    package static func readUserFile(_ path: String) throws(FileProblem) -> Data? {
-        try readFileBytes(path, followingLinks: true).map { Data($0) }
+    package static func readUserFile(_ path: String, limit: Int = maximumFileBytes) throws(FileProblem) -> Data? {
+        try readFileBytes(path, followingLinks: true, limit: limit).map { Data($0) }
     }
 
     /// The same as bytes.
-    private static func readFileBytes(_ path: String, followingLinks: Bool = false) throws(FileProblem) -> [UInt8]? {
+    private static func readFileBytes(_ path: String, followingLinks: Bool = false, limit: Int = maximumFileBytes) throws(FileProblem) -> [UInt8]? {
         let opened = path.withCString { openRegularFile($0, followingLinks: followingLinks) }
         guard let opened else { return nil }
         let fd = try opened.get()
         defer { close(fd) }
-        let bytes = try readAllBytes(fd, name: path, limit: maximumFileBytes)
+        let bytes = try readAllBytes(fd, name: path, limit: limit)
         return bytes
     }
 }

@@ -53,36 +53,9 @@ extension Platform {
     /// Replaces the file at `path` with `data` so that no reader ever sees half a file: a new
     /// file created with `mode` in the same directory, flushed to disk, renamed over the old one.
     package static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o600) throws(FileProblem) {
-        let temporary = "\(path).tmp-\(getpid())"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .failed(operation: "cannot create", path: temporary, code: errno) }
-        var failure: FileProblem?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = .failed(operation: "cannot write", path: temporary, code: errno)
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == nil, fsync(fd) != 0 { failure = .failed(operation: "cannot flush", path: temporary, code: errno) }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = .failed(operation: "cannot replace", path: path, code: errno) }
-        if let failure {
-            unlink(temporary)
-            throw failure
-        }
-        // Make the rename itself durable.
-        let directory = open(parentDirectory(of: path), O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        let file = try AtomicFile(path, mode: mode)
+        try file.write(data)
+        try file.commit()
     }
 
     /// An exclusive advisory lock on a lock file, shared by every fbauth process. Released by

@@ -55,7 +55,7 @@ import Testing
             (["create", "--phone", "5555550100"], "The phone number must be a non-empty E.164 standard compliant identifier string. [auth/invalid-phone-number]"),
             (["set-claims", "ada", #"{"sub":"x"}"#], #"Developer claim "sub" is reserved and cannot be specified. [auth/reserved-claim]"#),
             (["set-claims", "ada", "[1]"], "the claims must be a JSON object, such as '{\"admin\":true}' ('{}' removes them) [auth/argument-error]"),
-            (["frobnicate"], "'frobnicate' is not a users action; use one of: list, get, create, update, delete, disable, enable, set-claims, revoke, link"),
+            (["frobnicate"], "'frobnicate' is not a users action; use one of: list, get, create, update, delete, disable, enable, set-claims, revoke, link, export, import"),
         ] {
             let result = try users(arguments)
             #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "fbauth: \(line)\n", "\(arguments): \(result)")

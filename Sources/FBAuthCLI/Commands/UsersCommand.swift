@@ -12,14 +12,15 @@ import FBAuthVerification
 /// `fbauth users …`: a project's (or tenant's) users, for its administrators, on the same
 /// engine as FirebaseAdminAuth (FBAuthAdmin): its checks, its codes, its words.
 enum UsersCommand: RunnableCommand {
-    static let actions = ["list", "get", "create", "update", "delete", "disable", "enable", "set-claims", "revoke", "link"]
+    static let actions = ["list", "get", "create", "update", "delete", "disable", "enable", "set-claims", "revoke", "link", "export", "import"]
 
     static let spec = CommandSpec(
         name: "users",
         summary: "Manage the project's users with the Admin API: list, look up, create, change, disable, delete, set claims, revoke sessions, make email links.",
         usage: ["list [--max N]", "get UID | --email E | --phone +1…", "create [--uid U] [--email E] [--password-stdin] [--display-name N] [--phone +1…] [--email-verified] [--disabled]",
                 "update UID [--email E] [--password-stdin] [--display-name N] [--phone +1…] [--email-verified] [--disabled]",
-                "delete UID…", "disable UID", "enable UID", "set-claims UID JSON", "revoke UID", "link reset|verify|signin EMAIL [--continue-url URL]"],
+                "delete UID…", "disable UID", "enable UID", "set-claims UID JSON", "revoke UID", "link reset|verify|signin EMAIL [--continue-url URL]",
+                "export FILE [--format json|csv]", "import FILE [--format json|csv] [--hash-algo A [--hash-key-stdin | --hash-key-file F] [--salt-separator S] [--rounds N] [--mem-cost N] …]"],
         options: [
             OptionSpec("max", value: "N", help: "With list: at most N users (default: all of them, a thousand to a page)."),
             OptionSpec("email", value: "EMAIL", help: "With get: look the user up by email; with create and update: the user's email."),
@@ -30,10 +31,10 @@ enum UsersCommand: RunnableCommand {
             OptionSpec("email-verified", help: "With create and update: take the email as verified."),
             OptionSpec("disabled", help: "With create: create the user disabled."),
             OptionSpec("continue-url", value: "URL", help: "With link: where the user goes once the action is done."),
-        ],
+        ] + UsersTransfer.options,
         positionals: [
             PositionalSpec("ACTION", suggestions: actions, help: actions.joined(separator: ", ") + "."),
-            PositionalSpec("ARGUMENTS", optional: true, repeats: true, help: "The uid (several for delete), the uid and the claims' JSON, or the kind of link and the email."),
+            PositionalSpec("ARGUMENTS", optional: true, repeats: true, help: "The uid (several for delete), the uid and the claims' JSON, the kind of link and the email, or the file to export to or import from."),
         ],
         details: """
             Every result is JSON on stdout: a user as firebase-admin's UserRecord.toJSON() \
@@ -50,7 +51,18 @@ enum UsersCommand: RunnableCommand {
             the reserved names. A user the server cannot find, an email already in use, and \
             the server's other refusals are exit 1 with firebase-admin's code and words.
 
+            export and import read and write the files of firebase auth:export and \
+            auth:import, JSON or CSV, so users move between the two tools, projects, \
+            tenants (--tenant-id, which firebase-tools cannot do) and emulators. An export \
+            holds password hashes: it is written mode 0600, replaces FILE only once whole, \
+            and never replaces a link or another user's file. An import goes in batches of \
+            1,000; a user refused is listed by its place in the file, the others go in. \
+            Hashes need --hash-algo and its parameters, as auth:import takes them; the \
+            signer key comes from stdin or a file, never an argument. On a terminal, both \
+            show their progress on stderr.
+
             Examples:
+              fbauth users export users.json && fbauth --project staging users import users.json --hash-algo SCRYPT --hash-key-file key.txt --salt-separator Bw== --rounds 8 --mem-cost 14
               fbauth users create --email ada@example.com --display-name Ada --password-stdin < password.txt
               fbauth users set-claims UID '{"admin":true}'
               fbauth users list | jq -r '.users[].email'
@@ -67,6 +79,8 @@ enum UsersCommand: RunnableCommand {
         case setClaims(String, String)
         case revoke(String)
         case link(String, email: String, continueURL: String?)
+        case export(String, AccountFile.Format)
+        case importFile(String, AccountFile.Format, UsersTransfer.HashFlags?)
 
         enum Identifier: Equatable { case uid(String), email(String), phone(String) }
     }
@@ -117,6 +131,12 @@ enum UsersCommand: RunnableCommand {
         case "link":
             guard rest.count == 2, ["reset", "verify", "signin"].contains(rest[0]) else { throw .usage("users link takes reset, verify or signin, and the email") }
             action = .link(rest[0], email: rest[1], continueURL: try arguments.nonEmpty("continue-url"))
+        case "export":
+            let path = try one("file")
+            action = .export(path, try UsersTransfer.format(path, arguments))
+        case "import":
+            let path = try one("file")
+            action = .importFile(path, try UsersTransfer.format(path, arguments), try UsersTransfer.hashFlags(arguments))
         default:
             throw .usage("'\(TerminalText.safe(String(word.prefix(40))))' is not a users action; use one of: \(actions.joined(separator: ", "))")
         }
@@ -129,12 +149,21 @@ enum UsersCommand: RunnableCommand {
                            transport: context.dependencies.transport, clock: context.clock, credentials: .applicationDefault(environment: context.environment))
         if let tenant = context.globals.tenantId { api = api.forTenant(tenant) }
         let output: JSONValue
-        do throws(TokenRefusal) {
-            output = try perform(options, api: api, context: context)
-        } catch {
-            throw failure(error)
+        switch options.action {
+        case .export(let path, let format): output = try UsersTransfer.export(to: path, format, api: api, context: context)
+        case .importFile(let path, let format, let flags): output = try UsersTransfer.importUsers(from: path, format, flags: flags, api: api, context: context)
+        default:
+            do throws(TokenRefusal) {
+                output = try perform(options, api: api, context: context)
+            } catch {
+                throw failure(error)
+            }
         }
         context.console.writeOutput(JSONOutput.render(output))
+        // A partial import did not do what it was asked: the list is on stdout, the exit is 1.
+        if case .importFile = options.action, let failed = output["failureCount"]?.integerValue, failed > 0 {
+            throw .failed(.serverRefused, "\(failed) of the file's users were not imported; each is in \"errors\" on stdout, by its place in the file")
+        }
     }
 
     private static func perform(_ options: Options, api: AdminAPI, context: CommandContext) throws(TokenRefusal) -> JSONValue {
@@ -196,6 +225,8 @@ enum UsersCommand: RunnableCommand {
             }
             let linkKind: AdminAPI.LinkKind = kind == "reset" ? .passwordReset : kind == "verify" ? .verifyEmail : .signIn
             return .object(["link": .string(try api.emailActionLink(linkKind, email: email, settings: settings))])
+        case .export, .importFile:
+            preconditionFailure("transfers are run by UsersTransfer")
         }
     }
 
