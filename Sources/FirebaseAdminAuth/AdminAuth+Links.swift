@@ -74,9 +74,9 @@ extension AdminAuth {
     /// against an emulator, unsigned, as firebase-admin makes them there.
     public func createCustomToken(_ uid: String, developerClaims: [String: Any]? = nil) async throws -> String {
         let claims = try developerClaims.map(Self.jsonClaims) ?? [:]
-        let minter = minter
+        let (minter, tenant) = (minter, scopedTenant)
         return try await offThread {
-            do { return try minter.mint(uid: uid, claims: claims, tenantId: nil).token } catch let refusal as TokenRefusal { throw AdminAuthError(refusal) }
+            do { return try minter.mint(uid: uid, claims: claims, tenantId: tenant).token } catch let refusal as TokenRefusal { throw AdminAuthError(refusal) }
         }
     }
 
@@ -84,6 +84,8 @@ extension AdminAuth {
     /// 2 weeks); verify it with `verifySessionCookie`. (firebase-admin-node takes milliseconds;
     /// a Swift duration is seconds.)
     public func createSessionCookie(_ idToken: String, expiresIn: TimeInterval) async throws -> String {
-        try await adminCall { try $0.createSessionCookie(idToken: idToken, expiresIn: expiresIn) }
+        // A tenant's Auth makes cookies of its own tenant's users only.
+        if scopedTenant != nil { _ = try await verifyIDToken(idToken) }
+        return try await adminCall { try $0.createSessionCookie(idToken: idToken, expiresIn: expiresIn) }
     }
 }

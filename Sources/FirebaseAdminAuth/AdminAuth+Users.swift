@@ -85,8 +85,10 @@ extension AdminAuth {
     }
 
     /// `work` on the Admin API, off the caller's thread, its refusal as `AdminAuthError`.
-    func adminCall<T: Sendable>(_ work: @escaping @Sendable (AdminAPI) throws -> T) async throws -> T {
-        guard let users else {
+    /// `work` on the Admin API off the caller's thread, its refusals as `AdminAuthError`s: the
+    /// tenant's API in a `TenantAwareAuth`, or the project's (`project`: tenants, configuration).
+    func adminCall<T: Sendable>(project: Bool = false, _ work: @escaping @Sendable (AdminAPI) throws -> T) async throws -> T {
+        guard let users = project ? projectAPI : users else {
             throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to manage users.",
                                  cause: .serverCredentials)
         }

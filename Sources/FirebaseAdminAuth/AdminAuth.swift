@@ -20,7 +20,10 @@ import Foundation
 /// set (or `emulatorHost` given), an emulator's unsigned tokens are taken, as firebase-admin
 /// takes them, and signed ones are checked with the certificates the emulator publishes; as
 /// firebase-admin, every emulator token's user is looked up (`Bearer owner`).
-public final class AdminAuth: Sendable {
+///
+/// Not final, so that `TenantAwareAuth` is one, with a tenant's users; `@unchecked Sendable`
+/// because of that: every stored property is a `let` of a Sendable type.
+public class AdminAuth: @unchecked Sendable {
     /// The project whose tokens are taken (their audience); nil when none was found, and then
     /// every verification throws `auth/invalid-credential`, as firebase-admin's does.
     public let projectID: String?
@@ -33,6 +36,10 @@ public final class AdminAuth: Sendable {
     let clock: WallClock
     /// The one warning that an unsigned emulator token was taken.
     private let unsignedWarning: OnceLog
+    /// The tenant whose users and tokens this works with (a `TenantAwareAuth`); nil: the project's.
+    let scopedTenant: String?
+    /// The project's own Admin API, for its tenants and configuration, even in a tenant's Auth.
+    let projectAPI: AdminAPI?
 
     /// Writes a line to standard error: the default `log`.
     public static let standardErrorLog: @Sendable (String) -> Void = { line in
@@ -67,6 +74,15 @@ public final class AdminAuth: Sendable {
         users = project.map { AdminAPI(projectId: $0, emulatorHost: emulator, credentials: credentials) }
         minter = CustomTokenMinter(emulator: emulator != nil, credentials: credentials)
         clock = SystemClock()
+        scopedTenant = nil
+        projectAPI = users
+    }
+
+    /// `base`'s project, credentials and keys, for the users and tokens of `tenant`.
+    init(tenant: String, of base: AdminAuth) {
+        (unsignedWarning, projectID, idTokens, sessionCookies) = (base.unsignedWarning, base.projectID, base.idTokens, base.sessionCookies)
+        (users, minter, clock) = (base.projectAPI?.forTenant(tenant), base.minter, base.clock)
+        (scopedTenant, projectAPI) = (tenant, base.projectAPI)
     }
 
     /// For tests: ID tokens of `projectID` checked with the keys at `certificatesURL` (in
@@ -80,6 +96,8 @@ public final class AdminAuth: Sendable {
         users = nil
         minter = CustomTokenMinter(emulator: false, credentials: .applicationDefault(environment: [:]), transport: transport, clock: clock)
         self.clock = clock
+        scopedTenant = nil
+        projectAPI = nil
     }
 
     /// Verifies a Firebase ID token: its signature by one of Google's keys, its project, issuer,
@@ -123,7 +141,12 @@ public final class AdminAuth: Sendable {
         if verified.acceptedUnsigned, let host = verifier.emulatorHost {
             unsignedWarning.say("FirebaseAdminAuth: an unsigned token (alg none) was accepted because an Auth emulator is configured (FIREBASE_AUTH_EMULATOR_HOST or emulatorHost: \(host)); never configure one where real users sign in")
         }
-        return DecodedIDToken(verified)
+        let decoded = DecodedIDToken(verified)
+        // A tenant's Auth takes only its own tenant's tokens (firebase-admin-node `TenantAwareAuth`).
+        if let scopedTenant, decoded.tenantID != scopedTenant {
+            throw AdminAuthError(AdminErrors.client("MISMATCHING_TENANT_ID"))
+        }
+        return decoded
     }
 }
 

@@ -66,17 +66,17 @@ public struct TenantManager: Sendable {
     /// Creates a tenant.
     public func createTenant(_ properties: TenantRequest) async throws -> Tenant {
         let change = properties.engine
-        return try await auth.adminCall { try Tenant($0.createTenant(change)) }
+        return try await auth.adminCall(project: true) { try Tenant($0.createTenant(change)) }
     }
 
     /// The tenant of `tenantId`; `auth/tenant-not-found` when there is none.
     public func getTenant(_ tenantId: String) async throws -> Tenant {
-        try await auth.adminCall { try Tenant($0.getTenant(tenantId)) }
+        try await auth.adminCall(project: true) { try Tenant($0.getTenant(tenantId)) }
     }
 
     /// A page of at most `maxResults` tenants (1 to 1,000), from `pageToken`.
     public func listTenants(maxResults: Int = 1000, pageToken: String? = nil) async throws -> ListTenantsResult {
-        try await auth.adminCall { api in
+        try await auth.adminCall(project: true) { api in
             let page = try api.listTenants(maxResults: maxResults, pageToken: pageToken)
             return ListTenantsResult(tenants: page.tenants.map(Tenant.init), pageToken: page.pageToken)
         }
@@ -85,16 +85,37 @@ public struct TenantManager: Sendable {
     /// Changes what `properties` sets, and nothing else.
     public func updateTenant(_ tenantId: String, _ properties: TenantRequest) async throws -> Tenant {
         let change = properties.engine
-        return try await auth.adminCall { try Tenant($0.updateTenant(tenantId, change)) }
+        return try await auth.adminCall(project: true) { try Tenant($0.updateTenant(tenantId, change)) }
+    }
+
+    /// The Auth of the tenant's users and tokens (firebase-admin's `authForTenant`): every user
+    /// operation in the tenant, and only the tenant's ID tokens verified.
+    public func authForTenant(_ tenantId: String) throws -> TenantAwareAuth {
+        guard !tenantId.isEmpty else { throw AdminAuthError(AdminErrors.client("INVALID_TENANT_ID")) }
+        return TenantAwareAuth(tenantId: tenantId, of: auth)
     }
 
     /// Deletes the tenant (and its users).
     public func deleteTenant(_ tenantId: String) async throws {
-        try await auth.adminCall { try $0.deleteTenant(tenantId) }
+        try await auth.adminCall(project: true) { try $0.deleteTenant(tenantId) }
     }
 }
 
 extension AdminAuth {
     /// The project's tenants.
     public func tenantManager() -> TenantManager { TenantManager(auth: self) }
+}
+
+/// A tenant's users and tokens (firebase-admin's `TenantAwareAuth`), from
+/// `tenantManager().authForTenant(_:)`: every method of `AdminAuth` works in the tenant; ID
+/// tokens and session cookies of another tenant, or of the project, are
+/// `auth/mismatching-tenant-id`; custom tokens carry the tenant; imported users go to it.
+public final class TenantAwareAuth: AdminAuth, @unchecked Sendable {
+    /// The tenant's id.
+    public let tenantId: String
+
+    init(tenantId: String, of base: AdminAuth) {
+        self.tenantId = tenantId
+        super.init(tenant: tenantId, of: base)
+    }
 }

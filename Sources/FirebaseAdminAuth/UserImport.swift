@@ -195,9 +195,9 @@ extension AdminAuth {
     /// result, not thrown; bad options or more than 1,000 users throw.
     public func importUsers(_ users: [UserImportRecord], options: UserImportOptions? = nil) async throws -> UserImportResult {
         let engine = try users.map { try $0.engine() }
-        let hash = options?.engine
+        let (hash, tenant) = (options?.engine, scopedTenant)
         return try await adminCall { api in
-            let outcome = try api.importUsers(engine, hash: hash)
+            let outcome = try api.importUsers(engine, hash: hash, tenantId: tenant)
             return UserImportResult(failureCount: outcome.failures.count, successCount: outcome.successCount,
                                     errors: outcome.failures.map { ($0.index, AdminAuthError($0.error)) })
         }

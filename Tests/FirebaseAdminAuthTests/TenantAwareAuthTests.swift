@@ -1,0 +1,79 @@
+import FBAuthStandIn
+import FirebaseAdminAuth
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// Issue 57: `TenantAwareAuth`, as firebase-admin-node's `authForTenant` gives one: a tenant's
+/// users, its tokens and only its tokens, against an emulator as `fbauth emulator` answers.
+@Suite struct TenantAwareAuthTests {
+    /// `accounts:signInWithCustomToken` in `tenant`, as an app of the tenant calls it.
+    static func signIn(_ token: String, tenant: String?, host: String) async throws -> String {
+        var request = URLRequest(url: URL(string: "http://\(host)/identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken?key=fake-api-key")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        var body: [String: Any] = ["token": token, "returnSecureToken": true]
+        body["tenantId"] = tenant
+        request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["idToken"] as? String, "\(String(decoding: data, as: UTF8.self))")
+    }
+
+    static func mismatch(_ error: Error) -> Bool {
+        (error as? AdminAuthError)?.code == "auth/mismatching-tenant-id"
+            && (error as? AdminAuthError)?.message == "User tenant ID does not match with the current TenantAwareAuth tenant ID."
+    }
+
+    @Test func aTenantsAuthWorksInItsTenantAndTakesOnlyItsTokens() async throws {
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let manager = auth.tenantManager()
+        let (red, blue) = (try await manager.createTenant(TenantRequest(displayName: "Red-team")), try await manager.createTenant(TenantRequest(displayName: "Blue-team")))
+        let redAuth = try manager.authForTenant(red.tenantId), blueAuth = try manager.authForTenant(blue.tenantId)
+        #expect(redAuth.tenantId == red.tenantId)
+
+        // Users: created, found and listed in the tenant; the project and the other tenant see none.
+        let created = try await redAuth.createUser(CreateRequest(uid: "red-user", email: "red@example.com"))
+        #expect(created.tenantId == red.tenantId)
+        #expect(try await redAuth.getUser("red-user").email == "red@example.com")
+        #expect(try await redAuth.listUsers().users.map(\.uid) == ["red-user"])
+        #expect(try await blueAuth.listUsers().users.isEmpty)
+        await #expect { _ = try await auth.getUser("red-user") } throws: { ($0 as? AdminAuthError)?.code == "auth/user-not-found" }
+        await #expect { _ = try await blueAuth.getUser("red-user") } throws: { ($0 as? AdminAuthError)?.code == "auth/user-not-found" }
+        try await redAuth.setCustomUserClaims("red-user", ["team": "red"])
+        #expect(try await redAuth.getUser("red-user").customClaims?["team"] as? String == "red")
+
+        // Tokens: a custom token carries the tenant, and its ID token passes the tenant's Auth
+        // (and the project's), never another tenant's.
+        let idToken = try await Self.signIn(try await redAuth.createCustomToken("red-user"), tenant: red.tenantId, host: standIn.hostAndPort)
+        let decoded = try await redAuth.verifyIDToken(idToken, checkRevoked: true)
+        #expect(decoded.uid == "red-user" && decoded.tenantID == red.tenantId && decoded.claims["team"] as? String == "red")
+        #expect(try await auth.verifyIDToken(idToken).tenantID == red.tenantId)
+        await #expect { _ = try await blueAuth.verifyIDToken(idToken) } throws: { Self.mismatch($0) }
+        // The project's own users' tokens are no tenant's.
+        _ = try await auth.createUser(CreateRequest(uid: "project-user"))
+        let projectToken = try await Self.signIn(try await auth.createCustomToken("project-user"), tenant: nil, host: standIn.hostAndPort)
+        await #expect { _ = try await redAuth.verifyIDToken(projectToken) } throws: { Self.mismatch($0) }
+        await #expect { _ = try await redAuth.createSessionCookie(projectToken, expiresIn: 3600) } throws: { Self.mismatch($0) }
+        let cookie = try await redAuth.createSessionCookie(idToken, expiresIn: 3600)
+        #expect(try await redAuth.verifySessionCookie(cookie).uid == "red-user")
+        await #expect { _ = try await blueAuth.verifySessionCookie(cookie) } throws: { Self.mismatch($0) }
+
+        // Imports go to the tenant; a record naming another tenant is refused before any request.
+        let imported = try await redAuth.importUsers([UserImportRecord(uid: "red-imported")])
+        let importedUser = try await redAuth.getUser("red-imported")
+        #expect(imported.successCount == 1 && importedUser.tenantId == red.tenantId)
+        await #expect { _ = try await redAuth.importUsers([UserImportRecord(uid: "x", tenantId: blue.tenantId)]) } throws: { error in
+            (error as? AdminAuthError)?.code == "auth/mismatching-tenant-id"
+                && (error as? AdminAuthError)?.message == "UserRecord of index \"0\" has mismatching tenant ID \"\(blue.tenantId)\""
+        }
+        // The tenants themselves are still the project's, even from a tenant's Auth.
+        let tenants = try await redAuth.tenantManager().listTenants().tenants
+        #expect(Set(tenants.map(\.tenantId)) == [red.tenantId, blue.tenantId])
+        #expect(throws: AdminAuthError.self) { _ = try manager.authForTenant("") }
+    }
+}
