@@ -48,7 +48,7 @@ def record(user):
 
 
 def kind(error):
-    if isinstance(error, (auth.UserNotFoundError, auth.EmailNotFoundError)):
+    if isinstance(error, (auth.UserNotFoundError, auth.EmailNotFoundError, auth.ConfigurationNotFoundError)):
         return "not found"
     if isinstance(error, (auth.EmailAlreadyExistsError, auth.UidAlreadyExistsError, auth.PhoneNumberAlreadyExistsError)):
         return "already exists"
@@ -149,4 +149,32 @@ step("imported", lambda: (lambda user: dict(record(user), created=user.user_meta
 step("importWithoutHash", lambda: auth.import_users(imported, app=app))
 step("importBadRounds", lambda: auth.import_users(imported, hash_alg=auth.UserImportHash.scrypt(key=SCRYPT_KEY, rounds=9, memory_cost=14), app=app))
 step("importTooMany", lambda: auth.import_users([auth.ImportUserRecord(uid=f"many-{i}") for i in range(1001)], app=app))
+
+
+# Provider configurations: the fields both SDKs read back, the tag taken out.
+def oidc(config):
+    return {"providerId": config.provider_id.replace(tag, "TAG"), "displayName": config.display_name, "enabled": config.enabled,
+            "issuer": config.issuer, "clientId": config.client_id, "clientSecret": config.client_secret,
+            "idToken": config.id_token_response_type, "code": config.code_response_type}
+
+
+def saml(config):
+    return {"providerId": config.provider_id.replace(tag, "TAG"), "displayName": config.display_name, "enabled": config.enabled,
+            "idpEntityId": config.idp_entity_id, "ssoURL": config.sso_url, "x509Certificates": config.x509_certificates,
+            "rpEntityId": config.rp_entity_id, "callbackURL": config.callback_url}
+
+
+step("oidcCreate", lambda: oidc(auth.create_oidc_provider_config(f"oidc.p{tag}", client_id="client-1", issuer="https://issuer.example.com",
+                                                                 display_name="Corp SSO", enabled=True, app=app)))
+step("oidcUpdate", lambda: oidc(auth.update_oidc_provider_config(f"oidc.p{tag}", display_name="Corp SSO 2", client_secret="s3cret",
+                                                                 code_response_type=True, id_token_response_type=False, app=app)))
+step("oidcGet", lambda: oidc(auth.get_oidc_provider_config(f"oidc.p{tag}", app=app)))
+step("oidcList", lambda: sorted(oidc(c)["providerId"] for c in auth.list_oidc_provider_configs(app=app).provider_configs if tag in c.provider_id))
+step("samlCreate", lambda: saml(auth.create_saml_provider_config(f"saml.p{tag}", idp_entity_id="idp-1", sso_url="https://idp.example.com/sso",
+                                                                 x509_certificates=["CERT-1"], rp_entity_id="rp-1",
+                                                                 callback_url="https://demo.firebaseapp.com/__/auth/handler", app=app)))
+step("samlUpdate", lambda: saml(auth.update_saml_provider_config(f"saml.p{tag}", x509_certificates=["CERT-2", "CERT-3"], enabled=True, app=app)))
+step("oidcDelete", lambda: (auth.delete_oidc_provider_config(f"oidc.p{tag}", app=app), "deleted")[1])
+step("oidcGone", lambda: oidc(auth.get_oidc_provider_config(f"oidc.p{tag}", app=app)))
+step("oidcBadIssuer", lambda: oidc(auth.create_oidc_provider_config(f"oidc.q{tag}", client_id="c", issuer="not a url", app=app)))
 print(json.dumps(results, sort_keys=True))

@@ -41,6 +41,17 @@ package struct AdminAPI: Sendable {
         try send(method, "/v2/projects/\(projectId)/" + resource, body: body, query: query)
     }
 
+    /// `method` on `v2/projects/P[/tenants/T]/RESOURCE`: provider configurations, which each
+    /// tenant has of its own.
+    package func scopedResource(_ method: String, _ resource: String, body: JSONValue? = nil, query: [(String, String)] = []) throws(TokenRefusal) -> JSONValue {
+        var path = "/v2/projects/\(projectId)/"
+        if let tenantId {
+            guard AdminChecks.isTenantID(tenantId) else { throw AdminErrors.client("INVALID_TENANT_ID") }
+            path += "tenants/\(tenantId)/"
+        }
+        return try send(method, path + resource, body: body, query: query)
+    }
+
     /// `method` on `v1/projects/P[/tenants/T]/RESOURCE` (`accounts:lookup`, `accounts`), with a
     /// JSON body (POST) or a query (GET); the answer, or the Admin SDK's error for a refusal.
     package func call(_ method: String, _ resource: String, body: JSONValue? = nil, query: [(String, String)] = []) throws(TokenRefusal) -> JSONValue {

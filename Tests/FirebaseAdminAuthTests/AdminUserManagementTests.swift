@@ -64,11 +64,11 @@ import Testing
     static func kind(_ error: Error) -> String {
         guard let error = error as? AdminAuthError else { return "other: \(error)" }
         switch error.code {
-        case "auth/user-not-found", "auth/email-not-found": return "not found"
+        case "auth/user-not-found", "auth/email-not-found", "auth/configuration-not-found": return "not found"
         case "auth/email-already-exists", "auth/uid-already-exists", "auth/phone-number-already-exists": return "already exists"
         case "auth/invalid-uid", "auth/invalid-password", "auth/invalid-email", "auth/invalid-phone-number", "auth/reserved-claim",
              "auth/claims-too-large", "auth/argument-error", "auth/invalid-session-cookie-duration", "auth/invalid-hash-rounds",
-             "auth/maximum-user-count-exceeded":
+             "auth/maximum-user-count-exceeded", "auth/invalid-config":
             return "invalid argument"
         default: return "other: \(error)"
         }
@@ -183,6 +183,45 @@ import Testing
         await step("importBadRounds") {
             try await auth.importUsers(imported, options: UserImportOptions(hash: .init(algorithm: .scrypt, key: scryptKey, rounds: 9, memoryCost: 14)))
         }
+        func oidc(_ config: AuthProviderConfig) -> Any {
+            guard case .oidc(let config) = config else { return "not OIDC" }
+            return ["providerId": config.providerId.replacingOccurrences(of: tag, with: "TAG"), "displayName": config.displayName ?? NSNull(), "enabled": config.enabled,
+                    "issuer": config.issuer, "clientId": config.clientId, "clientSecret": config.clientSecret ?? NSNull(),
+                    // firebase-admin-python reads a flow that is not given as false; Node (and Swift) as absent.
+                    "idToken": config.responseType?.idToken ?? false, "code": config.responseType?.code ?? false] as [String: Any]
+        }
+        func saml(_ config: AuthProviderConfig) -> Any {
+            guard case .saml(let config) = config else { return "not SAML" }
+            return ["providerId": config.providerId.replacingOccurrences(of: tag, with: "TAG"), "displayName": config.displayName ?? NSNull(), "enabled": config.enabled,
+                    "idpEntityId": config.idpEntityId, "ssoURL": config.ssoURL, "x509Certificates": config.x509Certificates, "rpEntityId": config.rpEntityId,
+                    "callbackURL": config.callbackURL ?? NSNull()] as [String: Any]
+        }
+        await step("oidcCreate") {
+            oidc(try await auth.createProviderConfig(.oidc(OIDCAuthProviderConfig(providerId: "oidc.p\(tag)", displayName: "Corp SSO", enabled: true, clientId: "client-1",
+                                                                                 issuer: "https://issuer.example.com"))))
+        }
+        await step("oidcUpdate") {
+            oidc(try await auth.updateProviderConfig("oidc.p\(tag)", .oidc(OIDCUpdateAuthProviderRequest(displayName: "Corp SSO 2", clientSecret: "s3cret",
+                                                                                                       responseType: OAuthResponseType(idToken: false, code: true)))))
+        }
+        await step("oidcGet") { oidc(try await auth.getProviderConfig("oidc.p\(tag)")) }
+        await step("oidcList") {
+            try await auth.listProviderConfigs(AuthProviderConfigFilter(type: .oidc)).providerConfigs.map(\.providerId).filter { $0.contains(tag) }
+                .map { $0.replacingOccurrences(of: tag, with: "TAG") }.sorted()
+        }
+        await step("samlCreate") {
+            saml(try await auth.createProviderConfig(.saml(SAMLAuthProviderConfig(providerId: "saml.p\(tag)", idpEntityId: "idp-1", ssoURL: "https://idp.example.com/sso",
+                                                                                 x509Certificates: ["CERT-1"], rpEntityId: "rp-1",
+                                                                                 callbackURL: "https://demo.firebaseapp.com/__/auth/handler"))))
+        }
+        await step("samlUpdate") {
+            saml(try await auth.updateProviderConfig("saml.p\(tag)", .saml(SAMLUpdateAuthProviderRequest(enabled: true, x509Certificates: ["CERT-2", "CERT-3"]))))
+        }
+        await step("oidcDelete") { try await auth.deleteProviderConfig("oidc.p\(tag)"); return "deleted" }
+        await step("oidcGone") { oidc(try await auth.getProviderConfig("oidc.p\(tag)")) }
+        await step("oidcBadIssuer") {
+            oidc(try await auth.createProviderConfig(.oidc(OIDCAuthProviderConfig(providerId: "oidc.q\(tag)", clientId: "c", issuer: "not a url"))))
+        }
         await step("importTooMany") { try await auth.importUsers((0..<1001).map { UserImportRecord(uid: "many-\($0)") }) }
         return (results, errors)
     }
@@ -238,6 +277,9 @@ import Testing
         #expect(errors["reservedClaim"]?.code == "auth/reserved-claim" && errors["reservedClaim"]?.message == "Developer claim \"sub\" is reserved and cannot be specified.")
         #expect(errors["largeClaims"]?.code == "auth/claims-too-large" && errors["largeClaims"]?.message == "Developer claims payload should not exceed 1000 characters.")
         // And the server's, mapped as FirebaseAuthError.fromServerError maps them.
+        #expect(errors["oidcBadIssuer"]?.code == "auth/invalid-config" && errors["oidcBadIssuer"]?.message == "\"OIDCAuthProviderConfig.issuer\" must be a valid URL string.")
+        #expect(errors["oidcGone"]?.code == "auth/configuration-not-found", "\(String(describing: errors["oidcGone"]))")
+        #expect(normalized(ours["samlUpdate"] ?? NSNull()).contains("CERT-3"), "\(ours["samlUpdate"] ?? "")")
         #expect(errors["importWithoutHash"]?.message == "\"UserImportOptions\" are required when importing users with passwords.")
         #expect(errors["importBadRounds"]?.code == "auth/invalid-hash-rounds"
             && errors["importBadRounds"]?.message == "A valid \"hash.rounds\" number between 1 and 8 must be provided for hash algorithm SCRYPT.")

@@ -71,6 +71,13 @@ import Testing
             (error as? AdminAuthError)?.code == "auth/mismatching-tenant-id"
                 && (error as? AdminAuthError)?.message == "UserRecord of index \"0\" has mismatching tenant ID \"\(blue.tenantId)\""
         }
+        // Provider configurations are the tenant's own.
+        _ = try await redAuth.createProviderConfig(.oidc(OIDCAuthProviderConfig(providerId: "oidc.red", clientId: "c", issuer: "https://issuer.example.com")))
+        let redConfigs = try await redAuth.listProviderConfigs(AuthProviderConfigFilter(type: .oidc)).providerConfigs.map(\.providerId)
+        let projectConfigs = try await auth.listProviderConfigs(AuthProviderConfigFilter(type: .oidc)).providerConfigs.map(\.providerId)
+        #expect(redConfigs == ["oidc.red"] && projectConfigs.isEmpty, "\(redConfigs) \(projectConfigs)")
+        await #expect { _ = try await blueAuth.getProviderConfig("oidc.red") } throws: { ($0 as? AdminAuthError)?.code == "auth/configuration-not-found" }
+        await #expect { _ = try await redAuth.getProviderConfig("oidc.red/../x") } throws: { ($0 as? AdminAuthError)?.code == "auth/invalid-provider-id" }
         // The tenants themselves are still the project's, even from a tenant's Auth.
         let tenants = try await redAuth.tenantManager().listTenants().tenants
         #expect(Set(tenants.map(\.tenantId)) == [red.tenantId, blue.tenantId])

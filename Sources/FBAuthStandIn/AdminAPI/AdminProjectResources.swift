@@ -36,7 +36,8 @@ extension Backend {
         case ("POST", let collection?, 1) where Self.providerCollections[collection] != nil:
             return try createProviderConfig(collection, parent: parent, request, query: query)
         case ("GET", let collection?, 1) where Self.providerCollections[collection] != nil:
-            return list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix(parent + "/") }.values), query: query)
+            // Only the parent's own: a project's list holds none of its tenants' configurations.
+            return list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix("\(parent)/\(collection)/") }.values), query: query)
         case (_, let collection?, 2) where Self.providerCollections[collection] != nil:
             return try providerConfig(collection, name: "\(parent)/\(collection)/\(rest[1])", request, query: query)
         default: throw .notFound
