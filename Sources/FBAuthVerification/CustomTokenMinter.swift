@@ -49,12 +49,19 @@ package struct CustomTokenMinter: Sendable {
             payload["tenant_id"] = tenantId.map(JSONValue.string)
             return payload
         }
+        return try sign(purpose: "Signing in as another user", payload)
+    }
+
+    /// A JWT of `payload` (given its signer's email), signed as custom tokens are: by the
+    /// service account's key (its `kid` named), through IAM's `signBlob` on Google's clouds, or
+    /// unsigned by the emulator's signer. `purpose` is said when no credentials are found.
+    package func sign(purpose: String, _ payload: (String) -> [String: JSONValue]) throws(TokenRefusal) -> (token: String, signer: String) {
         if emulator {
             let input = DecodedJWT.segment(.object(["alg": .string("none"), "typ": .string("JWT")])) + "." + DecodedJWT.segment(.object(payload(Self.emulatorSigner)))
             return (input + ".", Self.emulatorSigner)
         }
         let header = DecodedJWT.segment(.object(["alg": .string("RS256"), "typ": .string("JWT")]))
-        switch try credentials.load(purpose: "Signing in as another user") {
+        switch try credentials.load(purpose: purpose) {
         case .serviceAccount(let key):
             // The key's id, as firebase-admin's service-account signer names it.
             var named: [String: JSONValue] = ["alg": .string("RS256"), "typ": .string("JWT")]

@@ -24,6 +24,7 @@ public final class AppCheck: Sendable {
     /// found, and then every verification throws `app-check/invalid-credential`.
     public let projectID: String?
     private let verifier: AppCheckTokenVerifier?
+    private let creator: AppCheckTokenCreator?
     /// The one warning that the keys are an emulator's.
     private let emulatorWarning: OnceLog
 
@@ -47,6 +48,23 @@ public final class AppCheck: Sendable {
         self.projectID = project
         emulatorWarning = OnceLog(log)
         verifier = project.map { AppCheckTokenVerifier(projectId: $0, emulatorHost: emulator, credentials: credentials) }
+        creator = project.map { AppCheckTokenCreator(projectId: $0, emulatorHost: emulator, credentials: credentials) }
+    }
+
+    /// A token for the app of `appId` (`1:123:web:abc`), made with the service account's key
+    /// (or IAM's `signBlob`) and exchanged with App Check, as firebase-admin's `createToken`:
+    /// for your own attestation provider, or for tests. `options.ttlMillis`: 30 minutes to 7 days.
+    public func createToken(_ appId: String, options: AppCheckTokenOptions? = nil) async throws -> AppCheckToken {
+        guard let creator else {
+            throw AdminAuthError(code: "app-check/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to create an App Check token.",
+                                 cause: .serverCredentials)
+        }
+        return try await offThread {
+            do {
+                let (token, ttl) = try creator.create(appId: appId, ttlMillis: options?.ttlMillis, limitedUse: options?.limitedUse, jti: options?.jti)
+                return AppCheckToken(token: token, ttlMillis: ttl)
+            } catch let refusal as TokenRefusal { throw AdminAuthError(refusal) }
+        }
     }
 
     /// Verifies an App Check token; with `options.consume`, also marks it used with the App
@@ -73,6 +91,27 @@ public final class AppCheck: Sendable {
     public func verifyToken(_ appCheckToken: String, options: VerifyAppCheckTokenOptions = VerifyAppCheckTokenOptions()) async throws -> VerifyAppCheckTokenResponse {
         try await offThread { try self.verifyToken(appCheckToken, options: options) }
     }
+}
+
+/// How `createToken` makes a token (firebase-admin's `AppCheckTokenOptions`).
+public struct AppCheckTokenOptions: Sendable {
+    /// How long the token lasts: 30 minutes to 7 days, in milliseconds; nil: App Check's default (an hour).
+    public var ttlMillis: Int?
+    /// A token for one use, which `verifyToken(_:options:)` with `consume` then refuses a second time.
+    public var limitedUse: Bool?
+    /// The limited-use token's id (`jti`), where the caller chooses it.
+    public var jti: String?
+
+    /// The options given.
+    public init(ttlMillis: Int? = nil, limitedUse: Bool? = nil, jti: String? = nil) { (self.ttlMillis, self.limitedUse, self.jti) = (ttlMillis, limitedUse, jti) }
+}
+
+/// A token `createToken` made (firebase-admin's `AppCheckToken`).
+public struct AppCheckToken: Sendable {
+    /// The App Check token, for the app to send in `X-Firebase-AppCheck`.
+    public let token: String
+    /// How long it lasts, in milliseconds.
+    public let ttlMillis: Int
 }
 
 /// firebase-admin's `VerifyAppCheckTokenOptions`.

@@ -48,3 +48,54 @@ import Testing
         #expect(throws: AdminAuthError.self) { try AppCheck(projectID: "", emulatorHost: standIn.hostAndPort).verifyToken(token) }
     }
 }
+
+/// Issue 57: `AppCheck.createToken`, as firebase-admin-node makes one: a custom token for the
+/// App Check exchange (`app-check/token-generator.ts`), exchanged for the app's token, which
+/// `verifyToken` then takes; bad options are refused before any request.
+@Suite struct AppCheckCreateTokenTests {
+    @Test func aTokenMadeForAnAppIsOneItsServerTakes() async throws {
+        let standIn = try StandIn(configuration: StandInConfiguration())
+        standIn.start()
+        defer { standIn.stop() }
+        let appCheck = AppCheck(projectID: "fbauth-stand-in", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let made = try await appCheck.createToken("1:42:web:cafe", options: AppCheckTokenOptions(ttlMillis: 1_800_001))
+        #expect(made.ttlMillis == 1_800_000 && !made.token.isEmpty)
+        let verified = try await appCheck.verifyToken(made.token)
+        #expect(verified.appID == "1:42:web:cafe" && verified.token.claims["provider"] as? String == "custom")
+
+        // The custom token is firebase-admin-node's: the exchange's audience, the app, five
+        // minutes, its ttl in seconds and nanoseconds, signed (here unsigned) by its signer.
+        let exchange = try #require(standIn.requests.last { $0.path.hasSuffix(":exchangeCustomToken") })
+        #expect(exchange.path == "/firebaseappcheck.googleapis.com/v1/projects/fbauth-stand-in/apps/1:42:web:cafe:exchangeCustomToken", "\(exchange.path)")
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(exchange.body.utf8)) as? [String: Any])
+        let custom = try #require(body["customToken"] as? String).split(separator: ".", omittingEmptySubsequences: false)
+        #expect(custom.count == 3 && custom[2].isEmpty)
+        var payload = String(custom[1]).replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let claims = try #require(try JSONSerialization.jsonObject(with: Data(base64Encoded: payload)!) as? [String: Any])
+        #expect(claims["aud"] as? String == "https://firebaseappcheck.googleapis.com/google.firebase.appcheck.v1.TokenExchangeService")
+        #expect(claims["app_id"] as? String == "1:42:web:cafe" && claims["ttl"] as? String == "1800.001000000s")
+        #expect(claims["iss"] as? String == "firebase-auth-emulator@example.com" && claims["sub"] as? String == "firebase-auth-emulator@example.com")
+        #expect((claims["exp"] as? Int).map { $0 - (claims["iat"] as? Int ?? 0) } == 300)
+
+        // A limited-use token is consumed once.
+        let once = try await appCheck.createToken("1:42:web:cafe", options: AppCheckTokenOptions(limitedUse: true))
+        #expect(once.ttlMillis == 3_600_000)
+        #expect(try await appCheck.verifyToken(once.token, options: VerifyAppCheckTokenOptions(consume: true)).alreadyConsumed == false)
+        #expect(try await appCheck.verifyToken(once.token, options: VerifyAppCheckTokenOptions(consume: true)).alreadyConsumed == true)
+
+        let before = standIn.requests.count
+        for (appId, options, message) in [
+            ("", AppCheckTokenOptions(), "`appId` must be a non-empty string."),
+            ("1:42:web:cafe", AppCheckTokenOptions(ttlMillis: 1_799_999), "ttlMillis must be a duration in milliseconds between 30 minutes and 7 days (inclusive)."),
+            ("1:42:web:cafe", AppCheckTokenOptions(ttlMillis: 604_800_001), "ttlMillis must be a duration in milliseconds between 30 minutes and 7 days (inclusive)."),
+            ("1:42:web:cafe", AppCheckTokenOptions(jti: "j"), "`jti` cannot be specified without setting `limitedUse` to `true`."),
+            ("../x", AppCheckTokenOptions(), "`appId` must be a Firebase app id (digits, letters, colons)."),
+        ] {
+            await #expect { _ = try await appCheck.createToken(appId, options: options) } throws: { error in
+                (error as? AdminAuthError)?.code == "app-check/invalid-argument" && (error as? AdminAuthError)?.message == message
+            }
+        }
+        #expect(standIn.requests.count == before)
+    }
+}

@@ -51,6 +51,39 @@ extension Backend {
         return ["token": token, "ttl": "\(enforcement.ttl)s"]
     }
 
+    /// `POST v1/projects/P/apps/APP:exchangeCustomToken` (firebase-admin's `createToken`): an
+    /// administrator's custom token for the App Check exchange's audience and this app gives
+    /// the app a token, as production's does. Its signature is not checked: the stand-in has no
+    /// service account's public key, and takes the unsigned custom tokens of an emulated Admin
+    /// SDK, as Google's Auth emulator takes its custom tokens.
+    func exchangeCustomToken(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        try requireAdmin(request)
+        let parts = request.path.dropFirst(AppCheckService.apiPrefix.count + "v1/projects/".count).split(separator: "/")
+        guard parts.count == 3, parts[1] == "apps", let appID = parts[2].split(separator: ":exchangeCustomToken").first,
+              [configuration.projectId, configuration.projectNumber].contains(String(parts[0]))
+        else { throw .notFound }
+        let body = try JSONBody(request, allowed: ["customToken", "limitedUse", "jti"])
+        guard let custom = try body.string("customToken"), let claims = UnsignedJWT.claims(of: custom),
+              claims["aud"] as? String == "https://firebaseappcheck.googleapis.com/google.firebase.appcheck.v1.TokenExchangeService",
+              claims["app_id"] as? String == String(appID), let expires = (claims["exp"] as? Int).map(Double.init) ?? claims["exp"] as? Double,
+              expires > now().timeIntervalSince1970
+        else { throw .invalidArgument("The custom token is not one for this app's App Check exchange, or it has expired.") }
+        // `ttl` as the custom token asks ("1800s" … "604800s"), else an hour, as App Check's default.
+        var ttl = 3600
+        if let asked = (claims["ttl"] as? String)?.dropLast().split(separator: ".").first.flatMap({ Int($0) }), (1800...604_800).contains(asked) { ttl = asked }
+        let expiry = now().addingTimeInterval(TimeInterval(ttl))
+        var token: [String: Any] = [
+            "sub": String(appID), "aud": ["projects/\(configuration.projectNumber)", "projects/\(configuration.projectId)"],
+            "iss": "https://firebaseappcheck.googleapis.com/\(configuration.projectNumber)", "provider": "custom",
+            "iat": Int(now().timeIntervalSince1970), "exp": Int(expiry.timeIntervalSince1970),
+            "jti": try body.string("jti") ?? RandomToken.make(bytes: 12),
+        ]
+        if try body.bool("limitedUse") == true { token["limited_use"] = true }
+        let signed = UnsignedJWT.make(token, kid: AppCheckService.kid, signed: true)
+        appCheckTokens[signed] = expiry
+        return ["token": signed, "ttl": "\(ttl)s"]
+    }
+
     /// With App Check enforced, an Identity Toolkit or securetoken request without a token this
     /// stand-in issued (and that has not expired) is refused.
     func requireAppCheck(_ request: HTTPRequest) throws(APIError) {
@@ -73,6 +106,9 @@ extension Backend {
             var response = JSONResponse.make(200, AppCheckService.jsonWebKeySet)
             response.headers.append(("Cache-Control", "public, max-age=21600"))
             return response
+        }
+        if request.method == "POST", rest.hasPrefix("v1/projects/"), rest.hasSuffix(":exchangeCustomToken") {
+            return JSONResponse.make(200, try exchangeCustomToken(request))
         }
         guard request.method == "POST", rest.hasPrefix("v1beta/projects/"), rest.hasSuffix(":verifyAppCheckToken") else { throw .notFound }
         try requireAdmin(request)
