@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "FirebaseAuthTests", dependencies: ["FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport"]),
         .testTarget(name: "FirebaseCoreTests", dependencies: ["FirebaseCore"]),
         .testTarget(name: "FirebaseAdminAuthTests", dependencies: ["FirebaseAdminAuth", "FirebaseAuth", "FirebaseCore", "FBAuthStandIn", "TestSupport",
-                                                                    "FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP"],
+                                                                    "FBAuthHTTP", "FBAuthSupport", "LoopbackHTTP", "FBAuthAdmin"],
                     exclude: ["Fixtures"]),
         .testTarget(
             name: "FBAuthCLITests",

@@ -61,5 +61,16 @@ if ! python3 -c "import sys; sys.exit(0 if float('${percent:-0}') >= 95 else 1)"
   echo "docs.sh: FirebaseAuth and FirebaseCore have ${percent:-no}% of the SDK's API, under 95%" >&2
   status=1
 fi
+# How much of firebase-admin-node's Auth and App Check API FirebaseAdminAuth has (issue 57): the
+# table docs/admin-api.md shows, and the share. 95% is the goal; until it is reached the share
+# may not fall under what has landed (admin_floor, raised as members land).
+admin_floor=64
+admin=$(python3 Scripts/admin-api.py coverage Scripts/admin-api/members-14.3.0.tsv Scripts/admin-api/names.tsv "$symbols/all" "$output/admin-api.md")
+echo "$admin" | sed 's/^/Admin API: /'
+admin_percent=$(echo "$admin" | sed -n 's/^covered [0-9]* of [0-9]* (\([0-9.]*\)%)$/\1/p')
+if ! python3 -c "import sys; sys.exit(0 if float('${admin_percent:-0}') >= $admin_floor else 1)"; then
+  echo "docs.sh: FirebaseAdminAuth has ${admin_percent:-no}% of firebase-admin-node's API, under the ${admin_floor}% that landed" >&2
+  status=1
+fi
 [ "$status" -eq 0 ] && echo "API reference in $output: FirebaseCore.doccarchive, FirebaseAuth.doccarchive, FirebaseAdminAuth.doccarchive, every public symbol documented."
 exit "$status"

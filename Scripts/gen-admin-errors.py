@@ -50,13 +50,13 @@ lines = [
     "",
     "/// firebase-admin-node's `authClientErrorCode` (its key: `auth/CODE` and the message) and",
     "/// `AUTH_SERVER_TO_CLIENT_CODE` (an Identity Toolkit error code: the client error's key).",
-    "enum AdminErrorTable {",
-    "    static let client: [String: (code: String, message: String)] = [",
+    "package enum AdminErrorTable {",
+    "    package static let client: [String: (code: String, message: String)] = [",
 ]
 for key in sorted(client):
     code, message = client[key]
     lines.append(f'        "{key}": ("auth/{code}", "{swift(message)}"),')
-lines += ["    ]", "", "    static let server: [String: String] = ["]
+lines += ["    ]", "", "    package static let server: [String: String] = ["]
 for key in sorted(server):
     lines.append(f'        "{key}": "{server[key]}",')
 lines += ["    ]", "}", ""]

@@ -3,8 +3,8 @@
 
 /// firebase-admin-node's `authClientErrorCode` (its key: `auth/CODE` and the message) and
 /// `AUTH_SERVER_TO_CLIENT_CODE` (an Identity Toolkit error code: the client error's key).
-enum AdminErrorTable {
-    static let client: [String: (code: String, message: String)] = [
+package enum AdminErrorTable {
+    package static let client: [String: (code: String, message: String)] = [
         "AUTH_BLOCKING_TOKEN_EXPIRED": ("auth/auth-blocking-token-expired", "The provided Firebase Auth Blocking token is expired."),
         "BILLING_NOT_ENABLED": ("auth/billing-not-enabled", "Feature requires billing to be enabled."),
         "CLAIMS_TOO_LARGE": ("auth/claims-too-large", "Developer claims maximum payload size exceeded."),
@@ -102,7 +102,7 @@ enum AdminErrorTable {
         "USER_NOT_FOUND": ("auth/user-not-found", "There is no user record corresponding to the provided identifier."),
     ]
 
-    static let server: [String: String] = [
+    package static let server: [String: String] = [
         "BILLING_NOT_ENABLED": "BILLING_NOT_ENABLED",
         "CLAIMS_TOO_LARGE": "CLAIMS_TOO_LARGE",
         "CONFIGURATION_EXISTS": "CONFIGURATION_EXISTS",

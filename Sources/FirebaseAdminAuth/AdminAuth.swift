@@ -228,6 +228,16 @@ public struct AdminAuthError: Error, Sendable, CustomStringConvertible, Localize
         }
         self.init(code: refusal.code, message: refusal.message, cause: cause)
     }
+    /// The code as firebase-admin's `AuthErrorCode` names it, for an `auth/` code.
+    public var authErrorCode: AdminAuthErrorCode? {
+        code.hasPrefix("auth/") ? AdminAuthErrorCode(rawValue: String(code.dropFirst(5))) : nil
+    }
+
+    /// The code as firebase-admin's `AppCheckErrorCode` names it, for an `app-check/` code.
+    public var appCheckErrorCode: AppCheckErrorCode? {
+        code.hasPrefix("app-check/") ? AppCheckErrorCode(rawValue: String(code.dropFirst(10))) : nil
+    }
+
     /// `code: message`.
     public var description: String { "\(code): \(message)" }
     /// The message.
