@@ -34,8 +34,10 @@ public struct UserRecord: @unchecked Sendable {
     public let tokensValidAfterTime: Date?
     /// The second factors the user has enrolled; nil when none.
     public let multiFactor: MultiFactorSettings?
+    private let record: AdminUserRecord
 
     init(_ record: AdminUserRecord) {
+        self.record = record
         uid = record.uid
         email = record.email
         emailVerified = record.emailVerified
@@ -52,6 +54,10 @@ public struct UserRecord: @unchecked Sendable {
         tokensValidAfterTime = record.tokensValidAfterTime
         multiFactor = record.secondFactors.isEmpty ? nil : MultiFactorSettings(enrolledFactors: record.secondFactors.map(MultiFactorInfo.init))
     }
+
+    /// The user as firebase-admin-node's `UserRecord.toJSON()` gives it: times as UTC date
+    /// strings (`Tue, 01 Dec 2026 22:37:05 GMT`), the metadata, providers and factors nested.
+    public func toJSON() -> [String: Any] { foundationJSON(AdminRecordJSON.user(record)) }
 }
 
 /// When a user was created, last signed in and last refreshed a token.
@@ -62,6 +68,11 @@ public struct UserMetadata: Sendable, Equatable {
     public let lastSignInTime: Date?
     /// When the user last refreshed an ID token; nil if never.
     public let lastRefreshTime: Date?
+
+    /// The times as firebase-admin-node's `UserMetadata.toJSON()` gives them (UTC date strings).
+    public func toJSON() -> [String: Any] {
+        foundationJSON(AdminRecordJSON.metadata(creationTime: creationTime, lastSignInTime: lastSignInTime, lastRefreshTime: lastRefreshTime))
+    }
 }
 
 /// A user's account at one provider (`google.com`, `password`, `phone`, …).
@@ -78,8 +89,13 @@ public struct UserInfo: Sendable, Equatable {
     public let photoURL: String?
     /// The user's phone number at the provider.
     public let phoneNumber: String?
+    private let engine: AdminUserRecord.Provider
+
+    /// The account as firebase-admin-node's `UserInfo.toJSON()` gives it.
+    public func toJSON() -> [String: Any] { foundationJSON(AdminRecordJSON.provider(engine)) }
 
     init(_ provider: AdminUserRecord.Provider) {
+        engine = provider
         uid = provider.uid
         providerId = provider.providerId
         displayName = provider.displayName
@@ -93,6 +109,9 @@ public struct UserInfo: Sendable, Equatable {
 public struct MultiFactorSettings: Sendable, Equatable {
     /// Every factor, in the order they were enrolled.
     public let enrolledFactors: [MultiFactorInfo]
+
+    /// The factors as firebase-admin-node's `MultiFactorSettings.toJSON()` gives them.
+    public func toJSON() -> [String: Any] { ["enrolledFactors": enrolledFactors.map { $0.toJSON() }] }
 }
 
 /// One second factor: its enrollment id (`uid`), kind (`phone`, `totp`) and when it was enrolled.
@@ -107,12 +126,24 @@ public struct MultiFactorInfo: Sendable, Equatable {
     public let enrollmentTime: Date?
     /// A phone factor's number.
     public let phoneNumber: String?
+    private let engine: AdminUserRecord.SecondFactor
+
+    /// The factor as firebase-admin-node's `MultiFactorInfo.toJSON()` (and, for a phone factor,
+    /// `PhoneMultiFactorInfo.toJSON()`) gives it.
+    public func toJSON() -> [String: Any] { foundationJSON(AdminRecordJSON.factor(engine)) }
 
     init(_ factor: AdminUserRecord.SecondFactor) {
+        engine = factor
         uid = factor.uid
         factorId = factor.factorId
         displayName = factor.displayName
         enrollmentTime = factor.enrollmentTime
         phoneNumber = factor.phoneNumber
     }
+}
+
+/// A JSON object as JSONSerialization's values, for the `toJSON()` methods.
+func foundationJSON(_ value: JSONValue) -> [String: Any] {
+    guard case .object(let fields) = value else { return [:] }
+    return DecodedIDToken.foundationObjects(fields)
 }

@@ -83,4 +83,30 @@ import Testing
         #expect(Set(tenants.map(\.tenantId)) == [red.tenantId, blue.tenantId])
         #expect(throws: AdminAuthError.self) { _ = try manager.authForTenant("") }
     }
+
+    /// `toJSON()` as firebase-admin-node's: the record's fields, times as UTC date strings, the
+    /// metadata, providers and factors nested as their own `toJSON()`s give them.
+    @Test func aUserRecordsJSONIsFirebaseAdminsToJSON() async throws {
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        _ = try await auth.importUsers([UserImportRecord(uid: "json-user", email: "j@example.com", emailVerified: true, phoneNumber: "+15550001234",
+                                                         metadata: UserMetadataRequest(creationTime: Date(timeIntervalSince1970: 1_600_000_000)),
+                                                         customClaims: ["role": "admin"],
+                                                         multiFactor: MultiFactorUpdateSettings(enrolledFactors: [UpdatePhoneMultiFactorInfoRequest(uid: "f1", phoneNumber: "+15550009999")]))])
+        let user = try await auth.getUser("json-user")
+        let json = user.toJSON()
+        #expect(json["uid"] as? String == "json-user" && json["email"] as? String == "j@example.com" && json["emailVerified"] as? Bool == true
+                    && json["disabled"] as? Bool == false && (json["customClaims"] as? [String: Any])?["role"] as? String == "admin", "\(json)")
+        let metadata = try #require(json["metadata"] as? [String: Any])
+        #expect(metadata["creationTime"] as? String == "Sun, 13 Sep 2020 12:26:40 GMT", "\(metadata)")
+        #expect(NSDictionary(dictionary: metadata).isEqual(to: user.metadata.toJSON()))
+        let providers = try #require(json["providerData"] as? [[String: Any]])
+        #expect(providers.count == user.providerData.count && zip(providers, user.providerData).allSatisfy { NSDictionary(dictionary: $0).isEqual(to: $1.toJSON()) })
+        #expect(providers.contains { $0["providerId"] as? String == "phone" && $0["phoneNumber"] as? String == "+15550001234" }, "\(providers)")
+        let factors = try #require((json["multiFactor"] as? [String: Any])?["enrolledFactors"] as? [[String: Any]])
+        #expect(factors.count == 1 && factors[0]["uid"] as? String == "f1" && factors[0]["factorId"] as? String == "phone" && factors[0]["phoneNumber"] as? String == "+15550009999")
+        #expect(NSDictionary(dictionary: try #require(user.multiFactor).toJSON()).isEqual(to: try #require(json["multiFactor"] as? [String: Any])))
+    }
 }

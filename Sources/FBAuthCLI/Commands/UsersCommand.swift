@@ -172,20 +172,20 @@ enum UsersCommand: RunnableCommand {
             var users: [JSONValue] = [], token: String?
             repeat {
                 let page = try api.listUsers(maxResults: min(AdminAPI.maxListUsers, (max ?? Int.max) - users.count), pageToken: token)
-                users += page.users.map(UserRecordJSON.make)
+                users += page.users.map(AdminRecordJSON.user)
                 token = page.pageToken
             } while token != nil && users.count < (max ?? Int.max)
             return .object(["users": .array(users)])
-        case .get(.uid(let uid)): return UserRecordJSON.make(try api.getUser(.uid(uid)))
-        case .get(.email(let email)): return UserRecordJSON.make(try api.getUser(.email(email)))
-        case .get(.phone(let phone)): return UserRecordJSON.make(try api.getUser(.phoneNumber(phone)))
+        case .get(.uid(let uid)): return AdminRecordJSON.user(try api.getUser(.uid(uid)))
+        case .get(.email(let email)): return AdminRecordJSON.user(try api.getUser(.email(email)))
+        case .get(.phone(let phone)): return AdminRecordJSON.user(try api.getUser(.phoneNumber(phone)))
         case .create(let readsPassword):
             var user = AdminNewUser()
             (user.uid, user.email, user.phoneNumber, user.displayName) = (options.uid, options.email, options.phone, options.displayName)
             if options.emailVerified { user.emailVerified = true }
             if options.disabled { user.disabled = true }
             if readsPassword { user.password = try password(context) }
-            return UserRecordJSON.make(try api.createUser(user))
+            return AdminRecordJSON.user(try api.createUser(user))
         case .update(let uid, let readsPassword):
             var change = AdminUserChange()
             change.email = options.email
@@ -193,7 +193,7 @@ enum UsersCommand: RunnableCommand {
             if let name = options.displayName { change.displayName = .some(name.isEmpty ? nil : name) }
             if options.emailVerified { change.emailVerified = true }
             if readsPassword { change.password = try password(context) }
-            return UserRecordJSON.make(try api.updateUser(uid, change))
+            return AdminRecordJSON.user(try api.updateUser(uid, change))
         case .delete(let uids):
             if uids.count == 1 {
                 try api.deleteUser(uids[0])
@@ -205,16 +205,16 @@ enum UsersCommand: RunnableCommand {
         case .disable(let uid, let disabled):
             var change = AdminUserChange()
             change.disabled = disabled
-            return UserRecordJSON.make(try api.updateUser(uid, change))
+            return AdminRecordJSON.user(try api.updateUser(uid, change))
         case .setClaims(let uid, let text):
             guard case .object(let claims)? = JSONValue.decoded(Data(text.utf8)) else {
                 throw AdminErrors.client("INVALID_ARGUMENT", message: "the claims must be a JSON object, such as '{\"admin\":true}' ('{}' removes them)")
             }
             try api.setCustomUserClaims(uid, claims.isEmpty ? nil : claims)
-            return UserRecordJSON.make(try api.getUser(.uid(uid)))
+            return AdminRecordJSON.user(try api.getUser(.uid(uid)))
         case .revoke(let uid):
             try api.revokeRefreshTokens(uid, now: context.clock.now())
-            return UserRecordJSON.make(try api.getUser(.uid(uid)))
+            return AdminRecordJSON.user(try api.getUser(.uid(uid)))
         case .link(let kind, let email, let continueURL):
             var settings = continueURL.map(AdminActionSettings.init(url:))
             if kind == "signin" {
@@ -248,67 +248,5 @@ enum UsersCommand: RunnableCommand {
             return .usage(message)
         }
         return .failed(.serverRefused, message)
-    }
-}
-
-/// A user as firebase-admin-node's `UserRecord.toJSON()` writes one (times as UTC date strings).
-enum UserRecordJSON {
-    static func make(_ user: AdminUserRecord) -> JSONValue {
-        func string(_ value: String?) -> JSONValue? { value.map(JSONValue.string) }
-        var fields: [String: JSONValue] = ["uid": .string(user.uid), "emailVerified": .bool(user.emailVerified), "disabled": .bool(user.disabled)]
-        fields["email"] = string(user.email)
-        fields["displayName"] = string(user.displayName)
-        fields["photoURL"] = string(user.photoURL)
-        fields["phoneNumber"] = string(user.phoneNumber)
-        fields["passwordHash"] = string(user.passwordHash)
-        fields["passwordSalt"] = string(user.passwordSalt)
-        fields["tenantId"] = string(user.tenantId)
-        fields["customClaims"] = user.customClaims.map(JSONValue.object)
-        fields["tokensValidAfterTime"] = user.tokensValidAfterTime.map { .string(utc($0)) }
-        var metadata: [String: JSONValue] = [:]
-        metadata["creationTime"] = user.creationTime.map { .string(utc($0)) }
-        metadata["lastSignInTime"] = user.lastSignInTime.map { .string(utc($0)) }
-        metadata["lastRefreshTime"] = user.lastRefreshTime.map { .string(utc($0)) }
-        fields["metadata"] = .object(metadata)
-        fields["providerData"] = .array(user.providerData.map { provider in
-            var info: [String: JSONValue] = ["uid": .string(provider.uid), "providerId": .string(provider.providerId)]
-            (info["displayName"], info["email"]) = (string(provider.displayName), string(provider.email))
-            (info["photoURL"], info["phoneNumber"]) = (string(provider.photoURL), string(provider.phoneNumber))
-            return .object(info)
-        })
-        if !user.secondFactors.isEmpty {
-            fields["multiFactor"] = .object(["enrolledFactors": .array(user.secondFactors.map { factor in
-                var info: [String: JSONValue] = ["uid": .string(factor.uid), "factorId": .string(factor.factorId)]
-                info["displayName"] = string(factor.displayName)
-                info["phoneNumber"] = string(factor.phoneNumber)
-                info["enrollmentTime"] = factor.enrollmentTime.map { .string(utc($0)) }
-                return .object(info)
-            })])
-        }
-        return .object(fields)
-    }
-
-    /// JavaScript's `Date.toUTCString()`: `Tue, 01 Dec 2026 22:37:05 GMT`.
-    static func utc(_ date: Date) -> String {
-        let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"], months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let dayNumber = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let civil = civilDate(days: dayNumber)
-        let inDay = seconds - dayNumber * 86400
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(((dayNumber % 7) + 7) % 7)]), \(two(civil.day)) \(months[Int(civil.month) - 1]) \(civil.year) \(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
-    }
-
-    /// The proleptic Gregorian date of a day number since 1970 (Howard Hinnant's `civil_from_days`).
-    static func civilDate(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
