@@ -245,11 +245,12 @@ extension AdminAPI {
 
     /// The paths of every value `resource` sets, objects walked into (firebase-admin-node
     /// `generateUpdateMask`): `idpConfig.ssoUrl`, `enabled`; an array is one value.
-    static func updateMask(_ resource: JSONValue, root: String = "") -> [String] {
+    /// `terminal` paths are one value, whatever they hold.
+    static func updateMask(_ resource: JSONValue, root: String = "", terminal: Set<String> = []) -> [String] {
         guard case .object(let fields) = resource else { return [] }
         return fields.keys.sorted().flatMap { key -> [String] in
             let path = root.isEmpty ? key : "\(root).\(key)"
-            let inner = updateMask(fields[key]!, root: path)
+            let inner = terminal.contains(path) ? [] : updateMask(fields[key]!, root: path, terminal: terminal)
             return inner.isEmpty ? [path] : inner
         }
     }

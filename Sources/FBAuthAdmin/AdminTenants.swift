@@ -10,6 +10,10 @@ package struct AdminTenant: Sendable, Equatable {
     package var passwordSignInEnabled: Bool
     /// `emailSignInConfig.passwordRequired` false (`enableEmailLinkSignin`).
     package var emailLinkSignInEnabled: Bool
+    /// The rest of its settings in firebase-admin-node's client form (`emailSignInConfig`,
+    /// `multiFactorConfig`, `testPhoneNumbers`, `smsRegionConfig`, `recaptchaConfig`,
+    /// `passwordPolicyConfig`, `emailPrivacyConfig`).
+    package var settings: [String: JSONValue] = [:]
 
     init(_ resource: JSONValue) throws(TokenRefusal) {
         // `name` is projects/P/tenants/ID (firebase-admin-node `getTenantIdFromResourceName`).
@@ -21,6 +25,16 @@ package struct AdminTenant: Sendable, Equatable {
         anonymousSignInEnabled = resource["enableAnonymousUser"] == .bool(true)
         passwordSignInEnabled = resource["allowPasswordSignup"] == .bool(true)
         emailLinkSignInEnabled = resource["enableEmailLinkSignin"] == .bool(true)
+        settings = try AdminAuthConfigs.tenantClient(resource)
+    }
+
+    /// The tenant as firebase-admin-node's `Tenant.toJSON()` writes it.
+    package var json: JSONValue {
+        var fields = settings
+        fields["tenantId"] = .string(tenantId)
+        fields["displayName"] = displayName.map(JSONValue.string)
+        fields["anonymousSignInEnabled"] = .bool(anonymousSignInEnabled)
+        return .object(fields)
     }
 }
 
@@ -30,6 +44,9 @@ package struct AdminTenantChange: Sendable {
     package var anonymousSignInEnabled: Bool?
     package var passwordSignInEnabled: Bool?
     package var emailLinkSignInEnabled: Bool?
+    /// The other settings, in firebase-admin-node's client form (`UpdateTenantRequest`'s
+    /// `multiFactorConfig`, `testPhoneNumbers`, … as JSON), checked as it checks them.
+    package var settings: [String: JSONValue] = [:]
 
     package init() {}
 
@@ -49,6 +66,7 @@ package struct AdminTenantChange: Sendable {
         if let anonymousSignInEnabled { fields["enableAnonymousUser"] = .bool(anonymousSignInEnabled) }
         if let passwordSignInEnabled { fields["allowPasswordSignup"] = .bool(passwordSignInEnabled) }
         if let emailLinkSignInEnabled { fields["enableEmailLinkSignin"] = .bool(emailLinkSignInEnabled) }
+        fields.merge(try AdminAuthConfigs.tenantServer(settings)) { $1 }
         return fields
     }
 }
@@ -88,7 +106,9 @@ extension AdminAPI {
         guard AdminChecks.isTenantID(tenantId) else { throw AdminErrors.client("INVALID_TENANT_ID") }
         let fields = try change.fields()
         guard !fields.isEmpty else { throw AdminErrors.client("INVALID_ARGUMENT", message: "\"UpdateTenantRequest\" must set something.") }
-        return try AdminTenant(projectResource("PATCH", "tenants/\(tenantId)", body: .object(fields), query: [("updateMask", fields.keys.sorted().joined(separator: ","))]))
+        // As firebase-admin-node: nested settings by their paths, test phone numbers whole.
+        let mask = Self.updateMask(.object(fields), terminal: ["testPhoneNumbers"])
+        return try AdminTenant(projectResource("PATCH", "tenants/\(tenantId)", body: .object(fields), query: [("updateMask", mask.joined(separator: ","))]))
     }
 
     package func deleteTenant(_ tenantId: String) throws(TokenRefusal) {

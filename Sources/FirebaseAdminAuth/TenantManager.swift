@@ -1,4 +1,5 @@
 import FBAuthAdmin
+import FBAuthHTTP
 import Foundation
 
 /// An Identity Platform tenant (firebase-admin's `Tenant`).
@@ -13,14 +14,43 @@ public struct Tenant: Sendable, Equatable {
     public let passwordSignInEnabled: Bool
     /// Whether they may sign in with an email link.
     public let emailLinkSignInEnabled: Bool
+    /// Email sign-in, as firebase-admin's `emailSignInConfig` has it (the two flags above).
+    public let emailSignInConfig: EmailSignInProviderConfig?
+    /// Multi-factor sign-in.
+    public let multiFactorConfig: MultiFactorConfig?
+    /// Phone numbers that sign in with a fixed code, without an SMS: number → 6-digit code.
+    public let testPhoneNumbers: [String: String]?
+    /// Where SMS codes may be sent.
+    public let smsRegionConfig: SmsRegionConfig?
+    /// reCAPTCHA Enterprise's protection.
+    public let recaptchaConfig: RecaptchaConfig?
+    /// The password policy.
+    public let passwordPolicyConfig: PasswordPolicyConfig?
+    /// Email enumeration protection.
+    public let emailPrivacyConfig: EmailPrivacyConfig?
+    private let engine: AdminTenant
 
     init(_ tenant: AdminTenant) {
+        engine = tenant
+        emailSignInConfig = tenant.settings["emailSignInConfig"].map(EmailSignInProviderConfig.init(json:))
+        multiFactorConfig = tenant.settings["multiFactorConfig"].map(MultiFactorConfig.init(json:))
+        testPhoneNumbers = tenant.settings["testPhoneNumbers"].map { numbers in
+            guard case .object(let pairs) = numbers else { return [:] }
+            return pairs.compactMapValues(\.stringValue)
+        }
+        smsRegionConfig = tenant.settings["smsRegionConfig"].map(SmsRegionConfig.init(json:))
+        recaptchaConfig = tenant.settings["recaptchaConfig"].map(RecaptchaConfig.init(json:))
+        passwordPolicyConfig = tenant.settings["passwordPolicyConfig"].map(PasswordPolicyConfig.init(json:))
+        emailPrivacyConfig = tenant.settings["emailPrivacyConfig"].map(EmailPrivacyConfig.init(json:))
         tenantId = tenant.tenantId
         displayName = tenant.displayName
         anonymousSignInEnabled = tenant.anonymousSignInEnabled
         passwordSignInEnabled = tenant.passwordSignInEnabled
         emailLinkSignInEnabled = tenant.emailLinkSignInEnabled
     }
+
+    /// The tenant as firebase-admin-node's `Tenant.toJSON()` gives it.
+    public func toJSON() -> [String: Any] { foundationJSON(engine.json) }
 }
 
 /// What to set of a tenant, to create or update one (firebase-admin's `CreateTenantRequest` and
@@ -34,9 +64,28 @@ public struct TenantRequest: Sendable {
     public var passwordSignInEnabled: Bool?
     /// Whether they may sign in with an email link.
     public var emailLinkSignInEnabled: Bool?
+    /// Email sign-in, as firebase-admin's `emailSignInConfig` sets it (instead of the two flags).
+    public var emailSignInConfig: EmailSignInProviderConfig?
+    /// Multi-factor sign-in.
+    public var multiFactorConfig: MultiFactorConfig?
+    /// Test phone numbers and their 6-digit codes, at most 10; `.some(nil)` removes them all.
+    public var testPhoneNumbers: [String: String]??
+    /// Where SMS codes may be sent.
+    public var smsRegionConfig: SmsRegionConfig?
+    /// reCAPTCHA Enterprise's protection.
+    public var recaptchaConfig: RecaptchaConfig?
+    /// The password policy.
+    public var passwordPolicyConfig: PasswordPolicyConfig?
+    /// Email enumeration protection.
+    public var emailPrivacyConfig: EmailPrivacyConfig?
 
     /// A request setting what is given.
-    public init(displayName: String? = nil, anonymousSignInEnabled: Bool? = nil, passwordSignInEnabled: Bool? = nil, emailLinkSignInEnabled: Bool? = nil) {
+    public init(displayName: String? = nil, anonymousSignInEnabled: Bool? = nil, passwordSignInEnabled: Bool? = nil, emailLinkSignInEnabled: Bool? = nil,
+                emailSignInConfig: EmailSignInProviderConfig? = nil, multiFactorConfig: MultiFactorConfig? = nil, testPhoneNumbers: [String: String]?? = nil,
+                smsRegionConfig: SmsRegionConfig? = nil, recaptchaConfig: RecaptchaConfig? = nil, passwordPolicyConfig: PasswordPolicyConfig? = nil,
+                emailPrivacyConfig: EmailPrivacyConfig? = nil) {
+        (self.emailSignInConfig, self.multiFactorConfig, self.testPhoneNumbers, self.smsRegionConfig) = (emailSignInConfig, multiFactorConfig, testPhoneNumbers, smsRegionConfig)
+        (self.recaptchaConfig, self.passwordPolicyConfig, self.emailPrivacyConfig) = (recaptchaConfig, passwordPolicyConfig, emailPrivacyConfig)
         self.displayName = displayName
         self.anonymousSignInEnabled = anonymousSignInEnabled
         self.passwordSignInEnabled = passwordSignInEnabled
@@ -47,6 +96,15 @@ public struct TenantRequest: Sendable {
         var change = AdminTenantChange()
         (change.displayName, change.anonymousSignInEnabled) = (displayName, anonymousSignInEnabled)
         (change.passwordSignInEnabled, change.emailLinkSignInEnabled) = (passwordSignInEnabled, emailLinkSignInEnabled)
+        var settings: [String: JSONValue] = [:]
+        settings["emailSignInConfig"] = emailSignInConfig?.json
+        settings["multiFactorConfig"] = multiFactorConfig?.json
+        if let numbers = testPhoneNumbers { settings["testPhoneNumbers"] = .object((numbers ?? [:]).mapValues(JSONValue.string)) }
+        settings["smsRegionConfig"] = smsRegionConfig?.json
+        settings["recaptchaConfig"] = recaptchaConfig?.json
+        settings["passwordPolicyConfig"] = passwordPolicyConfig?.json
+        settings["emailPrivacyConfig"] = emailPrivacyConfig?.json
+        change.settings = settings
         return change
     }
 }

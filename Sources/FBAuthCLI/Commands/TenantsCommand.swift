@@ -94,12 +94,5 @@ enum TenantsCommand: RunnableCommand {
     }
 
     /// As firebase-admin-node's `Tenant.toJSON()`.
-    static func json(_ tenant: AdminTenant) -> JSONValue {
-        var fields: [String: JSONValue] = [
-            "tenantId": .string(tenant.tenantId), "anonymousSignInEnabled": .bool(tenant.anonymousSignInEnabled),
-            "emailSignInConfig": .object(["enabled": .bool(tenant.passwordSignInEnabled), "passwordRequired": .bool(!tenant.emailLinkSignInEnabled)]),
-        ]
-        fields["displayName"] = tenant.displayName.map(JSONValue.string)
-        return .object(fields)
-    }
+    static func json(_ tenant: AdminTenant) -> JSONValue { tenant.json }
 }

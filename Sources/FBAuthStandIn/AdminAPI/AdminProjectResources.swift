@@ -47,9 +47,15 @@ extension Backend {
     /// The project's configuration as Google's Auth emulator keeps it (firebase-tools state.ts,
     /// `AgentProjectState.config`): duplicate emails, email privacy, blocking functions.
     var projectConfiguration: [String: Any] {
-        ["signIn": ["allowDuplicateEmails": !configuration.oneAccountPerEmail], "blockingFunctions": blockingFunctions,
-         "emailPrivacyConfig": ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]]
+        var settings = projectSettings
+        settings["signIn"] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
+        settings["blockingFunctions"] = blockingFunctions
+        settings["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]
+        return settings
     }
+
+    /// The settings of the project's configuration that the stand-in keeps as given.
+    static let keptProjectSettings: Set<String> = ["mfa", "recaptchaConfig", "passwordPolicyConfig", "smsRegionConfig", "mobileLinksConfig"]
 
     /// `PATCH projects/P/config`: the fields `updateMask` names, or, without a mask, all of it
     /// (what is not given goes back to its default), as Google's emulator updates it.
@@ -70,7 +76,9 @@ extension Backend {
             // A full update: what is not given goes back to its default.
             updated = ["signIn": change["signIn"] ?? [:], "blockingFunctions": change["blockingFunctions"] ?? [:],
                        "emailPrivacyConfig": change["emailPrivacyConfig"] ?? [:]]
+            for key in Self.keptProjectSettings { updated[key] = change[key] }
         }
+        projectSettings = updated.filter { Self.keptProjectSettings.contains($0.key) }
         configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
         configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
         blockingFunctions = updated["blockingFunctions"] as? [String: Any] ?? [:]

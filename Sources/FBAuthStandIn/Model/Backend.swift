@@ -13,6 +13,10 @@ final class Backend {
     var accounts: [String: Account] = [:]
     /// The project's blocking functions (`projects/P/config`), kept as given; none runs here.
     var blockingFunctions: [String: Any] = [:]
+    /// The project configuration's other settings as the Admin API last set them (`mfa`,
+    /// `recaptchaConfig`, `passwordPolicyConfig`, `smsRegionConfig`, `mobileLinksConfig`), kept
+    /// as given and read back as they were.
+    var projectSettings: [String: Any] = [:]
     /// Tenants made through the Admin API (`projects/P/tenants`), by id: their resource.
     var tenants: [String: [String: Any]] = [:]
     /// OpenID Connect and SAML provider configurations (`oauthIdpConfigs`, `inboundSamlConfigs`),
