@@ -73,7 +73,7 @@ package struct AdminImportUser: Sendable, Equatable {
         return .object(fields)
     }
 
-    private static func providerFields(_ provider: Provider) throws(TokenRefusal) -> JSONValue {
+    static func providerFields(_ provider: Provider) throws(TokenRefusal) -> JSONValue {
         let shown = TerminalText.safe(String(provider.providerId.prefix(100)))
         guard !provider.providerId.isEmpty else { throw AdminErrors.client("INVALID_PROVIDER_ID") }
         guard !provider.uid.isEmpty else {
@@ -96,7 +96,7 @@ package struct AdminImportUser: Sendable, Equatable {
         return .object(fields)
     }
 
-    private static func factorFields(_ factor: SecondFactor) throws(TokenRefusal) -> JSONValue {
+    static func factorFields(_ factor: SecondFactor) throws(TokenRefusal) -> JSONValue {
         guard factor.factorId == "phone" else {
             throw AdminErrors.client("UNSUPPORTED_SECOND_FACTOR", message: "Unsupported second factor \"\(TerminalText.safe(String(factor.factorId.prefix(100))))\" provided.")
         }

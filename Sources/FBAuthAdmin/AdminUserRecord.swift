@@ -17,6 +17,10 @@ package struct AdminUserRecord: Sendable, Equatable {
         package var email: String?
         package var photoURL: String?
         package var phoneNumber: String?
+
+        package init(uid: String, providerId: String, displayName: String? = nil, email: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil) {
+            (self.uid, self.providerId, self.displayName, self.email, self.photoURL, self.phoneNumber) = (uid, providerId, displayName, email, photoURL, phoneNumber)
+        }
     }
 
     package struct SecondFactor: Sendable, Equatable {

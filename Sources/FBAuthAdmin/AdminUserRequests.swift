@@ -11,6 +11,8 @@ package struct AdminNewUser: Sendable {
     package var photoURL: String?
     package var phoneNumber: String?
     package var disabled: Bool?
+    /// Phone second factors to enroll the user in (no ids or times: Firebase gives them).
+    package var secondFactors: [AdminImportUser.SecondFactor] = []
 
     package init() {}
 
@@ -25,6 +27,17 @@ package struct AdminNewUser: Sendable {
         if let phoneNumber { try AdminChecks.phoneNumber(phoneNumber); fields["phoneNumber"] = .string(phoneNumber) }
         if let emailVerified { fields["emailVerified"] = .bool(emailVerified) }
         if let disabled { fields["disabled"] = .bool(disabled) }
+        if !secondFactors.isEmpty {
+            fields["mfaInfo"] = .array(try secondFactors.map { (factor: AdminImportUser.SecondFactor) throws(TokenRefusal) -> JSONValue in
+                guard factor.enrollmentTime == nil else {
+                    throw AdminErrors.client("INVALID_ARGUMENT", message: "\"enrollmentTime\" is not supported when adding second factors via \"createUser()\"")
+                }
+                guard factor.uid == nil else {
+                    throw AdminErrors.client("INVALID_ARGUMENT", message: "\"uid\" is not supported when adding second factors via \"createUser()\"")
+                }
+                return try AdminImportUser.factorFields(factor)
+            })
+        }
         return .object(fields)
     }
 }
@@ -41,6 +54,10 @@ package struct AdminUserChange: Sendable {
     package var disabled: Bool?
     /// Providers to unlink (`providersToUnlink`).
     package var providersToUnlink: [String] = []
+    /// A provider account to link (`providerToLink`: `uid` is its id at the provider).
+    package var providerToLink: AdminUserRecord.Provider?
+    /// The user's second factors from now on; `.some([])` or `.some(nil)` removes them all.
+    package var secondFactors: [AdminImportUser.SecondFactor]??
 
     package init() {}
 
@@ -73,6 +90,23 @@ package struct AdminUserChange: Sendable {
         for provider in providersToUnlink {
             guard !provider.isEmpty else { throw AdminErrors.client("INVALID_PROVIDER_ID") }
             deleteProviders.append(.string(provider))
+        }
+        if let link = providerToLink {
+            guard !link.providerId.isEmpty else {
+                throw AdminErrors.client("INVALID_ARGUMENT", message: "providerToLink.providerId of properties argument must be a non-empty string.")
+            }
+            guard !link.uid.isEmpty else { throw AdminErrors.client("INVALID_ARGUMENT", message: "providerToLink.uid of properties argument must be a non-empty string.") }
+            var provider = AdminImportUser.Provider(uid: link.uid, providerId: link.providerId)
+            (provider.displayName, provider.email, provider.photoURL) = (link.displayName, link.email, link.photoURL)
+            guard case .object(var info) = try AdminImportUser.providerFields(provider) else { throw AdminErrors.client("INVALID_PROVIDER_DATA") }
+            info["phoneNumber"] = link.phoneNumber.map(JSONValue.string)
+            fields["linkProviderUserInfo"] = .object(info)
+        }
+        switch secondFactors {
+        case .some(.some(let factors)) where !factors.isEmpty:
+            fields["mfa"] = .object(["enrollments": .array(try factors.map(AdminImportUser.factorFields))])
+        case .some: fields["mfa"] = .object([:])
+        case .none: break
         }
         if !deleteAttributes.isEmpty { fields["deleteAttribute"] = .array(deleteAttributes) }
         if !deleteProviders.isEmpty { fields["deleteProvider"] = .array(deleteProviders) }

@@ -105,6 +105,12 @@ public struct UpdatePhoneMultiFactorInfoRequest: Sendable {
     public init(uid: String? = nil, displayName: String? = nil, enrollmentTime: Date? = nil, factorId: String = "phone", phoneNumber: String) {
         (self.uid, self.displayName, self.enrollmentTime, self.factorId, self.phoneNumber) = (uid, displayName, enrollmentTime, factorId, phoneNumber)
     }
+
+    var engine: AdminImportUser.SecondFactor {
+        var engine = AdminImportUser.SecondFactor(phoneNumber: phoneNumber)
+        (engine.uid, engine.displayName, engine.enrollmentTime, engine.factorId) = (uid, displayName, enrollmentTime, factorId)
+        return engine
+    }
 }
 
 /// The second factors of a user to import or update (firebase-admin's `MultiFactorUpdateSettings`).
@@ -170,11 +176,7 @@ public struct UserImportRecord: @unchecked Sendable {
         }
         user.customClaims = try customClaims.map(AdminAuth.jsonClaims)
         (user.passwordHash, user.passwordSalt) = (passwordHash.map { [UInt8]($0) }, passwordSalt.map { [UInt8]($0) })
-        user.secondFactors = (multiFactor?.enrolledFactors ?? []).map { factor in
-            var engine = AdminImportUser.SecondFactor(phoneNumber: factor.phoneNumber)
-            (engine.uid, engine.displayName, engine.enrollmentTime, engine.factorId) = (factor.uid, factor.displayName, factor.enrollmentTime, factor.factorId)
-            return engine
-        }
+        user.secondFactors = (multiFactor?.enrolledFactors ?? []).map(\.engine)
         return user
     }
 }

@@ -19,10 +19,13 @@ public struct CreateRequest: Sendable {
     public var phoneNumber: String?
     /// Whether the user starts disabled.
     public var disabled: Bool?
+    /// Phone second factors to enroll the user in.
+    public var multiFactor: MultiFactorCreateSettings?
 
     /// A request with the properties given, the others not set.
     public init(uid: String? = nil, email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: String? = nil,
-                photoURL: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil) {
+                photoURL: String? = nil, phoneNumber: String? = nil, disabled: Bool? = nil, multiFactor: MultiFactorCreateSettings? = nil) {
+        self.multiFactor = multiFactor
         self.uid = uid
         self.email = email
         self.emailVerified = emailVerified
@@ -37,6 +40,11 @@ public struct CreateRequest: Sendable {
         var user = AdminNewUser()
         (user.uid, user.email, user.emailVerified, user.password) = (uid, email, emailVerified, password)
         (user.displayName, user.photoURL, user.phoneNumber, user.disabled) = (displayName, photoURL, phoneNumber, disabled)
+        user.secondFactors = (multiFactor?.enrolledFactors ?? []).map { factor in
+            var engine = AdminImportUser.SecondFactor(phoneNumber: factor.phoneNumber)
+            (engine.displayName, engine.factorId) = (factor.displayName, factor.factorId)
+            return engine
+        }
         return user
     }
 }
@@ -61,10 +69,16 @@ public struct UpdateRequest: Sendable {
     public var disabled: Bool?
     /// The providers to unlink from the user (`providersToUnlink`).
     public var providersToUnlink: [String]
+    /// A provider account to link to the user (`providerToLink`).
+    public var providerToLink: UserProvider?
+    /// The user's second factors from now on; `enrolledFactors` nil or empty removes them all.
+    public var multiFactor: MultiFactorUpdateSettings?
 
     /// A request changing the properties given, the others left as they are.
     public init(email: String? = nil, emailVerified: Bool? = nil, password: String? = nil, displayName: String?? = nil,
-                photoURL: String?? = nil, phoneNumber: String?? = nil, disabled: Bool? = nil, providersToUnlink: [String] = []) {
+                photoURL: String?? = nil, phoneNumber: String?? = nil, disabled: Bool? = nil, providersToUnlink: [String] = [],
+                providerToLink: UserProvider? = nil, multiFactor: MultiFactorUpdateSettings? = nil) {
+        (self.providerToLink, self.multiFactor) = (providerToLink, multiFactor)
         self.email = email
         self.emailVerified = emailVerified
         self.password = password
@@ -80,8 +94,60 @@ public struct UpdateRequest: Sendable {
         (change.email, change.emailVerified, change.password, change.disabled) = (email, emailVerified, password, disabled)
         (change.displayName, change.photoURL, change.phoneNumber) = (displayName, photoURL, phoneNumber)
         change.providersToUnlink = providersToUnlink
+        change.providerToLink = providerToLink.map {
+            AdminUserRecord.Provider(uid: $0.uid ?? "", providerId: $0.providerId ?? "", displayName: $0.displayName, email: $0.email, photoURL: $0.photoURL,
+                                     phoneNumber: $0.phoneNumber)
+        }
+        if let multiFactor {
+            change.secondFactors = .some(multiFactor.enrolledFactors.map { factors in factors.map(\.engine) })
+        }
         return change
     }
+}
+
+/// A provider account to link to a user (firebase-admin's `UserProvider`).
+public struct UserProvider: Sendable {
+    /// The user's id at the provider (required).
+    public var uid: String?
+    /// The user's name at the provider.
+    public var displayName: String?
+    /// The user's email address at the provider.
+    public var email: String?
+    /// The user's phone number at the provider.
+    public var phoneNumber: String?
+    /// The user's picture at the provider.
+    public var photoURL: String?
+    /// The provider (`google.com`; required).
+    public var providerId: String?
+
+    /// The account given.
+    public init(uid: String? = nil, displayName: String? = nil, email: String? = nil, phoneNumber: String? = nil, photoURL: String? = nil, providerId: String? = nil) {
+        (self.uid, self.displayName, self.email, self.phoneNumber, self.photoURL, self.providerId) = (uid, displayName, email, phoneNumber, photoURL, providerId)
+    }
+}
+
+/// A phone second factor to enroll a new user in (firebase-admin's `CreatePhoneMultiFactorInfoRequest`).
+public struct CreatePhoneMultiFactorInfoRequest: Sendable {
+    /// The factor's name.
+    public var displayName: String?
+    /// Always `phone`.
+    public var factorId: String
+    /// The factor's phone number (E.164).
+    public var phoneNumber: String
+
+    /// A phone factor of `phoneNumber`.
+    public init(displayName: String? = nil, factorId: String = "phone", phoneNumber: String) {
+        (self.displayName, self.factorId, self.phoneNumber) = (displayName, factorId, phoneNumber)
+    }
+}
+
+/// The second factors to enroll a new user in (firebase-admin's `MultiFactorCreateSettings`).
+public struct MultiFactorCreateSettings: Sendable {
+    /// The factors.
+    public var enrolledFactors: [CreatePhoneMultiFactorInfoRequest]
+
+    /// The factors given.
+    public init(enrolledFactors: [CreatePhoneMultiFactorInfoRequest]) { self.enrolledFactors = enrolledFactors }
 }
 
 /// Who `getUsers` looks for (firebase-admin's `UidIdentifier`, `EmailIdentifier`,

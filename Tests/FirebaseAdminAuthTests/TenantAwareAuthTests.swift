@@ -109,4 +109,40 @@ import Testing
         #expect(factors.count == 1 && factors[0]["uid"] as? String == "f1" && factors[0]["factorId"] as? String == "phone" && factors[0]["phoneNumber"] as? String == "+15550009999")
         #expect(NSDictionary(dictionary: try #require(user.multiFactor).toJSON()).isEqual(to: try #require(json["multiFactor"] as? [String: Any])))
     }
+
+    /// createUser and updateUser with second factors and a provider account to link, as
+    /// firebase-admin-node sends them (`mfaInfo`, `mfa.enrollments`, `linkProviderUserInfo`).
+    @Test func secondFactorsAndLinkedProvidersOnCreateAndUpdate() async throws {
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let created = try await auth.createUser(CreateRequest(uid: "mfa-user", email: "m@example.com", emailVerified: true,
+                                                              multiFactor: MultiFactorCreateSettings(enrolledFactors: [
+                                                                CreatePhoneMultiFactorInfoRequest(displayName: "Work", phoneNumber: "+15550001111")])))
+        let factor = try #require(created.multiFactor?.enrolledFactors.first)
+        #expect(factor.phoneNumber == "+15550001111" && factor.displayName == "Work" && factor.factorId == "phone" && !factor.uid.isEmpty)
+
+        let replaced = try await auth.updateUser("mfa-user", UpdateRequest(
+            providerToLink: UserProvider(uid: "g-1", email: "m@gmail.com", providerId: "google.com"),
+            multiFactor: MultiFactorUpdateSettings(enrolledFactors: [UpdatePhoneMultiFactorInfoRequest(uid: "second", displayName: "Home", phoneNumber: "+15550002222")])))
+        #expect(replaced.multiFactor?.enrolledFactors.map(\.uid) == ["second"] && replaced.multiFactor?.enrolledFactors.first?.phoneNumber == "+15550002222")
+        #expect(replaced.providerData.contains { $0.providerId == "google.com" && $0.uid == "g-1" && $0.email == "m@gmail.com" }, "\(replaced.providerData)")
+        #expect(try await auth.getUserByProviderUid(providerId: "google.com", uid: "g-1").uid == "mfa-user")
+        let (sent, _) = try ProjectConfigTests.body(standIn, "POST", suffix: "accounts:update")
+        #expect((sent["linkProviderUserInfo"] as? [String: Any])?["rawId"] as? String == "g-1"
+                    && ((sent["mfa"] as? [String: Any])?["enrollments"] as? [[String: Any]])?.first?["phoneInfo"] as? String == "+15550002222", "\(sent)")
+
+        let removed = try await auth.updateUser("mfa-user", UpdateRequest(multiFactor: MultiFactorUpdateSettings(enrolledFactors: nil)))
+        #expect(removed.multiFactor == nil)
+
+        let before = standIn.requests.count
+        await #expect { _ = try await auth.updateUser("mfa-user", UpdateRequest(providerToLink: UserProvider(providerId: "google.com"))) } throws: { error in
+            (error as? AdminAuthError)?.message == "providerToLink.uid of properties argument must be a non-empty string."
+        }
+        await #expect { _ = try await auth.createUser(CreateRequest(multiFactor: MultiFactorCreateSettings(enrolledFactors: [CreatePhoneMultiFactorInfoRequest(phoneNumber: "555")]))) } throws: { error in
+            (error as? AdminAuthError)?.code == "auth/invalid-phone-number"
+        }
+        #expect(standIn.requests.count == before)
+    }
 }
