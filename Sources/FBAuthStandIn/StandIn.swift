@@ -306,6 +306,13 @@ package final class StandIn: @unchecked Sendable {
         }
     }
 
+    /// A JWT of `claims` signed by the stand-in's securetoken key (whose certificate it
+    /// publishes with `signsTokens`), or unsigned (`alg: none`, as Google's Auth emulator signs
+    /// its blocking-function tokens): for tests of what a verifier takes.
+    package func mintSecuretokenJWT(_ claims: [String: any Sendable], signed: Bool) -> String {
+        signed ? UnsignedJWT.make(claims, signed: true) : UnsignedJWT.none(claims)
+    }
+
     /// A custom token for `uid`, shaped like the Admin SDK's (signature not verified here).
     package func customToken(uid: String) -> String {
         let now = Int(Date().timeIntervalSince1970)

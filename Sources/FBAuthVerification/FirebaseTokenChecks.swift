@@ -16,6 +16,9 @@ struct FirebaseTokenChecks {
     /// With `FIREBASE_AUTH_EMULATOR_HOST`: unsigned tokens (`alg: none`) are taken, as the
     /// emulators make them; a signed one is still checked.
     let againstEmulator: Bool
+    /// A blocking token's audience: its `aud` must hold it (the function's URL, or
+    /// `PROJECT.cloudfunctions.net/` by default, as firebase-admin-node checks).
+    var audience: String? = nil
 
     func decode(_ token: String) throws(TokenRefusal) -> DecodedJWT {
         guard let decoded = DecodedJWT(token) else {
@@ -39,13 +42,20 @@ struct FirebaseTokenChecks {
         if !unsignedFromEmulator, algorithm != "RS256" {
             throw TokenRefusal("\(kind.jwtName) has incorrect algorithm. Expected \"RS256\" but got \"\(Self.shown(header["alg"]))\"." + kind.docsSentence)
         }
-        if payload["aud"]?.stringValue != projectId {
+        if kind == .authBlockingToken {
+            let expected = audience ?? "\(projectId).cloudfunctions.net/"
+            if !(payload["aud"]?.stringValue ?? "").contains(expected) {
+                throw TokenRefusal("\(kind.jwtName) has incorrect \"aud\" (audience) claim. Expected \"\(expected)\" but got \"\(Self.shown(payload["aud"]))\"." + kind.docsSentence)
+            }
+        } else if payload["aud"]?.stringValue != projectId {
             throw TokenRefusal("\(kind.jwtName) has incorrect \"aud\" (audience) claim. Expected \"\(projectId)\" but got \"\(Self.shown(payload["aud"]))\"." + projectMatch + kind.docsSentence)
         }
         let issuer = kind.issuerPrefix + projectId
         if payload["iss"]?.stringValue != issuer {
             throw TokenRefusal("\(kind.jwtName) has incorrect \"iss\" (issuer) claim. Expected \"\(issuer)\" but got \"\(Self.shown(payload["iss"]))\"." + projectMatch + kind.docsSentence)
         }
+        // A blocking token of a mail or an SMS has no user, and so no subject to check.
+        if kind == .authBlockingToken, ["beforeSendSms", "beforeSendEmail"].contains(payload["event_type"]?.stringValue ?? "") { return }
         guard let subject = payload["sub"]?.stringValue else { throw TokenRefusal("\(kind.jwtName) has no \"sub\" (subject) claim." + kind.docsSentence) }
         if subject.isEmpty { throw TokenRefusal("\(kind.jwtName) has an empty \"sub\" (subject) claim." + kind.docsSentence) }
         // JavaScript's length, as firebase-admin-node counts (`payload.sub.length > 128`): UTF-16 code
@@ -74,6 +84,8 @@ struct FirebaseTokenChecks {
         guard let issued = token.payload["iat"]?.integer, issued <= now + Self.clockSkew else {
             throw TokenRefusal("\(kind.jwtName) is not yet valid: issued at future timestamp \(Self.shown(token.payload["iat"]))." + kind.docsSentence)
         }
+        // A blocking token is about a sign-in under way: it has no `auth_time` of its own.
+        if kind == .authBlockingToken { return }
         guard let authenticated = token.payload["auth_time"]?.integer, authenticated <= now + Self.clockSkew else {
             throw TokenRefusal("\(kind.jwtName) has no valid \"auth_time\" claim: it must be a time not in the future." + kind.docsSentence)
         }

@@ -4,11 +4,14 @@
 package enum FirebaseTokenKind: Sendable {
     case idToken
     case sessionCookie
+    /// What Identity Platform sends a blocking function (`beforeCreate`, `beforeSignIn`, …),
+    /// signed with securetoken's keys; firebase-admin's `_verifyAuthBlockingToken`.
+    case authBlockingToken
 
     /// Where Google publishes the certificates of the keys that sign them (kid → PEM).
     var certificatesURL: String {
         switch self {
-        case .idToken: "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+        case .idToken, .authBlockingToken: "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
         case .sessionCookie: "https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
         }
     }
@@ -16,19 +19,54 @@ package enum FirebaseTokenKind: Sendable {
     /// The issuer, before the project id.
     var issuerPrefix: String {
         switch self {
-        case .idToken: "https://securetoken.google.com/"
+        case .idToken, .authBlockingToken: "https://securetoken.google.com/"
         case .sessionCookie: "https://session.firebase.google.com/"
         }
     }
 
-    var jwtName: String { self == .idToken ? "Firebase ID token" : "Firebase session cookie" }
-    var shortName: String { self == .idToken ? "ID token" : "session cookie" }
-    var article: String { self == .idToken ? "an" : "a" }
-    var verifyName: String { self == .idToken ? "verifyIdToken()" : "verifySessionCookie()" }
-    var expiredCode: String { self == .idToken ? "auth/id-token-expired" : "auth/session-cookie-expired" }
+    var jwtName: String {
+        switch self {
+        case .idToken: "Firebase ID token"
+        case .sessionCookie: "Firebase session cookie"
+        case .authBlockingToken: "Firebase Auth Blocking token"
+        }
+    }
+
+    var shortName: String {
+        switch self {
+        case .idToken: "ID token"
+        case .sessionCookie: "session cookie"
+        case .authBlockingToken: "Auth Blocking token"
+        }
+    }
+
+    var article: String { self == .sessionCookie ? "a" : "an" }
+
+    var verifyName: String {
+        switch self {
+        case .idToken: "verifyIdToken()"
+        case .sessionCookie: "verifySessionCookie()"
+        case .authBlockingToken: "_verifyAuthBlockingToken()"
+        }
+    }
+
+    var expiredCode: String {
+        switch self {
+        case .idToken: "auth/id-token-expired"
+        case .sessionCookie: "auth/session-cookie-expired"
+        case .authBlockingToken: "auth/auth-blocking-token-expired"
+        }
+    }
+
+    /// Blocking tokens are never checked for revocation; they have a revoked code of none.
     var revokedCode: String { self == .idToken ? "auth/id-token-revoked" : "auth/session-cookie-revoked" }
+
     private var docs: String {
-        self == .idToken ? "https://firebase.google.com/docs/auth/admin/verify-id-tokens" : "https://firebase.google.com/docs/auth/admin/manage-cookies"
+        switch self {
+        case .idToken: "https://firebase.google.com/docs/auth/admin/verify-id-tokens"
+        case .sessionCookie: "https://firebase.google.com/docs/auth/admin/manage-cookies"
+        case .authBlockingToken: "https://cloud.google.com/identity-platform/docs/blocking-functions"
+        }
     }
 
     /// firebase-admin's closing sentence of most refusals.

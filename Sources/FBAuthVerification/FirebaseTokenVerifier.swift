@@ -57,7 +57,9 @@ package struct FirebaseTokenVerifier: Sendable {
     /// The token's claims once every check passes; with `checkRevoked`, or against an
     /// emulator (as firebase-admin: an unsigned token proves nothing of its user), also that its
     /// user exists, is not disabled, and has not had their tokens revoked since it was issued.
-    package func verify(_ token: String, checkRevoked: Bool = false) throws(TokenRefusal) -> VerifiedFirebaseToken {
+    package func verify(_ token: String, checkRevoked: Bool = false, audience: String? = nil) throws(TokenRefusal) -> VerifiedFirebaseToken {
+        var checks = checks
+        checks.audience = audience
         let decoded = try checks.decode(token)
         try checks.checkContent(decoded)
         if !(checks.againstEmulator && decoded.header["alg"]?.stringValue == "none") {
@@ -70,7 +72,7 @@ package struct FirebaseTokenVerifier: Sendable {
         try checks.checkTimes(decoded, now: Int64(clock.now().timeIntervalSince1970.rounded(.down)))
         let verified = VerifiedFirebaseToken(uid: decoded.payload["sub"]?.stringValue ?? "", claims: decoded.payload,
                                              acceptedUnsigned: checks.againstEmulator && decoded.header["alg"]?.stringValue == "none")
-        if checkRevoked || checks.againstEmulator { try revocation.check(verified) }
+        if checks.kind != .authBlockingToken, checkRevoked || checks.againstEmulator { try revocation.check(verified) }
         return verified
     }
 }

@@ -20,6 +20,13 @@ public struct ActionCodeSettings: Sendable {
     public var androidInstallApp: Bool
     /// The Firebase Hosting domain the link uses.
     public var linkDomain: String?
+    /// The Firebase Dynamic Links domain the link used; `linkDomain` replaces it.
+    @available(*, deprecated, message: "Firebase Dynamic Links shut down in 2025; use linkDomain")
+    public var dynamicLinkDomain: String? {
+        get { storedDynamicLinkDomain }
+        set { storedDynamicLinkDomain = newValue }
+    }
+    private var storedDynamicLinkDomain: String?
 
     /// Settings for a link continuing to `url`.
     public init(url: String, handleCodeInApp: Bool = false, iOSBundleID: String? = nil, androidPackageName: String? = nil,
@@ -38,6 +45,7 @@ public struct ActionCodeSettings: Sendable {
         settings.handleCodeInApp = handleCodeInApp
         (settings.iOSBundleId, settings.androidPackageName, settings.androidMinimumVersion) = (iOSBundleID, androidPackageName, androidMinimumVersion)
         (settings.androidInstallApp, settings.linkDomain) = (androidInstallApp, linkDomain)
+        settings.dynamicLinkDomain = storedDynamicLinkDomain
         return settings
     }
 }

@@ -29,6 +29,7 @@ public class AdminAuth: @unchecked Sendable {
     public let projectID: String?
     private let idTokens: FirebaseTokenVerifier?
     private let sessionCookies: FirebaseTokenVerifier?
+    private let blockingTokens: FirebaseTokenVerifier?
     /// The Admin API's user management, for the same project and credentials.
     let users: AdminAPI?
     /// Custom tokens, signed with the service account's key (or IAM's signBlob on Google's clouds).
@@ -71,6 +72,7 @@ public class AdminAuth: @unchecked Sendable {
         self.projectID = project
         idTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .idToken, emulatorHost: emulator, credentials: credentials) }
         sessionCookies = project.map { FirebaseTokenVerifier(projectId: $0, kind: .sessionCookie, emulatorHost: emulator, credentials: credentials) }
+        blockingTokens = project.map { FirebaseTokenVerifier(projectId: $0, kind: .authBlockingToken, emulatorHost: emulator, credentials: credentials) }
         users = project.map { AdminAPI(projectId: $0, emulatorHost: emulator, credentials: credentials) }
         minter = CustomTokenMinter(emulator: emulator != nil, credentials: credentials)
         clock = SystemClock()
@@ -81,6 +83,7 @@ public class AdminAuth: @unchecked Sendable {
     /// `base`'s project, credentials and keys, for the users and tokens of `tenant`.
     init(tenant: String, of base: AdminAuth) {
         (unsignedWarning, projectID, idTokens, sessionCookies) = (base.unsignedWarning, base.projectID, base.idTokens, base.sessionCookies)
+        blockingTokens = base.blockingTokens
         (users, minter, clock) = (base.projectAPI?.forTenant(tenant), base.minter, base.clock)
         (scopedTenant, projectAPI) = (tenant, base.projectAPI)
     }
@@ -93,6 +96,8 @@ public class AdminAuth: @unchecked Sendable {
         idTokens = FirebaseTokenVerifier(projectId: projectID, transport: transport, clock: clock, credentials: .applicationDefault(environment: [:]),
                                          certificatesURL: certificatesURL)
         sessionCookies = nil
+        blockingTokens = FirebaseTokenVerifier(projectId: projectID, kind: .authBlockingToken, transport: transport, clock: clock,
+                                               credentials: .applicationDefault(environment: [:]), certificatesURL: certificatesURL)
         users = nil
         minter = CustomTokenMinter(emulator: false, credentials: .applicationDefault(environment: [:]), transport: transport, clock: clock)
         self.clock = clock
@@ -125,6 +130,22 @@ public class AdminAuth: @unchecked Sendable {
     /// The same, off the caller's thread.
     public func verifySessionCookie(_ sessionCookie: String, checkRevoked: Bool = false) async throws -> DecodedIDToken {
         try await offThread { try self.verifySessionCookie(sessionCookie, checkRevoked: checkRevoked) }
+    }
+
+    /// Verifies the token Identity Platform sends a blocking function (`beforeCreate`,
+    /// `beforeSignIn`, `beforeSendEmail`, `beforeSendSms`), as firebase-admin's
+    /// `_verifyAuthBlockingToken`: securetoken's keys and issuer, an `aud` that holds `audience`
+    /// (the function's URL; nil: `PROJECT.cloudfunctions.net/`), not expired. What the
+    /// firebase-functions SDKs call (`_verifyAuthBlockingToken` there, marked alpha); a server of
+    /// its own handles blocking functions with it.
+    public func verifyAuthBlockingToken(_ token: String, audience: String? = nil) async throws -> DecodedAuthBlockingToken {
+        guard let verifier = blockingTokens else {
+            throw AdminAuthError(code: "auth/invalid-credential", message: "Must initialize app with a cert credential or set your Firebase project ID as the GOOGLE_CLOUD_PROJECT environment variable to call _verifyAuthBlockingToken().",
+                                 cause: .serverCredentials)
+        }
+        return try await offThread {
+            do { return DecodedAuthBlockingToken(try verifier.verify(token, audience: audience).claims) } catch let refusal as TokenRefusal { throw AdminAuthError(refusal) }
+        }
     }
 
     private func verify(_ token: String, with verifier: FirebaseTokenVerifier?, checkRevoked: Bool) throws -> DecodedIDToken {

@@ -39,10 +39,18 @@ public struct EmailSignInProviderConfig: Sendable, Equatable, ConfigJSON {
 }
 
 /// Whether multi-factor sign-in is on (firebase-admin's `MultiFactorConfigState`).
-public enum MultiFactorConfigState: String, Sendable { case enabled = "ENABLED", disabled = "DISABLED" }
+public enum MultiFactorConfigState: String, Sendable {
+    /// On.
+    case enabled = "ENABLED"
+    /// Off.
+    case disabled = "DISABLED"
+}
 
 /// A kind of second factor (firebase-admin's `AuthFactorType`).
-public enum AuthFactorType: String, Sendable { case phone }
+public enum AuthFactorType: String, Sendable {
+    /// A code by SMS.
+    case phone
+}
 
 /// TOTP's settings (firebase-admin's `TotpMultiFactorProviderConfig`).
 public struct TotpMultiFactorProviderConfig: Sendable, Equatable {
@@ -98,7 +106,12 @@ public struct MultiFactorConfig: Sendable, Equatable, ConfigJSON {
 }
 
 /// Whether the password policy is enforced (firebase-admin's `PasswordPolicyEnforcementState`).
-public enum PasswordPolicyEnforcementState: String, Sendable { case enforce = "ENFORCE", off = "OFF" }
+public enum PasswordPolicyEnforcementState: String, Sendable {
+    /// New passwords must meet the policy.
+    case enforce = "ENFORCE"
+    /// The policy is not applied.
+    case off = "OFF"
+}
 
 /// What a password must have (firebase-admin's `CustomStrengthOptionsConfig`).
 public struct CustomStrengthOptionsConfig: Sendable, Equatable, ConfigJSON {
@@ -157,13 +170,30 @@ public struct PasswordPolicyConfig: Sendable, Equatable, ConfigJSON {
 }
 
 /// How reCAPTCHA Enterprise protects a sign-in method (firebase-admin's `RecaptchaProviderEnforcementState`).
-public enum RecaptchaProviderEnforcementState: String, Sendable { case off = "OFF", audit = "AUDIT", enforce = "ENFORCE" }
+public enum RecaptchaProviderEnforcementState: String, Sendable {
+    /// Not protected.
+    case off = "OFF"
+    /// Assessed and logged, never refused.
+    case audit = "AUDIT"
+    /// Refused when reCAPTCHA says so.
+    case enforce = "ENFORCE"
+}
 
 /// What a reCAPTCHA rule does (firebase-admin's `RecaptchaAction`).
-public enum RecaptchaAction: String, Sendable { case block = "BLOCK" }
+public enum RecaptchaAction: String, Sendable {
+    /// Refuse the request.
+    case block = "BLOCK"
+}
 
 /// Where a reCAPTCHA key is used (firebase-admin's `RecaptchaKeyClientType`).
-public enum RecaptchaKeyClientType: String, Sendable { case web = "WEB", ios = "IOS", android = "ANDROID" }
+public enum RecaptchaKeyClientType: String, Sendable {
+    /// A web app's key.
+    case web = "WEB"
+    /// An iOS app's key.
+    case ios = "IOS"
+    /// An Android app's key.
+    case android = "ANDROID"
+}
 
 /// A reCAPTCHA rule by score (firebase-admin's `RecaptchaManagedRule`).
 public struct RecaptchaManagedRule: Sendable, Equatable {
@@ -294,7 +324,12 @@ public struct EmailPrivacyConfig: Sendable, Equatable, ConfigJSON {
 }
 
 /// The domain of mobile email links (firebase-admin's `MobileLinksDomain`).
-public enum MobileLinksDomain: String, Sendable { case hostingDomain = "HOSTING_DOMAIN", firebaseDynamicLinkDomain = "FIREBASE_DYNAMIC_LINK_DOMAIN" }
+public enum MobileLinksDomain: String, Sendable {
+    /// The project's Firebase Hosting domain.
+    case hostingDomain = "HOSTING_DOMAIN"
+    /// The Firebase Dynamic Links domain, shut down in 2025.
+    case firebaseDynamicLinkDomain = "FIREBASE_DYNAMIC_LINK_DOMAIN"
+}
 
 /// Mobile email links (firebase-admin's `MobileLinksConfig`).
 public struct MobileLinksConfig: Sendable, Equatable, ConfigJSON {

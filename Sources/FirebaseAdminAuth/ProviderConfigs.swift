@@ -68,7 +68,9 @@ public struct SAMLAuthProviderConfig: Sendable, Equatable {
 
 /// A provider configuration of either kind (firebase-admin's `AuthProviderConfig`).
 public enum AuthProviderConfig: Sendable, Equatable {
+    /// An OpenID Connect provider (`oidc.…`).
     case oidc(OIDCAuthProviderConfig)
+    /// A SAML provider (`saml.…`).
     case saml(SAMLAuthProviderConfig)
 
     /// The provider's id (`oidc.…`, `saml.…`).
@@ -160,7 +162,9 @@ public struct SAMLUpdateAuthProviderRequest: Sendable {
 
 /// A change of either kind (firebase-admin's `UpdateAuthProviderRequest`).
 public enum UpdateAuthProviderRequest: Sendable {
+    /// A change of an OpenID Connect provider.
     case oidc(OIDCUpdateAuthProviderRequest)
+    /// A change of a SAML provider.
     case saml(SAMLUpdateAuthProviderRequest)
 
     var engine: AdminProviderChange {
@@ -183,7 +187,12 @@ public enum UpdateAuthProviderRequest: Sendable {
 /// Which configurations to list (firebase-admin's `AuthProviderConfigFilter`).
 public struct AuthProviderConfigFilter: Sendable {
     /// The kind of provider (`AuthProviderConfigFilter.type` in firebase-admin).
-    public enum Kind: String, Sendable { case oidc, saml }
+    public enum Kind: String, Sendable {
+        /// OpenID Connect providers.
+        case oidc
+        /// SAML providers.
+        case saml
+    }
 
     /// OIDC or SAML.
     public var type: Kind

@@ -3,10 +3,32 @@ import Foundation
 
 /// The 13 password-hash algorithms the Admin API imports (firebase-admin's `HashAlgorithmType`).
 public enum HashAlgorithmType: String, Sendable, CaseIterable {
-    case scrypt = "SCRYPT", standardScrypt = "STANDARD_SCRYPT"
-    case hmacSHA512 = "HMAC_SHA512", hmacSHA256 = "HMAC_SHA256", hmacSHA1 = "HMAC_SHA1", hmacMD5 = "HMAC_MD5"
-    case md5 = "MD5", pbkdfSHA1 = "PBKDF_SHA1", bcrypt = "BCRYPT", pbkdf2SHA256 = "PBKDF2_SHA256"
-    case sha512 = "SHA512", sha256 = "SHA256", sha1 = "SHA1"
+    /// Firebase's own modified scrypt (what `firebase auth:export` holds): key, salt separator, rounds, memory cost.
+    case scrypt = "SCRYPT"
+    /// Standard scrypt: CPU/memory cost, parallelization, block size, key length.
+    case standardScrypt = "STANDARD_SCRYPT"
+    /// HMAC-SHA512 with a key.
+    case hmacSHA512 = "HMAC_SHA512"
+    /// HMAC-SHA256 with a key.
+    case hmacSHA256 = "HMAC_SHA256"
+    /// HMAC-SHA1 with a key.
+    case hmacSHA1 = "HMAC_SHA1"
+    /// HMAC-MD5 with a key.
+    case hmacMD5 = "HMAC_MD5"
+    /// MD5, 0 to 8192 rounds.
+    case md5 = "MD5"
+    /// PBKDF with SHA-1, 0 to 120,000 rounds.
+    case pbkdfSHA1 = "PBKDF_SHA1"
+    /// bcrypt (its parameters are in the hash).
+    case bcrypt = "BCRYPT"
+    /// PBKDF2 with SHA-256, 0 to 120,000 rounds.
+    case pbkdf2SHA256 = "PBKDF2_SHA256"
+    /// SHA-512, 1 to 8192 rounds.
+    case sha512 = "SHA512"
+    /// SHA-256, 1 to 8192 rounds.
+    case sha256 = "SHA256"
+    /// SHA-1, 1 to 8192 rounds.
+    case sha1 = "SHA1"
 }
 
 /// How the imported password hashes were made (firebase-admin's `UserImportOptions`): needed

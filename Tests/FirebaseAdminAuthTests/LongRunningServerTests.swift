@@ -96,10 +96,10 @@ import Testing
                     keys.mode = .stalling
                     clock.advance(by: 61)
                     let before = tally.completedStable
-                    let stalled = keys.waitForStalledFetch(within: 5)
+                    let stalled = keys.waitForStalledFetch(within: 15)
                     // While the fetch is held: wait for the verifications of known keys to go
                     // on (at most 10 s), and check that the fetch was held all along.
-                    _ = tally.wait(until: 10) { stable, _ in stable > before + 50 }
+                    _ = tally.wait(until: 15) { stable, _ in stable > before + 50 }
                     tally.duringStalls(stalled: stalled && keys.isStalled, completed: tally.completedStable - before)
                     keys.mode = .serving
                     keys.releaseStall()
@@ -154,7 +154,9 @@ import Testing
         let phases = tally.phases
         #expect(phases > 4 && keys.fetchCount > 10 && keys.fetchCount <= phases * 3 + 10, "\(keys.fetchCount) fetches in \(phases) phases")
         let stalls = tally.stalls
-        #expect(!stalls.isEmpty && stalls.allSatisfy { $0.stalled && $0.completed > 50 },
+        // A stall phase whose fetch no worker reached in time (a loaded machine) proves nothing
+        // either way; at least one must have been held, and each held one let known keys through.
+        #expect(stalls.contains { $0.stalled } && stalls.filter(\.stalled).allSatisfy { $0.completed > 50 },
                 "while a fetch stalled, known keys kept verifying: \(stalls)")
         // The whole suite shares this process, so memory is given room for the other tests; a
         // leak of a kilobyte a verification would be 100 MiB here. The descriptors counted are
