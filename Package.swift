@@ -68,6 +68,7 @@ let package = Package(
         .executableTarget(name: "fbauth-startup-floor", dependencies: ["CProcessArguments"], path: "Scripts/bench/startup-floor"),
         // How many ID tokens one core verifies per second with the keys in memory (bench.sh).
         .executableTarget(name: "fbauth-verify-throughput", dependencies: ["FBAuthHTTP", "FBAuthVerification"], path: "Scripts/bench/verify-throughput"),
+        .executableTarget(name: "fbauth-admin-throughput", dependencies: ["FirebaseAdminAuth"], path: "Scripts/bench/admin-throughput"),
         // A scriptable "browser" for end-to-end tests ($BROWSER).
         .executableTarget(name: "fbauth-fake-browser", dependencies: ["FBAuthStandIn"]),
         // Headless Chromium playing the user over the DevTools protocol, for end-to-end tests of

@@ -7,8 +7,9 @@
 # `fbauth signin` against the local stand-in with a non-interactive browser, `fbauth emulator`
 # beside Google's Auth emulator where it is built (start-up, signUp/s, lookup/s, an import and
 # its listing); then the ratios
-# of `fbauth token` and of the floor to the baseline, and the refresh requests of 20 concurrent
-# `fbauth token` calls on an expiring token.
+# of `fbauth token` and of the floor to the baseline, the refresh requests of 20 concurrent
+# `fbauth token` calls on an expiring token, and the Admin API through FirebaseAdminAuth beside
+# firebase-admin (Python).
 #
 #   Scripts/bench.sh [RUNS]     default 300 runs per command (signin: RUNS/10)
 #
@@ -165,6 +166,28 @@ if [ -f "$google_build/.stamp" ] && [ -x ../shared/auth-emulator/start.sh ] && c
 fi
 field() { python3 -c 'import json,sys; print(json.loads(sys.argv[1] or "{}").get(sys.argv[2], "n/a"))' "$1" "$2"; }
 
+# The Admin API through FirebaseAdminAuth beside the real firebase-admin (Python), each against
+# a fresh fbauth emulator (issue 57): 10,000 users imported in batches of 1,000, all listed (and
+# how much resident memory grew while listing), getUser from 16 concurrent tasks or threads.
+# The Swift client is built by itself (not static: it is a bench tool, with Foundation).
+admin_run() { # CLIENT COMMAND... → its JSON, against an emulator of its own
+  local port pid out
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  "$fbauth" emulator --port "$port" >/dev/null 2>&1 &
+  pid=$!; pids+=("$pid")
+  until curl -fsS "http://127.0.0.1:$port/" >/dev/null 2>&1; do :; done
+  out=$("$@" "127.0.0.1:$port" demo-fbauth 5 2>/dev/null || true)
+  kill "$pid" 2>/dev/null || true
+  echo "$out"
+}
+admin_swift="" admin_python=""
+if swift build -c release --product fbauth-admin-throughput --scratch-path .build-bench >/dev/null 2>&1; then
+  admin_swift=$(admin_run "$(swift build -c release --scratch-path .build-bench --show-bin-path)/fbauth-admin-throughput")
+fi
+if python3 -c 'import firebase_admin' 2>/dev/null; then
+  admin_python=$(admin_run python3 Scripts/admin-bench.py)
+fi
+
 ratio=$(awk -v t="$ms_token" -v b="$ms_baseline" 'BEGIN { printf "%.2f", t / b }')
 floor_ratio=$(awk -v f="$ms_floor" -v b="$ms_baseline" 'BEGIN { printf "%.2f", f / b }')
 own_work=$(awk -v t="$ms_token" -v f="$ms_floor" 'BEGIN { printf "%.2f", t - f }')
@@ -194,6 +217,11 @@ for metric in signUp_per_second lookup_per_second import_1000_seconds list_all_s
   printf '%-40s %14s %14s\n' "$metric" "$(field "$fbauth_load" "$metric")" "$(field "$google_load" "$metric")"
 done
 
+printf '%-40s %14s %14s\n' "Admin API against fbauth emulator" "FirebaseAdminAuth" "firebase-admin"
+for metric in getUser_per_second import_10000_seconds list_10000_seconds list_memory_growth_mib; do
+  printf '%-40s %14s %14s\n' "$metric" "$(field "$admin_swift" "$metric")" "$(field "$admin_python" "$metric")"
+done
+
 check() { if awk "BEGIN { exit !($2) }"; then echo "  met:     $1"; else echo "  MISSED:  $1"; fi; }
 echo "targets:"
 check "installed size at most 25 MB ($size_mb MB)" "$size_bytes <= 25000000"
@@ -205,6 +233,13 @@ check "20 concurrent calls make one refresh request ($refreshes)" "$refreshes ==
 [ "$ms_verify" = "n/a" ] || check "fbauth verify-token with kept keys under 5 ms ($ms_verify ms)" "$ms_verify < 5"
 [ "$ms_verify" = "n/a" ] || check "fbauth verify-token with kept keys at most twice fbauth token ($ms_verify vs $ms_token ms)" "$ms_verify <= 2 * $ms_token"
 [ -z "${openssl_verifies:-}" ] || [ "$tokens_per_second" = "n/a" ] || check "ID tokens/s at least half OpenSSL's RSA-2048 verifications/s ($tokens_per_second vs $openssl_verifies)" "$tokens_per_second * 2 >= $openssl_verifies"
+if [ -n "$admin_swift" ] && [ -n "$admin_python" ]; then
+  check "getUser/s from 16 tasks at least firebase-admin's ($(field "$admin_swift" getUser_per_second) vs $(field "$admin_python" getUser_per_second))" \
+    "$(field "$admin_swift" getUser_per_second) >= $(field "$admin_python" getUser_per_second)"
+  check "10,000 users imported no slower than firebase-admin ($(field "$admin_swift" import_10000_seconds) vs $(field "$admin_python" import_10000_seconds) s)" \
+    "$(field "$admin_swift" import_10000_seconds) <= $(field "$admin_python" import_10000_seconds)"
+  check "memory while listing 10,000 users grows under 32 MiB ($(field "$admin_swift" list_memory_growth_mib) MiB)" "$(field "$admin_swift" list_memory_growth_mib) < 32"
+fi
 if [ -n "$google_load" ]; then
   for metric in signUp_per_second lookup_per_second; do
     check "emulator $metric at least Google's ($(field "$fbauth_load" "$metric") vs $(field "$google_load" "$metric"))" \

@@ -71,11 +71,17 @@ extension Backend {
         guard !uids.isEmpty || !emails.isEmpty || !phones.isEmpty || !federated.isEmpty else {
             throw .badRequest("INVALID_ARGUMENT : one of localId, email, phoneNumber or federatedUserId is required")
         }
-        let found = accounts.values.filter { account in
-            account.tenantId == tenant && (uids.contains(account.localId) || account.email.map(emails.contains) == true
-                || account.phoneNumber.map(phones.contains) == true
-                || federated.contains { provider, raw in account.links.contains { $0.providerId == provider && $0.rawId == raw } })
-        }.sorted { $0.localId < $1.localId }
+        // By uid, straight from the accounts; only the other identifiers need every account looked at.
+        var byId: [String: Account] = [:]
+        for uid in uids { if let account = accounts[uid], account.tenantId == tenant { byId[uid] = account } }
+        if !emails.isEmpty || !phones.isEmpty || !federated.isEmpty {
+            for account in accounts.values where account.tenantId == tenant
+                && (account.email.map(emails.contains) == true || account.phoneNumber.map(phones.contains) == true
+                    || federated.contains { provider, raw in account.links.contains { $0.providerId == provider && $0.rawId == raw } }) {
+                byId[account.localId] = account
+            }
+        }
+        let found = byId.values.sorted { $0.localId < $1.localId }
         var answer: [String: Any] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
         if !found.isEmpty { answer["users"] = found.map { userInfo($0) } }
         return answer
