@@ -51,6 +51,8 @@ final class AdminAccessTokens: @unchecked Sendable {
                     return .success(("Bearer " + (try token(now: now) { () throws(TokenRefusal) in (key.tokenURI, try assertionGrant(key, now: now)) }), nil))
                 case .authorizedUser(let user):
                     return .success(("Bearer " + (try token(now: now) { (user.tokenURI, refreshGrant(user)) }), user.quotaProjectID))
+                case .externalAccount(let account):
+                    return .success(("Bearer " + (try externalToken(account, now: now)), account.quotaProjectID))
                 case .metadataServer(let host):
                     guard let url = URL(string: "http://\(host)/computeMetadata/v1/instance/service-accounts/default/token") else {
                         throw TokenRefusal("The metadata server's address \(host) does not make a URL.", code: "app/invalid-credential")
@@ -71,6 +73,39 @@ final class AdminAccessTokens: @unchecked Sendable {
         let (url, form) = try grant()
         let (token, lifetime) = try exchange(url, form)
         current = (token, now.addingTimeInterval(lifetime))
+        return token
+    }
+
+    /// The kept token, or one from the Security Token Service for the subject token read now,
+    /// and then, with impersonation, the service account's from IAM (`expireTime` its end).
+    private func externalToken(_ account: ExternalAccount, now: Date) throws(TokenRefusal) -> String {
+        if let current, now < current.expires.addingTimeInterval(-Self.refreshBefore) { return current.token }
+        let subject = try account.subjectToken(transport: transport)
+        let (federated, lifetime) = try exchange(account.tokenURL, account.exchangeForm(subjectToken: subject, scopes: Self.scopes))
+        guard let impersonation = account.impersonationURL else {
+            current = (federated, now.addingTimeInterval(lifetime))
+            return federated
+        }
+        let body = JSONValue.object(["scope": .array(Self.scopes.split(separator: " ").map { .string(String($0)) }), "lifetime": "3600s"])
+        let failed = "Failed to impersonate the service account at \(impersonation.absoluteString)"
+        let response: HTTPClientResponse
+        do {
+            response = try transport.send(HTTPClientRequest(method: "POST", url: impersonation, headers: ["Content-Type": "application/json", "Authorization": "Bearer \(federated)"],
+                                                            body: (try? JSONEncoder().encode(body)) ?? Data(), timeout: 30))
+        } catch {
+            throw TokenRefusal("\(failed): \(error.message)", code: "app/network-error")
+        }
+        let answer = JSONValue.decoded(response.body)
+        guard response.status == 200 else {
+            let reason = answer?["error"]?["message"]?.stringValue.map { " (\(TerminalText.safe(String($0.prefix(200)))))" } ?? ""
+            throw TokenRefusal("\(failed): HTTP \(response.status)\(reason).", code: response.status >= 500 ? "app/network-error" : "app/invalid-credential")
+        }
+        guard let token = answer?["accessToken"]?.stringValue, token.utf8.count <= 4096, TextChecks.isVisibleASCII(token) else {
+            throw TokenRefusal("\(failed): the answer has no accessToken fbauth can send.", code: "app/invalid-credential")
+        }
+        // Its end as IAM gives it; an hour when it says none fbauth can read.
+        let expires = answer?["expireTime"]?.stringValue.flatMap { try? Date($0, strategy: .iso8601) } ?? now.addingTimeInterval(3600)
+        current = (token, min(expires, now.addingTimeInterval(86_400)))
         return token
     }
 
@@ -116,7 +151,7 @@ final class AdminAccessTokens: @unchecked Sendable {
             // {"error": "invalid_grant", "error_description": "Invalid JWT Signature."} (RFC 6749 §5.2)
             var reason = [body?["error"]?.stringValue, body?["error_description"]?.stringValue].compactMap { $0.map { String($0.prefix(200)) } }.joined(separator: ": ")
             // An endpoint that quotes the request would put a credential in the message.
-            let secrets = (form ?? []).filter { ["assertion", "client_secret", "refresh_token"].contains($0.name) }.map { String($0.value.prefix(24)) }
+            let secrets = (form ?? []).filter { ["assertion", "client_secret", "refresh_token", "subject_token"].contains($0.name) }.map { String($0.value.prefix(24)) }
             if secrets.contains(where: { !$0.isEmpty && reason.contains($0) }) { reason = "an answer that quotes the request, not shown" }
             throw TokenRefusal("\(failed): HTTP \(response.status)" + (reason.isEmpty ? "" : " (\(reason))") + ".",
                                code: response.status >= 500 ? "app/network-error" : "app/invalid-credential")

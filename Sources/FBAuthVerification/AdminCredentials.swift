@@ -21,6 +21,9 @@ enum AdminCredentials: Sendable {
     /// GKE), which gives the attached service account's access tokens to whoever runs there:
     /// `host[:port]`.
     case metadataServer(String)
+    /// Workload identity federation (`"type": "external_account"`): another provider's token
+    /// exchanged at Google's Security Token Service.
+    case externalAccount(ExternalAccount)
 
     struct ServiceAccountKey: Sendable {
         let clientEmail: String
@@ -165,8 +168,10 @@ enum AdminCredentials: Sendable {
             return .authorizedUser(AuthorizedUser(clientID: try text("client_id", kind: "Refresh token"), clientSecret: try text("client_secret", kind: "Refresh token"),
                                                   refreshToken: try text("refresh_token", kind: "Refresh token"), tokenURI: try tokenURI(),
                                                   quotaProjectID: fields["quota_project_id"]?.stringValue.flatMap { TextChecks.isVisibleASCII($0) ? $0 : nil }))
+        case "external_account":
+            return .externalAccount(try ExternalAccount.parse(fields, source: source))
         case let type?:
-            throw refuse("Credentials of type \"\(type)\" (\(source)) are not supported: use a service account's key file (\"service_account\") or gcloud's application default credentials (\"authorized_user\").")
+            throw refuse("Credentials of type \"\(type)\" (\(source)) are not supported: use a service account's key file (\"service_account\"), gcloud's application default credentials (\"authorized_user\") or workload identity federation's (\"external_account\").")
         case nil:
             throw refuse("The credentials file \(source) has no \"type\".")
         }

@@ -80,6 +80,9 @@ package struct CustomTokenMinter: Sendable {
                                code: "app/invalid-credential")
         case .emulatorOwner:
             throw TokenRefusal("An emulator's owner signs no custom token.", code: "app/invalid-credential")
+        case .externalAccount:
+            throw TokenRefusal("Workload identity federation's credentials (external_account) cannot sign a custom token: set GOOGLE_APPLICATION_CREDENTIALS to a service account's key file.",
+                               code: "app/invalid-credential")
         }
     }
 

@@ -85,7 +85,8 @@ import Testing
         account["token_uri"] = nil
         account["client_email"] = nil
         #expect(refusal(String(decoding: try JSONSerialization.data(withJSONObject: account), as: UTF8.self)) == "app/invalid-credential Service account object must contain a string \"client_email\" property (key.json).")
-        #expect(refusal(#"{"type": "external_account"}"#) == "app/invalid-credential Credentials of type \"external_account\" (key.json) are not supported: use a service account's key file (\"service_account\") or gcloud's application default credentials (\"authorized_user\").")
+        #expect(refusal(#"{"type": "impersonated_service_account"}"#) == "app/invalid-credential Credentials of type \"impersonated_service_account\" (key.json) are not supported: use a service account's key file (\"service_account\"), gcloud's application default credentials (\"authorized_user\") or workload identity federation's (\"external_account\").")
+        #expect(refusal(#"{"type": "external_account"}"#) == "app/invalid-credential External account credentials must contain a string \"token_url\" property (key.json).")
         #expect(refusal("[]") == "app/invalid-credential Failed to parse contents of the credentials file key.json as an object.")
         #expect(refusal(#"{"type": "authorized_user", "client_id": "c", "client_secret": "s"}"#) == "app/invalid-credential Refresh token object must contain a string \"refresh_token\" property (key.json).")
         #expect(refusal(#"{"type": "service_account", "client_email": "a@b", "private_key": "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----"}"#)?.hasPrefix("app/invalid-credential Failed to parse private key of key.json: ") == true)
