@@ -187,7 +187,7 @@ public enum UpdateAuthProviderRequest: Sendable {
 /// Which configurations to list (firebase-admin's `AuthProviderConfigFilter`).
 public struct AuthProviderConfigFilter: Sendable {
     /// The kind of provider (`AuthProviderConfigFilter.type` in firebase-admin).
-    public enum Kind: String, Sendable {
+    public enum ProviderConfigType: String, Sendable {
         /// OpenID Connect providers.
         case oidc
         /// SAML providers.
@@ -195,14 +195,14 @@ public struct AuthProviderConfigFilter: Sendable {
     }
 
     /// OIDC or SAML.
-    public var type: Kind
+    public var type: ProviderConfigType
     /// At most this many (1 to 100; nil: 100).
     public var maxResults: Int?
     /// The page to start from; nil: the first.
     public var pageToken: String?
 
     /// A filter of the kind given.
-    public init(type: Kind, maxResults: Int? = nil, pageToken: String? = nil) { (self.type, self.maxResults, self.pageToken) = (type, maxResults, pageToken) }
+    public init(type: ProviderConfigType, maxResults: Int? = nil, pageToken: String? = nil) { (self.type, self.maxResults, self.pageToken) = (type, maxResults, pageToken) }
 }
 
 /// A page of provider configurations (firebase-admin's `ListProviderConfigResults`).

@@ -177,7 +177,7 @@ package final class AuthService: Sendable {
 
     func client() -> FirebaseAuthClient {
         var client = Self.plainClient(settings, transport: transport)
-        if let appCheckTokens { client.appCheck = { () throws(FBAuthError) -> AppCheckToken in try appCheckTokens.token() } }
+        if let appCheckTokens { client.appCheck = { () throws(FBAuthError) -> ExchangedAppCheckToken in try appCheckTokens.token() } }
         return client
     }
 

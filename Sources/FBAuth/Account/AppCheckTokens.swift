@@ -20,7 +20,7 @@ internal final class AppCheckTokens: @unchecked Sendable {
     /// A client without App Check (the exchange carries no token of its own).
     let exchangeClient: @Sendable () -> FirebaseAuthClient
     private let lock = Lock()
-    private var current: AppCheckToken?
+    private var current: ExchangedAppCheckToken?
 
     static let refreshOffset: TimeInterval = 5 * 60
 
@@ -35,7 +35,7 @@ internal final class AppCheckTokens: @unchecked Sendable {
     }
 
     /// A token with more than five minutes left.
-    internal func token() throws(FBAuthError) -> AppCheckToken {
+    internal func token() throws(FBAuthError) -> ExchangedAppCheckToken {
         do {
             return try lock.withLock { try fetch() }
         } catch let error as FBAuthError {
@@ -45,7 +45,7 @@ internal final class AppCheckTokens: @unchecked Sendable {
         }
     }
 
-    private func fetch() throws(FBAuthError) -> AppCheckToken {
+    private func fetch() throws(FBAuthError) -> ExchangedAppCheckToken {
         if let current, usable(current) { return current }
         if let saved = (try? store.load())?.project(project)?.appCheck, usable(saved) {
             current = saved
@@ -60,7 +60,7 @@ internal final class AppCheckTokens: @unchecked Sendable {
         return fresh
     }
 
-    private func usable(_ token: AppCheckToken) -> Bool {
+    private func usable(_ token: ExchangedAppCheckToken) -> Bool {
         token.appID == settings.appID && token.expirationTime.timeIntervalSince(clock.now()) > Self.refreshOffset
     }
 }

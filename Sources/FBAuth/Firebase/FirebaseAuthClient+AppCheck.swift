@@ -6,7 +6,7 @@ import Foundation
 import FBAuthSupport
 
 /// An App Check token and when it expires.
-internal struct AppCheckToken: Codable, Sendable, Equatable {
+internal struct ExchangedAppCheckToken: Codable, Sendable, Equatable {
     internal var token: String
     internal var expirationTime: Date
     /// The app it attests (a cached token of another app is not used).
@@ -36,7 +36,7 @@ struct AppCheckExchangeResponse: Decodable {
 extension FirebaseAuthClient {
     /// Exchanges a debug token for an App Check token (`…:exchangeDebugToken`, body
     /// `{"debug_token": …}`). Sent without an App Check header of its own.
-    internal func exchangeDebugToken(_ settings: AppCheckDebugSettings, project: String, now: Date) throws(FBAuthError) -> AppCheckToken {
+    internal func exchangeDebugToken(_ settings: AppCheckDebugSettings, project: String, now: Date) throws(FBAuthError) -> ExchangedAppCheckToken {
         let url = endpoints.appCheckExchange(project: project, appID: settings.appID, apiKey: apiKey, overrideHost: settings.exchangeHost)
         let answer: AppCheckExchangeResponse
         do {
@@ -57,7 +57,7 @@ extension FirebaseAuthClient {
         guard TokenAlphabet.jwt.accepts(answer.token), let seconds = answer.seconds else {
             throw .badResponse(host: endpoints.displayHost(for: url), reason: "the App Check exchange answered no usable token or ttl")
         }
-        return AppCheckToken(token: answer.token, expirationTime: now.addingTimeInterval(seconds), appID: settings.appID)
+        return ExchangedAppCheckToken(token: answer.token, expirationTime: now.addingTimeInterval(seconds), appID: settings.appID)
     }
 
     /// A 404, with Google's error envelope (Google's Auth emulator) or without.

@@ -24,7 +24,7 @@ internal struct FirebaseAuthClient: Sendable {
     /// Times each exchange, for `--verbose`.
     let clock: MonotonicClock
     /// The App Check token each request carries in `X-Firebase-AppCheck`; nil: none.
-    var appCheck: (@Sendable () throws(FBAuthError) -> AppCheckToken)?
+    var appCheck: (@Sendable () throws(FBAuthError) -> ExchangedAppCheckToken)?
 
     internal init(endpoints: FirebaseEndpoints, apiKey: String, transport: HTTPTransport, timeout: TimeInterval = 30,
                 logger: HTTPExchangeLogger? = nil, retryDelay: Duration = .milliseconds(500), identity: ClientIdentity = ClientIdentity(),

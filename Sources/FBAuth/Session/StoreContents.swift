@@ -72,7 +72,7 @@ internal struct ProjectState: Codable, Sendable, Equatable {
     internal var pendingFlows: [PendingFlow]?
     /// The App Check token of the last debug-token exchange, used until shortly before it
     /// expires (it lives an hour at most, as an ID token does, and is kept beside them).
-    internal var appCheck: AppCheckToken?
+    internal var appCheck: ExchangedAppCheckToken?
 
     internal init(key: ProjectKey) {
         apiKey = key.apiKey

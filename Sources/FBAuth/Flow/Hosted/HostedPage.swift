@@ -60,7 +60,7 @@ internal struct HostedPage {
     var language: String? = nil
     /// The App Check token the SDK hands the handler in `#fac=` (firebase-js-sdk packages/auth
     /// core/util/handler.ts `_getRedirectUrl`), through App Check's custom provider; nil: none.
-    var appCheck: AppCheckToken? = nil
+    var appCheck: ExchangedAppCheckToken? = nil
 
     var response: HTTPResponse {
         HTTPResponse(
