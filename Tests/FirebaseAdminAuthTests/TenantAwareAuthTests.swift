@@ -4,6 +4,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TestSupport
 import Testing
 
 /// Issue 57: `TenantAwareAuth`, as firebase-admin-node's `authForTenant` gives one: a tenant's
@@ -144,5 +145,36 @@ import Testing
             (error as? AdminAuthError)?.code == "auth/invalid-phone-number"
         }
         #expect(standIn.requests.count == before)
+    }
+
+    /// Issue 58: what firebase-admin-python's own integration tests found (they pass against
+    /// Google's emulator): a user who never signed in has no `lastRefreshAt`, and one who did
+    /// has that time; an administrator's listing carries the password's hash and salt; a tenant's
+    /// links are for the tenant the path names, and say so.
+    @Test func whatTheAdminSDKsOwnTestsFound() async throws {
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        _ = try await auth.createUser(CreateRequest(uid: "refresher", email: "r@example.com", password: "correct horse"))
+        #expect(try await auth.getUser("refresher").metadata.lastRefreshTime == nil)
+        let listed = try #require(try await auth.listUsers().users.first { $0.uid == "refresher" })
+        #expect(listed.passwordSalt?.hasPrefix("fakeSalt") == true && listed.passwordHash == "fakeHash:salt=\(listed.passwordSalt ?? ""):password=correct horse",
+                "\(String(describing: listed.passwordHash))")
+        let before = Date()
+        _ = try EmulatorHTTP.call("POST", standIn.hostAndPort, "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=k",
+                                  ["email": "r@example.com", "password": "correct horse", "returnSecureToken": true])
+        let refreshed = try #require(try await auth.getUser("refresher").metadata.lastRefreshTime)
+        #expect(refreshed >= before.addingTimeInterval(-1) && refreshed <= Date().addingTimeInterval(1), "\(refreshed)")
+
+        let tenant = try await auth.tenantManager().createTenant(TenantRequest(displayName: "Links", passwordSignInEnabled: true, emailLinkSignInEnabled: true))
+        let tenantAuth = try auth.tenantManager().authForTenant(tenant.tenantId)
+        _ = try await tenantAuth.createUser(CreateRequest(uid: "tenant-mail", email: "t@example.com"))
+        for link in [try await tenantAuth.generatePasswordResetLink("t@example.com"), try await tenantAuth.generateEmailVerificationLink("t@example.com"),
+                     try await tenantAuth.generateSignInWithEmailLink("t@example.com", actionCodeSettings: ActionCodeSettings(url: "https://example.com/done", handleCodeInApp: true))] {
+            #expect(URLComponents(string: link)?.queryItems?.first { $0.name == "tenantId" }?.value == tenant.tenantId, "\(link)")
+        }
+        // The project has no such user: the tenant of the path is the one asked about.
+        await #expect { _ = try await auth.generatePasswordResetLink("t@example.com") } throws: { ($0 as? AdminAuthError)?.code == "auth/email-not-found" }
     }
 }

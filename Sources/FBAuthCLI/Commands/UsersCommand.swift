@@ -38,7 +38,7 @@ enum UsersCommand: RunnableCommand {
         ],
         details: """
             Every result is JSON on stdout: a user as firebase-admin's UserRecord.toJSON() \
-            writes one, a list as {"users": […]}, a link as {"link": …}. The project is \
+            writes one (but for the password's hash and salt), a list as {"users": […]}, a link as {"link": …}. The project is \
             --project, else GOOGLE_CLOUD_PROJECT or GCLOUD_PROJECT, else the current \
             session's; --tenant-id works in one of its tenants. The credentials are those \
             verify-token --check-revoked uses (GOOGLE_APPLICATION_CREDENTIALS, gcloud's \
@@ -172,20 +172,20 @@ enum UsersCommand: RunnableCommand {
             var users: [JSONValue] = [], token: String?
             repeat {
                 let page = try api.listUsers(maxResults: min(AdminAPI.maxListUsers, (max ?? Int.max) - users.count), pageToken: token)
-                users += page.users.map(AdminRecordJSON.user)
+                users += page.users.map(printed)
                 token = page.pageToken
             } while token != nil && users.count < (max ?? Int.max)
             return .object(["users": .array(users)])
-        case .get(.uid(let uid)): return AdminRecordJSON.user(try api.getUser(.uid(uid)))
-        case .get(.email(let email)): return AdminRecordJSON.user(try api.getUser(.email(email)))
-        case .get(.phone(let phone)): return AdminRecordJSON.user(try api.getUser(.phoneNumber(phone)))
+        case .get(.uid(let uid)): return printed(try api.getUser(.uid(uid)))
+        case .get(.email(let email)): return printed(try api.getUser(.email(email)))
+        case .get(.phone(let phone)): return printed(try api.getUser(.phoneNumber(phone)))
         case .create(let readsPassword):
             var user = AdminNewUser()
             (user.uid, user.email, user.phoneNumber, user.displayName) = (options.uid, options.email, options.phone, options.displayName)
             if options.emailVerified { user.emailVerified = true }
             if options.disabled { user.disabled = true }
             if readsPassword { user.password = try password(context) }
-            return AdminRecordJSON.user(try api.createUser(user))
+            return printed(try api.createUser(user))
         case .update(let uid, let readsPassword):
             var change = AdminUserChange()
             change.email = options.email
@@ -193,7 +193,7 @@ enum UsersCommand: RunnableCommand {
             if let name = options.displayName { change.displayName = .some(name.isEmpty ? nil : name) }
             if options.emailVerified { change.emailVerified = true }
             if readsPassword { change.password = try password(context) }
-            return AdminRecordJSON.user(try api.updateUser(uid, change))
+            return printed(try api.updateUser(uid, change))
         case .delete(let uids):
             if uids.count == 1 {
                 try api.deleteUser(uids[0])
@@ -205,16 +205,16 @@ enum UsersCommand: RunnableCommand {
         case .disable(let uid, let disabled):
             var change = AdminUserChange()
             change.disabled = disabled
-            return AdminRecordJSON.user(try api.updateUser(uid, change))
+            return printed(try api.updateUser(uid, change))
         case .setClaims(let uid, let text):
             guard case .object(let claims)? = JSONValue.decoded(Data(text.utf8)) else {
                 throw AdminErrors.client("INVALID_ARGUMENT", message: "the claims must be a JSON object, such as '{\"admin\":true}' ('{}' removes them)")
             }
             try api.setCustomUserClaims(uid, claims.isEmpty ? nil : claims)
-            return AdminRecordJSON.user(try api.getUser(.uid(uid)))
+            return printed(try api.getUser(.uid(uid)))
         case .revoke(let uid):
             try api.revokeRefreshTokens(uid, now: context.clock.now())
-            return AdminRecordJSON.user(try api.getUser(.uid(uid)))
+            return printed(try api.getUser(.uid(uid)))
         case .link(let kind, let email, let continueURL):
             var settings = continueURL.map(AdminActionSettings.init(url:))
             if kind == "signin" {
@@ -228,6 +228,15 @@ enum UsersCommand: RunnableCommand {
         case .export, .importFile:
             preconditionFailure("transfers are run by UsersTransfer")
         }
+    }
+
+    /// A user as printed: firebase-admin's `toJSON()` without the password's hash and salt,
+    /// which are a secret of their own (an emulator's even holds the password); `users export`
+    /// writes them, to a file of the user's alone.
+    static func printed(_ user: AdminUserRecord) -> JSONValue {
+        guard case .object(var fields) = AdminRecordJSON.user(user) else { return .null }
+        (fields["passwordHash"], fields["passwordSalt"]) = (nil, nil)
+        return .object(fields)
     }
 
     /// The user's password: all of stdin, one trailing newline removed.

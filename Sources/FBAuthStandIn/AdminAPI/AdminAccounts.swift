@@ -45,7 +45,7 @@ extension Backend {
             let body = try JSONBody(request, allowed: Self.batchCreateFields)
             let named = try body.string("tenantId")
             return try batchCreate(body, tenant: tenant ?? named)
-        case ("POST", "accounts:sendOobCode"): return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true)
+        case ("POST", "accounts:sendOobCode"): return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true, tenant: tenant)
         case ("POST", ":createSessionCookie"): return try createSessionCookie(JSONBody(request, allowed: ["idToken", "validDuration", "tenantId"]), tenant: tenant)
         default: throw .notFound
         }
@@ -83,7 +83,7 @@ extension Backend {
         }
         let found = byId.values.sorted { $0.localId < $1.localId }
         var answer: [String: Any] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
-        if !found.isEmpty { answer["users"] = found.map { userInfo($0) } }
+        if !found.isEmpty { answer["users"] = found.map { userInfo($0, administrator: true) } }
         return answer
     }
 

@@ -19,9 +19,8 @@ extension Backend {
         let limit = asked == -1 ? Int.max : min(max(asked, 1), 1000)
         let after = query["nextPageToken"] ?? ""
         let users = accounts.values.filter { $0.tenantId == (tenant ?? query["tenantId"]) && $0.localId > after }.sorted { $0.localId < $1.localId }
-        let refreshedAt = now().formatted(.iso8601)
         var answer: [String: Any] = ["kind": "identitytoolkit#DownloadAccountResponse",
-                                     "users": users.prefix(limit).map { userInfo($0, refreshedAt: refreshedAt) }]
+                                     "users": users.prefix(limit).map { userInfo($0, administrator: true) }]
         if users.count >= limit, limit != Int.max, let last = users.prefix(limit).last { answer["nextPageToken"] = last.localId }
         return answer
     }
@@ -54,8 +53,7 @@ extension Backend {
         let limit = Int(try body.string("limit") ?? "") ?? (body.fields["limit"] as? Int) ?? 500
         let offset = Int(try body.string("offset") ?? "") ?? (body.fields["offset"] as? Int) ?? 0
         guard (1...500).contains(limit), offset >= 0 else { throw .badRequest("INVALID_ARGUMENT : limit must be 1 to 500 and offset not negative") }
-        let refreshedAt = now().formatted(.iso8601)
-        return count.merging(["userInfo": found.dropFirst(offset).prefix(limit).map { userInfo($0, refreshedAt: refreshedAt) }]) { $1 }
+        return count.merging(["userInfo": found.dropFirst(offset).prefix(limit).map { userInfo($0, administrator: true) }]) { $1 }
     }
 
     /// `projects/P/accounts:batchDelete`: each uid deleted; one not disabled is refused unless

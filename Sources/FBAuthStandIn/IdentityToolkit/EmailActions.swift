@@ -25,7 +25,9 @@ extension Backend {
 
     /// `privileged`: the Admin API's, which may have the link returned instead of mailed
     /// (`returnOobLink`, firebase-admin's `generate…Link`), for an email rather than an ID token.
-    func sendOobCode(_ body: JSONBody, privileged: Bool = false) throws(APIError) -> [String: Any] {
+    /// `tenant`: the tenant the path names (`projects/P/tenants/T/accounts:sendOobCode`), which
+    /// the body's `tenantId`, if any, was already checked against.
+    func sendOobCode(_ body: JSONBody, privileged: Bool = false, tenant: String? = nil) throws(APIError) -> [String: Any] {
         // Android's SDK sends the enum's number.
         let numbered = (body.fields["requestType"] as? Int).flatMap { Self.oobRequestTypes.indices.contains($0) ? Self.oobRequestTypes[$0] : nil }
         let named = numbered == nil ? try body.string("requestType") : numbered
@@ -43,7 +45,8 @@ extension Backend {
                 throw .badRequest("UNAUTHORIZED_DOMAIN")
             }
         }
-        let tenantId = try body.string("tenantId")
+        let bodyTenant = try body.string("tenantId")
+        let tenantId = tenant ?? bodyTenant
         var email: String, newEmail: String?
         let mode: String
         switch requestType {

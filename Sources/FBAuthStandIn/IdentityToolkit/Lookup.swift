@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthSupport
 
 extension Backend {
     static let lookupFields: Set<String> = ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "targetProjectId", "delegatedProjectNumber", "initialEmail"]
@@ -15,8 +16,9 @@ extension Backend {
     }
 
     /// A user as Identity Toolkit describes it (`GoogleCloudIdentitytoolkitV1UserInfo`).
-    /// `refreshedAt`: `lastRefreshAt`, formatted once for a whole listing.
-    func userInfo(_ account: Account, refreshedAt: String? = nil) -> [String: Any] {
+    /// `administrator`: the Admin API's answer, which, as Google's emulator answers it, carries
+    /// the password's (fake) hash and salt, as production's does to a Firebase Auth Admin.
+    func userInfo(_ account: Account, administrator: Bool = false) -> [String: Any] {
         var providers: [[String: Any]] = account.links.map(\.info)
         // An email link's user has the `password` provider too, with no password (Google's
         // emulator, firebase-tools `state.ts`, as production lists it).
@@ -30,8 +32,9 @@ extension Backend {
             "validSince": String(Int(account.validSince.timeIntervalSince1970)),
             "createdAt": Self.milliseconds(account.createdAt),
             "lastLoginAt": Self.milliseconds(account.lastLoginAt),
-            "lastRefreshAt": refreshedAt ?? now().formatted(.iso8601),
         ]
+        // When a token was last minted; a user who never signed in has none.
+        user["lastRefreshAt"] = account.lastRefreshAt.map { $0.formatted(.iso8601) }
         if !account.mfaEnrollments.isEmpty || (configuration.answersAsGoogleEmulator && account.withdrewLastSecondFactor) {
             user["mfaInfo"] = account.mfaEnrollments.map { enrollment in
                 var info = enrollment.info(masked: false)
@@ -51,9 +54,17 @@ extension Backend {
         if account.disabled { user["disabled"] = true }
         if account.emailLinkSignIn { user["emailLinkSignin"] = true }
         if !account.customClaims.isEmpty { user["customAttributes"] = String(decoding: JSONText.data(account.customClaims), as: UTF8.self) }
-        if account.password != nil {
+        if let password = account.password {
             user["passwordHash"] = "UkVEQUNURUQ="  // production redacts it the same way
             user["passwordUpdatedAt"] = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000
+            // Google's emulator's own hash (firebase-tools state.ts): the password in clear,
+            // behind a salt made when it was set (here: from the user and that time).
+            if administrator, configuration.answersAsGoogleEmulator {
+                let setAt = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970
+                let salt = "fakeSalt" + SHA256.hex("\(account.localId)|\(setAt)").prefix(20)
+                user["salt"] = salt
+                user["passwordHash"] = "fakeHash:salt=\(salt):password=\(password)"
+            }
         }
         // An imported hash is echoed as long as it is still the user's password.
         if let hash = account.importedPasswordHash, account.password == nil || account.password == Self.fakeHashPassword(hash) {

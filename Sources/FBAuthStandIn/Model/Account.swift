@@ -19,6 +19,8 @@ struct Account {
     var disabled = false
     var createdAt: Date
     var lastLoginAt: Date
+    /// When an ID token was last minted for the user (a sign-in or a refresh); nil: never.
+    var lastRefreshAt: Date?
     /// Tokens issued before this instant are revoked.
     var validSince: Date
     /// Second factors, in the order they were enrolled.

@@ -126,6 +126,8 @@ final class Backend {
     func mintIDToken(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
                      developerClaims: [String: Any] = [:], signInAttributes: [String: Any]? = nil) -> String {
         let now = now()
+        // `lastRefreshAt` is the time of the last token, as production and Google's emulator keep it.
+        accounts[account.localId]?.lastRefreshAt = now
         let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
         var identities: [String: [String]] = [:]
         for link in account.links { identities[link.providerId, default: []].append(link.rawId) }
