@@ -94,19 +94,18 @@ public enum AuthProviderConfig: Sendable, Equatable {
         }
     }
 
+    /// A whole configuration is a change that gives every field.
     var engine: AdminProviderChange {
         switch self {
         case .oidc(let config):
-            var change = AdminProviderChange(kind: .oidc)
-            (change.displayName, change.enabled, change.clientId, change.issuer) = (config.displayName, config.enabled, config.clientId, config.issuer)
-            (change.clientSecret, change.responseType) = (config.clientSecret, config.responseType.map { .init(idToken: $0.idToken, code: $0.code) })
-            return change
+            UpdateAuthProviderRequest.oidc(OIDCUpdateAuthProviderRequest(displayName: config.displayName, enabled: config.enabled, clientId: config.clientId,
+                                                                         issuer: config.issuer, clientSecret: config.clientSecret,
+                                                                         responseType: config.responseType)).engine
         case .saml(let config):
-            var change = AdminProviderChange(kind: .saml)
-            (change.displayName, change.enabled, change.idpEntityId, change.ssoURL) = (config.displayName, config.enabled, config.idpEntityId, config.ssoURL)
-            (change.x509Certificates, change.rpEntityId, change.callbackURL) = (config.x509Certificates, config.rpEntityId, config.callbackURL)
-            change.enableRequestSigning = config.enableRequestSigning
-            return change
+            UpdateAuthProviderRequest.saml(SAMLUpdateAuthProviderRequest(displayName: config.displayName, enabled: config.enabled, idpEntityId: config.idpEntityId,
+                                                                         ssoURL: config.ssoURL, x509Certificates: config.x509Certificates,
+                                                                         rpEntityId: config.rpEntityId, callbackURL: config.callbackURL,
+                                                                         enableRequestSigning: config.enableRequestSigning)).engine
         }
     }
 }
