@@ -177,4 +177,11 @@ step("samlUpdate", lambda: saml(auth.update_saml_provider_config(f"saml.p{tag}",
 step("oidcDelete", lambda: (auth.delete_oidc_provider_config(f"oidc.p{tag}", app=app), "deleted")[1])
 step("oidcGone", lambda: oidc(auth.get_oidc_provider_config(f"oidc.p{tag}", app=app)))
 step("oidcBadIssuer", lambda: oidc(auth.create_oidc_provider_config(f"oidc.q{tag}", client_id="c", issuer="not a url", app=app)))
+# FirebaseAdminAuth's own ID token (from its custom token) and session cookie, when given: firebase-admin must take them.
+if os.environ.get("FBAUTH_SWIFT_TOKENS"):
+    swift_id_token, swift_cookie = os.environ["FBAUTH_SWIFT_TOKENS"].split(" ")
+    def cross_check():
+        claims = auth.verify_id_token(swift_id_token, app=app)
+        return {"uid": claims["uid"], "from": claims.get("from"), "cookieUid": auth.verify_session_cookie(swift_cookie, app=app)["uid"]}
+    step("swiftTokens", cross_check)
 print(json.dumps(results, sort_keys=True))

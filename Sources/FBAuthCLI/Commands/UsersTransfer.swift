@@ -185,12 +185,12 @@ enum UsersTransfer {
     }
 
     /// A line on a terminal's stderr while a long transfer goes on; nothing for a pipe or a log.
-    private static func progress(_ line: String, _ context: CommandContext) {
+    static func progress(_ line: String, _ context: CommandContext) {
         guard context.console.isErrorTerminal else { return }
         context.console.writeError("\r" + line)
     }
 
-    private static func endProgress(_ context: CommandContext) {
+    static func endProgress(_ context: CommandContext) {
         if context.console.isErrorTerminal { context.console.writeError("\n") }
     }
 }
