@@ -169,15 +169,18 @@ enum UsersCommand: RunnableCommand {
     private static func perform(_ options: Options, api: AdminAPI, context: CommandContext) throws(TokenRefusal) -> JSONValue {
         switch options.action {
         case .list(let max):
-            var users: [JSONValue] = [], token: String?
+            var users: [JSONValue] = [], token: String?, shown = false
             repeat {
                 let page = try api.listUsers(maxResults: min(AdminAPI.maxListUsers, (max ?? Int.max) - users.count), pageToken: token)
                 users += page.users.map(printed)
                 token = page.pageToken
                 // A long listing says how far it is, on a terminal's stderr only.
-                if token != nil { UsersTransfer.progress("Listed \(users.count) users…", context) }
+                if token != nil {
+                    UsersTransfer.progress("Listed \(users.count) users…", context)
+                    shown = true
+                }
             } while token != nil && users.count < (max ?? Int.max)
-            if users.count > AdminAPI.maxListUsers { UsersTransfer.endProgress(context) }
+            if shown { UsersTransfer.endProgress(context) }
             return .object(["users": .array(users)])
         case .get(.uid(let uid)): return printed(try api.getUser(.uid(uid)))
         case .get(.email(let email)): return printed(try api.getUser(.email(email)))
