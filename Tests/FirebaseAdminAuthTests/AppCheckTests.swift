@@ -46,6 +46,14 @@ import Testing
         let gone = AppCheck(projectID: "fbauth-stand-in", emulatorHost: "127.0.0.1:9", log: { _ in })
         await #expect { try await gone.verifyToken(token) } throws: { error in (error as? AdminAuthError)?.cause == .unavailable }
         #expect(throws: AdminAuthError.self) { try AppCheck(projectID: "", emulatorHost: standIn.hostAndPort).verifyToken(token) }
+
+        // Issue 58: an exchange for another project (an emulator serves any) is that project's token.
+        let elsewhere = try EmulatorHTTP.call("POST", standIn.hostAndPort,
+                                              "/content-firebaseappcheck.googleapis.com/v1/projects/another-project/apps/1:42:web:cafe:exchangeDebugToken?key=k",
+                                              ["debugToken": "debug-1"])
+        let theirs = try #require(elsewhere["token"] as? String)
+        #expect(try await other.verifyToken(theirs).token.audience == ["projects/another-project"])
+        await #expect { try await appCheck.verifyToken(theirs) } throws: { ($0 as? AdminAuthError)?.code == "app-check/invalid-argument" }
     }
 }
 

@@ -40,8 +40,12 @@ extension Backend {
         let expiry = now().addingTimeInterval(TimeInterval(enforcement.ttl))
         // Signed with RS256 by the stand-in's key, whose set it publishes where App Check does,
         // so that a server verifies these tokens as production's (firebase-admin's appCheck()).
+        // The token is for the project the path names, as production's (an emulator serves any).
+        let project = String(parts[0])
+        let audience = [configuration.projectId, configuration.projectNumber].contains(project)
+            ? ["projects/\(configuration.projectNumber)", "projects/\(configuration.projectId)"] : ["projects/\(project)"]
         let token = UnsignedJWT.make([
-            "sub": String(appID), "aud": ["projects/\(configuration.projectNumber)", "projects/\(configuration.projectId)"],
+            "sub": String(appID), "aud": audience,
             "iss": "https://firebaseappcheck.googleapis.com/\(configuration.projectNumber)", "provider": "debug",
             "iat": Int(now().timeIntervalSince1970), "exp": Int(expiry.timeIntervalSince1970),
             // Each token its own, as App Check's are: one consumed says nothing of the next.
