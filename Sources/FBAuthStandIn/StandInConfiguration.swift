@@ -92,8 +92,9 @@ package struct StandInConfiguration: Sendable {
     /// `…:exchangeDebugToken` gives for the registered debug tokens. Nil: not enforced (the
     /// header is ignored, as Google's Auth emulator ignores it).
     package var appCheck: AppCheckEnforcement? = nil
-    /// Take an ID token the fake providers did not issue as fake claims (strict JSON or an
-    /// unsigned JWT), as Google's Auth emulator takes every one: for programs written against it.
+    /// Take an ID token (or, with none, an access token) the fake providers did not issue as
+    /// fake claims (strict JSON or an unsigned JWT), as Google's Auth emulator takes them: for
+    /// programs written against it.
     package var acceptsFakeClaims = false
     /// Service accounts Google's token endpoint (`/oauth2.googleapis.com/token`) knows, by
     /// `client_email`: it exchanges the JWTs they sign for access tokens the Admin API takes,

@@ -176,6 +176,30 @@ import Testing
         #expect(refused.errorMessage?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: http://localhost?") == true)
     }
 
+    /// Issue 58: fake claims in an `access_token` (the JS SDK's own tests give GitHub and
+    /// Facebook such credentials) are read as Google's emulator reads them (firebase-tools
+    /// `parseClaims(oauthIdToken) || parseClaims(oauthAccessToken)`), as JSON or an unsigned JWT,
+    /// by `fbauth emulator` and by the stand-in that answers as Google's does.
+    @Test func fakeClaimsInAnAccessTokenSignInAsWithGooglesEmulator() throws {
+        let jwt = "eyJhbGciOiJub25lIn0." + Data(#"{"sub":"fb-1","email":"fb@example.com"}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + "."
+        for configure in [{ (configuration: inout StandInConfiguration) in configuration = .googleEmulator(projectId: "demo-fbauth") },
+                          { (configuration: inout StandInConfiguration) in configuration.behaveLikeOfficialEmulator = true }] {
+            let (standIn, client) = try started(configure)
+            defer { standIn.stop() }
+            func signIn(_ postBody: String) -> StandInClient.Answer {
+                client.accounts("signInWithIdp", ["requestUri": "http://localhost", "postBody": postBody, "returnSecureToken": true])
+            }
+            let github = signIn("access_token=" + #"{"sub":"gh-1","email":"gh@example.com"}"#.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&providerId=github.com")
+            #expect(github.json["idToken"] is String && github.json["email"] as? String == "gh@example.com" && github.json["providerId"] as? String == "github.com", "\(github)")
+            let facebook = signIn("access_token=\(jwt)&providerId=facebook.com")
+            #expect(facebook.json["idToken"] is String && facebook.json["email"] as? String == "fb@example.com", "\(facebook)")
+            // What is no claims at all is still refused, in Google's words.
+            let opaque = signIn("access_token=opaque-token&providerId=github.com")
+            #expect(opaque.json["idToken"] == nil, "\(opaque)")
+        }
+    }
+
     @Test func passwordFlowsNeedAnEnterpriseTokenForTheirActionWhenEnforced() throws {
         let (standIn, client) = try started { $0.passwordRecaptchaEnforced = true }
         standIn.createPasswordUser(email: "pat@example.com", password: "secret-1")

@@ -62,8 +62,12 @@ extension Backend {
             throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)")
         }
         if configuration.behaveLikeOfficialEmulator {
-            if let claimsText = parameters["id_token"] { return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters) }
-            // firebase-tools src/emulator/auth/operations.ts, signInWithIdp.
+            // firebase-tools src/emulator/auth/operations.ts, signInWithIdp: the claims of the
+            // id_token, else of the access_token (`parseClaims(oauthIdToken) || parseClaims(oauthAccessToken)`).
+            if let claimsText = Self.fakeClaimsText(parameters["id_token"]) ?? Self.fakeClaimsText(parameters["access_token"]) {
+                return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters)
+            }
+            if let claimsText = parameters["id_token"], !claimsText.isEmpty { return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters) }
             throw APIError(httpStatus: 501, message: parameters["access_token"] == nil
                 ? "The Auth Emulator only supports sign-in with credentials (id_token required)."
                 : ["google.com", "apple.com"].contains(providerId)
@@ -71,6 +75,12 @@ extension Backend {
                     : "The Auth Emulator does not support \(providerId) sign-in with credentials.", status: "NOT_IMPLEMENTED")
         }
         if configuration.acceptsFakeClaims, let claimsText = parameters["id_token"], providerCredentials[claimsText] == nil {
+            return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters)
+        }
+        // An access token this stand-in did not issue that is claims (JSON or an unsigned JWT),
+        // as the JS SDK's own tests give GitHub and Facebook: read as Google's emulator reads it.
+        if configuration.acceptsFakeClaims, parameters["id_token"] == nil, let accessToken = parameters["access_token"], providerCredentials[accessToken] == nil,
+           let claimsText = Self.fakeClaimsText(accessToken) {
             return try identityFromFakeClaims(providerId: providerId, claimsText: claimsText, parameters: parameters)
         }
         return try identityFromCredential(providerId: providerId, parameters: parameters, requestUri: requestUri)
@@ -110,6 +120,13 @@ extension Backend {
         guard let x = URLComponents(string: a), let y = URLComponents(string: b) else { return false }
         return x.scheme?.lowercased() == y.scheme?.lowercased() && x.host?.lowercased() == y.host?.lowercased()
             && x.port == y.port && x.path == y.path
+    }
+
+    /// `text` when it is claims as Google's emulator parses them: JSON (strict or not: a bad one
+    /// is refused by `identityFromFakeClaims`, as `parseClaims` refuses it), or a JWT that decodes.
+    static func fakeClaimsText(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text.hasPrefix("{") || UnsignedJWT.claims(of: text) != nil ? text : nil
     }
 
     /// The official emulator accepts plain-JSON claims (or an unverified JWT) as `id_token`, and
