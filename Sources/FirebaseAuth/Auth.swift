@@ -70,9 +70,14 @@ open class Auth: NSObject, @unchecked Sendable {
     /// Sends every request to an Auth emulator (`fbauth emulator`, Google's) at `host:port`.
     /// Browser sign-ins then redirect to the loopback listener directly.
     public func useEmulator(withHost host: String, port: Int) {
+        // As the SDK: an empty host is a programming error, an IPv6 address is bracketed, and
+        // app verification is off (as on iOS: an emulator takes any phone verification).
+        precondition(!host.isEmpty, "Cannot connect to empty host")
+        let formatted = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         lock.withLock {
-            knobs.emulatorHost = "\(host):\(port)"
+            knobs.emulatorHost = "\(formatted):\(port)"
             core = Auth.makeCore(options, knobs)
+            storedSettings?.appVerificationDisabledForTesting = true
         }
     }
 

@@ -147,6 +147,10 @@ enum PhoneScenarios {
         let log = NSTemporaryDirectory() + "fbauth-chromium-\(UUID().uuidString).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         let app = try StandInApp(configuration: configuration, openBrowser: { ChromiumBrowser.open($0, log: log) })
+        // useEmulator turned the switch on, as the SDK's does on iOS; an app that tests its
+        // reCAPTCHA step turns it off again.
+        #expect(app.auth.settings?.isAppVerificationDisabledForTesting == true)
+        app.auth.settings?.isAppVerificationDisabledForTesting = false
         let provider = PhoneAuthProvider.provider(auth: app.auth)
         let number = StandInApp.uniqueNumber()
         let verificationID: String
@@ -161,6 +165,16 @@ enum PhoneScenarios {
         #expect(body["recaptchaToken"] as? String == "fbauth-stand-in-recaptcha-v2.\(configuration.recaptchaSiteKey)", "\(body)")
         let result = try await app.auth.signIn(with: provider.credential(withVerificationID: verificationID, verificationCode: try app.smsCode(for: number)))
         #expect(result.user.phoneNumber == number)
+    }
+
+    /// Issue 58: `useEmulator` turns app verification off, as the SDK's does on iOS: a phone
+    /// number is verified with no reCAPTCHA step against an emulator.
+    @Test func useEmulatorTurnsAppVerificationOff() async throws {
+        let app = try StandInApp(configuration: Self.asAnEmulator)
+        #expect(app.auth.settings?.isAppVerificationDisabledForTesting == true)
+        let number = StandInApp.uniqueNumber()
+        let verificationID = try await PhoneAuthProvider.provider(auth: app.auth).verifyPhoneNumber(number, uiDelegate: nil)
+        #expect(!verificationID.isEmpty && app.standIn.requests(to: "accounts:sendVerificationCode").count == 1)
     }
 
     /// Without the page's answer, nothing is texted: a refusal from the project, not a text.

@@ -165,7 +165,10 @@ enum MemberScenarios {
     @Test func settingsAreHeldChangedInPlaceAndCopiedWhenSet() throws {
         let setup = try StandInApp()
         let settings = try #require(setup.auth.settings)
-        #expect(!settings.isAppVerificationDisabledForTesting && !settings.appVerificationDisabledForTesting)
+        // StandInApp called useEmulator, which turns it on (as the SDK's does on iOS).
+        #expect(settings.isAppVerificationDisabledForTesting && settings.appVerificationDisabledForTesting)
+        settings.isAppVerificationDisabledForTesting = false
+        #expect(setup.auth.settings?.appVerificationDisabledForTesting == false)
         settings.isAppVerificationDisabledForTesting = true
         #expect(setup.auth.settings?.appVerificationDisabledForTesting == true)
         let copy = try #require(settings.copy() as? AuthSettings)
