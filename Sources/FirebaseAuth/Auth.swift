@@ -258,22 +258,22 @@ open class Auth: NSObject, @unchecked Sendable {
 
     /// Signs in a new anonymous user.
     public func signInAnonymously(completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
-        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signInAnonymously()) }, completion)
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signInAnonymously(), withoutProvider: true) }, completion)
     }
 
     /// The same, with `async`.
     public func signInAnonymously() async throws -> AuthDataResult {
-        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signInAnonymously()) }
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signInAnonymously(), withoutProvider: true) }
     }
 
     /// Signs in with a custom token your server made.
     public func signIn(withCustomToken token: String, completion: ((AuthDataResult?, Error?) -> Void)? = nil) {
-        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }, completion)
+        run({ () async throws(FBAuthError) -> AuthDataResult in self.signedIn(try await self.fbauth.signIn(withCustomToken: token), withoutProvider: true) }, completion)
     }
 
     /// The same, with `async`.
     public func signIn(withCustomToken token: String) async throws -> AuthDataResult {
-        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withCustomToken: token)) }
+        try await bridged { () async throws(FBAuthError) in self.signedIn(try await self.fbauth.signIn(withCustomToken: token), withoutProvider: true) }
     }
 
     /// The sign-in methods of an email (empty where the project hides them: email enumeration
@@ -385,9 +385,9 @@ open class Auth: NSObject, @unchecked Sendable {
 
     // MARK: - Plumbing
 
-    func signedIn(_ result: AuthOutcome) -> AuthDataResult {
+    func signedIn(_ result: AuthOutcome, withoutProvider: Bool = false) -> AuthDataResult {
         defer { tellListeners() }
-        return AuthDataResult(result, auth: self)
+        return AuthDataResult(result, auth: self, withoutProvider: withoutProvider)
     }
 
     /// A link or reauthentication: as the SDK's, its result's user is `user` itself, updated.

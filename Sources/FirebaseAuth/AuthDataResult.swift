@@ -11,13 +11,16 @@ open class AuthDataResult: NSObject, NSSecureCoding, @unchecked Sendable {
     /// SDK types it.
     public let credential: OAuthCredential?
 
-    convenience init(_ result: AuthOutcome, auth: Auth) {
-        self.init(result, user: User(result.user, auth: auth))
+    /// `withoutProvider`: a sign-in of no provider (anonymous, a custom token), whose result
+    /// the SDK still gives an `AdditionalUserInfo` of, with an empty `providerID`.
+    convenience init(_ result: AuthOutcome, auth: Auth, withoutProvider: Bool = false) {
+        self.init(result, user: User(result.user, auth: auth), withoutProvider: withoutProvider)
     }
 
-    init(_ result: AuthOutcome, user: User) {
+    init(_ result: AuthOutcome, user: User, withoutProvider: Bool = false) {
         self.user = user
         additionalUserInfo = result.additionalUserInfo.map(AdditionalUserInfo.init)
+            ?? (withoutProvider ? AdditionalUserInfo(providerID: "", isNewUser: result.isNewUser) : nil)
         credential = result.credential.map(OAuthCredential.init(pending:))
         super.init()
     }
@@ -56,6 +59,12 @@ open class AdditionalUserInfo: NSObject, NSSecureCoding, @unchecked Sendable {
     public let isNewUser: Bool
     /// `isNewUser`, as Objective-C reads it (the SDK keeps both).
     open func newUser() -> Bool { isNewUser }
+
+    /// What the SDK gives a sign-in of no provider: an empty `providerID`, and whether the user is new.
+    init(providerID: String, isNewUser: Bool) {
+        (self.providerID, profile, username, self.isNewUser) = (providerID, nil, nil, isNewUser)
+        super.init()
+    }
 
     init(_ info: SignInProviderDetails) {
         providerID = info.providerID
