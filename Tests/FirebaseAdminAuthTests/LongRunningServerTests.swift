@@ -155,8 +155,11 @@ import Testing
         #expect(phases > 4 && keys.fetchCount > 10 && keys.fetchCount <= phases * 3 + 10, "\(keys.fetchCount) fetches in \(phases) phases")
         let stalls = tally.stalls
         // A stall phase whose fetch no worker reached in time (a loaded machine) proves nothing
-        // either way; at least one must have been held, and each held one let known keys through.
-        #expect(stalls.contains { $0.stalled } && stalls.filter(\.stalled).allSatisfy { $0.completed > 50 },
+        // either way; at least one must have been held, and each held one let known keys
+        // through: a verifier that held its lock across the fetch would let none, while a
+        // loaded machine may reach the wait's bound before 50 have gone (30 were seen once).
+        #expect(stalls.contains { $0.stalled } && stalls.filter(\.stalled).allSatisfy { $0.completed >= 10 }
+                    && stalls.filter(\.stalled).contains { $0.completed > 50 },
                 "while a fetch stalled, known keys kept verifying: \(stalls)")
         // The whole suite shares this process, so memory is given room for the other tests; a
         // leak of a kilobyte a verification would be 100 MiB here. The descriptors counted are
