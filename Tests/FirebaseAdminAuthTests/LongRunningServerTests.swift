@@ -95,10 +95,11 @@ import Testing
                     // verifications of known keys must go on meanwhile.
                     keys.mode = .stalling
                     clock.advance(by: 61)
-                    let before = tally.completedStable
                     let stalled = keys.waitForStalledFetch(within: 15)
-                    // While the fetch is held: wait for the verifications of known keys to go
-                    // on (at most 10 s), and check that the fetch was held all along.
+                    // Counted from once the fetch is held (what was under way then has had its
+                    // moment): wait for the verifications of known keys to go on (at most
+                    // 15 s), and check that the fetch was held all along.
+                    let before = tally.completedStable
                     _ = tally.wait(until: 15) { stable, _ in stable > before + 50 }
                     tally.duringStalls(stalled: stalled && keys.isStalled, completed: tally.completedStable - before)
                     keys.mode = .serving
