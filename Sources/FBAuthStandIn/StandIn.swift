@@ -179,22 +179,22 @@ package final class StandIn: @unchecked Sendable {
 
     /// Revokes every token issued so far to the user (as the Admin SDK's revokeRefreshTokens).
     package func revokeTokens(uid: String) {
-        withBackend { backend in backend.accounts[uid]?.validSince = backend.now() }
+        withBackend { backend in backend.accounts[backend.key(ofUID: uid)]?.validSince = backend.now() }
     }
 
-    package func disableUser(uid: String) { withBackend { $0.accounts[uid]?.disabled = true } }
+    package func disableUser(uid: String) { withBackend { $0.accounts[$0.key(ofUID: uid)]?.disabled = true } }
 
     /// Links a provider account to a user directly on the server (as another device would).
     package func linkProvider(uid: String, providerId: String, email: String) {
         withBackend { backend in
             let identity = ProviderIdentity.make(providerId: providerId, email: email, tenant: nil, mintToken: { RandomToken.make() })
-            backend.accounts[uid]?.links.append(ProviderLink(
+            backend.accounts[backend.key(ofUID: uid)]?.links.append(ProviderLink(
                 providerId: providerId, rawId: identity.rawId, federatedId: identity.federatedId, email: email,
                 displayName: identity.displayName, photoUrl: identity.photoUrl, screenName: identity.screenName))
         }
     }
 
-    package func deleteUser(uid: String) { withBackend { $0.accounts[uid] = nil } }
+    package func deleteUser(uid: String) { withBackend { $0.accounts[$0.key(ofUID: uid)] = nil } }
 
     /// Creates an email/password user (as the console or Admin SDK would) and returns its uid.
     @discardableResult
@@ -204,13 +204,13 @@ package final class StandIn: @unchecked Sendable {
             var account = backend.createAccount(tenantId: tenantId)
             account.email = email.lowercased()
             account.password = password
-            backend.accounts[account.localId] = account
+            backend.accounts[account.key] = account
             return account.localId
         }
     }
 
     /// Marks the user's email as verified (as the link Firebase emails would).
-    package func verifyEmail(uid: String) { withBackend { $0.accounts[uid]?.emailVerified = true } }
+    package func verifyEmail(uid: String) { withBackend { $0.accounts[$0.key(ofUID: uid)]?.emailVerified = true } }
 
     /// Enrols a TOTP second factor directly (as the user did on another device); returns its
     /// enrollment id and base32 secret.
@@ -230,7 +230,7 @@ package final class StandIn: @unchecked Sendable {
     private func enroll(uid: String, displayName: String?, kind: MfaEnrollment.Kind) -> String {
         withBackend { backend in
             let enrollment = MfaEnrollment(id: RandomToken.localId(), displayName: displayName, enrolledAt: backend.now(), kind: kind)
-            backend.accounts[uid]?.mfaEnrollments.append(enrollment)
+            backend.accounts[backend.key(ofUID: uid)]?.mfaEnrollments.append(enrollment)
             return enrollment.id
         }
     }
@@ -238,7 +238,7 @@ package final class StandIn: @unchecked Sendable {
     /// The second factors of a user: enrollment id, `phone` or `totp`, display name.
     package func secondFactors(uid: String) -> [(enrollmentId: String, factorId: String, displayName: String?)] {
         withBackend { backend in
-            (backend.accounts[uid]?.mfaEnrollments ?? []).map { ($0.id, $0.factorId, $0.displayName) }
+            (backend.accounts[backend.key(ofUID: uid)]?.mfaEnrollments ?? []).map { ($0.id, $0.factorId, $0.displayName) }
         }
     }
 
@@ -258,11 +258,11 @@ package final class StandIn: @unchecked Sendable {
     }
 
     /// The password of a user, for assertions (the stand-in keeps them in the clear).
-    package func password(uid: String) -> String? { withBackend { $0.accounts[uid]?.password } }
+    package func password(uid: String) -> String? { withBackend { $0.accounts[$0.key(ofUID: uid)]?.password } }
 
     /// Custom claims in the user's ID tokens (as the Admin SDK's setCustomUserClaims).
     package func setCustomClaims(uid: String, _ claims: [String: any Sendable]) {
-        withBackend { $0.accounts[uid]?.customClaims = claims.mapValues { $0 as Any } }
+        withBackend { $0.accounts[$0.key(ofUID: uid)]?.customClaims = claims.mapValues { $0 as Any } }
     }
 
     /// A provider token as an app would get it from the provider's own SDK (Google Sign-In,

@@ -177,4 +177,26 @@ import Testing
         // The project has no such user: the tenant of the path is the one asked about.
         await #expect { _ = try await auth.generatePasswordResetLink("t@example.com") } throws: { ($0 as? AdminAuthError)?.code == "auth/email-not-found" }
     }
+
+    /// Issue 58: a project and each of its tenants are uid namespaces of their own, as in
+    /// production and Google's emulator: the same uid is two users, each signed in and deleted
+    /// apart.
+    @Test func eachTenantHasUsersOfItsOwn() async throws {
+        let standIn = try StandIn(configuration: .googleEmulator(projectId: "demo-fbauth"))
+        standIn.start()
+        defer { standIn.stop() }
+        let auth = AdminAuth(projectID: "demo-fbauth", emulatorHost: standIn.hostAndPort, log: { _ in })
+        let tenant = try await auth.tenantManager().createTenant(TenantRequest(displayName: "Namespace"))
+        let tenantAuth = try auth.tenantManager().authForTenant(tenant.tenantId)
+        _ = try await auth.createUser(CreateRequest(uid: "same-uid", email: "project@example.com"))
+        _ = try await tenantAuth.createUser(CreateRequest(uid: "same-uid", email: "tenant@example.com"))
+        #expect(try await auth.getUser("same-uid").email == "project@example.com")
+        #expect(try await tenantAuth.getUser("same-uid").email == "tenant@example.com")
+        let idToken = try await Self.signIn(try await tenantAuth.createCustomToken("same-uid"), tenant: tenant.tenantId, host: standIn.hostAndPort)
+        let decoded = try await tenantAuth.verifyIDToken(idToken, checkRevoked: true)
+        #expect(decoded.tenantID == tenant.tenantId && decoded.email == "tenant@example.com")
+        try await tenantAuth.deleteUser("same-uid")
+        #expect(try await auth.getUser("same-uid").email == "project@example.com")
+        await #expect { _ = try await tenantAuth.getUser("same-uid") } throws: { ($0 as? AdminAuthError)?.code == "auth/user-not-found" }
+    }
 }

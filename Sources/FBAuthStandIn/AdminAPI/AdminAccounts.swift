@@ -33,7 +33,7 @@ extension Backend {
         case ("POST", "accounts:lookup"):
             return try adminLookup(JSONBody(request, allowed: ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)
         case ("POST", "accounts"): return try adminCreate(JSONBody(request, allowed: Self.adminCreateFields), tenant: tenant)
-        case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields))
+        case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields), tenant: tenant)
         case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
         case ("GET", "accounts:batchGet"): return batchGet(request, tenant: tenant)
         case ("POST", "accounts:query"):
@@ -73,7 +73,7 @@ extension Backend {
         }
         // By uid, straight from the accounts; only the other identifiers need every account looked at.
         var byId: [String: Account] = [:]
-        for uid in uids { if let account = accounts[uid], account.tenantId == tenant { byId[uid] = account } }
+        for uid in uids { if let account = accounts[AccountKey(tenantId: tenant, localId: uid)] { byId[uid] = account } }
         if !emails.isEmpty || !phones.isEmpty || !federated.isEmpty {
             for account in accounts.values where account.tenantId == tenant
                 && (account.email.map(emails.contains) == true || account.phoneNumber.map(phones.contains) == true
@@ -95,24 +95,24 @@ extension Backend {
         var account = createAccount(tenantId: tenant)
         if let localId = try body.string("localId") {
             guard (1...128).contains(localId.count) else { throw .badRequest("INVALID_LOCAL_ID") }
-            guard accounts[localId] == nil else { throw .badRequest("DUPLICATE_LOCAL_ID") }
-            accounts[account.localId] = nil
+            guard accounts[AccountKey(tenantId: tenant, localId: localId)] == nil else { throw .badRequest("DUPLICATE_LOCAL_ID") }
+            accounts[account.key] = nil
             account.localId = localId
         }
         if let email = try body.string("email") {
             guard Self.looksLikeEmail(email) else {
-                accounts[account.localId] = nil
+                accounts[account.key] = nil
                 throw .badRequest("INVALID_EMAIL")
             }
             guard self.account(withEmail: email, tenantId: tenant) == nil else {
-                accounts[account.localId] = nil
+                accounts[account.key] = nil
                 throw .badRequest("EMAIL_EXISTS")
             }
             account.email = email.lowercased()
         }
         if let password = try body.string("password") {
             guard password.count >= 6 else {
-                accounts[account.localId] = nil
+                accounts[account.key] = nil
                 throw .badRequest("WEAK_PASSWORD : Password should be at least 6 characters")
             }
             account.password = password
@@ -125,21 +125,21 @@ extension Backend {
         do throws(APIError) {
             account.mfaEnrollments = try Self.enrollments(body.fields["mfaInfo"], now: now())
         } catch {
-            accounts[account.localId] = nil
+            accounts[account.key] = nil
             throw error
         }
         if let number = try body.string("phoneNumber") {
             guard Self.isPhoneNumber(number) else {
-                accounts[account.localId] = nil
+                accounts[account.key] = nil
                 throw .badRequest("INVALID_PHONE_NUMBER : Invalid format.")
             }
             guard self.account(withPhoneNumber: number, tenantId: tenant) == nil else {
-                accounts[account.localId] = nil
+                accounts[account.key] = nil
                 throw .badRequest("PHONE_NUMBER_EXISTS")
             }
             account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
         }
-        accounts[account.localId] = account
+        accounts[account.key] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#SignupNewUserResponse", "localId": account.localId]
         answer["email"] = account.email
         answer["displayName"] = account.displayName

@@ -64,12 +64,12 @@ extension Backend {
         let force = try body.bool("force") ?? false
         var errors: [[String: Any]] = []
         for (index, uid) in uids.enumerated() {
-            guard let account = accounts[uid], account.tenantId == tenant else { continue }
+            guard let account = accounts[AccountKey(tenantId: tenant, localId: uid)] else { continue }
             guard account.disabled || force else {
                 errors.append(["index": index, "localId": uid, "message": "NOT_DISABLED : Disable the account before batch deletion."])
                 continue
             }
-            accounts[uid] = nil
+            accounts[account.key] = nil
         }
         return errors.isEmpty ? [:] : ["errors": errors]
     }
@@ -77,8 +77,8 @@ extension Backend {
     /// `projects/P/accounts:delete` by uid (with the Admin API's authority: no recent sign-in).
     func adminDelete(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
         guard let uid = try body.string("localId") else { throw .badRequest("MISSING_LOCAL_ID") }
-        guard let account = accounts[uid], account.tenantId == tenant else { throw .badRequest("USER_NOT_FOUND") }
-        accounts[uid] = nil
+        guard let account = accounts[AccountKey(tenantId: tenant, localId: uid)] else { throw .badRequest("USER_NOT_FOUND") }
+        accounts[account.key] = nil
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 
@@ -218,10 +218,10 @@ extension Backend {
                 return factor
             }, now: now, generateIds: false)
         }
-        if accounts[uid] != nil, !allowOverwrite { throw .badRequest("localId belongs to an existing account - can not overwrite.") }
-        if let old = accounts[uid]?.email { owners["\(tenant ?? "")|\(old.lowercased())"] = nil }
+        if accounts[account.key] != nil, !allowOverwrite { throw .badRequest("localId belongs to an existing account - can not overwrite.") }
+        if let old = accounts[account.key]?.email { owners["\(tenant ?? "")|\(old.lowercased())"] = nil }
         if let email = account.email { owners["\(tenant ?? "")|\(email)"] = uid }
-        accounts[uid] = account
+        accounts[account.key] = account
     }
 
     /// The password of Google's emulator's fake hash (`fakeHash:salt=SALT:password=PASSWORD`),

@@ -156,7 +156,7 @@ extension Backend {
         account.password = newPassword
         account.emailVerified = true
         account.validSince = now()
-        accounts[account.localId] = account
+        accounts[account.key] = account
         return answer
     }
 
@@ -183,14 +183,14 @@ extension Backend {
         account.email = email
         account.emailVerified = true
         account.emailLinkSignIn = true
-        accounts[account.localId] = account
+        accounts[account.key] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#EmailLinkSigninResponse", "email": email, "localId": account.localId, "isNewUser": isNewUser]
         // Google's emulator asks for the second factor even when linking to a signed-in user.
         if fromToken == nil || configuration.answersAsGoogleEmulator, let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
         }
         account.lastLoginAt = now()
-        accounts[account.localId] = account
+        accounts[account.key] = account
         for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
         return answer
     }
@@ -207,7 +207,7 @@ extension Backend {
             account.validSince = now()
         }
         account.emailVerified = true
-        accounts[account.localId] = account
+        accounts[account.key] = account
         var answer = userInfo(account)
         answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
         answer["newEmail"] = record.newEmail

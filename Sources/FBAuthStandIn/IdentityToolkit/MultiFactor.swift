@@ -75,7 +75,7 @@ extension Backend {
         pendingMfaSignIns[credential] = nil
         var signedIn = account
         signedIn.lastLoginAt = now()
-        accounts[account.localId] = signedIn
+        accounts[signedIn.key] = signedIn
         guard !signedIn.disabled else { throw .badRequest("USER_DISABLED") }
         let tokens = issueTokens(for: signedIn, signInProvider: pending.signInProvider,
                                  secondFactor: SecondFactorClaim(factorId: enrollment.factorId, enrollmentId: enrollment.id))
@@ -87,7 +87,7 @@ extension Backend {
         guard let pending = pendingMfaSignIns[credential], pending.expiresAt > now() else {
             throw .badRequest("INVALID_MFA_PENDING_CREDENTIAL")
         }
-        guard let account = accounts[pending.localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard let account = accounts[AccountKey(tenantId: pending.tenantId, localId: pending.localId)] else { throw .badRequest("USER_NOT_FOUND") }
         return (pending, account)
     }
 
@@ -146,7 +146,7 @@ extension Backend {
         }
         let enrollment = MfaEnrollment(id: RandomToken.localId(), displayName: try body.string("displayName"), enrolledAt: now(), kind: kind)
         account.mfaEnrollments.append(enrollment)
-        accounts[account.localId] = account
+        accounts[account.key] = account
         let provider = try verifiedToken(try body.string("idToken") ?? "").token.signInProvider
         let tokens = issueTokens(for: account, signInProvider: provider,
                                  secondFactor: SecondFactorClaim(factorId: enrollment.factorId, enrollmentId: enrollment.id))
@@ -163,7 +163,7 @@ extension Backend {
         }
         account.mfaEnrollments.removeAll { $0.id == enrollmentId }
         account.withdrewLastSecondFactor = account.mfaEnrollments.isEmpty
-        accounts[account.localId] = account
+        accounts[account.key] = account
         let tokens = issueTokens(for: account, signInProvider: token.signInProvider)
         return ["idToken": tokens["idToken"]!, "refreshToken": tokens["refreshToken"]!]
     }

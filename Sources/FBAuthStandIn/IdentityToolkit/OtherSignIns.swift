@@ -34,7 +34,7 @@ extension Backend {
             return answer.merging(challenge) { $1 }
         }
         account.lastLoginAt = now()
-        accounts[account.localId] = account
+        accounts[account.key] = account
         for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
         return answer
     }
@@ -53,7 +53,7 @@ extension Backend {
             var account = createAccount(tenantId: try body.string("tenantId"))
             account.lastLoginAt = now()
             account.mfaEnrollments = factors
-            accounts[account.localId] = account
+            accounts[account.key] = account
             answer["localId"] = account.localId
             for (key, value) in issueTokens(for: account, signInProvider: "anonymous") { answer[key] = value }
             return answer
@@ -79,7 +79,7 @@ extension Backend {
         if let displayName = try body.string("displayName") { account.displayName = displayName }
         if !factors.isEmpty { account.mfaEnrollments = factors }
         account.lastLoginAt = now()
-        accounts[account.localId] = account
+        accounts[account.key] = account
         answer["localId"] = account.localId
         answer["email"] = account.email
         answer["displayName"] = account.displayName
@@ -118,17 +118,19 @@ extension Backend {
         }
         var answer: [String: Any] = ["kind": "identitytoolkit#VerifyCustomTokenResponse"]
         var account: Account
-        if let existing = accounts[uid] {
+        // The user of the tenant the request names: each tenant has users of its own.
+        let tenantId = try body.string("tenantId")
+        if let existing = accounts[AccountKey(tenantId: tenantId, localId: uid)] {
             guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
             account = existing
             answer["isNewUser"] = false
         } else {
             let now = now()
-            account = Account(localId: uid, tenantId: try body.string("tenantId"), createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
+            account = Account(localId: uid, tenantId: tenantId, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
             answer["isNewUser"] = true
         }
         account.lastLoginAt = now()
-        accounts[uid] = account
+        accounts[account.key] = account
         for (key, value) in issueTokens(for: account, signInProvider: "custom", developerClaims: developerClaims) { answer[key] = value }
         return answer
     }

@@ -35,7 +35,7 @@ extension Backend {
         guard self.account(withPasskey: credentialId, tenantId: account.tenantId) == nil else { throw .badRequest("CREDENTIAL_ALREADY_IN_USE") }
         let name = [try body.string("name"), try body.string("displayName")].compactMap { $0 }.first { !$0.isEmpty }
         account.passkeys.append(Passkey(credentialId: credentialId, name: name ?? "Unnamed Passkey"))
-        accounts[account.localId] = account
+        accounts[account.key] = account
         let tokens = issueTokens(for: account, signInProvider: "passkey")
         return ["localId": account.localId, "idToken": tokens["idToken"]!, "refreshToken": tokens["refreshToken"]!]
     }
@@ -55,7 +55,7 @@ extension Backend {
         }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         account.lastLoginAt = now()
-        accounts[account.localId] = account
+        accounts[account.key] = account
         let tokens = issueTokens(for: account, signInProvider: "passkey")
         return ["idToken": tokens["idToken"]!, "refreshToken": tokens["refreshToken"]!]
     }

@@ -78,7 +78,7 @@ extension Backend {
         account.links.removeAll { $0.providerId == "phone" }
         account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
         account.lastLoginAt = now
-        accounts[account.localId] = account
+        accounts[account.key] = account
         var answer: [String: Any] = ["isNewUser": isNewUser, "phoneNumber": number, "localId": account.localId]
         for (key, value) in issueTokens(for: account, signInProvider: "phone") { answer[key] = value }
         return answer

@@ -28,7 +28,7 @@ extension Backend {
         guard let refreshToken = fields["refresh_token"], !refreshToken.isEmpty else { throw .badRequest("MISSING_REFRESH_TOKEN") }
         guard let issued = refreshTokens[refreshToken] else { throw .badRequest("INVALID_REFRESH_TOKEN") }
         // Production says the user is not found; Google's emulator that the token is invalid.
-        guard let account = accounts[issued.localId] else {
+        guard let account = accounts[AccountKey(tenantId: issued.tenantId, localId: issued.localId)] else {
             throw .badRequest(configuration.answersAsGoogleEmulator ? "INVALID_REFRESH_TOKEN" : "USER_NOT_FOUND")
         }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }

@@ -187,12 +187,12 @@ extension Backend {
             guard !account.disabled else { throw .badRequest("USER_DISABLED") }
             // The provider's account, as it is now (its address may have changed).
             if let index = account.links.firstIndex(where: { $0.providerId == identity.providerId }) { account.links[index] = link(identity) }
-            accounts[account.localId] = account
+            accounts[account.key] = account
             if let challenge = secondFactorChallenge(for: account, signInProvider: identity.providerId) {
                 return idpFields(identity).merging(challenge) { $1 }
             }
             account.lastLoginAt = now()
-            accounts[account.localId] = account
+            accounts[account.key] = account
             return answer(for: account, identity: identity, isNewUser: false)
         }
         // Reauthentication (autoCreate false) never creates or links a user.
@@ -221,13 +221,13 @@ extension Backend {
                 existing.displayName = identity.displayName.isEmpty ? existing.displayName : identity.displayName
                 existing.photoUrl = identity.photoUrl ?? existing.photoUrl
             }
-            accounts[existing.localId] = existing
+            accounts[existing.key] = existing
             guard !existing.disabled else { throw .badRequest("USER_DISABLED") }
             if let challenge = secondFactorChallenge(for: existing, signInProvider: identity.providerId) {
                 return idpFields(identity).merging(challenge) { $1 }
             }
             existing.lastLoginAt = now()
-            accounts[existing.localId] = existing
+            accounts[existing.key] = existing
             return answer(for: existing, identity: identity, isNewUser: false)
         }
         try admitNewUser(email: identity.email)
@@ -241,7 +241,7 @@ extension Backend {
         account.photoUrl = identity.photoUrl
         account.screenName = identity.screenName
         account.links = [link(identity)]
-        accounts[account.localId] = account
+        accounts[account.key] = account
         return answer(for: account, identity: identity, isNewUser: true)
     }
 
@@ -268,7 +268,7 @@ extension Backend {
         }
         if account.displayName == nil, !identity.displayName.isEmpty { account.displayName = identity.displayName }
         if account.photoUrl == nil { account.photoUrl = identity.photoUrl }
-        accounts[account.localId] = account
+        accounts[account.key] = account
         return answer(for: account, identity: identity, isNewUser: false)
     }
 

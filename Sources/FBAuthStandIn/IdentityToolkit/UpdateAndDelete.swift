@@ -70,7 +70,7 @@ extension Backend {
         }
         // Google's emulator revokes in whole seconds, so the token just used goes on working.
         if revokes { account.validSince = configuration.answersAsGoogleEmulator ? Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) : now() }
-        accounts[account.localId] = account
+        accounts[account.key] = account
         if changedEmail, configuration.answersAsGoogleEmulator, let initial = account.initialEmail {
             mailOob(to: initial, requestType: "RECOVER_EMAIL", mode: "recoverEmail", tenantId: account.tenantId)
         }
@@ -85,13 +85,16 @@ extension Backend {
 
     /// `projects/P/accounts:update` as the Admin SDK calls it (the emulator's `Bearer owner`):
     /// another user by `localId`, its email verified, the account disabled, its tokens revoked.
-    func adminUpdate(_ body: JSONBody) throws(APIError) -> [String: Any] {
+    /// `tenant`: the tenant the path names, else the body's `tenantId`.
+    func adminUpdate(_ body: JSONBody, tenant: String? = nil) throws(APIError) -> [String: Any] {
         guard let localId = try body.string("localId") else { throw .badRequest("MISSING_LOCAL_ID") }
+        let bodyTenant = try body.string("tenantId")
+        let key = AccountKey(tenantId: tenant ?? bodyTenant, localId: localId)
         if let attributes = try body.string("customAttributes") { _ = try Self.customClaims(attributes) }
         if let enrollments = try body.object("mfa")?.fields["enrollments"], !(enrollments is [Any]) {
             throw .invalidArgument("Invalid JSON payload received. /mfa/enrollments must be array")
         }
-        guard var account = accounts[localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard var account = accounts[key] else { throw .badRequest("USER_NOT_FOUND") }
         if let verified = try body.bool("emailVerified") { account.emailVerified = verified }
         if let disabled = try body.bool("disableUser") { account.disabled = disabled }
         if let displayName = try body.string("displayName") { account.displayName = displayName }
@@ -137,7 +140,7 @@ extension Backend {
             account.validSince = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         if let attributes = try body.string("customAttributes") { account.customClaims = try Self.customClaims(attributes) }
-        accounts[localId] = account
+        accounts[key] = account
         var answer = userInfo(account)
         answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
         return answer
@@ -200,7 +203,7 @@ extension Backend {
         guard now().timeIntervalSince(token.authTime) <= configuration.recentSignIn else {
             throw .badRequest("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
         }
-        accounts[account.localId] = nil
+        accounts[account.key] = nil
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }
 }

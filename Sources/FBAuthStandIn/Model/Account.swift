@@ -4,10 +4,19 @@ import FoundationEssentials
 import Foundation
 #endif
 
+/// Where a user is kept: each tenant is a uid namespace of its own, as in production and in
+/// Google's emulator (a tenant's `ada` is not the project's `ada`).
+struct AccountKey: Hashable {
+    var tenantId: String?
+    var localId: String
+}
+
 /// A Firebase user in the stand-in's directory.
 struct Account {
     var localId: String
     var tenantId: String?
+    /// The key it is kept by.
+    var key: AccountKey { AccountKey(tenantId: tenantId, localId: localId) }
     var email: String?
     var emailVerified = false
     var displayName: String?

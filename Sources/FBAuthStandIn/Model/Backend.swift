@@ -10,7 +10,15 @@ final class Backend {
     var configuration: StandInConfiguration
     /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
     var baseURL = ""
-    var accounts: [String: Account] = [:]
+    var accounts: [AccountKey: Account] = [:]
+
+    /// The key of the user of `uid` where only the uid is known (a test's helpers, an export's
+    /// factors and sessions): the project's, else the first tenant's with that uid.
+    func key(ofUID uid: String) -> AccountKey {
+        let project = AccountKey(tenantId: nil, localId: uid)
+        if accounts[project] != nil { return project }
+        return accounts.keys.filter { $0.localId == uid }.min { ($0.tenantId ?? "") < ($1.tenantId ?? "") } ?? project
+    }
     /// The project's blocking functions (`projects/P/config`), kept as given; none runs here.
     var blockingFunctions: [String: Any] = [:]
     /// The project configuration's other settings as the Admin API last set them (`mfa`,
@@ -88,7 +96,7 @@ final class Backend {
     func createAccount(tenantId: String?) -> Account {
         let now = now()
         let account = Account(localId: RandomToken.localId(), tenantId: tenantId, createdAt: now, lastLoginAt: now, validSince: now.addingTimeInterval(-1))
-        accounts[account.localId] = account
+        accounts[account.key] = account
         return account
     }
 
@@ -127,7 +135,7 @@ final class Backend {
                      developerClaims: [String: Any] = [:], signInAttributes: [String: Any]? = nil) -> String {
         let now = now()
         // `lastRefreshAt` is the time of the last token, as production and Google's emulator keep it.
-        accounts[account.localId]?.lastRefreshAt = now
+        accounts[account.key]?.lastRefreshAt = now
         let expires = now.addingTimeInterval(TimeInterval(configuration.idTokenLifetime))
         var identities: [String: [String]] = [:]
         for link in account.links { identities[link.providerId, default: []].append(link.rawId) }
@@ -168,7 +176,7 @@ final class Backend {
 
     func verifiedToken(_ idToken: String) throws(APIError) -> (account: Account, token: IssuedIDToken) {
         guard let issued = idTokens[idToken] else { throw .badRequest("INVALID_ID_TOKEN") }
-        guard let account = accounts[issued.localId] else { throw .badRequest("USER_NOT_FOUND") }
+        guard let account = accounts[AccountKey(tenantId: issued.tenantId, localId: issued.localId)] else { throw .badRequest("USER_NOT_FOUND") }
         guard issued.expiresAt > now(), issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         return (account, issued)

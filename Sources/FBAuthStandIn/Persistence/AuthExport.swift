@@ -65,7 +65,7 @@ package enum AuthExport {
                                                       "emailPrivacyConfig": ["enableImprovedEmailPrivacy": backend.configuration.emailEnumerationProtection]]))
         try auth.write(totpFile, JSONText.data(["factors": totp]))
         let sessions: [[String: Any]] = backend.refreshTokens.sorted { $0.key < $1.key }.compactMap { token, issued in
-            guard backend.accounts[issued.localId] != nil else { return nil }
+            guard backend.accounts[AccountKey(tenantId: issued.tenantId, localId: issued.localId)] != nil else { return nil }
             var session: [String: Any] = ["refreshToken": token, "localId": issued.localId, "issuedAt": issued.issuedAt.formatted(.iso8601),
                                           "signInProvider": issued.signInProvider]
             session["tenantId"] = issued.tenantId
@@ -152,16 +152,16 @@ package enum AuthExport {
                 guard let user = user as? [String: Any] else { throw Problem(description: "\(where_) is not an object") }
                 var account = try Self.account(user, at: where_)
                 if !tenant.isEmpty { account.tenantId = try tenantId(tenant, "tenant in the file name", at: where_) }
-                backend.accounts[account.localId] = account
+                backend.accounts[account.key] = account
             }
         }
         if let factors = try load(totpFile, in: auth, required: false)?["factors"] as? [Any] {
             for case let factor as [String: Any] in factors {
                 guard let localId = factor["localId"] as? String, let secret = factor["sharedSecretKey"] as? String, Base32.decode(secret) != nil,
-                    let id = factor["mfaEnrollmentId"] as? String, backend.accounts[localId] != nil
+                    let id = factor["mfaEnrollmentId"] as? String, backend.accounts[backend.key(ofUID: localId)] != nil
                 else { throw Problem(description: "\(auth.path)/\(totpFile): a factor without localId, mfaEnrollmentId or a base32 sharedSecretKey") }
                 let enrolledAt = (factor["enrolledAt"] as? String).flatMap { try? Date($0, strategy: .iso8601) } ?? backend.now()
-                backend.accounts[localId]?.mfaEnrollments.append(MfaEnrollment(
+                backend.accounts[backend.key(ofUID: localId)]?.mfaEnrollments.append(MfaEnrollment(
                     id: id, displayName: factor["displayName"] as? String, enrolledAt: enrolledAt, kind: .totp(secret: secret)))
             }
         }
@@ -169,7 +169,7 @@ package enum AuthExport {
             for case let session as [String: Any] in sessions {
                 guard let token = session["refreshToken"] as? String, (1...512).contains(token.utf8.count),
                       token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
-                      let localId = session["localId"] as? String, backend.accounts[localId] != nil,
+                      let localId = session["localId"] as? String, backend.accounts[backend.key(ofUID: localId)] != nil,
                       let provider = session["signInProvider"] as? String, (1...128).contains(provider.utf8.count),
                       let issuedAt = (session["issuedAt"] as? String).flatMap({ try? Date($0, strategy: .iso8601) })
                 else { throw Problem(description: "\(auth.path)/\(refreshTokensFile): a session without a refreshToken, a known localId, signInProvider or issuedAt") }
@@ -178,7 +178,7 @@ package enum AuthExport {
                     return SecondFactorClaim(factorId: id, enrollmentId: enrollment)
                 }
                 backend.refreshTokens[token] = IssuedRefreshToken(
-                    localId: localId, tenantId: backend.accounts[localId]?.tenantId, issuedAt: issuedAt, signInProvider: provider,
+                    localId: localId, tenantId: backend.accounts[backend.key(ofUID: localId)]?.tenantId, issuedAt: issuedAt, signInProvider: provider,
                     secondFactor: factor, developerClaims: session["claims"] as? [String: Any] ?? [:])
             }
         }
