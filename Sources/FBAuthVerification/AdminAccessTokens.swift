@@ -198,13 +198,7 @@ package struct AuthorizedCaller: Sendable {
 
     /// `purpose` begins the sentence that says no credentials were found ("Managing users").
     package init(emulatorHost: String?, transport: HTTPTransport, clock: WallClock, credentials: AdminCredentialsSource, purpose: String) {
-        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
-        if emulatorHost != nil {
-            found = { () throws(TokenRefusal) in .emulatorOwner }
-        } else {
-            found = { () throws(TokenRefusal) in try credentials.load(purpose: purpose) }
-        }
-        accessTokens = AdminAccessTokens(transport: transport, clock: clock, credentials: found)
+        accessTokens = AdminAccessTokens(transport: transport, clock: clock, credentials: credentials.finder(emulatorHost: emulatorHost, purpose: purpose))
         self.transport = transport
     }
 

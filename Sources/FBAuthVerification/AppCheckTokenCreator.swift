@@ -18,24 +18,17 @@ package struct AppCheckTokenCreator: Sendable {
 
     let projectId: String
     let minter: CustomTokenMinter
-    let accessTokens: AdminAccessTokens
-    let transport: HTTPTransport
+    let caller: AuthorizedCaller
     let clock: WallClock
     let endpoint: String
 
     package init(projectId: String, emulatorHost: String?, credentials: AdminCredentialsSource, transport: HTTPTransport = CurlTransport(),
                  clock: WallClock = SystemClock()) {
         self.projectId = projectId
-        (self.transport, self.clock) = (transport, clock)
+        self.clock = clock
         endpoint = emulatorHost.map { "http://\($0)/firebaseappcheck.googleapis.com" } ?? "https://firebaseappcheck.googleapis.com"
         minter = CustomTokenMinter(emulator: emulatorHost != nil, credentials: credentials, transport: transport, clock: clock)
-        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
-        if emulatorHost != nil {
-            found = { () throws(TokenRefusal) in .emulatorOwner }
-        } else {
-            found = { () throws(TokenRefusal) in try credentials.load(purpose: "Creating an App Check token") }
-        }
-        accessTokens = AdminAccessTokens(transport: transport, clock: clock, credentials: found)
+        caller = AuthorizedCaller(emulatorHost: emulatorHost, transport: transport, clock: clock, credentials: credentials, purpose: "Creating an App Check token")
     }
 
     /// The app's token and how long it lasts, in milliseconds. `limitedUse`: a token for one
@@ -70,7 +63,7 @@ package struct AppCheckTokenCreator: Sendable {
         body["limitedUse"] = limitedUse.map(JSONValue.bool)
         body["jti"] = jti.map(JSONValue.string)
         let url = URL(string: endpoint + "/v1/projects/\(projectId)/apps/\(appId):exchangeCustomToken")!
-        let (status, answer) = try accessTokens.post(.object(body), to: url, transport: transport)
+        let (status, answer) = try caller.send("POST", url, body: .object(body))
         guard status == 200 else {
             let message = answer?["error"]?["message"]?.stringValue.map { TerminalText.safe(String($0.prefix(300))) } ?? "Unknown server error"
             let code = Self.errorCodes[answer?["error"]?["status"]?.stringValue ?? ""] ?? "unknown-error"

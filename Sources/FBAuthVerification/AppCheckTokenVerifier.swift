@@ -43,12 +43,7 @@ package struct AppCheckTokenVerifier: Sendable {
         keys = PublicKeyCache(url: URL(string: endpoint + "/v1/jwks")!, format: .jwks, transport: transport, clock: clock, kept: keptKeys)
         self.clock = clock
         self.transport = transport
-        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
-        if emulatorHost != nil {
-            found = { () throws(TokenRefusal) in .emulatorOwner }
-        } else {
-            found = { () throws(TokenRefusal) in try credentials.load() }
-        }
+        let found = credentials.finder(emulatorHost: emulatorHost)
         accessTokens = AdminAccessTokens(transport: transport, clock: clock, credentials: found)
     }
 

@@ -43,12 +43,7 @@ package struct FirebaseTokenVerifier: Sendable {
         keys = PublicKeyCache(url: certificatesURL ?? URL(string: address)!, transport: transport, clock: clock, kept: keptKeys)
         self.clock = clock
         self.emulatorHost = emulatorHost
-        let found: @Sendable () throws(TokenRefusal) -> AdminCredentials
-        if emulatorHost != nil {
-            found = { () throws(TokenRefusal) in .emulatorOwner }
-        } else {
-            found = { () throws(TokenRefusal) in try credentials.load() }
-        }
+        let found = credentials.finder(emulatorHost: emulatorHost)
         revocation = RevocationCheck(kind: kind, projectId: projectId,
                                      endpoint: emulatorHost.map { "http://\($0)/identitytoolkit.googleapis.com" } ?? "https://identitytoolkit.googleapis.com",
                                      accessTokens: AdminAccessTokens(transport: transport, clock: clock, credentials: found), transport: transport)
@@ -91,6 +86,13 @@ package enum AdminCredentialsSource: Sendable {
     package var serviceAccountProjectID: String? {
         if case .serviceAccount(let key)? = try? load() { return key.projectID }
         return nil
+    }
+
+    /// How the credentials are found when first needed: an emulator's owner where there is an
+    /// emulator, else these (`purpose` begins the sentence that says none were found).
+    func finder(emulatorHost: String?, purpose: String = "Checking for revocation") -> @Sendable () throws(TokenRefusal) -> AdminCredentials {
+        guard emulatorHost == nil else { return { () throws(TokenRefusal) in .emulatorOwner } }
+        return { () throws(TokenRefusal) in try self.load(purpose: purpose) }
     }
 
     /// `purpose` begins the sentence that says none were found ("Checking for revocation").
