@@ -9,7 +9,10 @@ import Darwin
 
 extension Platform {
     package final class UnixSocket: @unchecked Sendable {
-        private let descriptor: Int32
+        /// -1 once closed: an initializer that fails closes it itself, and the deinit, which
+        /// Swift runs for a failed initializer that had set every property, must not close
+        /// that number again (by then it may be another thread's descriptor).
+        private var descriptor: Int32
         /// When every call on this socket gives up.
         private let deadline: ContinuousClock.Instant
 
@@ -41,25 +44,28 @@ extension Platform {
             }
             if connected != 0 {
                 guard errno == EINPROGRESS || errno == EAGAIN else {
-                    let reason = String(cString: strerror(errno))
-                    close(descriptor)
-                    throw SocketFailure(reason)
+                    throw abandoned(String(cString: strerror(errno)))
                 }
                 guard wait(for: Int16(POLLOUT)) else {
-                    close(descriptor)
-                    throw SocketFailure("the bus did not accept the connection in time")
+                    throw abandoned("the bus did not accept the connection in time")
                 }
                 var error: Int32 = 0
                 var size = socklen_t(MemoryLayout<Int32>.size)
                 getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &size)
-                guard error == 0 else {
-                    close(descriptor)
-                    throw SocketFailure(String(cString: strerror(error)))
-                }
+                guard error == 0 else { throw abandoned(String(cString: strerror(error))) }
             }
         }
 
-        deinit { close(descriptor) }
+        deinit {
+            if descriptor >= 0 { close(descriptor) }
+        }
+
+        /// Closes the socket of a connection that failed; the failure to throw.
+        private func abandoned(_ reason: String) -> SocketFailure {
+            close(descriptor)
+            descriptor = -1
+            return SocketFailure(reason)
+        }
 
         /// The uid of the process that accepted this connection, as the kernel recorded it when
         /// the listening socket was made (`SO_PEERCRED`; `getpeereid` on macOS): who is really

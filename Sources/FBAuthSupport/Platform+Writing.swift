@@ -72,12 +72,14 @@ extension Platform {
             var told = false
             while flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
+                // `unlock()` closes the file and forgets its number, so that the deinit, which
+                // runs for this failed initializer too, cannot close it a second time.
                 guard code == EWOULDBLOCK || code == EINTR else {
-                    close(fd)
+                    unlock()
                     throw .failed(operation: "cannot lock", path: path, code: code)
                 }
                 guard clock.now < deadline else {
-                    close(fd)
+                    unlock()
                     throw .busy(path: path, seconds: Int(timeout.components.seconds))
                 }
                 if !told, code == EWOULDBLOCK {
