@@ -30,7 +30,9 @@ enum ZshCompletion {
             """
         return try Subprocess.run(URL(fileURLWithPath: zsh), ["-f", "-c", driver],
                                   environment: harness.environment.merging(["PATH": bin + ":/usr/bin:/bin", "TERM": "xterm"]) { $1 },
-                                  stdin: nil, directory: harness.directory, timeout: 30).stdout
+                                  // Two zsh starts, compinit and an fbauth run: under the whole suite's
+                                  // load on two cores this once took longer than 30 s.
+                                  stdin: nil, directory: harness.directory, timeout: 90).stdout
     }
 
     private struct Missing: Error {}
