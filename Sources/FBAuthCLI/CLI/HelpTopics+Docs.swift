@@ -778,6 +778,12 @@ Judged by Google's own clients, the same way against both emulators:
   `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes the
   same 298 (the other 44 move the server's clock or call Cloud Functions in process, which no
   emulator over HTTP allows). The tests hold it to Google's list.
+- **The SDKs' own integration tests.** firebase-js-sdk's Auth integration tests
+  (`packages/auth/test/integration/flows`, in headless Chromium and in node) pass all 242 that
+  pass against Google's emulator (`JSSDKSuiteTests`), and firebase-admin-python's
+  (`integration/test_auth.py`, `test_tenant_mgt.py`) 73 of 76, all 52 of Google's among them
+  (`AdminSuiteTests`); the other 3 need production. Both run unchanged, from the SDKs' own
+  repositories, wherever those have been fetched.
 - **Speed.** `Scripts/bench.sh` measures both on one machine: start-up to ready, `signUp` and
   `lookup` per second, and a 1,000-user import and listing (in a project of their own, so that
   both list the same thousand). On 2026-11-28: start-up 10 ms against 5.6 s, 2,750 against 768
