@@ -52,7 +52,7 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
         self.init(known: rawValue)
     }
 
-    private init(known rawValue: Int, userInfo: [String: Any] = [:]) {
+    fileprivate init(known rawValue: Int, userInfo: [String: Any] = [:]) {
         self.rawValue = rawValue
         extraUserInfo = userInfo
     }
@@ -377,7 +377,7 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     ]
 
     /// Raw value → the SDK's short name and message.
-    private static let table: [Int: (name: String, message: String)] = [
+    fileprivate static let table: [Int: (name: String, message: String)] = [
         17000: ("ERROR_INVALID_CUSTOM_TOKEN", "The custom token format is incorrect. Please check the documentation."),
         17002: ("ERROR_CUSTOM_TOKEN_MISMATCH", "The custom token corresponds to a different audience."),
         17004: ("ERROR_INVALID_CREDENTIAL", "The supplied auth credential is malformed or has expired."),
@@ -588,3 +588,52 @@ enum AuthErrorBridge {
         }
     }
 }
+
+/// How an `AuthErrorCode` prints: as the `NSError` it is on iOS (`Error Domain=FIRAuthErrorDomain
+/// Code=17011 "There is no user record…"`), not as a structure of fields.
+extension AuthErrorCode: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The error as its `NSError` describes it: domain, code, message and what it carries.
+    public var description: String {
+        let reason = (extraUserInfo[NSLocalizedFailureReasonErrorKey] as? String).map { " (\($0))" } ?? ""
+        return "Error Domain=\(AuthErrorDomain) Code=\(rawValue) \"\(message)\"\(reason) \(name)"
+    }
+
+    /// The same as `description`.
+    public var debugDescription: String { description }
+}
+
+#if !canImport(ObjectiveC)
+/// Off Apple platforms Swift casts a thrown error to `NSError` only through this bridge, so
+/// without it `catch let error as NSError where error.code == AuthErrorCode.x.rawValue`, the
+/// idiom of the SDK's guides, would compile and never match. An `NSError` of `AuthErrorDomain`
+/// casts back to its `AuthErrorCode`, as on iOS.
+extension AuthErrorCode: _ObjectiveCBridgeable {
+    /// The class this error bridges to.
+    public typealias _ObjectiveCType = NSError
+
+    /// The error as an `NSError` of `AuthErrorDomain`, with its code and `errorUserInfo`.
+    public func _bridgeToObjectiveC() -> NSError {
+        NSError(domain: AuthErrorDomain, code: rawValue, userInfo: errorUserInfo)
+    }
+
+    /// The code of an `NSError` of `AuthErrorDomain` (a cast that cannot fail).
+    public static func _forceBridgeFromObjectiveC(_ source: NSError, result: inout AuthErrorCode?) {
+        result = _unconditionallyBridgeFromObjectiveC(source)
+    }
+
+    /// The code of an `NSError` of `AuthErrorDomain` with one of the SDK's codes; false for
+    /// any other error.
+    public static func _conditionallyBridgeFromObjectiveC(_ source: NSError, result: inout AuthErrorCode?) -> Bool {
+        guard source.domain == AuthErrorDomain, table[source.code] != nil else { return false }
+        result = AuthErrorCode(known: source.code, userInfo: source.userInfo)
+        return true
+    }
+
+    /// The code of `source`, whatever it is (the SDK's internal error for another domain).
+    public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> AuthErrorCode {
+        var result: AuthErrorCode?
+        if let source, _conditionallyBridgeFromObjectiveC(source, result: &result), let result { return result }
+        return AuthErrorCode(known: AuthErrorCode.internalError.rawValue, userInfo: source?.userInfo ?? [:])
+    }
+}
+#endif
