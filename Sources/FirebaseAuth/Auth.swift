@@ -27,6 +27,8 @@ open class Auth: NSObject, @unchecked Sendable {
         var tenantID: String?
         var languageCode: String?
         var customAuthDomain: String?
+        /// The app's own name, for an app other than the default (`AuthServiceSettings.appName`).
+        var appName: String?
     }
     private var core: AuthService
     private var stateListeners: [UUID: (Auth, User?) -> Void] = [:]
@@ -35,6 +37,8 @@ open class Auth: NSObject, @unchecked Sendable {
     private var tokenContinuations: [UUID: AsyncStream<User?>.Continuation] = [:]
     /// The signed-in user last told to listeners (uid), to tell changes only.
     private var toldUser: String??
+    /// The object `currentUser` gives while the same user is current, as the SDK's.
+    private var currentUserObject: User?
 
     private var storedSettings: AuthSettings? = AuthSettings()
 
@@ -44,7 +48,8 @@ open class Auth: NSObject, @unchecked Sendable {
     private init(app: FirebaseApp) {
         self.app = app
         options = app.options
-        core = Auth.makeCore(app.options, Knobs())
+        knobs.appName = app.name == FirebaseApp.defaultAppName ? nil : app.name
+        core = Auth.makeCore(app.options, knobs)
         super.init()
     }
 
@@ -86,6 +91,7 @@ open class Auth: NSObject, @unchecked Sendable {
         var settings = AuthServiceSettings(apiKey: options.apiKey ?? "", emulatorHost: emulatorHost, tenantID: knobs.tenantID, projectID: options.projectID,
                                            configDirectory: knobs.sessionsDirectory)
         settings.clientHeaders.language = knobs.languageCode
+        settings.appName = knobs.appName
         settings.logger = LevelledExchangeLogger()
         if let domain = knobs.customAuthDomain { settings.authDomain = domain }
         // An emulator accepts a loopback redirect for every provider, and the hosted page would
@@ -99,8 +105,28 @@ open class Auth: NSObject, @unchecked Sendable {
 
     var fbauth: AuthService { lock.withLock { core } }
 
-    /// The signed-in user, if any (as the last sign-in on this machine saved it).
-    public var currentUser: User? { fbauth.currentUser.map { User($0, auth: self) } }
+    /// The signed-in user, if any (as the last sign-in on this machine saved it): the same
+    /// object until another user is current, brought up to date with what is saved.
+    public var currentUser: User? {
+        let saved = fbauth.currentUser
+        return lock.withLock {
+            guard let saved else {
+                currentUserObject = nil
+                return nil
+            }
+            if let object = currentUserObject, object.uid == saved.uid, object.tenantID == saved.tenantID {
+                object.update(saved)
+                return object
+            }
+            currentUserObject = User(saved, auth: self)
+            return currentUserObject
+        }
+    }
+
+    /// Makes `user` the object `currentUser` gives (a sign-in's result is the current user).
+    private func becameCurrent(_ user: User) {
+        lock.withLock { currentUserObject = user }
+    }
 
     /// The tenant users sign in to (Identity Platform); nil for the project's own users. Every
     /// sign-in after it is set goes to that tenant, and its users are kept apart, as the SDK
@@ -177,18 +203,37 @@ open class Auth: NSObject, @unchecked Sendable {
         try await bridged { () async throws(FBAuthError) in try await self.fbauth.revokeAuthorizationCode(authorizationCode) }
     }
 
-    /// Makes `user` (a user signed in earlier, of this project) the current user, as the SDK's.
+    /// Makes `user` (a user signed in earlier, of this project) the current user, as the SDK's:
+    /// a user of another tenant than `tenantID` is refused (`tenantIDMismatch`).
     open func updateCurrentUser(_ user: User, completion: ((Error?) -> Void)? = nil) {
+        if let refusal = tenantRefusal(of: user) {
+            let deliver = UncheckedBox(completion)
+            DispatchQueue.main.async { deliver.value?(refusal) }
+            return
+        }
         run({ () async throws(FBAuthError) -> Void in try self.fbauth.updateCurrentUser(user.core) }) { (_: Void?, error) in
-            if error == nil { self.tellListeners() }
+            if error == nil {
+                self.becameCurrent(user)
+                self.tellListeners()
+            }
             completion?(error)
         }
     }
 
     /// The same, with `async`.
     open func updateCurrentUser(_ user: User) async throws {
+        if let refusal = tenantRefusal(of: user) { throw refusal }
         try await bridged { () async throws(FBAuthError) in try self.fbauth.updateCurrentUser(user.core) }
+        becameCurrent(user)
         tellListeners()
+    }
+
+    /// firebase-ios-sdk's `updateCurrentUser(_:byForce:savingToDisk:)`: when either has a
+    /// tenant, the user's and this `Auth`'s must be the same.
+    private func tenantRefusal(of user: User) -> AuthErrorCode? {
+        let tenant = tenantID
+        guard user.tenantID != nil || tenant != nil, user.tenantID != tenant else { return nil }
+        return AuthErrorBridge.error(.tenantIDMismatch, reason: "the user is of \(user.tenantID.map { "tenant " + $0 } ?? "the project") and this Auth of \(tenant.map { "tenant " + $0 } ?? "the project")")
     }
 
     // MARK: - Signing in
@@ -297,13 +342,18 @@ open class Auth: NSObject, @unchecked Sendable {
         try await bridged { () async throws(FBAuthError) in try await self.fbauth.sendPasswordReset(withEmail: email) }
     }
 
-    /// Forgets the current user on this machine, as the SDK's `signOut()` does on a device.
+    /// Forgets the current user on this machine, as the SDK's `signOut()` does on a device: its
+    /// session leaves the disk and the keyring. A `User` object the app kept still gets tokens
+    /// in this process, as the SDK's (which keeps them in memory) does.
     public func signOut() throws {
+        let kept = lock.withLock { currentUserObject }
         do {
-            if fbauth.currentUser != nil { try fbauth.signOut() }
+            let inMemory = try fbauth.signOutKeepingInMemory()
+            if let inMemory, let kept, kept.uid == inMemory.uid { kept.update(inMemory) }
         } catch {
             throw AuthErrorBridge.error(error)
         }
+        lock.withLock { currentUserObject = nil }
         tellListeners()
     }
 
@@ -387,7 +437,9 @@ open class Auth: NSObject, @unchecked Sendable {
 
     func signedIn(_ result: AuthOutcome, withoutProvider: Bool = false) -> AuthDataResult {
         defer { tellListeners() }
-        return AuthDataResult(result, auth: self, withoutProvider: withoutProvider)
+        let signedIn = AuthDataResult(result, auth: self, withoutProvider: withoutProvider)
+        becameCurrent(signedIn.user)
+        return signedIn
     }
 
     /// A link or reauthentication: as the SDK's, its result's user is `user` itself, updated.

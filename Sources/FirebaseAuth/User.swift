@@ -41,6 +41,8 @@ final class UserInfoImpl: NSObject, UserInfo, @unchecked Sendable {
 open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
     private let lock = NSLock()
     private var current: SignedInUser
+    /// The ID token this object gave last, to tell a new one to the listeners.
+    private var lastToken: String?
     /// The user as the engine last gave it: live, as the SDK's `User` is (`reload()`, a profile
     /// change or a new password update this same object).
     var core: SignedInUser { lock.withLock { current } }
@@ -239,10 +241,15 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
         auth.run({ () async throws(FBAuthError) -> String in try await self.token(forcingRefresh: forceRefresh) }, completion)
     }
 
-    /// The ID token; a forced refresh tells the ID-token listeners, as the SDK's does.
+    /// The ID token; a new one (forced, or the saved one about to expire) tells the ID-token
+    /// listeners, as the SDK's does.
     private func token(forcingRefresh: Bool) async throws(FBAuthError) -> String {
         let token = try await core.idToken(forcingRefresh: forcingRefresh)
-        if forcingRefresh { auth.tellListeners() }
+        let changed = lock.withLock {
+            defer { lastToken = token }
+            return token != (lastToken ?? current.savedIDToken?.token)
+        }
+        if forcingRefresh || changed { auth.tellListeners() }
         return token
     }
 
@@ -263,12 +270,12 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
 
     /// The ID token and its claims, refreshed first when `forcingRefresh`.
     public func getIDTokenResult(forcingRefresh: Bool, completion: ((AuthTokenResult?, Error?) -> Void)? = nil) {
-        auth.run({ () async throws(FBAuthError) -> AuthTokenResult in try AuthTokenResult(try await self.core.idToken(forcingRefresh: forcingRefresh)) }, completion)
+        auth.run({ () async throws(FBAuthError) -> AuthTokenResult in try AuthTokenResult(try await self.token(forcingRefresh: forcingRefresh)) }, completion)
     }
 
     /// The same, with `async`.
     public func getIDTokenResult(forcingRefresh: Bool = false) async throws -> AuthTokenResult {
-        try await auth.bridged { () async throws(FBAuthError) in try AuthTokenResult(try await self.core.idToken(forcingRefresh: forcingRefresh)) }
+        try await auth.bridged { () async throws(FBAuthError) in try AuthTokenResult(try await self.token(forcingRefresh: forcingRefresh)) }
     }
 }
 

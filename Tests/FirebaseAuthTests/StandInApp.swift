@@ -42,6 +42,20 @@ final class StandInApp: @unchecked Sendable {
         auth.useEmulator(withHost: "127.0.0.1", port: Int(standIn.port))
     }
 
+    /// Another app (a name of its own) of the same project, on the same stand-in and sessions
+    /// directory: two apps in one program, as the SDK allows.
+    func anotherApp() -> Auth {
+        let name = "other-" + UUID().uuidString
+        FirebaseApp.configure(name: name, options: app.options)
+        linuxSeamsLock.lock()
+        defer { linuxSeamsLock.unlock() }
+        LinuxSeams.sessionsDirectory = directory
+        LinuxSeams.signInProgress = { _ in }
+        let other = Auth.auth(app: FirebaseApp.app(name: name)!)
+        other.useEmulator(withHost: "127.0.0.1", port: Int(standIn.port))
+        return other
+    }
+
     deinit {
         standIn.stop()
         try? FileManager.default.removeItem(atPath: directory)

@@ -36,9 +36,9 @@ package final class AuthService: Sendable {
     package var advice: AdviceWords { settings.advice }
     let store: SecretKeepingStore
     let host: AuthHost
-    private let browser: BrowserLauncher
-    private let observer: SignInObserver
-    private let transport: HTTPTransport
+    let browser: BrowserLauncher
+    let observer: SignInObserver
+    let transport: HTTPTransport
     /// The App Check tokens requests carry, when `settings.appCheck` is set.
     private let appCheckTokens: AppCheckTokens?
     var clock: WallClock { host.clock }
@@ -84,7 +84,7 @@ package final class AuthService: Sendable {
                 keeper: host.keyring ?? SystemKeyring.keeper(environment: host.environment), choice: settings.secretStorage,
                 notice: { [observer] line in observer.signIn(.notice(line)) })
         }
-        let named = ProjectKey(apiKey: settings.apiKey, emulatorHost: settings.emulatorHost)
+        let named = ProjectKey(apiKey: settings.apiKey, emulatorHost: settings.emulatorHost, app: settings.appName)
         project = settings.emulatorHost == nil ? named : (try? store.load())?.resolve(named, isRunning: host.emulatorRunning) ?? named
         self.browser = browser ?? SystemBrowserLauncher(environment: host.environment)
         self.observer = observer

@@ -16,6 +16,10 @@ package struct AuthServiceSettings: Sendable {
     package var emulatorHost: String?
     /// The tenant users sign in to (Identity Platform multi-tenancy).
     package var tenantID: String?
+    /// The app of the SDK's API this `AuthService` serves, when it is not the default app: its
+    /// current user is its own, as firebase-ios-sdk keeps the stored user by app name. Nil: the
+    /// project's current user, which the command line and the default app share.
+    package var appName: String?
     /// The project id, when known: it gives the hosted handler's default domain
     /// (`PROJECT.firebaseapp.com`).
     package var projectID: String?

@@ -43,7 +43,7 @@ extension StoreContents {
     internal mutating func remove(_ reference: SessionReference, in key: ProjectKey) {
         guard var project = projects[key.storageKey] else { return }
         project.sessions.removeAll { $0.reference == reference }
-        if project.current == reference { project.current = nil }
+        project.forgetCurrent(reference)
         projects[key.storageKey] = project
     }
 
@@ -64,6 +64,6 @@ extension StoreContents {
     }
 
     internal mutating func makeCurrent(_ reference: SessionReference, in key: ProjectKey) {
-        projects[key.storageKey]?.current = reference
+        projects[key.storageKey]?.setCurrent(reference, of: key.app)
     }
 }

@@ -6,10 +6,17 @@ internal struct ProjectKey: Hashable, Sendable {
     /// The `storageKey` of the saved project this one is, when it was saved under another name
     /// of its emulator, or by an emulator that has stopped (`StoreContents.resolve`).
     internal var storedAs: String?
+    /// The app of the SDK's API whose current session this key reads and sets, for an app
+    /// other than the default one: as firebase-ios-sdk keeps the stored user by app name, two
+    /// apps of one project keep a current user each. Nil: the project's own current session,
+    /// which the command line and the default app share. Not part of the key's identity: every
+    /// app of a project sees the same saved sessions.
+    internal var app: String?
 
-    internal init(apiKey: String, emulatorHost: String?) {
+    internal init(apiKey: String, emulatorHost: String?, app: String? = nil) {
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
+        self.app = app
     }
 
     /// The key of this project in `sessions.json`: the API key, then for an emulator
@@ -65,6 +72,8 @@ internal struct ProjectState: Codable, Sendable, Equatable {
     /// The Firebase project id, once an app config file has named it.
     internal var projectId: String?
     internal var current: SessionReference?
+    /// The current session of each app other than the default (`ProjectKey.app`).
+    internal var appCurrent: [String: SessionReference]?
     internal var sessions: [Session]
     /// Saved by a sign-in that ended with "account exists with different credential".
     internal var pendingCredential: PendingCredential?
@@ -105,7 +114,7 @@ internal struct StoreContents: Sendable, Equatable {
     internal func project(_ key: ProjectKey) -> ProjectState? { projects[key.storageKey] }
 
     internal func currentSession(of key: ProjectKey) -> Session? {
-        guard let project = project(key), let current = project.current else { return nil }
+        guard let project = project(key), let current = project.current(of: key.app) else { return nil }
         return project.sessions.first { $0.reference == current }
     }
 
@@ -121,8 +130,9 @@ internal struct StoreContents: Sendable, Equatable {
             project.sessions.append(session)
         }
         if makeCurrent {
-            project.current = session.reference
-            currentProject = key.storageKey
+            project.setCurrent(session.reference, of: key.app)
+            // The project the command line uses when none is named follows the default app only.
+            if key.app == nil { currentProject = key.storageKey }
         }
         projects[key.storageKey] = project
     }
@@ -147,5 +157,31 @@ extension StoreContents {
         projects.flatMap { key, project in
             project.sessions.filter { session in after.projects[key]?.sessions.contains { $0.reference == session.reference } != true }
         }
+    }
+}
+
+extension ProjectState {
+    /// The current session of `app` (`ProjectKey.app`; nil: the project's own).
+    internal func current(of app: String?) -> SessionReference? {
+        guard let app else { return current }
+        return appCurrent?[app]
+    }
+
+    internal mutating func setCurrent(_ reference: SessionReference?, of app: String?) {
+        guard let app else {
+            current = reference
+            return
+        }
+        var apps = appCurrent ?? [:]
+        apps[app] = reference
+        appCurrent = apps.isEmpty ? nil : apps
+    }
+
+    /// Forgets `reference` as any app's current session (it is no longer saved).
+    internal mutating func forgetCurrent(_ reference: SessionReference) {
+        if current == reference { current = nil }
+        guard let apps = appCurrent else { return }
+        let kept = apps.filter { $0.value != reference }
+        appCurrent = kept.isEmpty ? nil : kept
     }
 }

@@ -1,0 +1,97 @@
+import FBAuthStandIn
+import FirebaseAuth
+import FirebaseCore
+import Foundation
+import Testing
+
+/// Issue 58: the library behaves as the SDK does where an app can tell, member by member
+/// (firebase-ios-sdk `FirebaseAuth/Sources/Swift/Auth/Auth.swift` and `User/User.swift`).
+@Suite struct SDKBehaviourTests {
+    /// The SDK keeps the stored user by app name: a sign-up on one app does not replace another
+    /// app's user. `currentUser` is the same object until the user changes.
+    @Test func twoAppsKeepACurrentUserEach() async throws {
+        let setup = try StandInApp()
+        let first = try await setup.auth.signInAnonymously().user
+        #expect(setup.auth.currentUser === setup.auth.currentUser && setup.auth.currentUser === first)
+        let other = setup.anotherApp()
+        #expect(other.currentUser == nil, "another app starts with nobody signed in")
+        let second = try await other.createUser(withEmail: "pat@example.com", password: "correct horse battery").user
+        #expect(other.currentUser?.uid == second.uid)
+        #expect(setup.auth.currentUser?.uid == first.uid, "the first app's user stays")
+        try other.signOut()
+        #expect(other.currentUser == nil && setup.auth.currentUser?.uid == first.uid)
+    }
+
+    /// `signOut()` clears `currentUser`; a `User` the app kept still gets tokens.
+    @Test func aKeptUserStillGetsTokensAfterTheSignOut() async throws {
+        let setup = try StandInApp()
+        let user = try await setup.auth.createUser(withEmail: "kept@example.com", password: "correct horse battery").user
+        try setup.auth.signOut()
+        #expect(setup.auth.currentUser == nil)
+        let token = try await user.getIDToken(forcingRefresh: true)
+        #expect(token.split(separator: ".").count == 3)
+        #expect(try await user.getIDTokenResult().claims["email"] as? String == "kept@example.com")
+        // Nothing of the session stays on disk: it went on in this process only.
+        let saved = (try? String(contentsOfFile: setup.directory + "/sessions.json", encoding: .utf8)) ?? ""
+        #expect(!saved.contains(user.uid), "\(saved)")
+    }
+
+    /// `updateCurrentUser` throws `tenantIDMismatch` when the user's tenant is not the Auth's.
+    @Test func updateCurrentUserAcrossTenantsIsRefused() async throws {
+        let setup = try StandInApp()
+        setup.auth.tenantID = "tenant-a1"
+        let tenantUser = try await setup.auth.signInAnonymously().user
+        setup.auth.tenantID = nil
+        await #expect { try await setup.auth.updateCurrentUser(tenantUser) } throws: { ($0 as? AuthErrorCode)?.code == .tenantIDMismatch }
+        setup.auth.tenantID = "tenant-a1"
+        try await setup.auth.updateCurrentUser(tenantUser)
+        #expect(setup.auth.currentUser?.uid == tenantUser.uid)
+    }
+
+    /// Every token change tells the ID-token listeners, a forced refresh included.
+    @Test func aForcedRefreshTellsTheTokenListeners() async throws {
+        let setup = try StandInApp()
+        let user = try await setup.auth.signInAnonymously().user
+        let told = Told()
+        let handle = setup.auth.addIDTokenDidChangeListener { _, user in told.add(user?.uid) }
+        try await told.wait(for: 1)
+        _ = try await user.getIDTokenResult(forcingRefresh: true)
+        try await told.wait(for: 2)
+        #expect(told.values == [user.uid, user.uid])
+        setup.auth.removeIDTokenDidChangeListener(handle)
+    }
+
+    /// The iOS idioms for errors: `catch let error as NSError where error.code == …`, with the
+    /// resolver in its `userInfo`, and `AuthErrorCode(rawValue:)` on its code.
+    @Test func anErrorIsCaughtAsAnNSError() async throws {
+        let setup = try StandInApp()
+        _ = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery")
+        do {
+            _ = try await setup.auth.signIn(withEmail: "pat@example.com", password: "wrong password")
+            Issue.record("signed in with a wrong password")
+        } catch let error as NSError where error.code == AuthErrorCode.wrongPassword.rawValue || error.code == AuthErrorCode.invalidCredential.rawValue {
+            #expect(error.domain == AuthErrorDomain && AuthErrorCode(rawValue: error.code) != nil)
+            // An NSError of the domain casts back to the code, and the code prints as the NSError.
+            #expect((error as Error as? AuthErrorCode)?.code.rawValue == error.code)
+            #expect("\(AuthErrorCode.userNotFound)".hasPrefix("Error Domain=FIRAuthErrorDomain Code=17011 \"There is no user record"))
+        } catch {
+            Issue.record("not caught as an NSError: \(type(of: error)) \(error)")
+        }
+    }
+}
+
+/// Values told to a listener on the main queue.
+private final class Told: @unchecked Sendable {
+    private let lock = NSLock()
+    private var told: [String?] = []
+    var values: [String?] { lock.withLock { told } }
+    func add(_ value: String?) { lock.withLock { told.append(value) } }
+
+    /// Waits (at most 10 s of the main queue's turns) until `count` values are in.
+    func wait(for count: Int) async throws {
+        for _ in 0..<1000 where values.count < count {
+            await withCheckedContinuation { done in DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { done.resume() } }
+        }
+        try #require(values.count >= count, "told \(values)")
+    }
+}
