@@ -556,9 +556,11 @@ enum AuthErrorBridge {
         if case .secondFactorRequired(let pending) = failure, let auth {
             userInfo[AuthErrorUserInfoMultiFactorResolverKey] = MultiFactorResolver(pending, auth: auth)
         }
-        if case .accountExists(let conflict) = failure {
+        switch failure {
+        case .accountExists(let conflict), .credentialInUse(let conflict):
             if let email = conflict.email { userInfo[AuthErrorUserInfoEmailKey] = email }
             userInfo[AuthErrorUserInfoUpdatedCredentialKey] = OAuthCredential(pending: conflict.updatedCredential)
+        default: break
         }
         return AuthErrorCode(sdkCode(failure), userInfo: userInfo)
     }

@@ -61,6 +61,24 @@ import Testing
         setup.auth.removeIDTokenDidChangeListener(handle)
     }
 
+    /// A provider account that is another user's already: `credentialAlreadyInUse` carries its
+    /// email and the provider's credential, which signs in to that user.
+    @Test func aCredentialInUseCarriesTheCredentialAndTheEmail() async throws {
+        let setup = try StandInApp()
+        let minted = setup.standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com")
+        let owner = try await setup.auth.signIn(with: GoogleAuthProvider.credential(withIDToken: minted.idToken, accessToken: minted.accessToken)).user
+        let other = try await setup.auth.signInAnonymously().user
+        do {
+            _ = try await other.link(with: GoogleAuthProvider.credential(withIDToken: minted.idToken, accessToken: minted.accessToken))
+            Issue.record("linked a credential that is another user's")
+        } catch let error as NSError where error.code == AuthErrorCode.credentialAlreadyInUse.rawValue {
+            #expect(error.userInfo[AuthErrorUserInfoEmailKey] as? String == "g@example.com", "\(error.userInfo)")
+            let updated = try #require(error.userInfo[AuthErrorUserInfoUpdatedCredentialKey] as? OAuthCredential, "\(error.userInfo)")
+            #expect(updated.provider == "google.com")
+            #expect(try await setup.auth.signIn(with: updated).user.uid == owner.uid)
+        }
+    }
+
     /// The iOS idioms for errors: `catch let error as NSError where error.code == …`, with the
     /// resolver in its `userInfo`, and `AuthErrorCode(rawValue:)` on its code.
     @Test func anErrorIsCaughtAsAnNSError() async throws {

@@ -21,7 +21,14 @@ internal enum IdpSignInOutcome: Sendable {
         // `_performFetchWithErrorHandling`): such an answer may carry an errorMessage too.
         if response.needConfirmation == true { return .accountExists(response) }
         if let errorMessage = response.errorMessage {
-            throw .server(ServerError(httpStatus: 200, message: errorMessage, host: host), action: action)
+            let refusal = FBAuthError.server(ServerError(httpStatus: 200, message: errorMessage, host: host), action: action)
+            // The answer carries the provider's credential, which signs in to the user it is
+            // linked to: the SDK's credentialAlreadyInUse error hands it on (firebase-ios-sdk
+            // AuthBackend, FEDERATED_USER_ID_ALREADY_LINKED).
+            if ServerError(httpStatus: 200, message: errorMessage, host: host).code == "FEDERATED_USER_ID_ALREADY_LINKED" {
+                throw .credentialInUse(AccountExistsConflict(response: response, providerId: response.providerId ?? "", message: refusal.message))
+            }
+            throw refusal
         }
         if let pending = response.mfaPendingCredential {
             return .secondFactor(response, try SecondFactorChallenge(pending: pending, factors: response.mfaInfo, host: host, action: action))

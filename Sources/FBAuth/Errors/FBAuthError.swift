@@ -18,6 +18,10 @@ package enum FBAuthError: Error, Sendable {
     /// `needConfirmation`: an account exists with another credential; carries the email and the
     /// provider's credential.
     case accountExists(AccountExistsConflict)
+    /// The provider account is another Firebase user's already (`FEDERATED_USER_ID_ALREADY_LINKED`):
+    /// its email and the provider's credential, which signs in to that user, as the SDK's
+    /// `credentialAlreadyInUse` error carries them.
+    case credentialInUse(AccountExistsConflict)
     /// The session store cannot be read or written.
     case store(String, remedy: Remedy? = nil)
     /// Anything else, with its code.
@@ -37,6 +41,7 @@ package enum FBAuthError: Error, Sendable {
         case .signInAgain: .noCurrentUser
         case .flowIncomplete: .webContextCancelled
         case .accountExists: .accountExistsWithDifferentCredential
+        case .credentialInUse: .credentialAlreadyInUse
         case .store: .keychainError
         case .failed(let code, _, _): code
         case .secondFactorRequired: .secondFactorRequired
@@ -47,7 +52,7 @@ package enum FBAuthError: Error, Sendable {
     package var remedy: Remedy? {
         switch self {
         case .usage(_, let remedy), .signInAgain(_, let remedy), .flowIncomplete(_, let remedy), .store(_, let remedy), .failed(_, _, let remedy): remedy
-        case .server, .network, .badResponse, .accountExists, .secondFactorRequired: nil
+        case .server, .network, .badResponse, .accountExists, .credentialInUse, .secondFactorRequired: nil
         }
     }
 
@@ -56,7 +61,7 @@ package enum FBAuthError: Error, Sendable {
         switch self {
         case .usage(let text, _), .signInAgain(let text, _), .flowIncomplete(let text, _), .store(let text, _), .failed(_, let text, _):
             return text
-        case .accountExists(let conflict):
+        case .accountExists(let conflict), .credentialInUse(let conflict):
             return conflict.message
         case .secondFactorRequired:
             return "this account needs a second factor (multi-factor authentication): finish with the error's resolver"

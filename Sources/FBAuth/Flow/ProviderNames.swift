@@ -20,8 +20,11 @@ extension FBAuthError {
     /// Linking errors in the provider's words: "this Yahoo account is already linked to another
     /// Firebase user". Both arrive as HTTP-200 `errorMessage` answers.
     internal func explainingLink(of providerId: String) -> FBAuthError {
-        guard case .server(let error, _) = self else { return self }
         let name = ProviderNames.name(of: providerId)
+        if case .credentialInUse(let conflict) = self {
+            return .credentialInUse(conflict.rewording("linking failed: this \(name) account is already linked to another Firebase user [FEDERATED_USER_ID_ALREADY_LINKED]"))
+        }
+        guard case .server(let error, _) = self else { return self }
         switch error.code {
         case "FEDERATED_USER_ID_ALREADY_LINKED":
             return .failed(.credentialAlreadyInUse, "linking failed: this \(name) account is already linked to another Firebase user [FEDERATED_USER_ID_ALREADY_LINKED]")

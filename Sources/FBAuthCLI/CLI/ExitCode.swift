@@ -90,7 +90,7 @@ extension FBAuthError {
         case .flowIncomplete(let text, let remedy): .flowIncomplete("\(text) (\(hint))", remedy: remedy)
         case .store(let text, let remedy): .store("\(text) (\(hint))", remedy: remedy)
         case .failed(let code, let text, let remedy): .failed(code, "\(text) (\(hint))", remedy: remedy)
-        case .server, .network, .badResponse, .accountExists, .secondFactorRequired: self
+        case .server, .network, .badResponse, .accountExists, .credentialInUse, .secondFactorRequired: self
         }
     }
 
