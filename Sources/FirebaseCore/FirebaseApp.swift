@@ -22,11 +22,12 @@ open class FirebaseApp: NSObject, @unchecked Sendable {
         super.init()
     }
 
-    /// Configures the default app from `GoogleService-Info.plist` (`FirebaseOptions.defaultOptions()`
-    /// says where it is looked for). Like the SDK, a missing file is a programmer's error.
+    /// Configures the default app from `GoogleService-Info.plist`, or where there is none from
+    /// `FIREBASE_API_KEY` and the rest of the environment (`FirebaseOptions.defaultOptions()`
+    /// says where each is looked for). Like the SDK, finding neither is a programmer's error.
     public static func configure() {
         guard let options = FirebaseOptions.defaultOptions() else {
-            fatalError("FirebaseApp.configure() found no GoogleService-Info.plist (FIREBASE_APP_CONFIG, the main bundle, the working directory): use configure(options:)")
+            fatalError("FirebaseApp.configure() found no GoogleService-Info.plist (FIREBASE_APP_CONFIG, the main bundle, the working directory) and no FIREBASE_API_KEY: use configure(options:)")
         }
         configure(options: options)
     }

@@ -56,17 +56,34 @@ open class FirebaseOptions: NSObject, @unchecked Sendable {
 
     /// The options `FirebaseApp.configure()` reads: `GoogleService-Info.plist` from
     /// `FIREBASE_APP_CONFIG` (a path, as `fbauth --app-config` takes), else the main bundle's
-    /// resources, else the working directory; nil when none is found.
+    /// resources, else the working directory; else, where no file is, the environment the
+    /// `fbauth` command reads (`FIREBASE_API_KEY`, with `FIREBASE_PROJECT_ID`,
+    /// `FIREBASE_APP_ID` and `FIREBASE_MESSAGING_SENDER_ID`); nil when there is neither.
     public static func defaultOptions() -> FirebaseOptions? {
-        defaultOptionsPath().flatMap(FirebaseOptions.init(contentsOfFile:))
+        defaultOptions(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Where `defaultOptions()` looks, in order; the first file that exists.
-    static func defaultOptionsPath() -> String? {
-        let environment = ProcessInfo.processInfo.environment
+    static func defaultOptions(environment: [String: String]) -> FirebaseOptions? {
+        defaultOptionsPath(environment: environment).flatMap(FirebaseOptions.init(contentsOfFile:)) ?? fromEnvironment(environment)
+    }
+
+    /// Where `defaultOptions()` looks for a file, in order; the first file that exists.
+    static func defaultOptionsPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let candidates = [environment["FIREBASE_APP_CONFIG"].flatMap { $0.isEmpty ? nil : $0 },
                           Bundle.main.path(forResource: "GoogleService-Info", ofType: "plist"),
                           FileManager.default.currentDirectoryPath + "/GoogleService-Info.plist"]
         return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// A server or a CI job has no plist: the Web API key and the rest from the environment, as
+    /// the command line takes them. The project id may also come from `GOOGLE_CLOUD_PROJECT` or
+    /// `GCLOUD_PROJECT`, as Google's libraries read it. Nil without `FIREBASE_API_KEY`.
+    static func fromEnvironment(_ environment: [String: String]) -> FirebaseOptions? {
+        func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        guard let apiKey = value("FIREBASE_API_KEY") else { return nil }
+        let options = FirebaseOptions(googleAppID: value("FIREBASE_APP_ID") ?? "", gcmSenderID: value("FIREBASE_MESSAGING_SENDER_ID") ?? "")
+        options.apiKey = apiKey
+        options.projectID = value("FIREBASE_PROJECT_ID") ?? value("GOOGLE_CLOUD_PROJECT") ?? value("GCLOUD_PROJECT")
+        return options
     }
 }

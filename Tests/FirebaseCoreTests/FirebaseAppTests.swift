@@ -1,4 +1,4 @@
-import FirebaseCore
+@testable import FirebaseCore
 import Foundation
 import Testing
 
@@ -20,6 +20,17 @@ import Testing
         var deleted: Bool?
         app.delete { deleted = $0 }
         #expect(deleted == true && FirebaseApp.app(name: name) == nil && FirebaseApp.allApps?[name] == nil)
+    }
+
+    /// No plist (a server, a CI job): `configure()` takes the command line's environment.
+    @Test func withoutAPlistTheOptionsComeFromTheEnvironment() throws {
+        let environment = ["FIREBASE_API_KEY": "AIza-env", "FIREBASE_PROJECT_ID": "env-project", "FIREBASE_APP_ID": "1:42:web:abc",
+                           "FIREBASE_MESSAGING_SENDER_ID": "42"]
+        let options = try #require(FirebaseOptions.defaultOptions(environment: environment))
+        #expect(options.apiKey == "AIza-env" && options.projectID == "env-project" && options.googleAppID == "1:42:web:abc" && options.gcmSenderID == "42")
+        #expect(FirebaseOptions.defaultOptions(environment: ["FIREBASE_API_KEY": "AIza-env", "GOOGLE_CLOUD_PROJECT": "gcp-project"])?.projectID == "gcp-project")
+        #expect(FirebaseOptions.defaultOptions(environment: ["FIREBASE_PROJECT_ID": "env-project"]) == nil, "no API key: no options")
+        #expect(FirebaseOptions.defaultOptions(environment: ["FIREBASE_API_KEY": ""]) == nil)
     }
 
     @Test func optionsComeFromAGoogleServiceInfoPlist() throws {
