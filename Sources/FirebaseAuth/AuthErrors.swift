@@ -70,6 +70,10 @@ public struct AuthErrorCode: Error, CustomNSError, RawRepresentable, Hashable, @
     /// The code's hash (what it carries is not part of it).
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+    /// What the error carries, as the SDK's (a bridged `NSError`'s) `userInfo`: the message,
+    /// the short name, and keys such as `AuthErrorUserInfoMultiFactorResolverKey`.
+    public var userInfo: [String: Any] { errorUserInfo }
+
     /// `FIRAuthErrorDomain`.
     public static var errorDomain: String { AuthErrorDomain }
     /// The raw value.

@@ -439,6 +439,26 @@ import Testing
     }
 }
 
+/// Issue 58, item 3: the docs' Swift compiles as pasted. Scripts/gen-doc-snippets.py writes every
+/// Swift block of docs/library.md, verify.md and engine.md into the test targets, so building the
+/// tests compiles them; the files must be what it writes from the docs as they are now. The
+/// manifest block asks for fbauth at a version that exists: the one this tree is.
+@Suite struct DocSnippetTests {
+    @Test func theCompiledSnippetsAreTheDocsAsTheyAre() throws {
+        let check = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", DistributionTests.repository.appendingPathComponent("Scripts/gen-doc-snippets.py").path, "--check"],
+                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: DistributionTests.repository.path, timeout: 60)
+        #expect(check.status == 0 && check.stdout == "doc snippets match the docs\n", "\(check)")
+    }
+
+    @Test func theManifestAsksForAVersionThatExists() throws {
+        let library = try String(contentsOf: DistributionTests.repository.appendingPathComponent("docs/library.md"), encoding: .utf8)
+        let identity = try String(contentsOf: DistributionTests.repository.appendingPathComponent("Sources/FBAuth/Firebase/ClientIdentity.swift"), encoding: .utf8)
+        let version = try #require(identity.firstMatch(of: /static let current = "([0-9.]+)"/)?.1)
+        let asked = try #require(library.firstMatch(of: /github\.com\/fbauth\/fbauth", from: "([0-9.]+)"/)?.1, "docs/library.md names no version of fbauth")
+        #expect(asked == version, "docs/library.md asks for fbauth \(asked); this tree is \(version)")
+    }
+}
+
 /// Issue 40, item 6: the guides travel with the binary. `fbauth help TOPIC` prints docs/'s text,
 /// generated from it (not copied by hand), and no --help text points to a repository path.
 @Suite struct GuidesInTheBinaryTests {
