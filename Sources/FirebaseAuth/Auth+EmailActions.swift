@@ -58,7 +58,10 @@ extension Auth {
         try await bridged { () async throws(FBAuthError) in _ = try await self.fbauth.confirmPasswordReset(withCode: code, newPassword: newPassword) }
     }
 
-    /// The email a password-reset code is for; `invalidActionCode` for a code of another kind.
+    /// The email of an email action's code, as the SDK's (firebase-ios-sdk `Auth.swift`): it
+    /// checks the code (`checkActionCode`) and gives its email, whatever kind of code it is. A
+    /// code that names no email (an email sign-in link's, which the server keeps to itself) is
+    /// `invalidActionCode` here, where the SDK would call back with neither.
     public func verifyPasswordResetCode(_ code: String, completion: @escaping (String?, Error?) -> Void) {
         run({ () async throws(FBAuthError) -> String in try await self.passwordResetEmail(code) }, completion)
     }
@@ -70,8 +73,8 @@ extension Auth {
 
     private func passwordResetEmail(_ code: String) async throws(FBAuthError) -> String {
         let info = try await fbauth.checkActionCode(code)
-        guard info.requestType == "PASSWORD_RESET", let email = info.email else {
-            throw .failed(.invalidActionCode, "that code is not a password reset's")
+        guard let email = info.email else {
+            throw .failed(.invalidActionCode, "that code names no email (an email sign-in link's code)")
         }
         return email
     }
