@@ -106,7 +106,7 @@ open class OAuthCredential: AuthCredential, NSSecureCoding, @unchecked Sendable 
 
     /// A credential from an archive (the SDK's or fbauth's).
     public required init?(coder: NSCoder) {
-        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        func string(_ key: String) -> String? { coder.decodedIfPresent(NSString.self, forKey: key).map { String($0) } }
         let provider = string("providerID") ?? "oauth"
         accessToken = string("accessToken")
         idToken = string("IDToken")
@@ -122,15 +122,59 @@ open class EmailAuthProvider: NSObject {
     /// `password`.
     public static let id = EmailAuthProviderID
 
-    /// A credential of an email and its password.
+    /// A credential of an email and its password (an `EmailAuthCredential`, archivable).
     open class func credential(withEmail email: String, password: String) -> AuthCredential {
-        AuthCredential(provider: EmailAuthProviderID, use: .other(EmailPassword.credential(withEmail: email, password: password)))
+        EmailAuthCredential(email: email, secret: .password(password))
     }
 
     /// A credential of an email and the sign-in link mailed to it (`sendSignInLink`), to link or
     /// reauthenticate with; its provider is `password`, as the SDK's.
     open class func credential(withEmail email: String, link: String) -> AuthCredential {
-        AuthCredential(provider: EmailAuthProviderID, use: .emailLink(email: email, link: link))
+        EmailAuthCredential(email: email, secret: .link(link))
+    }
+}
+
+/// What `EmailAuthProvider` makes, as the SDK's (internal) `EmailAuthCredential`: archivable with
+/// its keys, `email` and `password` or `link` (firebase-ios-sdk `EmailAuthProvider.swift`). As
+/// there, the archive holds the password: an app that archives one keeps it as a secret.
+final class EmailAuthCredential: AuthCredential, NSSecureCoding, @unchecked Sendable {
+    enum Secret {
+        case password(String)
+        case link(String)
+    }
+
+    let email: String
+    let secret: Secret
+
+    init(email: String, secret: Secret) {
+        self.email = email
+        self.secret = secret
+        switch secret {
+        case .password(let password): super.init(provider: EmailAuthProviderID, use: .other(EmailPassword.credential(withEmail: email, password: password)))
+        case .link(let link): super.init(provider: EmailAuthProviderID, use: .emailLink(email: email, link: link))
+        }
+    }
+
+    static let supportsSecureCoding = true
+
+    func encode(with coder: NSCoder) {
+        coder.encode(email, forKey: "email")
+        switch secret {
+        case .password(let password): coder.encode(password, forKey: "password")
+        case .link(let link): coder.encode(link, forKey: "link")
+        }
+    }
+
+    convenience init?(coder: NSCoder) {
+        func string(_ key: String) -> String? { coder.decodedIfPresent(NSString.self, forKey: key).map { String($0) } }
+        guard let email = string("email") else { return nil }
+        if let password = string("password") {
+            self.init(email: email, secret: .password(password))
+        } else if let link = string("link") {
+            self.init(email: email, secret: .link(link))
+        } else {
+            return nil
+        }
     }
 }
 

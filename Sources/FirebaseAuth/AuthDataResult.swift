@@ -39,10 +39,10 @@ open class AuthDataResult: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// A result from an archive; nil when its user is not signed in on this machine.
     public required init?(coder: NSCoder) {
-        guard let user = coder.decodeObject(of: User.self, forKey: "user") else { return nil }
+        guard let user = coder.decodedIfPresent(User.self, forKey: "user") else { return nil }
         self.user = user
-        additionalUserInfo = coder.decodeObject(of: AdditionalUserInfo.self, forKey: "additionalUserInfo")
-        credential = coder.decodeObject(of: OAuthCredential.self, forKey: "credential")
+        additionalUserInfo = coder.decodedIfPresent(AdditionalUserInfo.self, forKey: "additionalUserInfo")
+        credential = coder.decodedIfPresent(OAuthCredential.self, forKey: "credential")
         super.init()
     }
 }
@@ -89,12 +89,12 @@ open class AdditionalUserInfo: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// What the provider said, from an archive; nil without a provider.
     public required init?(coder: NSCoder) {
-        guard let providerID = coder.decodeObject(of: NSString.self, forKey: "providerID") else { return nil }
+        guard let providerID = coder.decodedIfPresent(NSString.self, forKey: "providerID") else { return nil }
         self.providerID = String(providerID)
         let classes: [AnyClass] = [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self, NSNull.self]
-        profile = coder.decodeObject(of: classes, forKey: "profile") as? [String: NSObject]
-        username = coder.decodeObject(of: NSString.self, forKey: "username").map { String($0) }
-        isNewUser = coder.decodeObject(of: NSNumber.self, forKey: "newUser")?.boolValue ?? false
+        profile = coder.decodedIfPresent(of: classes, forKey: "profile") as? [String: NSObject]
+        username = coder.decodedIfPresent(NSString.self, forKey: "username").map { String($0) }
+        isNewUser = coder.decodedIfPresent(NSNumber.self, forKey: "newUser")?.boolValue ?? false
         super.init()
     }
 }

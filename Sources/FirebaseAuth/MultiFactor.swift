@@ -45,7 +45,7 @@ open class MultiFactor: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The factors of an archive, without a user to change them for.
     public required init?(coder: NSCoder) {
         let classes: [AnyClass] = [NSArray.self, MultiFactorInfo.self, PhoneMultiFactorInfo.self, TOTPMultiFactorInfo.self]
-        archivedFactors = coder.decodeObject(of: classes, forKey: "enrolledFactors") as? [MultiFactorInfo] ?? []
+        archivedFactors = coder.decodedIfPresent(of: classes, forKey: "enrolledFactors") as? [MultiFactorInfo] ?? []
         owner = nil
         super.init()
     }
@@ -171,9 +171,9 @@ open class MultiFactorInfo: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// A factor of an archive; nil without its id, kind or date.
     public required init?(coder: NSCoder) {
-        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        func string(_ key: String) -> String? { coder.decodedIfPresent(NSString.self, forKey: key).map { String($0) } }
         guard let uid = string("uid"), let factorID = string("factorID"),
-              let date = coder.decodeObject(of: NSDate.self, forKey: "enrollmentDate") else { return nil }
+              let date = coder.decodedIfPresent(NSDate.self, forKey: "enrollmentDate") else { return nil }
         let enrolled = Date(timeIntervalSince1970: date.timeIntervalSince1970)
         core = EnrolledSecondFactor(uid: uid, factorID: factorID, displayName: string("displayName"), enrollmentDate: enrolled,
                                     phoneNumber: string("phoneNumber"))
@@ -209,7 +209,7 @@ open class PhoneMultiFactorInfo: MultiFactorInfo, @unchecked Sendable {
 
     /// An SMS factor of an archive; nil without its phone number.
     public required init?(coder: NSCoder) {
-        guard coder.decodeObject(of: NSString.self, forKey: "phoneNumber") != nil else { return nil }
+        guard coder.decodedIfPresent(NSString.self, forKey: "phoneNumber") != nil else { return nil }
         super.init(coder: coder)
     }
 

@@ -112,8 +112,8 @@ open class PhoneAuthCredential: AuthCredential, NSSecureCoding, @unchecked Senda
     /// A credential of an archive; nil without its verification id and code (fbauth keeps no
     /// temporary proofs: an archive of one decodes as nil).
     public required init?(coder: NSCoder) {
-        guard let id = coder.decodeObject(of: NSString.self, forKey: "verificationID"),
-              let code = coder.decodeObject(of: NSString.self, forKey: "verificationCode") else { return nil }
+        guard let id = coder.decodedIfPresent(NSString.self, forKey: "verificationID"),
+              let code = coder.decodedIfPresent(NSString.self, forKey: "verificationCode") else { return nil }
         verificationID = String(id)
         verificationCode = String(code)
         super.init(provider: PhoneAuthProvider.id,

@@ -163,8 +163,8 @@ open class UserMetadata: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// The dates of an archive.
     public required init?(coder: NSCoder) {
-        creationDate = coder.decodeObject(of: NSDate.self, forKey: "creationDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
-        lastSignInDate = coder.decodeObject(of: NSDate.self, forKey: "lastSignInDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
+        creationDate = coder.decodedIfPresent(NSDate.self, forKey: "creationDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
+        lastSignInDate = coder.decodedIfPresent(NSDate.self, forKey: "lastSignInDate").map { Date(timeIntervalSince1970: $0.timeIntervalSince1970) }
         super.init()
     }
 }

@@ -85,7 +85,7 @@ open class User: NSObject, UserInfo, NSSecureCoding, @unchecked Sendable {
     /// archived from (by name, else by API key, else the default app); nil when that user is
     /// not signed in here.
     public required init?(coder: NSCoder) {
-        func string(_ key: String) -> String? { coder.decodeObject(of: NSString.self, forKey: key).map { String($0) } }
+        func string(_ key: String) -> String? { coder.decodedIfPresent(NSString.self, forKey: key).map { String($0) } }
         guard let uid = string("userID") else { return nil }
         let tenantID = string("tenantID")
         let apiKey = string("APIKey")
@@ -325,7 +325,7 @@ open class AuthTokenResult: NSObject, NSSecureCoding, @unchecked Sendable {
 
     /// The token's result from an archive; nil when it holds no decodable ID token.
     public required convenience init?(coder: NSCoder) {
-        guard let token = coder.decodeObject(of: NSString.self, forKey: "token").map({ String($0) }),
+        guard let token = coder.decodedIfPresent(NSString.self, forKey: "token").map({ String($0) }),
               let result = IDTokenDetails(idToken: token) else { return nil }
         self.init(token, result)
     }

@@ -36,6 +36,29 @@ import Testing
         #expect((try? Self.roundTrip(user)) == nil, "signed out here: no user")
     }
 
+    /// `EmailAuthProvider.credential` is the SDK's archivable `EmailAuthCredential`, with its keys.
+    @Test func anEmailCredentialComesBackAndSignsIn() async throws {
+        let setup = try StandInApp()
+        let uid = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery").user.uid
+        let credential = EmailAuthProvider.credential(withEmail: "pat@example.com", password: "correct horse battery")
+        let coding = try #require(credential as? NSObject & NSSecureCoding, "\(type(of: credential)) is not archivable")
+        let archived = try Self.archivedText(coding)
+        #expect(archived.contains("email") && archived.contains("password"), "the SDK's keys")
+        let back = try #require(try Self.decoded(coding))
+        #expect(back.provider == EmailAuthProviderID)
+        #expect(try await setup.auth.signIn(with: back).user.uid == uid)
+        let linkCredential = try #require(EmailAuthProvider.credential(withEmail: "pat@example.com", link: "https://example.com/?oobCode=x") as? NSObject & NSSecureCoding)
+        #expect(try Self.archivedText(linkCredential).contains("link"))
+        #expect(try Self.decoded(linkCredential)?.provider == "password")
+    }
+
+    /// An archived credential of a class the test names only by its value (the SDK's is internal
+    /// too). swift-corelibs-foundation checks the strings inside against the classes given here.
+    static func decoded(_ credential: NSObject & NSSecureCoding) throws -> AuthCredential? {
+        let data = try NSKeyedArchiver.archivedData(withRootObject: credential, requiringSecureCoding: true)
+        return try NSKeyedUnarchiver.unarchivedObject(ofClasses: [type(of: credential), NSString.self], from: data) as? AuthCredential
+    }
+
     @Test func aProvidersCredentialComesBackAndSignsIn() async throws {
         let setup = try StandInApp()
         let minted = setup.standIn.mintProviderCredential(providerId: "google.com", email: "g@example.com")
