@@ -39,6 +39,8 @@ open class Auth: NSObject, @unchecked Sendable {
     private var toldUser: String??
     /// The object `currentUser` gives while the same user is current, as the SDK's.
     private var currentUserObject: User?
+    /// Refreshes the current user's ID token before it expires while anything listens to tokens.
+    let proactiveRefresh = ProactiveRefresh()
 
     private var storedSettings: AuthSettings? = AuthSettings()
 
@@ -388,6 +390,7 @@ open class Auth: NSObject, @unchecked Sendable {
         let handle = ListenerHandle()
         lock.withLock { tokenListeners[handle.id] = listener }
         callNow(listener)
+        refreshWhileListened()
         return handle
     }
 
@@ -395,6 +398,28 @@ open class Auth: NSObject, @unchecked Sendable {
     open func removeIDTokenDidChangeListener(_ listenerHandle: NSObjectProtocol) {
         guard let handle = listenerHandle as? ListenerHandle else { return }
         lock.withLock { _ = tokenListeners.removeValue(forKey: handle.id) }
+        refreshWhileListened()
+    }
+
+    /// Schedules the current user's next proactive refresh while an ID-token listener or
+    /// sequence is attached, and stops when none is (`ProactiveRefresh`).
+    private func refreshWhileListened() {
+        let listened = lock.withLock { !tokenListeners.isEmpty || !tokenContinuations.isEmpty }
+        guard listened, let user = currentUser else {
+            proactiveRefresh.stop()
+            return
+        }
+        proactiveRefresh.schedule(expiration: user.core.savedIDToken?.expirationDate) { [weak user] in
+            guard let user else { return .otherFailure }
+            do {
+                _ = try await user.getIDToken(forcingRefresh: true)
+                return .refreshed
+            } catch let error as AuthErrorCode where error.code == .networkError {
+                return .networkFailure
+            } catch {
+                return .otherFailure
+            }
+        }
     }
 
     /// Tells the token listeners, and the state listeners when the user changed.
@@ -414,6 +439,8 @@ open class Auth: NSObject, @unchecked Sendable {
             calls.value.0.forEach { $0(self, calls.value.2) }
             calls.value.1.forEach { $0(self, calls.value.2) }
         }
+        // A new token or user: the next proactive refresh is reckoned from it.
+        refreshWhileListened()
     }
 
     /// The user of now, then each change; the stream ends when its reader stops reading.
@@ -429,7 +456,9 @@ open class Auth: NSObject, @unchecked Sendable {
             self.lock.withLock {
                 if tokens { self.tokenContinuations[id] = nil } else { self.stateContinuations[id] = nil }
             }
+            if tokens { self.refreshWhileListened() }
         }
+        if tokens { refreshWhileListened() }
         return stream
     }
 
