@@ -14,6 +14,8 @@ protocol EmulatorApp: AnyObject, Sendable {
     var host: String { get }
     /// The project the emulator keeps this app's users in.
     var projectId: String { get }
+    /// Where this app's sessions are kept.
+    var directory: String { get }
     /// Marks the user's email verified, as the Admin SDK would.
     func verifyEmail(uid: String) throws
 }

@@ -22,18 +22,8 @@ import Testing
         #expect(other.currentUser == nil && setup.auth.currentUser?.uid == first.uid)
     }
 
-    /// `signOut()` clears `currentUser`; a `User` the app kept still gets tokens.
     @Test func aKeptUserStillGetsTokensAfterTheSignOut() async throws {
-        let setup = try StandInApp()
-        let user = try await setup.auth.createUser(withEmail: "kept@example.com", password: "correct horse battery").user
-        try setup.auth.signOut()
-        #expect(setup.auth.currentUser == nil)
-        let token = try await user.getIDToken(forcingRefresh: true)
-        #expect(token.split(separator: ".").count == 3)
-        #expect(try await user.getIDTokenResult().claims["email"] as? String == "kept@example.com")
-        // Nothing of the session stays on disk: it went on in this process only.
-        let saved = (try? String(contentsOfFile: setup.directory + "/sessions.json", encoding: .utf8)) ?? ""
-        #expect(!saved.contains(user.uid), "\(saved)")
+        try await BehaviourScenarios.aKeptUserStillGetsTokensAfterTheSignOut(try StandInApp())
     }
 
     /// `updateCurrentUser` throws `tenantIDMismatch` when the user's tenant is not the Auth's.
@@ -48,17 +38,8 @@ import Testing
         #expect(setup.auth.currentUser?.uid == tenantUser.uid)
     }
 
-    /// Every token change tells the ID-token listeners, a forced refresh included.
     @Test func aForcedRefreshTellsTheTokenListeners() async throws {
-        let setup = try StandInApp()
-        let user = try await setup.auth.signInAnonymously().user
-        let told = Told()
-        let handle = setup.auth.addIDTokenDidChangeListener { _, user in told.add(user?.uid) }
-        try await told.wait(for: 1)
-        _ = try await user.getIDTokenResult(forcingRefresh: true)
-        try await told.wait(for: 2)
-        #expect(told.values == [user.uid, user.uid])
-        setup.auth.removeIDTokenDidChangeListener(handle)
+        try await BehaviourScenarios.aForcedRefreshTellsTheTokenListeners(try StandInApp())
     }
 
     /// A provider account that is another user's already: `credentialAlreadyInUse` carries its
@@ -79,10 +60,42 @@ import Testing
         }
     }
 
+    @Test func anErrorIsCaughtAsAnNSError() async throws {
+        try await BehaviourScenarios.anErrorIsCaughtAsAnNSError(try StandInApp())
+    }
+}
+
+
+/// The scenarios that run against Google's Auth emulator too, as an app would call them.
+enum BehaviourScenarios {
+    /// `signOut()` clears `currentUser`; a `User` the app kept still gets tokens.
+    static func aKeptUserStillGetsTokensAfterTheSignOut(_ setup: some EmulatorApp) async throws {
+        let user = try await setup.auth.createUser(withEmail: "kept@example.com", password: "correct horse battery").user
+        try setup.auth.signOut()
+        #expect(setup.auth.currentUser == nil)
+        let token = try await user.getIDToken(forcingRefresh: true)
+        #expect(token.split(separator: ".").count == 3)
+        #expect(try await user.getIDTokenResult().claims["email"] as? String == "kept@example.com")
+        // Nothing of the session stays on disk: it went on in this process only.
+        let saved = (try? String(contentsOfFile: setup.directory + "/sessions.json", encoding: .utf8)) ?? ""
+        #expect(!saved.contains(user.uid), "\(saved)")
+    }
+
+    /// Every token change tells the ID-token listeners, a forced refresh included.
+    static func aForcedRefreshTellsTheTokenListeners(_ setup: some EmulatorApp) async throws {
+        let user = try await setup.auth.signInAnonymously().user
+        let told = Told()
+        let handle = setup.auth.addIDTokenDidChangeListener { _, user in told.add(user?.uid) }
+        try await told.wait(for: 1)
+        _ = try await user.getIDTokenResult(forcingRefresh: true)
+        try await told.wait(for: 2)
+        #expect(told.values == [user.uid, user.uid])
+        setup.auth.removeIDTokenDidChangeListener(handle)
+    }
+
     /// The iOS idioms for errors: `catch let error as NSError where error.code == …`, with the
     /// resolver in its `userInfo`, and `AuthErrorCode(rawValue:)` on its code.
-    @Test func anErrorIsCaughtAsAnNSError() async throws {
-        let setup = try StandInApp()
+    static func anErrorIsCaughtAsAnNSError(_ setup: some EmulatorApp) async throws {
         _ = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery")
         do {
             _ = try await setup.auth.signIn(withEmail: "pat@example.com", password: "wrong password")
@@ -95,6 +108,21 @@ import Testing
         } catch {
             Issue.record("not caught as an NSError: \(type(of: error)) \(error)")
         }
+    }
+}
+
+@Suite(.enabled(if: GoogleEmulatorApp.host != nil, GoogleEmulatorApp.skipReason))
+struct SDKBehaviourOnGooglesEmulatorTests {
+    @Test func aKeptUserStillGetsTokensAfterTheSignOut() async throws {
+        try await BehaviourScenarios.aKeptUserStillGetsTokensAfterTheSignOut(try GoogleEmulatorApp())
+    }
+
+    @Test func aForcedRefreshTellsTheTokenListeners() async throws {
+        try await BehaviourScenarios.aForcedRefreshTellsTheTokenListeners(try GoogleEmulatorApp())
+    }
+
+    @Test func anErrorIsCaughtAsAnNSError() async throws {
+        try await BehaviourScenarios.anErrorIsCaughtAsAnNSError(try GoogleEmulatorApp())
     }
 }
 
