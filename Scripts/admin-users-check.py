@@ -40,10 +40,12 @@ def record(user):
     return {
         "uid": untag(user.uid), "email": untag(user.email), "emailVerified": user.email_verified,
         "displayName": user.display_name, "photoURL": user.photo_url, "phoneNumber": untag(user.phone_number),
-        "disabled": user.disabled, "customClaims": user.custom_claims,
+        # These two as firebase-admin-node reads them (FirebaseAdminAuth follows it): Python's
+        # custom_claims gives None for "{}", and tokens_valid_after_timestamp 0 when there is none.
+        "disabled": user.disabled, "customClaims": json.loads(user._data["customAttributes"]) if user._data.get("customAttributes") else None,
         "providers": sorted(untag(info.provider_id) + ":" + untag(info.uid) for info in user.provider_data),
         "hasCreationTime": user.user_metadata.creation_timestamp is not None,
-        "hasValidAfter": user.tokens_valid_after_timestamp is not None,
+        "hasValidAfter": bool(user._data.get("validSince")),
     }
 
 
@@ -54,7 +56,9 @@ def kind(error):
         return "already exists"
     if isinstance(error, (ValueError, exceptions.InvalidArgumentError)):
         return "invalid argument"
-    return f"other: {type(error).__name__}: {error}"
+    # Another refusal: the SDKs word and class these differently (firebase-admin-node, which
+    # FirebaseAdminAuth follows, says auth/internal-error where Python says UnknownError).
+    return "other"
 
 
 results = {}

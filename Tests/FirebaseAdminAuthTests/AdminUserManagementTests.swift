@@ -62,7 +62,8 @@ import Testing
     }
 
     static func kind(_ error: Error) -> String {
-        guard let error = error as? AdminAuthError else { return "other: \(error)" }
+        // Another refusal is "other" on both sides: the SDKs word and class those differently.
+        guard let error = error as? AdminAuthError else { return "other" }
         switch error.code {
         case "auth/user-not-found", "auth/email-not-found", "auth/configuration-not-found": return "not found"
         case "auth/email-already-exists", "auth/uid-already-exists", "auth/phone-number-already-exists": return "already exists"
@@ -70,7 +71,7 @@ import Testing
              "auth/claims-too-large", "auth/argument-error", "auth/invalid-session-cookie-duration", "auth/invalid-hash-rounds",
              "auth/maximum-user-count-exceeded", "auth/invalid-config":
             return "invalid argument"
-        default: return "other: \(error)"
+        default: return "other"
         }
     }
 
@@ -238,7 +239,10 @@ import Testing
     @Test(.enabled(if: ProcessInfo.processInfo.environment["FBAUTH_TEST_AUTH_EMULATOR"].map { !$0.isEmpty } == true && python,
                    "needs Google's Auth emulator (FBAUTH_TEST_AUTH_EMULATOR) and firebase-admin"))
     func againstGooglesEmulatorEveryStepComesToWhatFirebaseAdminComesTo() async throws {
-        try await Self.compare(host: ProcessInfo.processInfo.environment["FBAUTH_TEST_AUTH_EMULATOR"]!, project: "demo-fbauth-google", providerConfigs: false)
+        // The project Google's emulator was started for (../shared/auth-emulator/start.sh): a
+        // client's API-key calls (signInWithCustomToken) land there, whatever the Admin SDK names.
+        let project = ProcessInfo.processInfo.environment["FBAUTH_TEST_AUTH_EMULATOR_PROJECT"] ?? "demo-fbauth"
+        try await Self.compare(host: ProcessInfo.processInfo.environment["FBAUTH_TEST_AUTH_EMULATOR"]!, project: project, providerConfigs: false)
     }
 
     /// The scenario through both SDKs against the emulator at `host`, compared step by step;
@@ -282,9 +286,12 @@ import Testing
         }
         // getUserByProviderUid (firebase-admin-python has none): the email and phone "providers"
         // look the user up by address and number, as firebase-admin-node does; another finds no one.
-        let probe = try await auth.createUser(CreateRequest(uid: "probe-\(swiftTag)", email: "probe-\(swiftTag)@example.com", phoneNumber: "+15550001111"))
+        // A number of this run's own (Google's emulator is shared by the whole run): the
+        // scenario's, with its last digit changed.
+        let probePhone = String(Self.phone(swiftTag).dropLast()) + (Self.phone(swiftTag).hasSuffix("7") ? "8" : "7")
+        let probe = try await auth.createUser(CreateRequest(uid: "probe-\(swiftTag)", email: "probe-\(swiftTag)@example.com", phoneNumber: probePhone))
         #expect(try await auth.getUserByProviderUid(providerId: "email", uid: "PROBE-\(swiftTag)@example.com").uid == probe.uid)
-        #expect(try await auth.getUserByProviderUid(providerId: "phone", uid: "+15550001111").uid == probe.uid)
+        #expect(try await auth.getUserByProviderUid(providerId: "phone", uid: probePhone).uid == probe.uid)
         await #expect { try await auth.getUserByProviderUid(providerId: "google.com", uid: "probe-\(swiftTag)") } throws: { error in
             (error as? AdminAuthError)?.code == "auth/user-not-found"
         }
@@ -311,7 +318,11 @@ import Testing
         #expect(errors["importTooMany"]?.code == "auth/maximum-user-count-exceeded" && errors["importTooMany"]?.message == "A maximum of 1000 users can be imported at once.")
         // The hash went as firebase-admin-node sends it: web-safe base64 of the bytes.
         #expect(try await auth.getUser("imported-\(swiftTag)").passwordHash == Data("not-a-real-hash".utf8).base64EncodedString())
-        #expect(normalized(ours["import"] ?? NSNull()) == normalized(["success": 1, "failure": 1, "failed": [1]]), "\(ours["import"] ?? "")")
+        // fbauth's emulator refuses the one bad user, as production does; Google's takes it (its
+        // import checks nothing), and firebase-admin came to the same either way (compared above).
+        if providerConfigs {
+            #expect(normalized(ours["import"] ?? NSNull()) == normalized(["success": 1, "failure": 1, "failed": [1]]), "\(ours["import"] ?? "")")
+        }
         #expect(errors["missing"]?.code == "auth/user-not-found" && errors["missing"]?.message == "There is no user record corresponding to the provided identifier.")
         #expect(errors["duplicateEmail"]?.code == "auth/email-already-exists", "\(String(describing: errors["duplicateEmail"]))")
         #expect(errors["duplicateUid"]?.code == "auth/uid-already-exists", "\(String(describing: errors["duplicateUid"]))")

@@ -70,12 +70,14 @@ import Testing
 enum BehaviourScenarios {
     /// `signOut()` clears `currentUser`; a `User` the app kept still gets tokens.
     static func aKeptUserStillGetsTokensAfterTheSignOut(_ setup: some EmulatorApp) async throws {
-        let user = try await setup.auth.createUser(withEmail: "kept@example.com", password: "correct horse battery").user
+        // Google's emulator is shared by the whole run: an address of this test's own.
+        let email = "kept-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let user = try await setup.auth.createUser(withEmail: email, password: "correct horse battery").user
         try setup.auth.signOut()
         #expect(setup.auth.currentUser == nil)
         let token = try await user.getIDToken(forcingRefresh: true)
-        #expect(token.split(separator: ".").count == 3)
-        #expect(try await user.getIDTokenResult().claims["email"] as? String == "kept@example.com")
+        #expect(token.split(separator: ".", omittingEmptySubsequences: false).count == 3, "a JWT (unsigned from Google's emulator)")
+        #expect(try await user.getIDTokenResult().claims["email"] as? String == email)
         // Nothing of the session stays on disk: it went on in this process only.
         let saved = (try? String(contentsOfFile: setup.directory + "/sessions.json", encoding: .utf8)) ?? ""
         #expect(!saved.contains(user.uid), "\(saved)")
@@ -96,9 +98,10 @@ enum BehaviourScenarios {
     /// The iOS idioms for errors: `catch let error as NSError where error.code == …`, with the
     /// resolver in its `userInfo`, and `AuthErrorCode(rawValue:)` on its code.
     static func anErrorIsCaughtAsAnNSError(_ setup: some EmulatorApp) async throws {
-        _ = try await setup.auth.createUser(withEmail: "pat@example.com", password: "correct horse battery")
+        let email = "wrong-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        _ = try await setup.auth.createUser(withEmail: email, password: "correct horse battery")
         do {
-            _ = try await setup.auth.signIn(withEmail: "pat@example.com", password: "wrong password")
+            _ = try await setup.auth.signIn(withEmail: email, password: "wrong password")
             Issue.record("signed in with a wrong password")
         } catch let error as NSError where error.code == AuthErrorCode.wrongPassword.rawValue || error.code == AuthErrorCode.invalidCredential.rawValue {
             #expect(error.domain == AuthErrorDomain && AuthErrorCode(rawValue: error.code) != nil)
