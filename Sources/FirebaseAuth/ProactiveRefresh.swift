@@ -21,7 +21,7 @@ final class ProactiveRefresh: @unchecked Sendable {
     static let longestRetry: TimeInterval = 16 * 60
 
     /// What a refresh came to.
-    enum Outcome {
+    enum RefreshAttempt {
         case refreshed
         case networkFailure
         case otherFailure
@@ -39,7 +39,7 @@ final class ProactiveRefresh: @unchecked Sendable {
 
     /// Schedules the next refresh for a token expiring at `expiration` (nil: no user, nothing to
     /// refresh), replacing the one scheduled.
-    func schedule(expiration: Date?, now: Date = Date(), refresh: @escaping @Sendable () async -> Outcome) {
+    func schedule(expiration: Date?, now: Date = Date(), refresh: @escaping @Sendable () async -> RefreshAttempt) {
         lock.withLock {
             scheduled?.cancel()
             scheduled = nil
@@ -58,7 +58,7 @@ final class ProactiveRefresh: @unchecked Sendable {
     }
 
     /// Called with the lock held.
-    private func start(after delay: TimeInterval, _ refresh: @escaping @Sendable () async -> Outcome) -> Cancellation {
+    private func start(after delay: TimeInterval, _ refresh: @escaping @Sendable () async -> RefreshAttempt) -> Cancellation {
         timer(delay) { [weak self] in
             Task {
                 // A success is told to the listeners, whose change schedules the next refresh.

@@ -208,8 +208,7 @@ extension Backend {
         }
         account.emailVerified = true
         accounts[account.key] = account
-        var answer = userInfo(account)
-        answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        var answer = setAccountInfoAnswer(account)
         answer["newEmail"] = record.newEmail
         return answer
     }

@@ -22,8 +22,12 @@ extension Backend {
         var providers: [[String: Any]] = account.links.map(\.info)
         // An email link's user has the `password` provider too, with no password (Google's
         // emulator, firebase-tools `state.ts`, as production lists it).
+        // Its name and photo are the user's (firebase-tools `state.ts`).
         if account.password != nil || account.emailLinkSignIn, let email = account.email {
-            providers.insert(["providerId": "password", "rawId": email, "federatedId": email, "email": email], at: 0)
+            var password: [String: Any] = ["providerId": "password", "rawId": email, "federatedId": email, "email": email]
+            password["displayName"] = account.displayName
+            password["photoUrl"] = account.photoUrl
+            providers.insert(password, at: 0)
         }
         var user: [String: Any] = [
             "localId": account.localId,
@@ -73,4 +77,16 @@ extension Backend {
         }
         return user
     }
+
+    /// What `accounts:update` answers (`SetAccountInfoResponse`): the user's profile and
+    /// providers, not its times or claims (firebase-tools `setAccountInfoImpl`, production alike).
+    func setAccountInfoAnswer(_ account: Account, administrator: Bool = false) -> [String: Any] {
+        let user = userInfo(account, administrator: administrator)
+        var answer = user.filter { Self.setAccountInfoFields.contains($0.key) }
+        answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        return answer
+    }
+
+    private static let setAccountInfoFields: Set<String> = ["localId", "emailVerified", "providerUserInfo", "email", "displayName", "photoUrl",
+                                                              "passwordHash", "mfaInfo", "tenantId"]
 }

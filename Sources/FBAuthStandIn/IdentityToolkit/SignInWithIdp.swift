@@ -312,9 +312,11 @@ extension Backend {
             "federatedId": identity.federatedId,
             "emailVerified": identity.emailVerified,
             "oauthAccessToken": identity.accessToken,
-            "oauthExpireIn": configuration.providerTokenLifetime,
             "rawUserInfo": String(decoding: JSONText.data(identity.rawUserInfo), as: UTF8.self),
         ]
+        // How long the access token lasts, where there is one, as production says; Google's
+        // emulator never says (its tokens are the caller's own).
+        if !identity.accessToken.isEmpty, !configuration.answersAsGoogleEmulator { fields["oauthExpireIn"] = configuration.providerTokenLifetime }
         if !identity.email.isEmpty { fields["email"] = identity.email }
         if !identity.displayName.isEmpty {
             fields["displayName"] = identity.displayName

@@ -74,8 +74,7 @@ extension Backend {
         if changedEmail, configuration.answersAsGoogleEmulator, let initial = account.initialEmail {
             mailOob(to: initial, requestType: "RECOVER_EMAIL", mode: "recoverEmail", tenantId: account.tenantId)
         }
-        var answer = userInfo(account)
-        answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
+        var answer = setAccountInfoAnswer(account)
         if revokes {
             // The user's other sessions end; this one goes on with new tokens.
             for (key, value) in issueTokens(for: account, signInProvider: signInProvider, secondFactor: token.secondFactor) { answer[key] = value }
@@ -141,9 +140,7 @@ extension Backend {
         }
         if let attributes = try body.string("customAttributes") { account.customClaims = try Self.customClaims(attributes) }
         accounts[key] = account
-        var answer = userInfo(account)
-        answer["kind"] = "identitytoolkit#SetAccountInfoResponse"
-        return answer
+        return setAccountInfoAnswer(account, administrator: true)
     }
 
     /// `mfa.enrollments`: the user's second factors replaced (none: all withdrawn), with their ids.
