@@ -213,7 +213,7 @@ open class Auth: NSObject, @unchecked Sendable {
             DispatchQueue.main.async { deliver.value?(refusal) }
             return
         }
-        run({ () async throws(FBAuthError) -> Void in try self.fbauth.updateCurrentUser(user.core) }) { (_: Void?, error) in
+        run({ () async throws(FBAuthError) -> Void in try await self.makeCurrent(user) }) { (_: Void?, error) in
             if error == nil {
                 self.becameCurrent(user)
                 self.tellListeners()
@@ -225,9 +225,20 @@ open class Auth: NSObject, @unchecked Sendable {
     /// The same, with `async`.
     open func updateCurrentUser(_ user: User) async throws {
         if let refusal = tenantRefusal(of: user) { throw refusal }
-        try await bridged { () async throws(FBAuthError) in try self.fbauth.updateCurrentUser(user.core) }
+        try await bridged { () async throws(FBAuthError) in try await self.makeCurrent(user) }
         becameCurrent(user)
         tellListeners()
+    }
+
+    /// `user` made current: as it is when it was signed in through this app's API key, else
+    /// reloaded with this one first, as the SDK does (which refuses a user of another project).
+    private func makeCurrent(_ user: User) async throws(FBAuthError) {
+        let core = fbauth
+        guard core.holdsSession(of: user.core) else {
+            user.update(try await core.adoptAsCurrentUser(user.core))
+            return
+        }
+        try core.updateCurrentUser(user.core)
     }
 
     /// firebase-ios-sdk's `updateCurrentUser(_:byForce:savingToDisk:)`: when either has a

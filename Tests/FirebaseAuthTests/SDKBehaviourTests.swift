@@ -42,6 +42,21 @@ import Testing
         try await BehaviourScenarios.aForcedRefreshTellsTheTokenListeners(try StandInApp())
     }
 
+    /// `updateCurrentUser` with a user of another API key of the project: reloaded with this
+    /// app's key, then current here, its tokens working.
+    @Test func aUserOfAnotherAPIKeyIsTakenByReloadingIt() async throws {
+        let setup = try StandInApp()
+        let user = try await setup.auth.createUser(withEmail: "keys@example.com", password: "correct horse battery").user
+        let other = setup.anotherApp(apiKey: "another-key-of-the-project")
+        #expect(other.currentUser == nil)
+        try await other.updateCurrentUser(user)
+        #expect(other.currentUser?.uid == user.uid && other.currentUser?.email == "keys@example.com")
+        let lookups = setup.standIn.requests(to: "accounts:lookup").filter { $0.query?.contains("key=another-key-of-the-project") == true }
+        #expect(!lookups.isEmpty, "reloaded with the app's own API key")
+        #expect(try await other.currentUser?.getIDToken(forcingRefresh: true).isEmpty == false)
+        #expect(setup.auth.currentUser?.uid == user.uid, "the first app's user stays its own")
+    }
+
     /// A provider account that is another user's already: `credentialAlreadyInUse` carries its
     /// email and the provider's credential, which signs in to that user.
     @Test func aCredentialInUseCarriesTheCredentialAndTheEmail() async throws {

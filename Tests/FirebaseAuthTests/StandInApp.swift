@@ -43,10 +43,13 @@ final class StandInApp: @unchecked Sendable {
     }
 
     /// Another app (a name of its own) of the same project, on the same stand-in and sessions
-    /// directory: two apps in one program, as the SDK allows.
-    func anotherApp() -> Auth {
+    /// directory: two apps in one program, as the SDK allows; `apiKey`: another key of it.
+    func anotherApp(apiKey: String? = nil) -> Auth {
         let name = "other-" + UUID().uuidString
-        FirebaseApp.configure(name: name, options: app.options)
+        let options = FirebaseOptions(googleAppID: app.options.googleAppID, gcmSenderID: app.options.gcmSenderID)
+        options.apiKey = apiKey ?? app.options.apiKey
+        options.projectID = app.options.projectID
+        FirebaseApp.configure(name: name, options: options)
         linuxSeamsLock.lock()
         defer { linuxSeamsLock.unlock() }
         LinuxSeams.sessionsDirectory = directory

@@ -25,3 +25,32 @@ extension AuthService {
         return SignedInUser(session, auth: kept)
     }
 }
+
+extension AuthService {
+    /// Whether `user` was signed in through this project's store entry (the same API key and
+    /// emulator), so that `updateCurrentUser(_:)` can take it as it is.
+    package func holdsSession(of user: SignedInUser) -> Bool { user.auth.project == project }
+
+    /// The SDK's `updateCurrentUser` with a user of another API key: the user is copied here,
+    /// secrets and all, and reloaded with this API key, which proves it is of this project (a
+    /// user of another project is refused, and nothing of it stays); then it is current.
+    package func adoptAsCurrentUser(_ user: SignedInUser) async throws(FBAuthError) -> SignedInUser {
+        let source = user.auth
+        var session = try source.store.load().session(.exactly(user.reference), in: source.project)
+        session.refreshToken = try source.store.refreshToken(of: session, in: source.project)
+        session = try source.store.revealingCredentials(of: session, in: source.project)
+        let previous = try store.load().currentSession(of: project)?.reference
+        try store.update { (contents: inout StoreContents) throws(FBAuthError) in
+            contents.save(session, in: project, makeCurrent: true)
+        }
+        do {
+            return try await SignedInUser(session, auth: self).reload()
+        } catch {
+            _ = try? store.update { (contents: inout StoreContents) throws(FBAuthError) in
+                contents.remove(session.reference, in: project)
+                if let previous { contents.makeCurrent(previous, in: project) }
+            }
+            throw error
+        }
+    }
+}
