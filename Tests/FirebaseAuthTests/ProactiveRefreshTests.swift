@@ -23,7 +23,7 @@ import Testing
         let delay = try #require(timer.delays.last)
         // Five minutes before the token expires, reckoned from when the listener came.
         let soonest = expiration.timeIntervalSince(after) - 300, latest = expiration.timeIntervalSince(before) - 300
-        #expect(soonest - 1 <= delay && delay <= latest + 1 && latest > 3000, "refreshed after \(delay) s, not in \(soonest)...\(latest)")
+        #expect(soonest - 1 <= delay && delay <= latest + 1, "refreshed after \(delay) s, not in \(soonest)...\(latest)")
 
         let toldBefore = told.value
         try await timer.fireLast()
