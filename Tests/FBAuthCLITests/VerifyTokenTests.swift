@@ -254,4 +254,39 @@ struct VerifyOnServerTests {
                                         directory: harness.directory, timeout: 60)
         #expect(google.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"emulator": "accepted"}"#, "\(google)")
     }
+
+    /// Issue 59, item 2: the key set and the issuer's OpenID Connect discovery document, which
+    /// JWT libraries and API gateways read: PyJWT's PyJWKClient and google-auth, led from the
+    /// issuer to the key set, take the token and refuse it with one byte of its signature changed.
+    @Test(.enabled(if: Self.pyJWT || ProcessInfo.processInfo.environment["CI"] != nil, "PyJWT is not installed (.ci/run installs it)"))
+    func gatewaysFindTheKeyThroughTheIssuer() throws {
+        let harness = try Harness()
+        let (emulator, host) = try harness.startEmulator(["--sign-tokens"])
+        defer { emulator.interrupt(); _ = emulator.finish() }
+        let environment = ["FIREBASE_AUTH_EMULATOR_HOST": host]
+        #expect(try harness.run(["signup", "--email", "gateway@example.com"], stdin: "correct horse\n", environment: environment).status == 0)
+        let token = try harness.run(["token"], environment: environment).stdout.trimmingCharacters(in: .newlines)
+        let script = DistributionTests.repository.appendingPathComponent("Scripts/jwks-check.py").path
+        let run = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, host, "demo-fbauth"], environment: ProcessInfo.processInfo.environment,
+                                     stdin: token, directory: harness.directory, timeout: 60)
+        let verdicts = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run)")
+        #expect(verdicts["pyjwt"] as? String == "accepted" && verdicts["googleAuth"] as? String == "accepted", "\(verdicts)")
+        #expect(verdicts["pyjwtTampered"] as? String == "refused: InvalidSignatureError" && verdicts["googleAuthTampered"] as? String == "refused: InvalidSignatureError", "\(verdicts)")
+        let discovery = try #require(verdicts["discovery"] as? [String: Any])
+        #expect(discovery["issuer"] as? String == "https://securetoken.google.com/demo-fbauth")
+        #expect(discovery["jwks_uri"] as? String == "http://\(host)/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com")
+
+        // Without --sign-tokens the tokens are unsigned, and no key is published.
+        let (plain, plainHost) = try harness.startEmulator([])
+        defer { plain.interrupt(); _ = plain.finish() }
+        let probe = try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                       ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://\(plainHost)/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"],
+                                       environment: ProcessInfo.processInfo.environment, stdin: nil, directory: harness.directory, timeout: 30)
+        #expect(probe.stdout == "404", "\(probe)")
+    }
+
+    static let pyJWT: Bool = {
+        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import jwt, google.oauth2.id_token"], environment: ProcessInfo.processInfo.environment,
+                             stdin: nil, directory: NSTemporaryDirectory(), timeout: 30).status) == 0
+    }()
 }

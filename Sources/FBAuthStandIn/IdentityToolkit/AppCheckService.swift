@@ -19,12 +19,7 @@ enum AppCheckService {
     static let kid = "stand-in-app-check"
 
     /// `{"keys": [{kty, kid, alg, use, n, e}]}` (RFC 7517), as `GET /v1/jwks` publishes App Check's.
-    static var jsonWebKeySet: [String: Any] {
-        let modulus = stride(from: 0, to: StandInSigningKey.modulusHex.count, by: 2).map {
-            UInt8(StandInSigningKey.modulusHex.dropFirst($0).prefix(2), radix: 16)!
-        }
-        return ["keys": [["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": Base64URL.encode(Data(modulus)), "e": "AQAB"]]]
-    }
+    static var jsonWebKeySet: [String: Any] { ["keys": [StandInSigningKey.jsonWebKey(kid: kid)]] }
 }
 
 extension Backend {

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import FBAuthSupport
 
 /// The stand-in's own signing key for ID tokens (issue 42): a 2048-bit RSA key made once for
@@ -6,6 +11,13 @@ import FBAuthSupport
 /// securetoken's, so that a server checks the signature of every token the stand-in mints.
 enum StandInSigningKey {
     static let kid = "stand-in"
+
+    /// The public key as a JSON Web Key (RFC 7517: `kty`, `kid`, `alg`, `use`, `n`, `e`), as
+    /// Google publishes securetoken's and App Check's.
+    static func jsonWebKey(kid: String) -> [String: Any] {
+        let modulus = stride(from: 0, to: modulusHex.count, by: 2).map { UInt8(modulusHex.dropFirst($0).prefix(2), radix: 16)! }
+        return ["kty": "RSA", "kid": kid, "alg": "RS256", "use": "sig", "n": Base64URL.encode(Data(modulus)), "e": "AQAB"]
+    }
 
     /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 8017 §8.2.1): the encoded block raised to the
     /// private exponent, by the Chinese remainder theorem (RFC 8017 §5.1.2, 2.b): two

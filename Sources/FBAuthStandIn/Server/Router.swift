@@ -56,8 +56,29 @@ extension Backend {
     /// Where Google publishes the certificates of the keys that sign ID tokens, under the
     /// emulator host as clients reach Google's other endpoints there.
     static let certificatesPath = "/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+    /// Where Google publishes the same keys as a JSON Web Key Set, which JWT libraries and API
+    /// gateways read (PyJWT's PyJWKClient, Hasura's `jwk_url`), under the emulator host.
+    static let jsonWebKeysPath = "/www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com"
+    /// The issuer's OpenID Connect discovery document (`https://securetoken.google.com/P` +
+    /// `/.well-known/openid-configuration`), under the emulator host.
+    static let discoverySuffix = "/.well-known/openid-configuration"
+    static let issuerPrefix = "/securetoken.google.com/"
     /// Where Google publishes those of session cookies' keys; the stand-in publishes the same.
     static let sessionCookieCertificatesPath = "/www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
+
+    /// With `--sign-tokens`: the key set of the key that signs ID tokens, and each project's
+    /// discovery document naming it (as Google's for `https://securetoken.google.com/P`, with the
+    /// key set's address under this emulator); nil for any other path.
+    private func signingKeyDocument(_ path: String) -> [String: Any]? {
+        if path == Self.jsonWebKeysPath { return ["keys": [StandInSigningKey.jsonWebKey(kid: StandInSigningKey.kid)]] }
+        guard path.hasPrefix(Self.issuerPrefix), path.hasSuffix(Self.discoverySuffix) else { return nil }
+        let project = path.dropFirst(Self.issuerPrefix.count).dropLast(Self.discoverySuffix.count)
+        // A project id as Firebase makes them: lower-case letters, digits and hyphens.
+        guard (1...63).contains(project.count), project.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }) else { return nil }
+        return ["issuer": "https://securetoken.google.com/\(project)", "jwks_uri": baseURL + Self.jsonWebKeysPath,
+                "response_types_supported": ["id_token"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"]]
+    }
 
     private func respond(to sent: HTTPRequest) -> HTTPResponse {
         if let answer = preflight(sent) { return answer }
@@ -108,6 +129,11 @@ extension Backend {
             if path == Self.certificatesPath || path == Self.sessionCookieCertificatesPath, request.method == "GET",
                let certificates = configuration.publishedCertificates ?? (configuration.signsIDTokens ? [StandInSigningKey.kid: StandInSigningKey.certificatePEM] : nil) {
                 var response = JSONResponse.make(200, certificates)
+                response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
+                return response
+            }
+            if configuration.signsIDTokens, request.method == "GET", let published = signingKeyDocument(path) {
+                var response = JSONResponse.make(200, published)
                 response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
                 return response
             }
