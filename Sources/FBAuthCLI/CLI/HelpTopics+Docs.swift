@@ -715,7 +715,9 @@ needs Node, firebase-tools and seconds. It starts as Google's Auth emulator does
   request grows it without end.
 - **Tokens.** ID tokens and session cookies are `alg: none`, as Google's are; the Admin SDKs
   and `fbauth verify-token` take them from an emulator. `--sign-tokens` signs them with RS256 by
-  a published key instead (see Verifying tokens).
+  a published key instead, as x509 certificates, as a JSON Web Key Set and through each
+  project's OpenID Connect discovery document, so that API gateways and JWT libraries check them
+  too (see Verifying tokens).
 - **Settings.** Email enumeration protection is off, and `PATCH /emulator/v1/projects/P/config`
   (`{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}`) turns it on, as in Google's.
   Any continue URL is taken (Firebase's samples use `https://www.example.com/…`).
