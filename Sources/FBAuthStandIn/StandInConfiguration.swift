@@ -22,6 +22,10 @@ package struct StandInConfiguration: Sendable {
     /// certificate there, under kid `stand-in`, as `fbauth emulator` does; otherwise the
     /// signature is random bytes, which is faster and all a client sees.
     package var signsIDTokens = false
+    /// The project's fictional phone numbers and their fixed codes, as production's
+    /// `testPhoneNumbers`: no text is "sent" (none is listed), the code is always the same
+    /// (`fbauth emulator --test-phone-number`; `projects/P/config`'s `signIn.phoneNumber` too).
+    package var testPhoneNumbers: [String: String] = [:]
     /// Without `signsIDTokens`: tokens with `alg: none` and no signature, as Google's Auth
     /// emulator makes them (the Admin SDKs take them from an emulator), instead of RS256-shaped
     /// ones with random bytes.

@@ -18,6 +18,7 @@ struct BundledStandIn: LocalStandIn {
         var configuration = StandInConfiguration.googleEmulator(projectId: project, signsTokens: signsTokens)
         configuration.idTokenLifetime = tokenLifetime
         configuration.autoConsentEmail = setup.autoConsentEmail
+        configuration.testPhoneNumbers = setup.testPhoneNumbers
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         let standIn: StandIn

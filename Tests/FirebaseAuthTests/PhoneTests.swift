@@ -188,6 +188,42 @@ enum PhoneScenarios {
         }
         #expect(app.standIn.requests(to: "accounts:sendVerificationCode").count == 1)
     }
+
+    /// Issue 59, item 4: a tenant's test phone number (set with the tenant, through the Admin
+    /// API) is a second factor with its fixed code: enrolled, then asked at sign-in, no text sent.
+    @Test func aTenantsTestNumberIsASecondFactorWithItsFixedCode() async throws {
+        var configuration = StandInConfiguration()
+        configuration.checksRecaptcha = false
+        configuration.recentSignIn = 86_400
+        let app = try StandInApp(configuration: configuration)
+        let number = StandInApp.uniqueNumber()
+        let tenant = try EmulatorHTTP.call("POST", app.host, "/identitytoolkit.googleapis.com/v2/projects/\(app.projectId)/tenants",
+                                           ["displayName": "Phones", "allowPasswordSignup": true, "testPhoneNumbers": [number: "424242"],
+                                            "mfaConfig": ["state": "ENABLED", "enabledProviders": ["PHONE_SMS"]]], owner: true)
+        let tenantID = try #require(tenant["tenantId"] as? String, "\(tenant)")
+        app.auth.tenantID = tenantID
+        app.auth.settings?.isAppVerificationDisabledForTesting = true
+        let provider = PhoneAuthProvider.provider(auth: app.auth)
+        let user = try await app.auth.createUser(withEmail: "tenant-sms@example.com", password: "correct horse battery").user
+        try app.verifyEmail(uid: user.uid)
+        try await user.reload()
+        let enrollID = try await provider.verifyPhoneNumber(number, uiDelegate: nil, multiFactorSession: try await user.multiFactor.session())
+        try await user.multiFactor.enroll(with: PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: enrollID, verificationCode: "424242")),
+                                          displayName: "test phone")
+        try app.auth.signOut()
+        do {
+            _ = try await app.auth.signIn(withEmail: "tenant-sms@example.com", password: "correct horse battery")
+            Issue.record("signed in without the second factor")
+        } catch let error as NSError where error.code == AuthErrorCode.secondFactorRequired.rawValue {
+            let resolver = try #require(error.userInfo[AuthErrorUserInfoMultiFactorResolverKey] as? MultiFactorResolver)
+            let hint = try #require(resolver.hints.first as? PhoneMultiFactorInfo)
+            let signInID = try await provider.verifyPhoneNumber(with: hint, uiDelegate: nil, multiFactorSession: resolver.session)
+            let result = try await resolver.resolveSignIn(with: PhoneMultiFactorGenerator.assertion(with: provider.credential(withVerificationID: signInID, verificationCode: "424242")))
+            #expect(result.user.uid == user.uid && result.user.tenantID == tenantID)
+        }
+        let listed = try EmulatorHTTP.call("GET", app.host, "/emulator/v1/projects/\(app.projectId)/tenants/\(tenantID)/verificationCodes")
+        #expect((listed["verificationCodes"] as? [[String: Any]] ?? []).isEmpty, "no text was sent: \(listed)")
+    }
 }
 
 @Suite(.enabled(if: GoogleEmulatorApp.host != nil, GoogleEmulatorApp.skipReason))

@@ -765,8 +765,15 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 | The emulator's own | `DELETE /emulator/v1/projects/P[/tenants/T]/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …[/tenants/T]/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
 
 Also served: v2 `projects/P/config` (`getConfig`, `updateConfig` with an update mask: duplicate
-emails, email privacy, blocking-function triggers, kept but never called). Not served: running
-blocking functions (no Cloud Functions here).
+emails, email privacy, test phone numbers, blocking-function triggers, kept but never called). Not
+served: running blocking functions (no Cloud Functions here).
+
+**Test phone numbers**, which Google's emulator drops (firebase-tools issue 4290): as production's,
+a fictional number signs in, and enrols or answers as a second factor, with its fixed code; no text
+is sent, logged or listed under `verificationCodes`. The project's come from
+`--test-phone-number +15555550100=123456` (repeatable, up to 10) or the configuration's
+`signIn.phoneNumber.testPhoneNumbers` (`PATCH …/v2/projects/P/config?updateMask=signIn.phoneNumber.testPhoneNumbers`);
+a tenant's from its own `testPhoneNumbers` (`TenantManager.createTenant`/`updateTenant`).
 
 ## How close to Google's
 

@@ -9,7 +9,7 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]…"],
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]…"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("sign-tokens", help: "Sign ID tokens and session cookies with RS256 by the stand-in's own key, whose certificate it publishes where Google publishes securetoken's, so that servers check signatures as against production. Default: alg none, as Google's Auth emulator makes them (the Admin SDKs take both from an emulator)."),
@@ -20,6 +20,8 @@ enum EmulatorCommand: RunnableCommand {
                        help: "On Ctrl-C (or SIGTERM), write the users and settings to DIR (default: the --import directory), in the Auth emulator's layout."),
             OptionSpec("app-check-debug-token", value: "TOKEN", repeatable: true,
                        help: "Register an App Check debug token (repeatable): its exchange then succeeds for any app id. For tokens made up for local tests; other users can read arguments, so a token registered in a real project belongs in --app-check-debug-token-file FILE (one per line) or FBAUTH_APP_CHECK_DEBUG_TOKEN, which are registered too."),
+            OptionSpec("test-phone-number", value: "NUMBER=CODE", repeatable: true,
+                       help: "A fictional phone number of the project and its fixed 6-digit code, as production's test phone numbers (repeatable, up to 10): it signs in and serves as a second factor with that code, and no text is sent or listed. Tenants have their own, through the Admin API."),
             OptionSpec("enforce-app-check", help: "Refuse every Identity Toolkit and securetoken request without a valid App Check token, with production's answer (401 Firebase App Check token is invalid.)."),
         ],
         details: """
@@ -84,6 +86,7 @@ enum EmulatorCommand: RunnableCommand {
         /// `--app-check-debug-token` values (the file's and the variable's are read in `run`).
         var debugTokens: [String] = []
         var enforceAppCheck = false
+        var testPhoneNumbers: [String: String] = [:]
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -102,7 +105,29 @@ enum EmulatorCommand: RunnableCommand {
         }
         return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime, signsTokens: arguments.flag("sign-tokens"), autoConsentEmail: autoConsent,
                        importDirectory: importDirectory, exportDirectory: exportDirectory,
-                       debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"))
+                       debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"),
+                       testPhoneNumbers: try testPhoneNumbers(arguments.all("test-phone-number")))
+    }
+
+    /// `--test-phone-number NUMBER=CODE`s: E.164 numbers, each with a 6-digit code, at most 10,
+    /// as production takes a project's test phone numbers.
+    static func testPhoneNumbers(_ values: [String]) throws(FBAuthError) -> [String: String] {
+        var numbers: [String: String] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, isE164(parts[0]), parts[1].count == 6, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw .usage("--test-phone-number '\(TerminalText.safe(String(value.prefix(40))))' is not NUMBER=CODE: an E.164 number (+15555550100) and a 6-digit code")
+            }
+            guard numbers[parts[0]] == nil else { throw .usage("--test-phone-number names \(parts[0]) twice") }
+            numbers[parts[0]] = parts[1]
+        }
+        guard numbers.count <= 10 else { throw .usage("--test-phone-number: at most 10 test numbers, as production allows") }
+        return numbers
+    }
+
+    /// `+` and 8 to 15 digits, as the emulator takes a phone number.
+    private static func isE164(_ number: String) -> Bool {
+        number.hasPrefix("+") && (8...15).contains(number.count - 1) && number.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     private static func checkDebugToken(_ token: String, from source: String) throws(FBAuthError) {
@@ -154,6 +179,7 @@ enum EmulatorCommand: RunnableCommand {
         setup.autoConsentEmail = options.autoConsentEmail
         setup.importing = options.importDirectory
         setup.appCheck = appCheck
+        setup.testPhoneNumbers = options.testPhoneNumbers
         let running = try standIn.start(setup)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {

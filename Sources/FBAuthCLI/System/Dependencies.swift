@@ -64,6 +64,8 @@ package struct LocalEmulatorSetup: Sendable, Equatable {
     package var autoConsentEmail: String?
     package var importing: String?
     package var appCheck: LocalAppCheck?
+    /// The project's test phone numbers and their fixed codes (`--test-phone-number`).
+    package var testPhoneNumbers: [String: String] = [:]
 
     package init(port: UInt16) { self.port = port }
 }

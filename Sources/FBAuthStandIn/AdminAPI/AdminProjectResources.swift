@@ -48,7 +48,9 @@ extension Backend {
     /// `AgentProjectState.config`): duplicate emails, email privacy, blocking functions.
     var projectConfiguration: [String: Any] {
         var settings = projectSettings
-        settings["signIn"] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
+        var signIn: [String: Any] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
+        if !phoneNumberSignIn.isEmpty { signIn["phoneNumber"] = phoneNumberSignIn }
+        settings["signIn"] = signIn
         settings["blockingFunctions"] = blockingFunctions
         settings["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]
         return settings
@@ -78,6 +80,9 @@ extension Backend {
                        "emailPrivacyConfig": change["emailPrivacyConfig"] ?? [:]]
             for key in Self.keptProjectSettings { updated[key] = change[key] }
         }
+        let phoneNumber = (updated["signIn"] as? [String: Any])?["phoneNumber"] as? [String: Any] ?? [:]
+        try Self.checkTestPhoneNumbers(phoneNumber["testPhoneNumbers"], field: "signIn.phoneNumber.testPhoneNumbers")
+        phoneNumberSignIn = phoneNumber
         projectSettings = updated.filter { Self.keptProjectSettings.contains($0.key) }
         configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
         configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
@@ -98,6 +103,7 @@ extension Backend {
         if mfa["state"] == nil { mfa["state"] = "DISABLED" }
         if mfa["enabledProviders"] == nil { mfa["enabledProviders"] = [String]() }
         resource["mfaConfig"] = mfa
+        try Self.checkTestPhoneNumbers(resource["testPhoneNumbers"], field: "testPhoneNumbers")
         tenants[id] = resource
         return resource
     }
@@ -112,6 +118,7 @@ extension Backend {
             return [:]
         case "PATCH":
             Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
+            try Self.checkTestPhoneNumbers(resource["testPhoneNumbers"], field: "testPhoneNumbers")
             tenants[id] = resource
             return resource
         default: throw .notFound

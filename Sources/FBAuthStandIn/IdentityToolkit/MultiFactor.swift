@@ -192,12 +192,15 @@ extension Backend {
 
     /// "Sends" a six-digit code and returns the session it belongs to.
     func sendCode(to number: String, tenantId: String?) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let code = sixDigits(Int.random(in: 0...999_999, using: &generator))
         let sessionInfo = "AMsms" + RandomToken.make(bytes: 48)
+        // A test number's code is its fixed one, and nothing is texted (`TestPhoneNumbers`).
+        let fixed = testPhoneCode(for: number, tenantId: tenantId)
+        var generator = SystemRandomNumberGenerator()
+        let code = fixed ?? sixDigits(Int.random(in: 0...999_999, using: &generator))
         phoneVerifications[sessionInfo] = PhoneVerification(
-            phoneNumber: number, code: code, sessionInfo: sessionInfo, tenantId: tenantId, expiresAt: now().addingTimeInterval(Self.mfaSessionLifetime))
-        outbox?("To verify the phone number \(number), use the code \(code).")
+            phoneNumber: number, code: code, sessionInfo: sessionInfo, tenantId: tenantId, expiresAt: now().addingTimeInterval(Self.mfaSessionLifetime),
+            texted: fixed == nil)
+        if fixed == nil { outbox?("To verify the phone number \(number), use the code \(code).") }
         return sessionInfo
     }
 
@@ -220,7 +223,7 @@ extension Backend {
     /// The SMS codes "sent", as the Auth emulator lists them
     /// (`GET /emulator/v1/projects/PROJECT/verificationCodes`).
     func verificationCodes(tenantId: String?) -> [String: Any] {
-        ["verificationCodes": phoneVerifications.values.filter { $0.tenantId == tenantId }.sorted { $0.expiresAt < $1.expiresAt }.map {
+        ["verificationCodes": phoneVerifications.values.filter { $0.tenantId == tenantId && $0.texted }.sorted { $0.expiresAt < $1.expiresAt }.map {
             ["phoneNumber": $0.phoneNumber, "sessionInfo": $0.sessionInfo, "code": $0.code]
         }]
     }

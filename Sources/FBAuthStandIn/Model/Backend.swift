@@ -21,6 +21,8 @@ final class Backend {
     }
     /// The project's blocking functions (`projects/P/config`), kept as given; none runs here.
     var blockingFunctions: [String: Any] = [:]
+    /// The project configuration's `signIn.phoneNumber` (`enabled`, `testPhoneNumbers`), kept as set.
+    var phoneNumberSignIn: [String: Any] = [:]
     /// The project configuration's other settings as the Admin API last set them (`mfa`,
     /// `recaptchaConfig`, `passwordPolicyConfig`, `smsRegionConfig`, `mobileLinksConfig`), kept
     /// as given and read back as they were.

@@ -37,7 +37,7 @@ extension Backend {
     /// Nothing a client made is here: dropping this state loses nothing but what it recorded
     /// (sessions of no account are no one's).
     var holdsNothing: Bool {
-        accounts.isEmpty && tenants.isEmpty && providerConfigs.isEmpty && blockingFunctions.isEmpty && projectSettings.isEmpty && oobCodes.isEmpty
+        accounts.isEmpty && tenants.isEmpty && providerConfigs.isEmpty && blockingFunctions.isEmpty && projectSettings.isEmpty && phoneNumberSignIn.isEmpty && oobCodes.isEmpty
             && phoneVerifications.isEmpty && pendingAuthorizations.isEmpty
     }
 }

@@ -67,6 +67,8 @@ struct PhoneVerification {
     var sessionInfo: String
     var tenantId: String?
     var expiresAt: Date
+    /// False for a test number's code, which no text carried (and which is not listed).
+    var texted = true
 }
 
 /// A TOTP enrolment between `start` (the secret handed out) and `finalize`.
