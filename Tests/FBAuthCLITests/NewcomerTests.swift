@@ -215,4 +215,17 @@ import Testing
         #expect(screen.hasPrefix("fbauth emulator: a drop-in for Google's Auth emulator\n====="), "\(screen.prefix(200))")
         #expect(!screen.contains("|---|") && !screen.contains("```") && !screen.contains("**"), "\(screen.prefix(400))")
     }
+
+    /// Issue 60: `fbauth emulator --help` is the command's synopsis and options, as every
+    /// command's is, though a guide has its name; the guide is named at its end.
+    @Test func aCommandsHelpIsItsOptionsThoughAGuideHasItsName() throws {
+        let harness = try Harness()
+        let help = try harness.run(["emulator", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: fbauth emulator [--port N]"), "\(help.stdout.prefix(200))")
+        for option in ["--sign-tokens", "--test-phone-number NUMBER=CODE", "--import DIR", "--enforce-app-check"] {
+            #expect(help.stdout.contains(option), "\(option)")
+        }
+        #expect(help.stdout.hasSuffix("The guide: fbauth help emulator\n") && !help.stdout.contains("|---|"), "\(help.stdout.suffix(200))")
+        #expect(try harness.run(["signin", "--help"]).stdout.contains("The guide:") == false)
+    }
 }

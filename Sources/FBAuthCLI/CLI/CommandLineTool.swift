@@ -61,7 +61,9 @@ package struct CommandLineTool: Sendable {
             case .version:
                 console.writeOutput("fbauth \(Self.version)" + (FBAuthVersion.commit.map { " (commit \($0))" } ?? "") + "\n")
             case .help(let name):
-                console.writeOutput(try HelpCommand.text(for: name))
+                // `COMMAND --help` is the command's synopsis and options, even where a guide
+                // has the command's name (`fbauth help emulator` prints the guide).
+                console.writeOutput(try HelpCommand.text(for: name, preferCommand: true))
             case .run(let name, let parsed):
                 let command = Self.commands.first { $0.spec.name == name }!
                 let globals = try GlobalOptions(parsed)

@@ -48,7 +48,12 @@ enum EmulatorCommand: RunnableCommand {
             --sign-tokens they are signed with RS256 by a key of its own (public: emulator tokens \
             prove nothing elsewhere), whose certificate it publishes where Google publishes \
             securetoken's (/www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com), \
-            so that servers check their signatures (fbauth verify-token, FirebaseAdminAuth).
+            so that servers check their signatures (fbauth verify-token, FirebaseAdminAuth), and \
+            as a JSON Web Key Set with each project's OpenID Connect discovery document, for API \
+            gateways and JWT libraries.
+
+            Test phone numbers, as production has them: --test-phone-number +15555550100=123456 \
+            signs that number in (or answers a second factor) with that code, and texts nothing.
 
             Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Every mail and SMS \
             it would send is printed on stderr instead, link or code included, as Google's Auth \

@@ -33,8 +33,15 @@ enum HelpCommand: RunnableCommand {
         context.console.writeOutput(shown.hasSuffix("\n") ? shown : shown + "\n")
     }
 
-    static func text(for name: String?) throws(FBAuthError) -> String {
+    /// `preferCommand`: a name that is a command and a guide (`emulator`) gives the command's
+    /// page, which then names the guide.
+    static func text(for name: String?, preferCommand: Bool = false) throws(FBAuthError) -> String {
         let specs = CommandLineTool.commandSpecs
+        if preferCommand, let name, let spec = specs.first(where: { $0.name == name || $0.aliases.contains(name) }) {
+            let page = HelpFormatter.command(spec)
+            guard HelpTopics.guide(spec.name) != nil else { return page }
+            return page + "\nThe guide: fbauth help \(spec.name)\n"
+        }
         switch name {
         case nil: return HelpFormatter.tool(specs)
         case "global":
