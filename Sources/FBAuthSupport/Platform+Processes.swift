@@ -40,13 +40,7 @@ extension Platform {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // fbauth's own descriptors are close-on-exec; a library's (libcurl's) may not be.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
-            for fd in names.compactMap({ Int32($0) }) where fd > 2 {
-                let flags = fcntl(fd, F_GETFD)
-                if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
-            }
-        }
+        closeOnExecBeyondStandardStreams()
         #endif
 
         let argv = arguments.map { strdup($0) } + [nil]

@@ -30,6 +30,7 @@ package struct ArgumentParser: Sendable {
                 continue
             }
             if argument == "--" {
+                if !onlyPositionals, command != nil { parsed.positionalsBeforeSeparator = parsed.positionals.count }
                 onlyPositionals = true
                 continue
             }

@@ -74,6 +74,7 @@ package struct CommandLineTool: Sendable {
                     ? CommandContext(dependencies: dependencies, globals: globals, settings: RunSettings())
                     : try CommandContext(dependencies: dependencies, globals: globals)
                 try runCommand(context)
+                if let status = context.exitStatus.value, console.outputFailure == nil { return status }
             }
             return Self.exitCode(afterOutputTo: console, variable: { dependencies.environment[$0] })
         } catch {

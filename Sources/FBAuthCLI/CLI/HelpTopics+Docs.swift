@@ -744,6 +744,16 @@ export FIREBASE_AUTH_EMULATOR_HOST=127.0.0.1:9099                           # th
 npm test
 ```
 
+Or, as `firebase emulators:exec` does, for as long as one command runs:
+
+```sh
+fbauth emulator exec --port 0 --import ./emulator-data --export-on-exit -- npm test
+```
+
+`exec` serves, runs the command with `FIREBASE_AUTH_EMULATOR_HOST` and `GCLOUD_PROJECT` set (the
+address on stderr: stdout is the command's), passes Ctrl-C and SIGTERM on to it, stops (and
+exports) when it ends, and exits with its status.
+
 A script or a test that signs in through a provider with no one to click Allow starts it with
 `--auto-consent ci-bot@example.com`: the fake provider's page then answers at once, as that
 account (or the one a request's `login_hint` names, which is what `fbauth --email` sends), so a

@@ -4,6 +4,9 @@ package struct ParsedArguments: Sendable, Equatable {
     package var values: [String: [String]] = [:]
     package var flags: Set<String> = []
     package var positionals: [String] = []
+    /// How many positionals came before `--`; nil when there was none. What follows it is a
+    /// command to run (`emulator exec -- CMD ARGS…`), however it is spelled.
+    package var positionalsBeforeSeparator: Int?
 
     package init() {}
 

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import FBAuth
 import FBAuthSupport
+import LoopbackHTTP
 
 /// What a command runs with — the dependencies, the global options and the settings they and
 /// the environment make (`RunSettings`, read once) — and the wiring from them to the library.
@@ -19,6 +20,8 @@ package struct CommandContext: Sendable {
     /// The run's sessions when it keeps nothing (`--store none`, a refresh token given); nil:
     /// the config directory's.
     let sessionMemory: SessionMemory?
+    /// The status fbauth exits with when a command it ran decides it (`emulator exec`).
+    let exitStatus = ExitStatusOverride()
 
     /// Reads the settings; a bad one is a usage error here, before anything runs.
     package init(dependencies: Dependencies, globals: GlobalOptions) throws(FBAuthError) {
@@ -110,4 +113,15 @@ package struct CommandContext: Sendable {
     func secondFactorPrompt(_ options: SecondFactorOptions, stdinTaken: Bool = false) -> MultiFactorPrompt {
         dependencies.secondFactors ?? TerminalSecondFactor(console: console, options: options, stdinTaken: stdinTaken)
     }
+}
+
+/// The exit status of a command fbauth ran for the user (`emulator exec -- CMD` exits with
+/// CMD's), set once by the command.
+package final class ExitStatusOverride: @unchecked Sendable {
+    private let lock = Lock()
+    private var status: Int32?
+
+    package var value: Int32? { lock.withLock { status } }
+
+    func set(_ status: Int32) { lock.withLock { self.status = status } }
 }

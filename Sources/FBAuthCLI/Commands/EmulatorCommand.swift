@@ -9,7 +9,8 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]…"],
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]…",
+                "exec [OPTIONS] -- COMMAND [ARGUMENTS…]"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
             OptionSpec("sign-tokens", help: "Sign ID tokens and session cookies with RS256 by the stand-in's own key, whose certificate it publishes where Google publishes securetoken's, so that servers check signatures as against production. Default: alg none, as Google's Auth emulator makes them (the Admin SDKs take both from an emulator)."),
@@ -23,6 +24,10 @@ enum EmulatorCommand: RunnableCommand {
             OptionSpec("test-phone-number", value: "NUMBER=CODE", repeatable: true,
                        help: "A fictional phone number of the project and its fixed 6-digit code, as production's test phone numbers (repeatable, up to 10): it signs in and serves as a second factor with that code, and no text is sent or listed. Tenants have their own, through the Admin API."),
             OptionSpec("enforce-app-check", help: "Refuse every Identity Toolkit and securetoken request without a valid App Check token, with production's answer (401 Firebase App Check token is invalid.)."),
+        ],
+        positionals: [
+            PositionalSpec("exec", optional: true, suggestions: ["exec"], help: "exec -- COMMAND [ARGUMENTS…]: serve only while COMMAND runs, as firebase emulators:exec does."),
+            PositionalSpec("COMMAND", optional: true, repeats: true, help: "After --: the command to run, and its arguments."),
         ],
         details: """
             Unlike the official Auth emulator, which answers createAuthUri for identity providers \
@@ -74,8 +79,15 @@ enum EmulatorCommand: RunnableCommand {
             /content-firebaseappcheck.googleapis.com/v1/projects/P/apps/APP:exchangeDebugToken, \
             where clients under FIREBASE_AUTH_EMULATOR_HOST send them.
 
+            exec runs a command against the emulator, as firebase emulators:exec does: it \
+            starts serving, runs COMMAND with FIREBASE_AUTH_EMULATOR_HOST and GCLOUD_PROJECT \
+            set, passes Ctrl-C and SIGTERM on to it, stops (exporting, with --export-on-exit) \
+            when it ends, and exits with its status. Its stdout is the command's alone: the \
+            address goes to stderr.
+
             Examples:
               fbauth emulator --import ./emulator-data --export-on-exit
+              fbauth emulator exec --port 0 -- npm test
               firebase emulators:start --only auth --import ./emulator-data
               FBAUTH_APP_CHECK_DEBUG_TOKEN=$(uuidgen) fbauth emulator --enforce-app-check
             """)
@@ -92,6 +104,8 @@ enum EmulatorCommand: RunnableCommand {
         var debugTokens: [String] = []
         var enforceAppCheck = false
         var testPhoneNumbers: [String: String] = [:]
+        /// `exec -- COMMAND…`: the command to run against the emulator; nil: serve until stopped.
+        var command: [String]?
     }
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
@@ -111,7 +125,22 @@ enum EmulatorCommand: RunnableCommand {
         return Options(port: try arguments.port("port") ?? defaultPort, tokenLifetime: lifetime, signsTokens: arguments.flag("sign-tokens"), autoConsentEmail: autoConsent,
                        importDirectory: importDirectory, exportDirectory: exportDirectory,
                        debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"),
-                       testPhoneNumbers: try testPhoneNumbers(arguments.all("test-phone-number")))
+                       testPhoneNumbers: try testPhoneNumbers(arguments.all("test-phone-number")),
+                       command: try command(arguments))
+    }
+
+    /// `exec -- COMMAND [ARGUMENTS…]`, as `firebase emulators:exec` takes it; nil without exec.
+    static func command(_ arguments: ParsedArguments) throws(FBAuthError) -> [String]? {
+        guard let first = arguments.positionals.first else { return nil }
+        guard first == "exec", arguments.positionalsBeforeSeparator != 0 else {
+            throw .usage("unexpected argument '\(TerminalText.safe(String(first.prefix(40))))'; to run a command against the emulator: fbauth emulator exec -- COMMAND")
+        }
+        guard arguments.positionalsBeforeSeparator == 1 else {
+            throw .usage("emulator exec needs -- before the command: fbauth emulator exec [OPTIONS] -- COMMAND [ARGUMENTS…]")
+        }
+        let command = Array(arguments.positionals.dropFirst())
+        guard let program = command.first, !program.isEmpty else { throw .usage("emulator exec needs a command after --") }
+        return command
     }
 
     /// `--test-phone-number NUMBER=CODE`s: E.164 numbers, each with a 6-digit code, at most 10,
@@ -171,8 +200,9 @@ enum EmulatorCommand: RunnableCommand {
         guard let standIn = context.dependencies.standIn else {
             throw .failed(.internalError, "this build of fbauth does not include the local stand-in")
         }
-        // Catch Ctrl-C before anything is served, so that no change is lost before an export.
-        let interrupt = options.exportDirectory == nil ? nil : context.dependencies.interrupts.begin()
+        // Catch Ctrl-C before anything is served, so that no change is lost before an export
+        // (and, with exec, so that it goes to the command).
+        let interrupt = options.exportDirectory == nil && options.command == nil ? nil : context.dependencies.interrupts.begin()
         let appCheck = try appCheck(options, context)
         // The global --project names the project clients with an API key sign in to; the Admin
         // API's projects/P/… paths serve any other too, each with users of its own.
@@ -194,6 +224,10 @@ enum EmulatorCommand: RunnableCommand {
                 throw error
             }
         }
+        if let command = options.command {
+            try execute(command, against: running, project: project, interrupt: interrupt, options: options, context: context)
+            return
+        }
         context.console.writeOutput(running.hostAndPort + "\n")
         // Mail and SMS go nowhere: each is printed, as Google's emulator logs them.
         let console = context.console
@@ -209,6 +243,29 @@ enum EmulatorCommand: RunnableCommand {
         running.stop()
         try running.export(to: exportDirectory)
         context.console.say("Exported the users and settings to \(exportDirectory).")
+    }
+
+    /// `exec`: runs `command` against the running emulator, then stops it (exporting where
+    /// asked), and makes the command's status fbauth's.
+    private static func execute(_ command: [String], against running: RunningStandIn, project: String, interrupt: InterruptWatch?,
+                                options: Options, context: CommandContext) throws(FBAuthError) {
+        let console = context.console
+        running.deliverMessages { console.say("fbauth emulator: \($0)") }
+        console.say("fbauth emulator: serving on http://\(running.hostAndPort) for \(TerminalText.safe(command[0]))")
+        var environment = context.environment
+        environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
+        environment["GCLOUD_PROJECT"] = project
+        let outcome = context.dependencies.runCommand(command, environment, interrupt?.descriptor)
+        interrupt?.end()
+        running.stop()
+        if let exportDirectory = options.exportDirectory {
+            try running.export(to: exportDirectory)
+            console.say("Exported the users and settings to \(exportDirectory).")
+        }
+        switch outcome {
+        case .success(let status): context.exitStatus.set(status)
+        case .failure(let problem): throw .usage("cannot run \(TerminalText.safe(command[0])): \(problem.description)")
+        }
     }
 
     /// What `--import` found, in words: a first start is no import.

@@ -24,6 +24,11 @@ package struct Dependencies: Sendable {
     /// Who answers a second factor; nil: the person at the terminal (`TerminalSecondFactor`).
     /// The demo's built-in authenticator app answers in its place.
     package var secondFactors: MultiFactorPrompt?
+    /// Runs a command the user gave (`emulator exec -- CMD`) in the foreground, passing on the
+    /// signals the pipe reports; its status.
+    package var runCommand: @Sendable (_ arguments: [String], _ environment: [String: String], _ interrupts: Int32?) -> Result<Int32, Platform.FileProblem> = {
+        Platform.runInForeground($0, environment: $1, interrupts: $2)
+    }
 
     package init(transport: HTTPTransport, console: Console, environment: [String: String], clock: WallClock,
                 browser: BrowserLauncher, standIn: LocalStandIn? = nil, interrupts: InterruptSource = NoInterrupts(),
