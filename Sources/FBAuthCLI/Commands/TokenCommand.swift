@@ -14,8 +14,10 @@ enum TokenCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "token",
         summary: "Print the current user's Firebase ID token, refreshed when it is about to expire.",
-        usage: ["[--min-valid SECONDS] [--force-refresh] [--format FORMAT | --json | --claims]", "--provider ID [--min-valid SECONDS] [--json]", "--refresh-token"],
+        usage: ["[--min-valid SECONDS] [--force-refresh] [--format FORMAT | --json | --claims]", "--keep-fresh FILE [--format FORMAT] [--min-valid SECONDS]", "--provider ID [--min-valid SECONDS] [--json]", "--refresh-token"],
         options: [
+            OptionSpec("keep-fresh", value: "FILE",
+                       help: "Keep the token in FILE (0600, written whole, no trailing newline) and write it again --min-valid seconds (default 300) before it expires, until Ctrl-C or SIGTERM; signing out removes FILE. For programs that read a token file (Kubernetes' tokenFile, AWS_WEB_IDENTITY_TOKEN_FILE, credential_source.file, curl -H @FILE with --format header)."),
             OptionSpec("format", value: "FORMAT", suggestions: TokenFormat.names,
                        help: "raw (the default: the token and a newline), json (as --json), header (Authorization: Bearer … for curl -H @-), exec-credential (a Kubernetes ExecCredential, for a kubeconfig exec entry), google-executable (the executable-sourced response of Google's Workload Identity Federation)."),
             OptionSpec("json", help: "Print {idToken, expirationTime, uid, projectId} instead, so a script can keep the token until it expires. With --provider: {providerId, accessToken, expirationTime}, and the secret of OAuth 1.0a providers (X)."),
@@ -75,7 +77,13 @@ enum TokenCommand: RunnableCommand {
         case providerAccessToken(providerId: String, minValid: Int, json: Bool)
         /// `--refresh-token`: the session's refresh token.
         case refreshToken
+        /// `--keep-fresh FILE`: the token in `format` kept in `path`, rewritten `minValid`
+        /// seconds before each expires.
+        case keepFresh(path: String, minValid: Int, format: TokenFormat)
     }
+
+    /// How long before a kept token expires it is written again, by default.
+    static let keepFreshMargin = 300
 
     static func options(_ arguments: ParsedArguments) throws(FBAuthError) -> Options {
         // Firebase ID tokens last one hour.
@@ -90,6 +98,12 @@ enum TokenCommand: RunnableCommand {
                 throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(TokenFormat.names.joined(separator: ", "))")
             }
             return format
+        }
+        if let path = try arguments.nonEmpty("keep-fresh") {
+            let others = ["json", "claims", "force-refresh", "provider"].filter { arguments.value($0) != nil || arguments.flag($0) }
+            guard others.isEmpty else { throw .usage("--keep-fresh keeps the ID token in a file; leave out --\(others[0]) (--format chooses its shape)") }
+            let margin = arguments.value("min-valid") == nil ? keepFreshMargin : minValid
+            return .keepFresh(path: path, minValid: margin, format: format ?? .raw)
         }
         guard let providerId = arguments.value("provider") else {
             let outputs = [arguments.flag("claims") ? "--claims" : nil, arguments.flag("json") ? "--json" : nil, format == nil ? nil : "--format"].compactMap { $0 }
@@ -115,6 +129,8 @@ enum TokenCommand: RunnableCommand {
             try printProviderToken(providerId, minValid: minValid, json: json, auth: auth, context)
         case .refreshToken:
             try printRefreshToken(auth: auth, context)
+        case .keepFresh(let path, let minValid, let format):
+            try KeepFresh.run(path: path, minValid: minValid, format: format, auth: auth, context)
         case .idToken(let minValid, let forceRefresh, let format):
             // The saved token when it will do (no network, no lock, no write), else a refresh.
             let token: FreshIDToken
