@@ -16,6 +16,7 @@ package struct CommandLineTool: Sendable {
     static let commands: [Command] = [
         Command(SignInCommand.self),
         Command(TokenCommand.self),
+        Command(ExecCommand.self),
         Command(VerifyTokenCommand.self),
         Command(UsersCommand.self),
         Command(TenantsCommand.self),

@@ -22,6 +22,29 @@ program reads, so that program can call fbauth itself and never hold a refresh t
 fbauth token --format header | curl -H @- https://us-central1-my-project.cloudfunctions.net/api
 ```
 
+## A token in a file, kept fresh
+
+Programs that read an identity token from a file read it again when it expires: Kubernetes'
+`tokenFile`, AWS's `AWS_WEB_IDENTITY_TOKEN_FILE`, Azure's `AZURE_FEDERATED_TOKEN_FILE`, Google's
+workload identity `credential_source.file`, `curl -H @FILE`. `fbauth token --keep-fresh FILE`
+keeps it there for as long as it runs, rewriting it (whole, 0600, no trailing newline) five
+minutes before each token expires:
+
+```sh
+fbauth token --keep-fresh "$XDG_RUNTIME_DIR/firebase-token" &
+fbauth token --keep-fresh "$XDG_RUNTIME_DIR/firebase-header" --format header &
+curl -H @"$XDG_RUNTIME_DIR/firebase-header" https://api.example.com/
+```
+
+A command of one run gets the token in its environment instead, never in its arguments:
+
+```sh
+fbauth exec -- sh -c 'curl -H "Authorization: Bearer $FIREBASE_ID_TOKEN" https://api.example.com/'
+fbauth exec --token-file "$XDG_RUNTIME_DIR/firebase-token" -- ./nightly-job   # reads $FIREBASE_ID_TOKEN_FILE
+```
+
+`signout` removes the files; SIGTERM stops a keeper and leaves its file.
+
 ## Kubernetes: a kubeconfig `exec` entry
 
 An API server that trusts Firebase ID tokens (OIDC issuer `https://securetoken.google.com/PROJECT`,

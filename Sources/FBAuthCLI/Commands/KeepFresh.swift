@@ -27,6 +27,13 @@ enum KeepFresh {
     static func run(path: String, minValid: Int, format: TokenFormat, auth: AuthService, _ context: CommandContext) throws(FBAuthError) {
         let interrupt = context.dependencies.interrupts.begin()
         defer { interrupt?.end() }
+        try keep(path: path, minValid: minValid, format: format, auth: auth, context, until: interrupt?.descriptor)
+    }
+
+    /// Keeps the file fresh until `stop` (a descriptor) becomes readable; nil: for ever.
+    /// `announce`: say once on stderr what it does.
+    static func keep(path: String, minValid: Int, format: TokenFormat, auth: AuthService, _ context: CommandContext, until stop: Int32?,
+                     announce: Bool = true) throws(FBAuthError) {
         var written: String?
         while true {
             let token: FreshIDToken
@@ -38,14 +45,14 @@ enum KeepFresh {
                 // Nobody to refresh for (signed out, revoked): that ends it, as `token` would.
                 guard error.exitCode == .network || error.exitCode == .failure, written != nil else { throw error }
                 context.console.say("fbauth: \(TerminalText.safe(error.commandLineMessage)); trying again in \(Int(retryDelay)) s, \(TerminalText.safe(path)) keeps the last token")
-                if stopped(within: retryDelay, interrupt) { return }
+                if stopped(within: retryDelay, stop) { return }
                 continue
             }
             var output = try format.render(token, environment: context.environment)
             if output.hasSuffix("\n") { output.removeLast() }
             if output != written {
                 try auth.writeFile(output, to: path, forSessionOf: token.uid)
-                if written == nil {
+                if written == nil, announce {
                     context.console.say("Keeping \(TerminalText.safe(path)) fresh (rewritten \(minValid) s before each token expires); stop with Ctrl-C or SIGTERM.")
                 }
                 written = output
@@ -54,18 +61,19 @@ enum KeepFresh {
             // written again halfway through its life, not in a loop.
             let remaining = token.expirationTime.timeIntervalSince(context.clock.now())
             let wait = max(1, remaining > TimeInterval(minValid) ? remaining - TimeInterval(minValid) : remaining / 2)
-            if stopped(within: wait, interrupt) { return }
+            if stopped(within: wait, stop) { return }
         }
     }
 
-    /// Whether Ctrl-C or SIGTERM came within `seconds` (nothing to wait on: never).
-    private static func stopped(within seconds: TimeInterval, _ interrupt: InterruptWatch?) -> Bool {
+    /// Whether `stop` became readable within `seconds` (Ctrl-C, SIGTERM, the end of a command;
+    /// nothing to wait on: never).
+    private static func stopped(within seconds: TimeInterval, _ stop: Int32?) -> Bool {
         let milliseconds = Int32(clamping: Int((seconds * 1000).rounded(.up)))
-        guard let interrupt else {
+        guard let stop else {
             usleep(UInt32(clamping: Int(milliseconds) * 1000))
             return false
         }
-        var entry = pollfd(fd: interrupt.descriptor, events: Int16(POLLIN), revents: 0)
+        var entry = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
         while true {
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return true }
