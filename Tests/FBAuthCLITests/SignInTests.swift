@@ -148,7 +148,7 @@ import Testing
         #expect(result.status == 4 && result.stdout.isEmpty, "\(result)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.last?.hasPrefix("fbauth: no browser can be opened here (no display") == true
-                && lines.last?.hasSuffix("and no terminal can take back the address it ends on, so nobody could finish this sign-in; use --loopback --print-url and then --complete with the address it ends on (open the address in any browser), run the command again with --no-browser, which prints the address to open, or, in CI, --id-token-file, --provider custom or --provider password") == true,
+                && lines.last?.hasSuffix("and no terminal can take back the address it ends on, so nobody could finish this sign-in; use --loopback --print-url and then --complete with the address it ends on (open the address in any browser), run the command again with --no-browser, which prints the address to open, or, in CI, --id-token-file, --provider custom or --provider password; against fbauth emulator, start it with --auto-consent EMAIL and this sign-in needs no browser at all") == true,
                 "\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 60, "not the 300 s timeout")
         #expect(harness.savedSessions.isEmpty)

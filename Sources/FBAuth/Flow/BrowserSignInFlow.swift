@@ -187,6 +187,12 @@ internal struct BrowserSignInFlow: Sendable {
                 }
                 return (launched, page)
             } catch {
+                // An emulator whose fake provider consents at once needs no browser at all.
+                if client.endpoints.isEmulator, EmulatorConsent.follow(authorizationURL, to: receiver.redirectURI) {
+                    observer.notice("No browser here: the Auth emulator's \(options.providerId) consented at once (--auto-consent), and fbauth followed its redirect.")
+                    gate = nil
+                    return (nil, nil)
+                }
                 try headless.requireAWayBack(observer, noBrowser: error.reason)
                 observer.notice("fbauth: no browser can be opened here (\(error.reason)).")
                 gate = nil
