@@ -67,6 +67,14 @@ import Testing
         #expect(try harness.run(["signin", "--provider", "password", "--email", "ada@example.com"], stdin: "correct horse\n").json.string("user", "uid") == uid)
     }
 
+    /// Issue 60: a user without an email is named once, by its uid, when it is deleted.
+    @Test func anAnonymousUserIsNamedOnceWhenDeleted() throws {
+        let harness = try harness()
+        let uid = try #require(try harness.run(["signin", "--provider", "anonymous"]).json.string("user", "uid"))
+        let deleted = try harness.run(["delete-account", "--yes"])
+        #expect(deleted.status == 0 && deleted.stderr.contains("Deleted the Firebase user uid \(uid) and removed its session."), "\(deleted)")
+    }
+
     @Test func aForgottenPasswordIsResetWithTheMailedLink() throws {
         let harness = try harness()
         let uid = harness.standIn.createPasswordUser(email: "ada@example.com", password: "old password")

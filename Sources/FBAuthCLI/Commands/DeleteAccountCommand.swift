@@ -1,4 +1,5 @@
 import FBAuth
+import FBAuthSupport
 /// `fbauth delete-account`: deletes the Firebase user for good.
 enum DeleteAccountCommand: RunnableCommand {
     static let spec = CommandSpec(
@@ -70,7 +71,9 @@ enum DeleteAccountCommand: RunnableCommand {
             let provider = user.providerData.first?.providerID ?? "password"
             throw .failed(.requiresRecentLogin, "deleting \(user.displayLabel) needs a recent sign-in: run `fbauth reauth --provider \(provider)` first [CREDENTIAL_TOO_OLD_LOGIN_AGAIN]")
         }
-        context.console.say("Deleted the Firebase user \(user.displayLabel) (uid \(user.uid))\(revoking ? " after revoking its Sign in with Apple token" : "") and removed its session.")
+        // Named once: by its email and uid, or, without an email, by its uid alone.
+        let named = user.displayLabel == TerminalText.safe(user.uid) ? "uid \(user.displayLabel)" : "\(user.displayLabel) (uid \(TerminalText.safe(user.uid)))"
+        context.console.say("Deleted the Firebase user \(named)\(revoking ? " after revoking its Sign in with Apple token" : "") and removed its session.")
         // One rule with `signout`: the saved session that signed in most recently is current now.
         if let nowCurrent = try context.auth(for: context.project()).promoteMostRecentSession() {
             context.console.say("\(nowCurrent.displayLabel) is the current session now (`fbauth use` switches).")

@@ -72,6 +72,15 @@ enum UseCommand: RunnableCommand {
     /// (`grce@example.com` → `grace@example.com`), or the one that starts with it.
     static func suggestion(for name: String, among names: [String]) -> String? {
         let names = names.sorted()
+        // An address is near another only by its own part, at the same domain: pat@example.com
+        // is no typo of ada@example.com, though the two differ by three letters.
+        if let at = name.lastIndex(of: "@") {
+            let (local, domain) = (String(name[..<at]), name[at...].lowercased())
+            let sameDomain = names.filter { $0.lowercased().hasSuffix(domain) && $0.count > domain.count }
+            let locals = sameDomain.map { String($0.dropLast(domain.count)) }
+            guard let near = Suggestions.closest(to: local, among: locals), near.lowercased() != local.lowercased() else { return nil }
+            return sameDomain.first { $0.dropLast(domain.count) == near }
+        }
         if let near = Suggestions.closest(to: name, among: names), near.lowercased() != name.lowercased() { return near }
         let matches = names.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
         return matches.count == 1 ? matches.first : nil
