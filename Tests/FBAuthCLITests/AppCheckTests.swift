@@ -67,6 +67,20 @@ import Testing
         #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.count == 2)
     }
 
+    /// Issue 60: a cached App Check token is the debug token's it was exchanged for: another
+    /// debug token (a wrong one) is exchanged, and refused, now rather than in an hour.
+    @Test func anotherDebugTokenIsNotServedTheCachedToken() throws {
+        let harness = try enforcing()
+        #expect(try harness.signIn("yahoo.com", environment: withToken).status == 0)
+        let wrong = try harness.run(["token", "--force-refresh"], environment: ["FBAUTH_APP_CHECK_DEBUG_TOKEN": "00000000-0000-4000-8000-000000000000"])
+        #expect(wrong.status == 1 && wrong.stderr.split(separator: "\n").count == 1, "\(wrong)")
+        #expect(harness.standIn.requests.filter { $0.path.hasSuffix(":exchangeDebugToken") }.count == 2, "the wrong token was exchanged, not served the cache")
+        // The right one goes on with a token of its own.
+        #expect(try harness.run(["token", "--force-refresh"], environment: withToken).status == 0)
+        let saved = try String(contentsOfFile: harness.sessionsPath, encoding: .utf8)
+        #expect(!saved.contains(Self.debugToken), "only its digest is kept")
+    }
+
     @Test func withoutADebugTokenTheRefusalNamesAppCheck() throws {
         let harness = try enforcing()
         let refused = try harness.run(["signin", "--provider", "password", "--email", "ada@example.com"], stdin: "correct horse\n")

@@ -51,7 +51,8 @@ internal final class AppCheckTokens: @unchecked Sendable {
             current = saved
             return saved
         }
-        let fresh = try exchangeClient().exchangeDebugToken(settings, project: projectID() ?? settings.projectNumber, now: clock.now())
+        var fresh = try exchangeClient().exchangeDebugToken(settings, project: projectID() ?? settings.projectNumber, now: clock.now())
+        fresh.debugTokenDigest = SHA256.hex(settings.debugToken)
         // Kept for the next process; a store that cannot be written costs only a later exchange.
         try? store.update { (contents: inout StoreContents) throws(FBAuthError) in
             contents.modifyProject(project) { $0.appCheck = fresh }
@@ -61,6 +62,7 @@ internal final class AppCheckTokens: @unchecked Sendable {
     }
 
     private func usable(_ token: ExchangedAppCheckToken) -> Bool {
-        token.appID == settings.appID && token.expirationTime.timeIntervalSince(clock.now()) > Self.refreshOffset
+        token.appID == settings.appID && token.debugTokenDigest == SHA256.hex(settings.debugToken)
+            && token.expirationTime.timeIntervalSince(clock.now()) > Self.refreshOffset
     }
 }

@@ -11,6 +11,9 @@ internal struct ExchangedAppCheckToken: Codable, Sendable, Equatable {
     internal var expirationTime: Date
     /// The app it attests (a cached token of another app is not used).
     internal var appID: String
+    /// SHA-256 (hex) of the debug token it was exchanged for, never the token itself: one
+    /// exchanged for another debug token is not used (a wrong token must fail now, not in an hour).
+    internal var debugTokenDigest: String?
 
     internal init(token: String, expirationTime: Date, appID: String) {
         self.token = token
