@@ -12,8 +12,11 @@
 #   FBAUTH_VERSION        the version to install (default: the latest release)
 #   FBAUTH_DOWNLOAD_URL   where releases are (default: https://github.com/fbauth/fbauth/releases);
 #                         VERSION's files are under FBAUTH_DOWNLOAD_URL/download/vVERSION/, the
-#                         latest's under FBAUTH_DOWNLOAD_URL/latest/download/. https only; http is
-#                         taken from a loopback host (a local mirror) or with FBAUTH_ALLOW_HTTP=1
+#                         latest's under FBAUTH_DOWNLOAD_URL/latest/download/, as on GitHub; or,
+#                         as Scripts/release.sh writes dist/, right in it (its SHA256SUMS there).
+#                         https only; http is taken from a loopback host (a local mirror) or with
+#                         FBAUTH_ALLOW_HTTP=1. A directory on this machine (/path/to/dist, or
+#                         file:///path/to/dist) is taken when no other user could change it.
 #   FBAUTH_INSTALL_DIR    where the program goes (default: ~/.local/bin; /usr/local/bin as root)
 #
 # Nothing downloaded is ever run or made into a pattern: SHA256SUMS is read as fields and compared
@@ -27,6 +30,12 @@ fail() { say "$*"; exit 1; }
 default_base="https://github.com/fbauth/fbauth/releases"
 base=${FBAUTH_DOWNLOAD_URL:-$default_base}
 base=${base%/}
+# A directory on this machine, as a path or a file:// URL (with no host).
+case "$base" in
+  /*) local_dir=$base; base="file://$base" ;;
+  file:///*) local_dir=${base#file://} ;;
+  *) local_dir= ;;
+esac
 version=${FBAUTH_VERSION:-}
 if [ -n "$version" ]; then
   version=${version#v}
@@ -57,6 +66,7 @@ esac
 # against the network: https only, but for a mirror on this machine, or when the user says so.
 case "$base" in
   https://*) plain=no ;;
+  file:///*) plain=no ;;
   http://*)
     if [ "$loopback" = yes ]; then
       plain=yes
@@ -95,7 +105,10 @@ fi
 
 # Redirects are followed only to https (GitHub sends downloads to another host); plain http is
 # allowed for the first request only where the checks above allowed it.
-if command -v curl >/dev/null 2>&1; then
+if [ -n "$local_dir" ]; then
+  # A folder on this machine: its files are copied (the folder was judged below).
+  fetch() { [ -f "${1#file://}" ] && cp "${1#file://}" "$2"; }
+elif command -v curl >/dev/null 2>&1; then
   if [ "$plain" = yes ]; then protocols==http,https; else protocols==https; fi
   fetch() { curl -fsL --retry 2 --proto "$protocols" --proto-redir =https -o "$2" "$1"; }
 elif command -v wget >/dev/null 2>&1; then
@@ -153,7 +166,21 @@ untrusted_path() {
 work=$(mktemp -d "${TMPDIR:-/tmp}/get-fbauth.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-fetch "$url/SHA256SUMS" "$work/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
+# A local release folder must be the user's own, and so must every folder above it: another
+# user who could change it chooses what is installed.
+if [ -n "$local_dir" ]; then
+  [ -d "$local_dir" ] || fail "$local_dir is not a directory (FBAUTH_DOWNLOAD_URL)"
+  if untrusted_path "$local_dir"; then
+    fail "$culprit $reason, who could change what is installed from $local_dir: nothing was installed"
+  fi
+fi
+# The folder release.sh writes (dist/) holds SHA256SUMS itself; GitHub's layout holds it under
+# download/vVERSION/ (or latest/download/). A mirror given may be either.
+if [ -n "${FBAUTH_DOWNLOAD_URL:-}" ] && fetch "$base/SHA256SUMS" "$work/SHA256SUMS" 2>/dev/null; then
+  url=$base
+else
+  fetch "$url/SHA256SUMS" "$work/SHA256SUMS" || fail "cannot download $url/SHA256SUMS"
+fi
 # The latest release says which version it is in its file names. Exactly one line may name a
 # tarball for this machine, and only a name of the release's own form is taken.
 lines=$(os="$os" arch="$arch" version="$version" awk '

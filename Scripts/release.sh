@@ -36,7 +36,9 @@ trap 'rm -rf "$work"' EXIT
 
 # The binary, as the tarball holds it.
 stage="$work/fbauth-$version"
-FBAUTH_INSTALL_BINARIES="$bin" Scripts/install.sh "$stage" >/dev/null
+# Staged for the archives (and deleted with $work): install.sh's "installed" line would name a
+# place that is gone, so it is said only if the staging fails.
+FBAUTH_INSTALL_BINARIES="$bin" Scripts/install.sh "$stage" >"$work/stage.log" 2>&1 || { cat "$work/stage.log" >&2; exit 1; }
 strip "$stage/bin/fbauth" 2>/dev/null || true
 cp README.md "$stage/"
 [ ! -f LICENSE ] || cp LICENSE "$stage/"

@@ -122,6 +122,26 @@ import Testing
         return (result, bindir)
     }
 
+    /// Issue 60, item 4: the folder a release is made of (dist/, as release.sh writes it, its
+    /// SHA256SUMS right in it), as a path, a file:// URL or a loopback mirror, as well as
+    /// GitHub's layout; a folder another user may write in is refused, naming it.
+    @Test(.enabled(if: Self.arch == "x86_64" || Self.arch == "arm64", "no release is made for this machine"))
+    func theFolderAReleaseIsMadeOfIsTaken() throws {
+        let server = try ReleaseServer()
+        let dist = server.root + "/files/download/v9.9.9"
+        for base in [dist, "file://" + dist, server.url + "/download/v9.9.9"] {
+            let (result, bindir) = try install(server, base: base)
+            #expect(result.status == 0 && result.stderr.hasPrefix("get-fbauth: installed fbauth-9.9.9-linux-\(Self.arch) as \(bindir)/fbauth\n"), "\(base): \(result)")
+        }
+        let (missing, _) = try install(server, base: server.root + "/nowhere")
+        #expect(missing.status == 1 && missing.stderr == "get-fbauth: \(server.root)/nowhere is not a directory (FBAUTH_DOWNLOAD_URL)\n", "\(missing)")
+        chmod(dist, 0o777)
+        defer { chmod(dist, 0o755) }
+        let (shared, sharedDir) = try install(server, base: dist)
+        #expect(shared.status == 1 && shared.stderr == "get-fbauth: \(dist) can be written by other users (drwxrwxrwx), who could change what is installed from \(dist): nothing was installed\n", "\(shared)")
+        #expect(!FileManager.default.fileExists(atPath: sharedDir + "/fbauth"))
+    }
+
     @Test(.enabled(if: Self.arch == "x86_64" || Self.arch == "arm64", "no release is made for this machine"))
     func aGoodTarballIsInstalledAndTheLatestToo() throws {
         let server = try ReleaseServer()
@@ -233,15 +253,14 @@ import Testing
 
     /// Over plain http nothing would be checked against the network (SHA256SUMS travels the same
     /// way): https only, but for a mirror on 127.0.0.1, localhost or [::1], or when
-    /// FBAUTH_ALLOW_HTTP=1 says so (with a warning). file:// is refused, and so is a redirect to
-    /// plain http.
+    /// FBAUTH_ALLOW_HTTP=1 says so (with a warning). A redirect to plain http is refused.
     @Test func plainHTTPOnlyFromLoopbackOrWhenAskedFor() throws {
         let server = try ReleaseServer(host: "127.0.0.2")
         let (refused, bindir) = try install(server)
         #expect(refused.status == 1 && refused.stderr == "get-fbauth: refusing \(server.url): releases are downloaded over https only (http only from 127.0.0.1, localhost or [::1], or with FBAUTH_ALLOW_HTTP=1)\n", "\(refused)")
         #expect(!FileManager.default.fileExists(atPath: bindir))
-        let (file, _) = try install(server, base: "file://" + server.root + "/files")
-        #expect(file.status == 1 && file.stderr == "get-fbauth: refusing file://\(server.root)/files: FBAUTH_DOWNLOAD_URL must be an https:// URL\n", "\(file)")
+        let (ftp, _) = try install(server, base: "ftp://127.0.0.1/files")
+        #expect(ftp.status == 1 && ftp.stderr == "get-fbauth: refusing ftp://127.0.0.1/files: FBAUTH_DOWNLOAD_URL must be an https:// URL\n", "\(ftp)")
         let (allowed, allowedDir) = try install(server, extra: ["FBAUTH_ALLOW_HTTP": "1"])
         #expect(allowed.status == 0 && allowed.stderr.hasPrefix("get-fbauth: warning: downloading over plain http (\(server.url)): anyone on the way can replace both the tarball and SHA256SUMS\nget-fbauth: installed fbauth-9.9.9-linux-\(Self.arch) as \(allowedDir)/fbauth\n"), "\(allowed)")
 
