@@ -41,8 +41,11 @@ enum CredentialOptions {
             for file in [idTokenFile, accessTokenFile, secretFile].compactMap({ $0 }) where file.hasPrefix("ey") && file.contains(".") {
                 throw .usage("give the token in a file or on stdin (-), not as an argument: other users of this machine can read arguments from the process list")
             }
-            // Checked now, before anything is read: a usage error for a refused provider.
-            if let reason = BrowserProvider.tokenRefusal(providerID: self.providerId) {
+            // Checked now, before anything is read: a usage error for a refused provider. An ID
+            // token of Microsoft's or Yahoo's may be an emulator's fake claims, which the library
+            // takes there (and refuses elsewhere, as here) once it is read.
+            let mayBeFakeClaims = idTokenFile != nil && ["microsoft.com", "yahoo.com"].contains(self.providerId)
+            if !mayBeFakeClaims, let reason = BrowserProvider.tokenRefusal(providerID: self.providerId) {
                 throw .usage(reason + (reason.hasSuffix("browser instead") ? ": fbauth signin --provider \(self.providerId)" : ""))
             }
         }
