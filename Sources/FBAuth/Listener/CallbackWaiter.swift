@@ -27,7 +27,7 @@ struct CallbackWaiter {
     var launchPage: LaunchPage?
 
     func wait(timeout: Duration) throws(FBAuthError) -> ReceivedCallback {
-        let gate = GateBox(gate)
+        let gate = GateBox(gate, observer: observer, words: words)
         let wait = BrowserWait<ReceivedCallback>(
             observer: observer, interrupts: interrupts, hintAfter: hintAfter, launched: launched,
             showsStatusLine: showsStatusLine, address: launchPage?.url ?? authorizationURL, instructions: { [words] in Self.manualInstructions(url: $0, readsTerminal: $1, words: words) },
@@ -62,7 +62,16 @@ struct CallbackWaiter {
 /// The loopback flow's `StartGate`, shared by the rounds of the wait.
 private final class GateBox {
     var value: StartGate?
-    init(_ value: StartGate?) { self.value = value }
+    private let observer: SignInObserver
+    private let words: AdviceWords
+    /// Whether the terminal was told of a refused redirect (once is enough).
+    private var toldRefusal = false
+
+    init(_ value: StartGate?, observer: SignInObserver, words: AdviceWords) {
+        self.value = value
+        self.observer = observer
+        self.words = words
+    }
 
     /// Answers `/start`, and refuses a redirect that does not carry the gate's cookie. Only a
     /// top-level GET redirect carries it (SameSite=Lax); a provider that answers with a
@@ -77,6 +86,13 @@ private final class GateBox {
         case nil: break
         }
         if request.method == "GET", request.path == redirectPath, !gate.hasCookie(request) {
+            // Said at once, not left to the wait's end: a browser program that keeps no
+            // cookies (a BROWSER script, curl) can never finish this way.
+            if !toldRefusal {
+                toldRefusal = true
+                observer.notice("fbauth: the provider's redirect reached the listener without the cookie of the page fbauth opened, so it was refused (403): "
+                    + "the browser keeps no cookies, or is not the one fbauth started. Press Ctrl-C: \(words.noBrowser), or use \(words.twoStep).")
+            }
             return .answer(ResultPage.rejected(status: 403, reason: "this redirect did not come from the browser this sign-in was opened in"))
         }
         return .pass
