@@ -18,6 +18,14 @@ import Testing
         #expect(accounts.contains("exec@example.com"), "the command's user was exported: \(accounts)")
     }
 
+    /// The README's line for CI: a provider sign-in inside `emulator exec`, with no browser.
+    @Test func theREADMEsLineForCIWorks() throws {
+        let harness = try Harness()
+        let run = try harness.run(["emulator", "exec", "--port", "0", "--auto-consent", "ci@example.com", "--", "sh", "-c", "\"$FBAUTH\" signin --provider yahoo.com"],
+                                  environment: ["FBAUTH": Binaries.url("fbauth").path, "BROWSER": "", "DISPLAY": "", "WAYLAND_DISPLAY": "", "FIREBASE_API_KEY": ""])
+        #expect(run.status == 0 && run.json[path: "user", "email"] as? String == "ci@example.com", "\(run)")
+    }
+
     @Test func aSignalGoesToTheCommand() throws {
         let harness = try Harness()
         let script = #"trap 'echo stopped; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#

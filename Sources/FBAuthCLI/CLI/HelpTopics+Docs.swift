@@ -773,7 +773,8 @@ Or, as `firebase emulators:exec` does, for as long as one command runs:
 fbauth emulator exec --port 0 --import ./emulator-data --export-on-exit -- npm test
 ```
 
-`exec` serves, runs the command with `FIREBASE_AUTH_EMULATOR_HOST` and `GCLOUD_PROJECT` set (the
+`exec` serves, runs the command with `FIREBASE_AUTH_EMULATOR_HOST` and `GCLOUD_PROJECT` set (and
+`FIREBASE_API_KEY`, of which the emulator takes any, unless it is set already; the
 address on stderr: stdout is the command's), passes Ctrl-C and SIGTERM on to it, stops (and
 exports) when it ends, and exits with its status.
 

@@ -81,7 +81,7 @@ enum EmulatorCommand: RunnableCommand {
 
             exec runs a command against the emulator, as firebase emulators:exec does: it \
             starts serving, runs COMMAND with FIREBASE_AUTH_EMULATOR_HOST and GCLOUD_PROJECT \
-            set, passes Ctrl-C and SIGTERM on to it, stops (exporting, with --export-on-exit) \
+            set (and FIREBASE_API_KEY, which the emulator takes any of, unless set already), passes Ctrl-C and SIGTERM on to it, stops (exporting, with --export-on-exit) \
             when it ends, and exits with its status. Its stdout is the command's alone: the \
             address goes to stderr.
 
@@ -255,6 +255,9 @@ enum EmulatorCommand: RunnableCommand {
         var environment = context.environment
         environment["FIREBASE_AUTH_EMULATOR_HOST"] = running.hostAndPort
         environment["GCLOUD_PROJECT"] = project
+        // The emulator takes any API key; the clients under it (fbauth's own, the JS SDK's
+        // tests) want one, so one is given unless the user gave their own.
+        if (environment["FIREBASE_API_KEY"] ?? "").isEmpty { environment["FIREBASE_API_KEY"] = "fake-api-key" }
         let outcome = context.dependencies.runCommand(command, environment, interrupt?.descriptor)
         interrupt?.end()
         running.stop()
