@@ -122,7 +122,7 @@ import Testing
         let refused = try #require(try raw(port, "GET \(target(forged.url)) HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n"))
         #expect(refused.status == 403, "\(refused.bodyText)")
         // Said on the terminal at once (issue 60), not after the wait's whole timeout.
-        #expect(running.waitForStderr(containing: "reached the listener without the cookie of the page fbauth opened, so it was refused (403)"), "\(running.stderr)")
+        #expect(running.waitForStderr(containing: "reached the listener without the cookie of the page the browser was sent to, so it was refused (403)"), "\(running.stderr)")
 
         // The user's own redirect, with the cookie, signs the user in.
         let own = try #require(try HeadlessBrowser(email: "ada@example.com").visit(authorization, stoppingAtPort: port).last)

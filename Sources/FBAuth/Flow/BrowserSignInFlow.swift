@@ -189,7 +189,7 @@ internal struct BrowserSignInFlow: Sendable {
             } catch {
                 // An emulator whose fake provider consents at once needs no browser at all.
                 if client.endpoints.isEmulator, EmulatorConsent.follow(authorizationURL, to: receiver.redirectURI) {
-                    observer.notice("No browser here: the Auth emulator's \(options.providerId) consented at once (--auto-consent), and fbauth followed its redirect.")
+                    observer.notice("No browser here: the Auth emulator's \(options.providerId) consented at once, and its redirect was followed to the listener.")
                     gate = nil
                     return (nil, nil)
                 }

@@ -27,8 +27,7 @@ internal struct HeadlessAdvice: Sendable, Equatable {
     /// with a terminal, or with `--no-browser` (the user opens the address), the wait stays.
     func requireAWayBack(_ observer: SignInObserver, noBrowser reason: String) throws(FBAuthError) {
         guard observer.pasteInput?.isTerminal != true else { return }
-        let emulator = againstEmulator
-            ? "; against fbauth emulator, start it with --auto-consent EMAIL and this sign-in needs no browser at all" : ""
+        let emulator = againstEmulator ? "; " + words.autoConsent : ""
         throw .flowIncomplete("no browser can be opened here (\(reason)) and no terminal can take back the address it ends on, so nobody could finish this sign-in; "
             + "use \(words.twoStep) (open the address in any browser), \(words.noBrowser), or, in CI, \(words.browserless)" + emulator)
     }

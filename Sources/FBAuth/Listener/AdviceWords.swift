@@ -16,6 +16,9 @@ package struct AdviceWords: Sendable, Equatable {
     package var sdkCopy = "a copy of the SDK"
     /// Giving the project's auth domain (`PROJECT.firebaseapp.com`).
     package var authDomain = "the project's auth domain"
+    /// An emulator whose fake providers consent at once, with which a provider's sign-in
+    /// needs no browser at all.
+    package var autoConsent = "an Auth emulator whose fake providers consent at once needs no browser at all"
 
     package init() {}
 }

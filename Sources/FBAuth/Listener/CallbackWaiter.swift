@@ -90,8 +90,8 @@ private final class GateBox {
             // cookies (a BROWSER script, curl) can never finish this way.
             if !toldRefusal {
                 toldRefusal = true
-                observer.notice("fbauth: the provider's redirect reached the listener without the cookie of the page fbauth opened, so it was refused (403): "
-                    + "the browser keeps no cookies, or is not the one fbauth started. Press Ctrl-C: \(words.noBrowser), or use \(words.twoStep).")
+                observer.notice("The provider's redirect reached the listener without the cookie of the page the browser was sent to, so it was refused (403): "
+                    + "the browser keeps no cookies, or is not the one that was opened. Press Ctrl-C: \(words.noBrowser), or use \(words.twoStep).")
             }
             return .answer(ResultPage.rejected(status: 403, reason: "this redirect did not come from the browser this sign-in was opened in"))
         }

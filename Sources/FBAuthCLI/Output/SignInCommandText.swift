@@ -73,6 +73,7 @@ enum CommandLineAdvice {
         words.accountEmail = "--email"
         words.sdkCopy = "FBAUTH_FIREBASE_JS_URL with a copy of the SDK"
         words.authDomain = "--auth-domain"
+        words.autoConsent = "against fbauth emulator, start it with --auto-consent EMAIL and this sign-in needs no browser at all"
         return words
     }()
 }
