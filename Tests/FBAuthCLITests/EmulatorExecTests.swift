@@ -27,13 +27,7 @@ import Testing
     }
 
     @Test func aSignalGoesToTheCommand() throws {
-        let harness = try Harness()
-        let script = #"trap 'echo stopped; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#
-        let process = try BackgroundProcess(["emulator", "exec", "--port", "0", "--", "sh", "-c", script], harness: harness)
-        #expect(process.waitForStdout(containing: "ready"), "\(process.stderr)")
-        kill(process.pid, SIGTERM)
-        let result = process.finish()
-        #expect(result.status == 5 && result.stdout == "ready\nstopped\n", "\(result)")
+        try expectSignalReachesCommand(["emulator", "exec", "--port", "0"], harness: try Harness())
     }
 
     @Test func withoutTheSeparatorOrACommandItIsAUsageError() throws {

@@ -49,12 +49,7 @@ enum ExecCommand: RunnableCommand {
             throw .usage("exec needs -- before the command: fbauth exec [OPTIONS] -- COMMAND [ARGUMENTS…]")
         }
         guard let program = arguments.positionals.first, !program.isEmpty else { throw .usage("exec needs a command after --") }
-        let format = try arguments.value("format").map { (name: String) throws(FBAuthError) -> TokenFormat in
-            guard let format = TokenFormat(rawValue: name) else {
-                throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(TokenFormat.names.joined(separator: ", "))")
-            }
-            return format
-        }
+        let format = try TokenFormat.named(arguments.value("format"))
         let tokenFile = try arguments.nonEmpty("token-file")
         if format != nil, tokenFile == nil { throw .usage("--format is the shape of --token-file; give --token-file FILE too") }
         return Options(command: arguments.positionals, tokenFile: tokenFile, format: format ?? .raw,

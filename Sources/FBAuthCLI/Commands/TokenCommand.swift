@@ -93,12 +93,7 @@ enum TokenCommand: RunnableCommand {
             guard others.isEmpty else { throw .usage("--refresh-token prints the refresh token alone; leave out --\(others[0])") }
             return .refreshToken
         }
-        let format = try arguments.value("format").map { (name: String) throws(FBAuthError) -> TokenFormat in
-            guard let format = TokenFormat(rawValue: name) else {
-                throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(TokenFormat.names.joined(separator: ", "))")
-            }
-            return format
-        }
+        let format = try TokenFormat.named(arguments.value("format"))
         if let path = try arguments.nonEmpty("keep-fresh") {
             let others = ["json", "claims", "force-refresh", "provider"].filter { arguments.value($0) != nil || arguments.flag($0) }
             guard others.isEmpty else { throw .usage("--keep-fresh keeps the ID token in a file; leave out --\(others[0]) (--format chooses its shape)") }

@@ -19,6 +19,15 @@ enum TokenFormat: String, CaseIterable, Equatable {
 
     static let names = allCases.map(\.rawValue)
 
+    /// The format `--format` names; nil when it is not given.
+    static func named(_ name: String?) throws(FBAuthError) -> TokenFormat? {
+        guard let name else { return nil }
+        guard let format = TokenFormat(rawValue: name) else {
+            throw .usage("--format '\(TerminalText.safe(String(name.prefix(40))))' is not one of \(names.joined(separator: ", "))")
+        }
+        return format
+    }
+
     /// The output for `token`, read from `environment` where the reading program says what it
     /// wants (`KUBERNETES_EXEC_INFO`, `GOOGLE_EXTERNAL_ACCOUNT_TOKEN_TYPE`).
     func render(_ token: FreshIDToken, environment: [String: String]) throws(FBAuthError) -> String {

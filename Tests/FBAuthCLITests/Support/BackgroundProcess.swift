@@ -153,3 +153,14 @@ extension Harness {
     }
 }
 
+
+/// A command fbauth runs for the user (`exec`, `emulator exec`) is sent the SIGTERM fbauth gets:
+/// its trap says so and sets the status fbauth exits with.
+func expectSignalReachesCommand(_ arguments: [String], harness: Harness, environment: [String: String] = [:]) throws {
+    let script = #"trap 'echo stopped; exit 5' TERM; echo ready; while :; do sleep 0.05; done"#
+    let process = try BackgroundProcess(arguments + ["--", "sh", "-c", script], harness: harness, environment: environment)
+    #expect(process.waitForStdout(containing: "ready"), "\(process.stderr)")
+    kill(process.pid, SIGTERM)
+    let result = process.finish()
+    #expect(result.status == 5 && result.stdout == "ready\nstopped\n", "\(result)")
+}
