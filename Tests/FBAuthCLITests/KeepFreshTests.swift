@@ -52,6 +52,37 @@ import Testing
             #expect(read.status == 0 && read.stdout == current, "\(read)")
         }
 
+        // The Kubernetes Python client, with a kubeconfig's tokenFile, reads the token as it is
+        // now (a header with no newline), and the newer one once the file was written again.
+        if KeepFreshTests.kubernetes || ProcessInfo.processInfo.environment["CI"] != nil {
+            let kubeconfig = harness.directory + "/kubeconfig"
+            try """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "https://127.0.0.1:6443"}}]
+                users: [{name: u, user: {tokenFile: "\(file)"}}]
+                contexts: [{name: x, context: {cluster: c, user: u}}]
+                current-context: x
+                """.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+            let script = """
+                import sys
+                from kubernetes import client, config
+                configuration = client.Configuration()
+                config.load_kube_config(config_file=sys.argv[1], client_configuration=configuration)
+                print(configuration.api_key["BearerToken"], end="")
+                """
+            func kubeHeader() throws -> RunResult {
+                try Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, kubeconfig], environment: ProcessInfo.processInfo.environment,
+                                   stdin: nil, directory: harness.directory, timeout: 60)
+            }
+            let seen = try kubeHeader()
+            let now = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(seen.status == 0 && seen.stdout == "Bearer " + now, "\(seen)")
+            #expect(eventually(within: 30) { (try? String(contentsOfFile: file, encoding: .utf8)).map { $0 != now } ?? false })
+            let renewed = try kubeHeader()
+            #expect(renewed.stdout == "Bearer " + (try String(contentsOfFile: file, encoding: .utf8)) && renewed.stdout != seen.stdout, "\(renewed)")
+        }
+
         // SIGTERM stops it cleanly, the file kept; signing out removes the files.
         kill(keeper.pid, SIGTERM)
         #expect(keeper.finish().status == 0)
@@ -69,6 +100,11 @@ import Testing
             #expect(run.status == 2 && run.stderr.hasPrefix("fbauth: ") && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run)")
         }
     }
+
+    static let kubernetes: Bool = {
+        (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import kubernetes"], environment: ProcessInfo.processInfo.environment,
+                             stdin: nil, directory: NSTemporaryDirectory(), timeout: 30).status) == 0
+    }()
 
     static let googleAuth: Bool = {
         (try? Subprocess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import google.auth.identity_pool"], environment: ProcessInfo.processInfo.environment,
