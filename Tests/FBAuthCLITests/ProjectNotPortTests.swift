@@ -29,6 +29,9 @@ import Testing
         first.interrupt()
         #expect(first.finish().status == 0)
 
+        // Issue 60: status, asked of the stopped emulator itself, says nothing answers there.
+        let downStatus = try harness.run(["status"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": firstHost])
+        #expect(downStatus.stdout.contains("  token: valid for ") && downStatus.stdout.contains("; its emulator is not running\n"), "\(downStatus)")
         let stopped = try harness.run(["accounts", "--all"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": ""])
         #expect(stopped.stdout.hasSuffix("  (its emulator is not running)\n") && stopped.stderr.contains("`fbauth prune` removes them") || stopped.stderr.contains("prune` removes them"), "\(stopped)")
         #expect(try harness.run(["accounts", "--all", "--json"], environment: ["FIREBASE_AUTH_EMULATOR_HOST": ""]).stdout.contains(#""emulatorStopped" : true"#))

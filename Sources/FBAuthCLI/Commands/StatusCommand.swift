@@ -50,7 +50,10 @@ enum StatusCommand: RunnableCommand {
         var entries: [StatusEntry] = []
         var keyring = KeyringStatus()
         var namedHasSessions = false
-        let stopped = context.projectsOnStoppedEmulators(in: saved)
+        // Every session whose emulator is down is marked, the one FIREBASE_AUTH_EMULATOR_HOST
+        // names too: its token's minutes say nothing while nothing answers there (`prune`
+        // keeps that one, whose emulator may come back).
+        let stopped = saved.onStoppedEmulators
         for project in saved.all {
             let auth = try context.auth(for: ProjectContext(project, tenantId: nil))
             if project == saved.all.first { keyring = KeyringStatus(auth) }
@@ -100,7 +103,8 @@ enum StatusCommand: RunnableCommand {
             lines.append("Signed in as \(current.who) on \(current.project)")
             lines.append("  providers: \(current.providers)")
             if let factors = current.secondFactors { lines.append("  second factors: \(factors)") }
-            lines.append("  token: \(current.state)" + (current.user.refreshTokenPlace.map { "; refresh token \($0)" } ?? ""))
+            lines.append("  token: \(current.state)" + (current.user.refreshTokenPlace.map { "; refresh token \($0)" } ?? "")
+                + (current.emulatorStopped == true ? "; its emulator is not running" : ""))
         } else {
             lines.append("Not signed in.")
         }
