@@ -9,5 +9,6 @@ import Testing
         #expect(UseCommand.suggestion(for: "pat@example.com", among: saved) == nil, "another person, not a typo")
         #expect(UseCommand.suggestion(for: "grac@example.com", among: saved) == "grace@example.com")
         #expect(UseCommand.suggestion(for: "bob@example.com", among: saved) == nil, "the same name at another domain is someone else")
+        #expect(UseCommand.suggestion(for: "ada@example.co", among: saved) == "ada@example.com", "a typo of the domain")
     }
 }

@@ -72,14 +72,20 @@ enum UseCommand: RunnableCommand {
     /// (`grce@example.com` → `grace@example.com`), or the one that starts with it.
     static func suggestion(for name: String, among names: [String]) -> String? {
         let names = names.sorted()
-        // An address is near another only by its own part, at the same domain: pat@example.com
-        // is no typo of ada@example.com, though the two differ by three letters.
+        // An address is near another only where one of its two parts is the same and the other
+        // a likely typo of it: ada@example.co for ada@example.com, grac@example.com for
+        // grace@example.com; pat@example.com is no typo of ada@example.com.
         if let at = name.lastIndex(of: "@") {
-            let (local, domain) = (String(name[..<at]), name[at...].lowercased())
-            let sameDomain = names.filter { $0.lowercased().hasSuffix(domain) && $0.count > domain.count }
-            let locals = sameDomain.map { String($0.dropLast(domain.count)) }
-            guard let near = Suggestions.closest(to: local, among: locals), near.lowercased() != local.lowercased() else { return nil }
-            return sameDomain.first { $0.dropLast(domain.count) == near }
+            let local = name[..<at].lowercased(), domain = name[name.index(after: at)...].lowercased()
+            let addresses = names.compactMap { saved -> (String, String, String)? in
+                guard let savedAt = saved.lastIndex(of: "@") else { return nil }
+                return (saved, saved[..<savedAt].lowercased(), saved[saved.index(after: savedAt)...].lowercased())
+            }
+            let sameDomain = addresses.filter { $0.2 == domain && $0.1 != local }
+            if let near = Suggestions.closest(to: local, among: sameDomain.map(\.1)) { return sameDomain.first { $0.1 == near }?.0 }
+            let sameLocal = addresses.filter { $0.1 == local && $0.2 != domain }
+            if let near = Suggestions.closest(to: domain, among: sameLocal.map(\.2)) { return sameLocal.first { $0.2 == near }?.0 }
+            return nil
         }
         if let near = Suggestions.closest(to: name, among: names), near.lowercased() != name.lowercased() { return near }
         let matches = names.filter { $0.lowercased().hasPrefix(name.lowercased()) && $0.lowercased() != name.lowercased() }
