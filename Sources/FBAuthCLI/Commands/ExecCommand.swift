@@ -92,15 +92,15 @@ private final class KeptTokenFile: @unchecked Sendable {
         let token = try Waiting.result {
             auth.idToken(of: context.globals.user, minValid: TimeInterval(options.minValid), forcingRefresh: false, completion: $0)
         }
-        var first = try options.format.render(token, environment: context.environment)
-        if first.hasSuffix("\n") { first.removeLast() }
+        let first = try KeepFresh.contents(token, format: options.format, context)
         try auth.writeFile(first, to: path, forSessionOf: token.uid)
         let kept = KeptTokenFile(stopper: stopper)
         let descriptor = stopper.readDescriptor
         BackgroundThread.start {
             // Its failures are said on stderr; the command goes on with the file it has.
             do throws(FBAuthError) {
-                try KeepFresh.keep(path: path, minValid: options.minValid, format: options.format, auth: auth, context, until: descriptor, announce: false)
+                try KeepFresh.keep(path: path, minValid: options.minValid, format: options.format, auth: auth, context, until: descriptor,
+                                   announce: false, written: first)
             } catch {
                 context.console.say("fbauth: \(TerminalText.safe(error.commandLineMessage)); \(TerminalText.safe(path)) is no longer kept fresh")
             }

@@ -32,9 +32,10 @@ enum KeepFresh {
 
     /// Keeps the file fresh until `stop` (a descriptor) becomes readable; nil: for ever.
     /// `announce`: say once on stderr what it does.
+    /// `written`: what the file holds already (`exec --token-file` writes it before the command starts).
     static func keep(path: String, minValid: Int, format: TokenFormat, auth: AuthService, _ context: CommandContext, until stop: Int32?,
-                     announce: Bool = true) throws(FBAuthError) {
-        var written: String?
+                     announce: Bool = true, written alreadyWritten: String? = nil) throws(FBAuthError) {
+        var written = alreadyWritten
         while true {
             let token: FreshIDToken
             do throws(FBAuthError) {
@@ -48,8 +49,7 @@ enum KeepFresh {
                 if stopped(within: retryDelay, stop) { return }
                 continue
             }
-            var output = try format.render(token, environment: context.environment)
-            if output.hasSuffix("\n") { output.removeLast() }
+            let output = try contents(token, format: format, context)
             if output != written {
                 try auth.writeFile(output, to: path, forSessionOf: token.uid)
                 if written == nil, announce {
@@ -63,6 +63,13 @@ enum KeepFresh {
             let wait = max(1, remaining > TimeInterval(minValid) ? remaining - TimeInterval(minValid) : remaining / 2)
             if stopped(within: wait, stop) { return }
         }
+    }
+
+    /// The file's contents for `token`: the format's output without its trailing newline.
+    static func contents(_ token: FreshIDToken, format: TokenFormat, _ context: CommandContext) throws(FBAuthError) -> String {
+        var output = try format.render(token, environment: context.environment)
+        if output.hasSuffix("\n") { output.removeLast() }
+        return output
     }
 
     /// Whether `stop` became readable within `seconds` (Ctrl-C, SIGTERM, the end of a command;
