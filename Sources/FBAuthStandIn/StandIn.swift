@@ -161,7 +161,7 @@ package final class StandIn: @unchecked Sendable {
         withBackend { backend in
             backend.accounts.values.sorted { $0.createdAt < $1.createdAt }.map { account in
                 StandInUser(uid: account.localId, email: account.email, providerIds: account.links.map(\.providerId),
-                            hasPassword: account.password != nil, disabled: account.disabled, emailVerified: account.emailVerified,
+                            hasPassword: account.hasPassword, disabled: account.disabled, emailVerified: account.emailVerified,
                             displayName: account.displayName, photoUrl: account.photoUrl, emailLinkSignIn: account.emailLinkSignIn)
             }
         }

@@ -26,6 +26,10 @@ package struct StandInConfiguration: Sendable {
     /// `testPhoneNumbers`: no text is "sent" (none is listed), the code is always the same
     /// (`fbauth emulator --test-phone-number`; `projects/P/config`'s `signIn.phoneNumber` too).
     package var testPhoneNumbers: [String: String] = [:]
+    /// The project's own password hash parameters (production's `signIn.hashConfig`, which the
+    /// console shows): imported hashes that name no algorithm of their own are checked with
+    /// them, as a `firebase auth:export` file's are (`fbauth emulator --hash-config FILE`).
+    package var passwordHashConfig: PasswordHashConfig?
     /// Without `signsIDTokens`: tokens with `alg: none` and no signature, as Google's Auth
     /// emulator makes them (the Admin SDKs take them from an emulator), instead of RS256-shaped
     /// ones with random bytes.

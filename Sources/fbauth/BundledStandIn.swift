@@ -19,6 +19,11 @@ struct BundledStandIn: LocalStandIn {
         configuration.idTokenLifetime = tokenLifetime
         configuration.autoConsentEmail = setup.autoConsentEmail
         configuration.testPhoneNumbers = setup.testPhoneNumbers
+        if let parameters = setup.hashParameters {
+            do throws(HashConfigProblem) { configuration.passwordHashConfig = try PasswordHashConfig(parameters: parameters) } catch {
+                throw .usage("--hash-config: \(error.description)")
+            }
+        }
         // Any app id a developer configures is served, as an emulator serves every project.
         configuration.appCheck = appCheck.map { AppCheckEnforcement(debugTokens: Set($0.debugTokens), enforced: $0.enforced, anyProject: true) }
         let standIn: StandIn

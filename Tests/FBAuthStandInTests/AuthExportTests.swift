@@ -83,7 +83,7 @@ import Testing
     @Test(arguments: [
         (#"{"users":[{"email":"x@example.com"}]}"#, "has no localId"),
         (#"{"users":[{"localId":"a\nb"}]}"#, "localId must be 1 to 128 characters"),
-        (#"{"users":[{"localId":"a","passwordHash":"bcrypt$2a$..."}]}"#, "is not an emulator's fakeHash"),
+        (#"{"users":[{"localId":"a","passwordHash":"bcrypt$2a$..."}]}"#, "passwordHash is neither an emulator's fakeHash:salt=…:password=… nor base64"),
         (#"{"users":[{"localId":"a","createdAt":"99999999999999999"}]}"#, "createdAt is not a time"),
         (#"{"users":"everyone"}"#, "\"users\" is not a list"),
         ("not json", "is not a JSON object"),

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import FBAuth
 import FBAuthSupport
 /// `fbauth emulator`: serves the stand-in on its own, for other programs to test against.
@@ -9,7 +14,7 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]…",
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]… [--hash-config FILE]",
                 "exec [OPTIONS] -- COMMAND [ARGUMENTS…]"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
@@ -23,6 +28,8 @@ enum EmulatorCommand: RunnableCommand {
                        help: "Register an App Check debug token (repeatable): its exchange then succeeds for any app id. For tokens made up for local tests; other users can read arguments, so a token registered in a real project belongs in --app-check-debug-token-file FILE (one per line) or FBAUTH_APP_CHECK_DEBUG_TOKEN, which are registered too."),
             OptionSpec("test-phone-number", value: "NUMBER=CODE", repeatable: true,
                        help: "A fictional phone number of the project and its fixed 6-digit code, as production's test phone numbers (repeatable, up to 10): it signs in and serves as a second factor with that code, and no text is sent or listed. Tenants have their own, through the Admin API."),
+            OptionSpec("hash-config", value: "FILE",
+                       help: "The project's password hash parameters, as the Firebase console shows them (Users, Password hash parameters: hash_config { algorithm: SCRYPT, base64_signer_key: …, … }), or the Admin API's signIn.hashConfig JSON: users imported from firebase auth:export then sign in with their real passwords."),
             OptionSpec("enforce-app-check", help: "Refuse every Identity Toolkit and securetoken request without a valid App Check token, with production's answer (401 Firebase App Check token is invalid.)."),
         ],
         positionals: [
@@ -59,6 +66,12 @@ enum EmulatorCommand: RunnableCommand {
 
             Test phone numbers, as production has them: --test-phone-number +15555550100=123456 \
             signs that number in (or answers a second factor) with that code, and texts nothing.
+
+            Imported password hashes are checked as production checks them, for all 13 algorithms \
+            of the Admin SDKs' importUsers (Firebase's own SCRYPT, STANDARD_SCRYPT, BCRYPT, PBKDF2, \
+            HMAC and the plain hashes): users from firebase auth:import or fbauth users import sign \
+            in with their real passwords. A firebase auth:export file's hashes name no algorithm: \
+            --hash-config FILE gives the project's (the console's password hash parameters).
 
             Prints HOST:PORT on stdout, then serves until interrupted (Ctrl-C). Every mail and SMS \
             it would send is printed on stderr instead, link or code included, as Google's Auth \
@@ -104,6 +117,8 @@ enum EmulatorCommand: RunnableCommand {
         var debugTokens: [String] = []
         var enforceAppCheck = false
         var testPhoneNumbers: [String: String] = [:]
+        /// `--hash-config FILE`'s text.
+        var hashParameters: String?
         /// `exec -- COMMAND…`: the command to run against the emulator; nil: serve until stopped.
         var command: [String]?
     }
@@ -126,7 +141,20 @@ enum EmulatorCommand: RunnableCommand {
                        importDirectory: importDirectory, exportDirectory: exportDirectory,
                        debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"),
                        testPhoneNumbers: try testPhoneNumbers(arguments.all("test-phone-number")),
+                       hashParameters: try hashParameters(arguments.nonEmpty("hash-config")),
                        command: try command(arguments))
+    }
+
+    /// `--hash-config FILE`: read here, on its descriptor, so that a missing or unreadable file
+    /// is said before anything is served; the emulator checks what it says.
+    static func hashParameters(_ path: String?) throws(FBAuthError) -> String? {
+        guard let path else { return nil }
+        let data: Data?
+        do throws(Platform.FileProblem) { data = try Platform.readUserFile(Platform.absolutePath(path), limit: 64 * 1024) } catch {
+            throw .usage("--hash-config: \(error.description)")
+        }
+        guard let data else { throw .usage("--hash-config: there is no file \(TerminalText.safe(path))") }
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// `exec -- COMMAND [ARGUMENTS…]`, as `firebase emulators:exec` takes it; nil without exec.
@@ -215,6 +243,7 @@ enum EmulatorCommand: RunnableCommand {
         setup.importing = options.importDirectory
         setup.appCheck = appCheck
         setup.testPhoneNumbers = options.testPhoneNumbers
+        setup.hashParameters = options.hashParameters
         let running = try standIn.start(setup)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {

@@ -71,6 +71,8 @@ package struct LocalEmulatorSetup: Sendable, Equatable {
     package var appCheck: LocalAppCheck?
     /// The project's test phone numbers and their fixed codes (`--test-phone-number`).
     package var testPhoneNumbers: [String: String] = [:]
+    /// The project's password hash parameters, as the console shows them (`--hash-config FILE`).
+    package var hashParameters: String?
 
     package init(port: UInt16) { self.port = port }
 }

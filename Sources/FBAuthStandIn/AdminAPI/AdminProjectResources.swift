@@ -50,6 +50,7 @@ extension Backend {
         var settings = projectSettings
         var signIn: [String: Any] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
         if !phoneNumberSignIn.isEmpty { signIn["phoneNumber"] = phoneNumberSignIn }
+        if let hashConfig = configuration.passwordHashConfig { signIn["hashConfig"] = hashConfig.hashConfig }
         settings["signIn"] = signIn
         settings["blockingFunctions"] = blockingFunctions
         settings["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]
@@ -71,6 +72,12 @@ extension Backend {
                 throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Expected an absolute URI with valid scheme and host.))")
             }
         }
+        // Production's own scrypt parameters, output only there: the emulator takes them, so that
+        // a `firebase auth:export` file's hashes sign in (they name no algorithm of their own).
+        let masked = mask.map { $0.isEmpty || $0.split(separator: ",").contains { $0 == "signIn" || $0.hasPrefix("signIn.hashConfig") } } ?? true
+        let hashConfig = try (masked ? (change["signIn"] as? [String: Any])?["hashConfig"] as? [String: Any] : nil).flatMap { (object: [String: Any]) throws(APIError) in
+            try PasswordHashConfig(fields: PasswordHashConfig.requestFields(hashConfig: object))
+        }
         var updated = projectConfiguration
         if let mask, !mask.isEmpty {
             Self.apply(change, to: &updated, mask: mask)
@@ -87,6 +94,7 @@ extension Backend {
         configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
         configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
         blockingFunctions = updated["blockingFunctions"] as? [String: Any] ?? [:]
+        if let hashConfig { configuration.passwordHashConfig = hashConfig }
         return projectConfiguration
     }
 

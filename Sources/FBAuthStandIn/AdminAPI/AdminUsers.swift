@@ -96,6 +96,8 @@ extension Backend {
         guard let users = body.fields["users"] as? [[String: Any]], !users.isEmpty else { throw .badRequest("MISSING_USER_ACCOUNT") }
         guard users.count <= 1000 else { throw .badRequest("BATCH_SIZE_TOO_LARGE") }
         let allowOverwrite = try body.bool("allowOverwrite") ?? false
+        // How the users' hashes were made, its costs bounded before any user is taken.
+        let hashConfig = try PasswordHashConfig(fields: body.fields)
         if try body.bool("sanityCheck") == true { try sanityCheck(users) }
         if !allowOverwrite {
             var seen: Set<String> = []
@@ -110,7 +112,7 @@ extension Backend {
         for account in accounts.values { if let email = account.email { owners["\(account.tenantId ?? "")|\(email.lowercased())"] = account.localId } }
         for (index, fields) in users.enumerated() {
             do throws(APIError) {
-                try importUser(JSONBody(fields: fields), tenant: tenant, allowOverwrite: allowOverwrite,
+                try importUser(JSONBody(fields: fields), tenant: tenant, hashConfig: hashConfig, allowOverwrite: allowOverwrite,
                                duplicateEmail: body.fields["sanityCheck"] as? Bool == true && configuration.oneAccountPerEmail, owners: &owners)
             } catch {
                 errors.append(["index": index, "message": Self.importMessage(error.message)])
@@ -146,7 +148,7 @@ extension Backend {
         }
     }
 
-    private func importUser(_ user: JSONBody, tenant: String?, allowOverwrite: Bool, duplicateEmail: Bool,
+    private func importUser(_ user: JSONBody, tenant: String?, hashConfig: PasswordHashConfig?, allowOverwrite: Bool, duplicateEmail: Bool,
                             owners: inout [String: String]) throws(APIError) {
         guard let uid = try user.string("localId"), !uid.isEmpty else { throw .badRequest("localId is missing") }
         guard uid.count <= 128 else { throw .badRequest("localId is too long") }
@@ -158,9 +160,15 @@ extension Backend {
         account.displayName = try user.string("displayName")
         account.photoUrl = try user.string("photoUrl")
         if let hash = try user.string("passwordHash") {
+            // Google's emulator's own hash holds the password in clear; any other is checked at
+            // sign-in with the batch's algorithm (or the project's own).
+            account.password = Self.fakeHashPassword(hash)
             account.importedPasswordHash = hash
             account.importedSalt = try user.string("salt")
-            account.password = Self.fakeHashPassword(hash)
+            if account.password == nil, let hashConfig {
+                if let bytes = PasswordHashConfig.bytes(base64: hash) { try hashConfig.checkHash(bytes) }
+                account.importedHashConfig = hashConfig
+            }
             account.passwordUpdatedAt = now
         } else if let password = try user.string("rawPassword") {
             // Google's Auth emulator's own field: a password in clear, for test users.

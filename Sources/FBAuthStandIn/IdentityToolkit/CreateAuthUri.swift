@@ -126,7 +126,7 @@ extension Backend {
                     && (account.email?.lowercased() == lowered || account.links.contains { $0.email?.lowercased() == lowered })
             }) else { return answer }
             answer["registered"] = true
-            if account.password != nil || account.emailLinkSignIn {
+            if account.hasPassword || account.emailLinkSignIn {
                 answer["allProviders"] = ["password"]
                 answer["signinMethods"] = Self.passwordMethods(of: account)
             }
@@ -138,7 +138,7 @@ extension Backend {
         }
         guard let account = owner else { return answer }
         let others = account.links.map(\.providerId).filter { $0 != "phone" }
-        let hasPassword = account.password != nil || account.emailLinkSignIn
+        let hasPassword = account.hasPassword || account.emailLinkSignIn
         answer["registered"] = true
         answer["allProviders"] = (hasPassword ? ["password"] : []) + others
         answer["signinMethods"] = (hasPassword ? Self.passwordMethods(of: account) : []) + others
@@ -147,7 +147,7 @@ extension Backend {
 
     /// `password` and `emailLink`, as the user may use them.
     private static func passwordMethods(of account: Account) -> [String] {
-        (account.password != nil ? ["password"] : []) + (account.emailLinkSignIn ? ["emailLink"] : [])
+        (account.hasPassword ? ["password"] : []) + (account.emailLinkSignIn ? ["emailLink"] : [])
     }
 
     static func isProviderID(_ id: String) -> Bool {

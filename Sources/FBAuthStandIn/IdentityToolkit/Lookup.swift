@@ -23,7 +23,7 @@ extension Backend {
         // An email link's user has the `password` provider too, with no password (Google's
         // emulator, firebase-tools `state.ts`, as production lists it).
         // Its name and photo are the user's (firebase-tools `state.ts`).
-        if account.password != nil || account.emailLinkSignIn, let email = account.email {
+        if account.hasPassword || account.emailLinkSignIn, let email = account.email {
             var password: [String: Any] = ["providerId": "password", "rawId": email, "federatedId": email, "email": email]
             password["displayName"] = account.displayName
             password["photoUrl"] = account.photoUrl

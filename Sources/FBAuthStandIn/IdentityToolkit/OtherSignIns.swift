@@ -28,7 +28,9 @@ extension Backend {
             throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
         }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
-        guard account.password == password else { throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD") }
+        guard passwordMatches(account, password) else { throw .badRequest(hidden ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD") }
+        // Production rehashes an imported password with its own at the first sign-in.
+        if account.password == nil { account.password = password }
         var answer: [String: Any] = ["kind": "identitytoolkit#VerifyPasswordResponse", "registered": true, "localId": account.localId, "email": email.lowercased()]
         if let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
@@ -65,7 +67,7 @@ extension Backend {
         let linked = try idToken.map { (token: String) throws(APIError) -> Account in try verify(idToken: token) }
         // linkWithCredential(EmailAuthProvider.credential(...)): one password per user.
         // (Google's emulator replaces the user's address and password instead.)
-        if linked?.password != nil, !configuration.answersAsGoogleEmulator { throw .badRequest("PROVIDER_ALREADY_LINKED") }
+        if linked?.hasPassword == true, !configuration.answersAsGoogleEmulator { throw .badRequest("PROVIDER_ALREADY_LINKED") }
         if let owner = self.account(withEmail: email, tenantId: linked?.tenantId ?? tenantId), owner.localId != linked?.localId {
             throw .badRequest("EMAIL_EXISTS")
         }
@@ -138,5 +140,15 @@ extension Backend {
     static func looksLikeEmail(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+
+    /// Whether `password` is the user's: the one in clear, or the one its imported hash was made
+    /// from, checked with the import's algorithm or else the project's own `hashConfig`.
+    func passwordMatches(_ account: Account, _ password: String) -> Bool {
+        if let clear = account.password { return PasswordHashConfig.constantTimeEqual(Array(clear.utf8), Array(password.utf8)) }
+        guard let hash = account.importedPasswordHash.flatMap(PasswordHashConfig.bytes(base64:)),
+              let config = account.importedHashConfig ?? configuration.passwordHashConfig
+        else { return false }
+        return config.matches(password: password, hash: hash, salt: account.importedSalt.flatMap(PasswordHashConfig.bytes(base64:)) ?? [])
     }
 }

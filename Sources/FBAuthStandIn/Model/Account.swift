@@ -23,7 +23,11 @@ struct Account {
     var photoUrl: String?
     /// A provider's handle (Twitter's, or a fake IdP's `screen_name`), kept at sign-up.
     var screenName: String?
-    var password: String?
+    /// The password in clear, as Google's emulator keeps it. Setting or removing it ends an
+    /// imported hash too, as production rehashes an imported password at its first sign-in.
+    var password: String? {
+        didSet { (importedPasswordHash, importedSalt, importedHashConfig) = (nil, nil, nil) }
+    }
     var links: [ProviderLink] = []
     var disabled = false
     var createdAt: Date
@@ -44,13 +48,17 @@ struct Account {
     var passwordUpdatedAt: Date?
     /// Claims set by the Admin SDK (`customAttributes`), added to every ID token.
     var customClaims: [String: Any] = [:]
-    /// A password hash an import gave (`accounts:batchCreate`), kept as given.
+    /// A password hash an import gave (`accounts:batchCreate`), kept as given, and how it was
+    /// made (the batch's `hashAlgorithm`; without one, the project's own `hashConfig`).
     var importedPasswordHash: String?
     var importedSalt: String?
+    var importedHashConfig: PasswordHashConfig?
     /// The address the user had before its first change (`initialEmail`), for RECOVER_EMAIL.
     var initialEmail: String?
 
-    var isAnonymous: Bool { links.isEmpty && email == nil && password == nil }
+    /// A password to sign in with: in clear, or an imported hash.
+    var hasPassword: Bool { password != nil || importedPasswordHash != nil }
+    var isAnonymous: Bool { links.isEmpty && email == nil && !hasPassword }
     /// The number of the user's phone provider, if any.
     var phoneNumber: String? { links.first { $0.providerId == "phone" }?.phoneNumber }
 }

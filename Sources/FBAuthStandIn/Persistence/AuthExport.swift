@@ -97,6 +97,12 @@ package enum AuthExport {
             user["salt"] = salt
             user["passwordHash"] = "fakeHash:salt=\(salt):password=\(password)"
             user["passwordUpdatedAt"] = Int64((account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000)
+        } else if let hash = account.importedPasswordHash {
+            // Kept as imported; the algorithm of its batch is not in this layout, so after a
+            // restart only the project's own parameters (`--hash-config`) check it.
+            user["passwordHash"] = hash
+            user["salt"] = account.importedSalt
+            user["passwordUpdatedAt"] = Int64((account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000)
         }
         if !account.customClaims.isEmpty { user["customAttributes"] = String(decoding: JSONText.data(account.customClaims), as: UTF8.self) }
         let phones = account.mfaEnrollments.filter { if case .phone = $0.kind { return true } else { return false } }
@@ -201,11 +207,19 @@ package enum AuthExport {
         account.disabled = user["disabled"] as? Bool ?? false
         account.emailLinkSignIn = user["emailLinkSignin"] as? Bool ?? false
         if let hash = user["passwordHash"] as? String {
-            // Google's emulator: `fakeHash:salt=SALT:password=PASSWORD` (its hashPassword).
-            guard let range = hash.firstRange(of: ":password="), hash.hasPrefix("fakeHash:salt=") else {
-                throw Problem(description: "\(location): passwordHash is not an emulator's fakeHash:salt=…:password=…")
+            if let range = hash.firstRange(of: ":password="), hash.hasPrefix("fakeHash:salt=") {
+                // Google's emulator: `fakeHash:salt=SALT:password=PASSWORD` (its hashPassword).
+                account.password = String(hash[range.upperBound...])
+            } else {
+                // A production hash (a `firebase auth:export` file's): checked at sign-in with
+                // the project's own parameters (`--hash-config`).
+                guard PasswordHashConfig.bytes(base64: hash) != nil, hash.utf8.count <= 1024 else {
+                    throw Problem(description: "\(location): passwordHash is neither an emulator's fakeHash:salt=…:password=… nor base64")
+                }
+                let salt = try (user["salt"] as? String).map { (salt: String) throws(Problem) in try text(salt, "salt", at: location, limit: 1024) }
+                guard salt.map({ PasswordHashConfig.bytes(base64: $0) != nil }) ?? true else { throw Problem(description: "\(location): salt is not base64") }
+                (account.importedPasswordHash, account.importedSalt) = (hash, salt)
             }
-            account.password = String(hash[range.upperBound...])
             account.passwordUpdatedAt = try time(user["passwordUpdatedAt"], "passwordUpdatedAt", at: location)
         }
         if let attributes = user["customAttributes"] as? String, !attributes.isEmpty {
