@@ -91,8 +91,9 @@ import Testing
         let lines = try String(contentsOf: Self.fixtures.appendingPathComponent("firebase-scrypt-vectors.txt"), encoding: .utf8)
             .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         #expect(lines.count == 28)
-        // Three of them: each scrypt at Firebase's own costs is a second or more in a debug build.
-        for (index, fields) in [lines[0], lines[3], lines[20]].enumerated() {
+        // One of them here (ImportedPasswordHashTests signs in another through the binary): a
+        // scrypt at Firebase's own costs takes seconds in a debug build under the full suite.
+        for (index, fields) in [lines[3]].enumerated() {
             let (key, separator, rounds, memoryCost, password, hash, salt) = (fields[0], fields[1], fields[2], fields[3], fields[4], fields[5], fields[6])
             let console = """
                 hash_config {

@@ -479,6 +479,15 @@ What fbauth protects against, and what it cannot:
   up, changed, mailed for or deleted through another tenant; and the emulator keeps at most
   1,000 projects besides its own, so a client naming a new project in every request cannot
   grow it without end.
+- **Imported password hashes in `fbauth emulator`.** A hash is compared with what the password
+  makes of it in constant time (every byte, whatever differs first). Costs are bounded when the
+  request is read, before any hashing, so that one import cannot make a sign-in take minutes or
+  gigabytes: the whole request is refused for a configuration beyond them (`SCRYPT` rounds 1–8
+  and memory cost 1–14; `STANDARD_SCRYPT` up to 64 MiB and 2^21 work; the Admin SDKs' rounds),
+  and its user for a bcrypt hash of a cost above 14. A `--hash-config` line that cannot be read
+  is said by its field's name only, never its value, which may be the project's signer key.
+- **`fbauth users export`** writes its file 0600 (it holds password hashes) through a temporary
+  name, and refuses a path that is a symbolic link, or another user's file, leaving it as it was.
 - **The installer** (`get-fbauth.sh`) compares the download URL's host exactly (a user part
   that reads as loopback, `http://127.0.0.1:80@HOST/`, is another host), asks a loopback mirror
   past any proxy, and judges the install directory where a link to it leads and every folder
@@ -792,7 +801,7 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 | | endpoints |
 |---|---|
 | The client API (`?key=`) | `accounts:signUp`, `signInWithPassword`, `signInWithIdp`, `signInWithCustomToken`, `signInWithEmailLink`, `signInWithPhoneNumber`, `sendVerificationCode`, `createAuthUri` (a full OAuth code flow at fake providers, where Google's answers 501), `lookup`, `update`, `delete`, `sendOobCode`, `resetPassword`; v2 `mfaEnrollment:*`, `mfaSignIn:*` (SMS and TOTP), `revokeToken`, `recaptchaConfig`, `passwordPolicy`; `GET /v1/projects`, `recaptchaParams`; securetoken's `token` |
-| The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors, a provider's account), `accounts:delete`, `accounts:query` (filters, order, pages, counts), `accounts:batchGet` (pages), `accounts:batchCreate` (imports with their checks: `sanityCheck`, `allowOverwrite`; a password hash is kept, and signs no one in unless it is Google's emulator's `fakeHash:…`), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token (or a `targetProjectId`) act as these |
+| The Admin API (`Authorization: Bearer owner`, or a service account's token) | `projects/P[/tenants/T]/accounts` (create), `accounts:lookup` (by uid, email, phone number or provider), `accounts:update` (profile, email, password, phone, claims, `validSince`, second factors, a provider's account), `accounts:delete`, `accounts:query` (filters, order, pages, counts), `accounts:batchGet` (pages), `accounts:batchCreate` (imports with their checks: `sanityCheck`, `allowOverwrite`; a password hash is checked at sign-in with the request's `hashAlgorithm`, below), `accounts:batchDelete`, `accounts:sendOobCode` with `returnOobLink`, `:createSessionCookie`; the client API's paths with such a token (or a `targetProjectId`) act as these |
 | The Admin API, v2 | `projects/P/config`, `projects/P/tenants` (create, get, list, update, delete), `oauthIdpConfigs` and `inboundSamlConfigs` (OpenID Connect and SAML provider configurations: create, get, list, update, delete; Google's emulator answers "not implemented") |
 | Passkeys, as Google's emulator serves them | v2 `accounts/passkeyEnrollment:start`, `:finalize`, `passkeySignIn:start`, `:finalize`; `accounts:update` with `deletePasskey` |
 | The legacy v3 paths older SDKs call | `/www.googleapis.com/identitytoolkit/v3/relyingparty/…` (`verifyPassword`, `signupNewUser`, `getAccountInfo`, `uploadAccount`, `downloadAccount`, …), each the v1 method it became |
@@ -809,6 +818,34 @@ is sent, logged or listed under `verificationCodes`. The project's come from
 `signIn.phoneNumber.testPhoneNumbers` (`PATCH …/v2/projects/P/config?updateMask=signIn.phoneNumber.testPhoneNumbers`);
 a tenant's from its own `testPhoneNumbers` (`TenantManager.createTenant`/`updateTenant`).
 
+**Imported password hashes sign their users in**, which neither Google's emulator nor, before,
+this one did (firebase-tools issue 3750). All 13 algorithms of the Admin SDKs' `importUsers` are
+checked as production checks them: Firebase's own modified `SCRYPT` (scrypt, then AES-256-CTR of
+the signer key, as github.com/firebase/scrypt defines it), `STANDARD_SCRYPT`, `BCRYPT`
+(`$2a$`/`$2b$`/`$2y$`), `PBKDF_SHA1`, `PBKDF2_SHA256`, `HMAC_SHA512/256/SHA1/MD5` and
+`SHA512/256/SHA1`, `MD5`, with `passwordHashOrder`. At the first sign-in the password is rehashed,
+as production rehashes it. All of it is Swift in the emulator (no libcrypto), and the hash is
+compared in constant time.
+- Users from `firebase auth:import`, `fbauth users import --hash-algo …` or firebase-admin's
+  `import_users(…, hash_alg=…)` sign in with their real passwords.
+- A `firebase auth:export` file's hashes name no algorithm: they are Firebase's `SCRYPT` with the
+  project's own key. Give that as the console shows it (Users, ⋮, Password hash parameters) with
+  `--hash-config FILE`, or as the Admin API's `signIn.hashConfig` in
+  `PATCH …/v2/projects/P/config?updateMask=signIn.hashConfig`; then an `--import` directory whose
+  `auth_export/accounts.json` is that file signs its users in.
+- Where production does not publish how a parameter is applied, the emulator reads it as
+  firebase-tools' `auth:import` documents it: the salt comes before the password unless
+  `passwordHashOrder` is `PASSWORD_AND_SALT`; `MD5` and the SHAs hash the salted password, then
+  their own digest, until `rounds` hashes are made (0 rounds is one); PBKDF2's output is as long
+  as the stored hash.
+- Costs that would stall the emulator are refused with the whole request before any hashing:
+  `SCRYPT` beyond production's own bounds (rounds 1–8, memory cost 1–14), `STANDARD_SCRYPT` over
+  64 MiB or 16 times Firebase's work, rounds beyond the Admin SDKs' bounds, and a bcrypt hash of a
+  cost above 14 (its user only). A hash that is no hash of its algorithm is kept and matches no
+  password.
+- An export (`--export-on-exit`) keeps an imported hash and salt; Google's layout has no place for
+  its batch's algorithm, so after a restart only `--hash-config` checks it.
+
 ## How close to Google's
 
 Judged by Google's own clients, the same way against both emulators:
@@ -824,8 +861,9 @@ Judged by Google's own clients, the same way against both emulators:
 - **The SDKs' own integration tests.** firebase-js-sdk's Auth integration tests
   (`packages/auth/test/integration/flows`, in headless Chromium and in node) pass all 242 that
   pass against Google's emulator (`JSSDKSuiteTests`), and firebase-admin-python's
-  (`integration/test_auth.py`, `test_tenant_mgt.py`) 73 of 76, all 52 of Google's among them
-  (`AdminSuiteTests`); the other 3 need production. Both run unchanged, from the SDKs' own
+  (`integration/test_auth.py`, `test_tenant_mgt.py`) 74 of 76, all 52 of Google's among them
+  (`AdminSuiteTests`), and `test_import_users_with_password`, which Google's fails because it
+  checks no hash; the other 2 need production. Both run unchanged, from the SDKs' own
   repositories, wherever those have been fetched.
 - **Speed.** `Scripts/bench.sh` measures both on one machine: start-up to ready, `signUp` and
   `lookup` per second, and a 1,000-user import and listing (in a project of their own, so that
