@@ -75,14 +75,9 @@ package enum Base32 {
     }
 }
 
-/// HMAC (RFC 2104) with SHA-1 (RFC 3174).
+/// HMAC (RFC 2104) with SHA-1 (RFC 3174): the one HMAC of the imported password hashes.
 enum HMACSHA1 {
-    static func authenticate(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? SHA1.hash(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        let inner = SHA1.hash(block.map { $0 ^ 0x36 } + message)
-        return SHA1.hash(block.map { $0 ^ 0x5c } + inner)
-    }
+    static func authenticate(_ message: [UInt8], key: [UInt8]) -> [UInt8] { PasswordDigest.sha1.hmac(key: key, message: message) }
 }
 
 enum SHA1 {
