@@ -57,8 +57,8 @@ let package = Package(
         .target(name: "FBAuthURLSession", dependencies: ["FBAuthHTTP", "FBAuthSupport"]),
         // A production-like stand-in for Identity Toolkit, securetoken and OAuth providers,
         // plus a headless browser. Independent of FBAuth on purpose: it must catch the
-        // client's protocol mistakes, not share them.
-        .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP", "FBAuthSupport"]),
+        // client's protocol mistakes, not share them. FBAuthHTTP (libcurl) only calls blocking functions.
+        .target(name: "FBAuthStandIn", dependencies: ["LoopbackHTTP", "FBAuthSupport", "FBAuthHTTP"]),
         // The command users run, with the local stand-in; URLSession on macOS, libcurl on Linux.
         .executableTarget(
             name: "fbauth",

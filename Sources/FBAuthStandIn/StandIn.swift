@@ -39,6 +39,7 @@ package final class StandIn: @unchecked Sendable {
         self.port = server.port
         backend = Backend(configuration: configuration)
         backend.baseURL = "http://127.0.0.1:\(server.port)"
+        backend.outsideLock = { [lock] body in lock.withoutLock(body) }
     }
 
     deinit { stop() }
@@ -69,13 +70,46 @@ package final class StandIn: @unchecked Sendable {
                     self.lock.withLock { self.holdHook }?(endpoint)
                     return self.lock.withLock {
                         guard let backend = self.backend(for: request) else { return .respond(Self.tooManyProjects) }
+                        // A request that may call a blocking function is answered on a thread of
+                        // its own, so that a slow function holds up no other client.
+                        if backend.hasBlockingFunctions, request.method == "POST" {
+                            guard self.requestsAside < Self.mostRequestsAside else { return .respond(Self.tooManyRequestsAside) }
+                            self.requestsAside += 1
+                            return .hold
+                        }
                         return backend.route(request)
                     }
                 }
+                if case .held(let held) = event { answerAside(held) }
                 if case .readable = event { break }
             }
             server.close()
             finished.signal()
+        }
+    }
+
+    /// Requests being answered aside, and how many may be: each is a thread that may wait out a
+    /// function's deadline, so a function that hangs costs at most this many threads, and
+    /// later requests are answered at once (503) rather than queued behind it.
+    private var requestsAside = 0
+    static let mostRequestsAside = 64
+    static let tooManyRequestsAside = APIError(
+        httpStatus: 503, message: "UNAVAILABLE : ((\(mostRequestsAside) requests are already waiting for blocking functions; try again.))",
+        status: "UNAVAILABLE", reason: "backendError").response
+
+    /// Answers `held` on a thread of its own; the lock is released while a blocking function runs.
+    private func answerAside(_ held: HeldRequest) {
+        let held = UncheckedSendable(held)
+        BackgroundThread.start { [self] in
+            let disposition: Disposition = lock.withLock {
+                defer { requestsAside -= 1 }
+                guard let backend = self.backend(for: held.value.request) else { return .respond(Self.tooManyProjects) }
+                return backend.route(held.value.request)
+            }
+            switch disposition {
+            case .respond(let response), .respondAfter(_, let response): held.value.respond(response)
+            case .drop, .hold: held.value.respond(APIError.internalError("INTERNAL").response)
+            }
         }
     }
 
@@ -101,6 +135,7 @@ package final class StandIn: @unchecked Sendable {
             let made = Backend(configuration: configuration)
             made.baseURL = backend.baseURL
             made.outbox = backend.outbox
+            made.outsideLock = backend.outsideLock
             return made
         }
     }
@@ -342,4 +377,10 @@ package struct StandInUser: Sendable, Equatable {
     package var displayName: String?
     package var photoUrl: String?
     package var emailLinkSignIn: Bool
+}
+
+/// A value handed to another thread that alone uses it from then on (a held request's socket).
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import FBAuthHTTP
 
 /// How the stand-in behaves. The defaults follow the production service as documented; the
 /// switches reproduce documented variants (the official emulator, project settings).
@@ -30,6 +31,11 @@ package struct StandInConfiguration: Sendable {
     /// console shows): imported hashes that name no algorithm of their own are checked with
     /// them, as a `firebase auth:export` file's are (`fbauth emulator --hash-config FILE`).
     package var passwordHashConfig: PasswordHashConfig?
+    /// Blocking functions' URLs by trigger (`beforeCreate`, `beforeSignIn`, `beforeSendEmail`,
+    /// `beforeSendSms`), as `fbauth emulator --blocking-function EVENT=URL` gives them.
+    package var blockingFunctionURIs: [String: String] = [:]
+    /// How blocking functions are called; nil: libcurl, no redirect followed, 1 MiB at most.
+    package var blockingFunctionTransport: (any HTTPTransport)?
     /// Without `signsIDTokens`: tokens with `alg: none` and no signature, as Google's Auth
     /// emulator makes them (the Admin SDKs take them from an emulator), instead of RS256-shaped
     /// ones with random bytes.

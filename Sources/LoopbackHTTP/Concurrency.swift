@@ -22,6 +22,14 @@ package final class Lock: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
+
+    /// Runs `body` with the lock released, and takes it again before returning: for a wait
+    /// inside `withLock` that must not hold others up. Only on the thread that holds the lock.
+    package func withoutLock(_ body: () -> Void) {
+        pthread_mutex_unlock(mutex)
+        defer { pthread_mutex_lock(mutex) }
+        body()
+    }
 }
 
 package enum BackgroundThread {

@@ -19,6 +19,7 @@ struct BundledStandIn: LocalStandIn {
         configuration.idTokenLifetime = tokenLifetime
         configuration.autoConsentEmail = setup.autoConsentEmail
         configuration.testPhoneNumbers = setup.testPhoneNumbers
+        configuration.blockingFunctionURIs = setup.blockingFunctions
         if let parameters = setup.hashParameters {
             do throws(HashConfigProblem) { configuration.passwordHashConfig = try PasswordHashConfig(parameters: parameters) } catch {
                 throw .usage("--hash-config: \(error.description)")

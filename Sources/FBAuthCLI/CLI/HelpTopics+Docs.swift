@@ -486,6 +486,17 @@ What fbauth protects against, and what it cannot:
   and memory cost 1–14; `STANDARD_SCRYPT` up to 64 MiB and 2^21 work; the Admin SDKs' rounds),
   and its user for a bcrypt hash of a cost above 14. A `--hash-config` line that cannot be read
   is said by its field's name only, never its value, which may be the project's signer key.
+- **Blocking functions in `fbauth emulator`.** Only the URLs its operator configured are called
+  (`--blocking-function`, or the Admin API, which needs the owner's token); a redirect is not
+  followed; only http and https are spoken. Each answer must come within 7 seconds and be at most
+  1 MiB, or the request fails. The call is made with the emulator's lock let go, on a thread of
+  its own, so a function that hangs stalls no other client; at most 64 requests wait for
+  functions at once, and later ones are answered 503 at once. After the call the user is read
+  again: one deleted or disabled meanwhile does not come back, and an address another sign-up
+  took meanwhile is refused with `EMAIL_EXISTS`. What a function answers is checked as the Admin
+  API checks it (claims' size and reserved names, text bounded). The JWT it is sent holds the
+  user's record unsigned, as Google's emulator's does: a function URL that is not on loopback
+  sends it across the network, and libcurl's `http_proxy` applies unless `no_proxy` names the host.
 - **`fbauth users export`** writes its file 0600 (it holds password hashes) through a temporary
   name, and refuses a path that is a symbolic link, or another user's file, leaving it as it was.
 - **The installer** (`get-fbauth.sh`) compares the download URL's host exactly (a user part
@@ -808,8 +819,32 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 | The emulator's own | `DELETE /emulator/v1/projects/P[/tenants/T]/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …[/tenants/T]/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
 
 Also served: v2 `projects/P/config` (`getConfig`, `updateConfig` with an update mask: duplicate
-emails, email privacy, test phone numbers, blocking-function triggers, kept but never called). Not
-served: running blocking functions (no Cloud Functions here).
+emails, email privacy, test phone numbers, blocking-function triggers).
+
+**Blocking functions** are called, as Google's emulator calls them (firebase-tools `operations.ts`),
+for the triggers of `PATCH …/v2/projects/P/config?updateMask=blockingFunctions` or
+`--blocking-function beforeCreate=http://127.0.0.1:8081/` (repeatable, one URL per event). The
+function is sent `{"data":{"jwt":…}}`, an unsigned JWT with firebase-tools' claims (`iss`
+`https://securetoken.google.com/P`, `aud` the URL, `event_type`, `sign_in_method`,
+`user_record`, …), which firebase-functions' handlers read from an emulator. What it answers is
+applied: `displayName`, `photoUrl` (and firebase-functions' `photoURL`, which Google's emulator
+drops), `disabled`, `emailVerified` and `customClaims` change the user; beforeSignIn's
+`sessionClaims` go into that sign-in's tokens only.
+- `beforeCreate` runs for a new user of `signUp` (email and password), `signInWithIdp`,
+  `signInWithPhoneNumber` and `signInWithEmailLink`; a refused user is not kept. `beforeSignIn`
+  runs after it, and for each sign-in of an existing user, the second factor's included
+  (`mfaSignIn:finalize`). Linking a password to a signed-in user, anonymous and custom-token
+  sign-ins call none, as in Google's emulator.
+- `beforeSendEmail` (`PASSWORD_RESET`, `EMAIL_SIGN_IN`) and `beforeSendSms`
+  (`SIGN_IN_OR_SIGN_UP`), which Google's emulator lacks, run before a mail or a text is recorded,
+  and a refusal means none is.
+- A refusal reaches the client in production's words, `BLOCKING_FUNCTION_ERROR_RESPONSE : HTTP Cloud
+  Function returned an error: …` with the function's own answer (Google's emulator says `((HTTP
+  request to URL returned HTTP error STATUS: …))`). A function that cannot be reached, takes longer
+  than production's 7 seconds or answers more than 1 MiB fails the request with 500 and Google's
+  words (`((Deadline exceeded making request to URL.))`, …). A redirect is not followed.
+- beforeCreate's `user_record` lists the password provider the user is created with; Google's
+  emulator sends it empty.
 
 **Test phone numbers**, which Google's emulator drops (firebase-tools issue 4290): as production's,
 a fictional number signs in, and enrols or answers as a second factor, with its fixed code; no text

@@ -14,7 +14,7 @@ enum EmulatorCommand: RunnableCommand {
     static let spec = CommandSpec(
         name: "emulator",
         summary: "Serve the local stand-in for Firebase Auth and fake OAuth providers on loopback.",
-        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]… [--hash-config FILE]",
+        usage: ["[--port N] [--project ID] [--sign-tokens] [--auto-consent EMAIL] [--token-lifetime SECONDS] [--import DIR] [--export-on-exit [DIR]] [--enforce-app-check] [--app-check-debug-token TOKEN]… [--test-phone-number NUMBER=CODE]… [--hash-config FILE] [--blocking-function EVENT=URL]…",
                 "exec [OPTIONS] -- COMMAND [ARGUMENTS…]"],
         options: [
             OptionSpec("port", value: "PORT", help: "Port to serve on (default \(defaultPort), the Auth emulator's; 0 picks a free port)."),
@@ -30,6 +30,8 @@ enum EmulatorCommand: RunnableCommand {
                        help: "A fictional phone number of the project and its fixed 6-digit code, as production's test phone numbers (repeatable, up to 10): it signs in and serves as a second factor with that code, and no text is sent or listed. Tenants have their own, through the Admin API."),
             OptionSpec("hash-config", value: "FILE",
                        help: "The project's password hash parameters, as the Firebase console shows them (Users, Password hash parameters: hash_config { algorithm: SCRYPT, base64_signer_key: …, … }), or the Admin API's signIn.hashConfig JSON: users imported from firebase auth:export then sign in with their real passwords."),
+            OptionSpec("blocking-function", value: "EVENT=URL", repeatable: true,
+                       help: "Call a blocking function (repeatable): EVENT is beforeCreate, beforeSignIn, beforeSendEmail or beforeSendSms, URL where it serves (a firebase-functions handler, the Functions emulator's). Also set through the Admin API's blockingFunctions, as for Google's emulator."),
             OptionSpec("enforce-app-check", help: "Refuse every Identity Toolkit and securetoken request without a valid App Check token, with production's answer (401 Firebase App Check token is invalid.)."),
         ],
         positionals: [
@@ -53,8 +55,13 @@ enum EmulatorCommand: RunnableCommand {
             batchCreate, batchDelete, sendOobCode links, createSessionCookie), tenants, and OpenID \
             Connect and SAML provider configurations, and v2 projects/P/config; so are passkeys \
             and the legacy v3 relyingparty paths, as Google's emulator serves them. Where Google's \
-            emulator answers otherwise than production, it answers as Google's does. Not served: \
-            blocking functions. The whole list: fbauth help emulator.
+            emulator answers otherwise than production, it answers as Google's does. The whole \
+            list: fbauth help emulator.
+
+            Blocking functions are called as Google's emulator calls them (--blocking-function \
+            beforeSignIn=http://127.0.0.1:8081/, or the Admin API's blockingFunctions): the \
+            user's changes and session claims they answer are applied, and a refusal reaches \
+            the client in production's words. beforeSendEmail and beforeSendSms run too.
 
             Its ID tokens are unsigned (alg none), as Google's Auth emulator makes them. With \
             --sign-tokens they are signed with RS256 by a key of its own (public: emulator tokens \
@@ -119,6 +126,7 @@ enum EmulatorCommand: RunnableCommand {
         var testPhoneNumbers: [String: String] = [:]
         /// `--hash-config FILE`'s text.
         var hashParameters: String?
+        var blockingFunctions: [String: String] = [:]
         /// `exec -- COMMAND…`: the command to run against the emulator; nil: serve until stopped.
         var command: [String]?
     }
@@ -142,7 +150,27 @@ enum EmulatorCommand: RunnableCommand {
                        debugTokens: debugTokens, enforceAppCheck: arguments.flag("enforce-app-check"),
                        testPhoneNumbers: try testPhoneNumbers(arguments.all("test-phone-number")),
                        hashParameters: try hashParameters(arguments.nonEmpty("hash-config")),
+                       blockingFunctions: try blockingFunctions(arguments.all("blocking-function")),
                        command: try command(arguments))
+    }
+
+    static let blockingEvents = ["beforeCreate", "beforeSignIn", "beforeSendEmail", "beforeSendSms"]
+
+    /// `--blocking-function EVENT=URL`s: each event once, each URL absolute http or https.
+    static func blockingFunctions(_ values: [String]) throws(FBAuthError) -> [String: String] {
+        var functions: [String: String] = [:]
+        for value in values {
+            guard let equals = value.firstIndex(of: "="), blockingEvents.contains(String(value[..<equals])) else {
+                throw .usage("--blocking-function '\(TerminalText.safe(String(value.prefix(40))))' is not EVENT=URL, EVENT one of \(blockingEvents.joined(separator: ", "))")
+            }
+            let event = String(value[..<equals]), address = String(value[value.index(after: equals)...])
+            guard let url = URLComponents(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw .usage("--blocking-function \(event): '\(TerminalText.safe(String(address.prefix(60))))' is not an http or https URL")
+            }
+            guard functions[event] == nil else { throw .usage("--blocking-function names \(event) twice") }
+            functions[event] = address
+        }
+        return functions
     }
 
     /// `--hash-config FILE`: read here, on its descriptor, so that a missing or unreadable file
@@ -244,6 +272,7 @@ enum EmulatorCommand: RunnableCommand {
         setup.appCheck = appCheck
         setup.testPhoneNumbers = options.testPhoneNumbers
         setup.hashParameters = options.hashParameters
+        setup.blockingFunctions = options.blockingFunctions
         let running = try standIn.start(setup)
         if let exportDirectory = options.exportDirectory {
             do throws(FBAuthError) {

@@ -73,6 +73,8 @@ package struct LocalEmulatorSetup: Sendable, Equatable {
     package var testPhoneNumbers: [String: String] = [:]
     /// The project's password hash parameters, as the console shows them (`--hash-config FILE`).
     package var hashParameters: String?
+    /// Blocking functions' URLs by trigger (`--blocking-function EVENT=URL`).
+    package var blockingFunctions: [String: String] = [:]
 
     package init(port: UInt16) { self.port = port }
 }

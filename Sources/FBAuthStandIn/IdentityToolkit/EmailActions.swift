@@ -96,6 +96,12 @@ extension Backend {
         default:
             throw .badRequest("INVALID_REQ_TYPE : \(requestType)")
         }
+        // beforeSendEmail, which production runs for these two mails, may refuse one.
+        if !returnsLink, let emailType = ["PASSWORD_RESET": "PASSWORD_RESET", "EMAIL_SIGNIN": "EMAIL_SIGN_IN"][requestType] {
+            var recipient = account(withEmail: email, tenantId: tenantId) ?? Account(localId: "", tenantId: tenantId, createdAt: now(), lastLoginAt: now(), validSince: now())
+            recipient.email = recipient.email ?? email
+            try callBlockingFunction(.beforeSendEmail, for: recipient, signInMethod: nil, details: ["email_type": emailType])
+        }
         let (code, link) = mailOob(to: email, newEmail: newEmail, requestType: requestType, mode: mode, continueUrl: continueUrl,
                                    tenantId: tenantId, sends: !returnsLink)
         if returnsLink {
@@ -189,9 +195,10 @@ extension Backend {
         if fromToken == nil || configuration.answersAsGoogleEmulator, let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
         }
+        let sessionClaims = try runSignInFunctions(&account, isNewUser: isNewUser, signInMethod: "emailLink")
         account.lastLoginAt = now()
         accounts[account.key] = account
-        for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: "password", developerClaims: sessionClaims) { answer[key] = value }
         return answer
     }
 

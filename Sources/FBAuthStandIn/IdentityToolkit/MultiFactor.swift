@@ -77,8 +77,11 @@ extension Backend {
         signedIn.lastLoginAt = now()
         accounts[signedIn.key] = signedIn
         guard !signedIn.disabled else { throw .badRequest("USER_DISABLED") }
+        let sessionClaims = try runSignInFunctions(&signedIn, isNewUser: false, signInMethod: pending.signInProvider,
+                                                   details: ["sign_in_second_factor": enrollment.factorId])
         let tokens = issueTokens(for: signedIn, signInProvider: pending.signInProvider,
-                                 secondFactor: SecondFactorClaim(factorId: enrollment.factorId, enrollmentId: enrollment.id))
+                                 secondFactor: SecondFactorClaim(factorId: enrollment.factorId, enrollmentId: enrollment.id),
+                                 developerClaims: sessionClaims)
         // The v2 answer: tokens without a lifetime.
         return ["idToken": tokens["idToken"]!, "refreshToken": tokens["refreshToken"]!]
     }

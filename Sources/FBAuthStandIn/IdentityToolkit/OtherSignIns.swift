@@ -35,9 +35,10 @@ extension Backend {
         if let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
         }
+        let sessionClaims = try runSignInFunctions(&account, isNewUser: false, signInMethod: "password")
         account.lastLoginAt = now()
         accounts[account.key] = account
-        for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: "password", developerClaims: sessionClaims) { answer[key] = value }
         return answer
     }
 
@@ -81,11 +82,14 @@ extension Backend {
         if let displayName = try body.string("displayName") { account.displayName = displayName }
         if !factors.isEmpty { account.mfaEnrollments = factors }
         account.lastLoginAt = now()
+        // A client's new user meets the blocking functions (an administrator's is made elsewhere);
+        // linking a password to a signed-in user calls none, as in Google's emulator.
+        let sessionClaims = linked == nil ? try runSignInFunctions(&account, isNewUser: true, signInMethod: "password") : [:]
         accounts[account.key] = account
         answer["localId"] = account.localId
         answer["email"] = account.email
         answer["displayName"] = account.displayName
-        for (key, value) in issueTokens(for: account, signInProvider: "password") { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: "password", developerClaims: sessionClaims) { answer[key] = value }
         return answer
     }
 

@@ -29,6 +29,10 @@ extension Backend {
         if let owner = account(withPhoneNumber: number, tenantId: tenantId), !owner.mfaEnrollments.isEmpty {
             throw .badRequest("UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
         }
+        // beforeSendSms, which production runs before a text, may refuse it.
+        var recipient = account(withPhoneNumber: number, tenantId: tenantId) ?? Account(localId: "", tenantId: tenantId, createdAt: now(), lastLoginAt: now(), validSince: now())
+        if recipient.phoneNumber == nil { recipient.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number)) }
+        try callBlockingFunction(.beforeSendSms, for: recipient, signInMethod: nil, details: ["sms_type": "SIGN_IN_OR_SIGN_UP"])
         return ["sessionInfo": sendCode(to: number, tenantId: tenantId)]
     }
 
@@ -79,8 +83,9 @@ extension Backend {
         account.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number))
         account.lastLoginAt = now
         accounts[account.key] = account
+        let sessionClaims = try runSignInFunctions(&account, isNewUser: isNewUser, signInMethod: "phone")
         var answer: [String: Any] = ["isNewUser": isNewUser, "phoneNumber": number, "localId": account.localId]
-        for (key, value) in issueTokens(for: account, signInProvider: "phone") { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: "phone", developerClaims: sessionClaims) { answer[key] = value }
         return answer
     }
 

@@ -193,7 +193,7 @@ extension Backend {
             }
             account.lastLoginAt = now()
             accounts[account.key] = account
-            return answer(for: account, identity: identity, isNewUser: false)
+            return try answer(for: account, identity: identity, isNewUser: false)
         }
         // Reauthentication (autoCreate false) never creates or links a user.
         guard autoCreate else { throw .badRequest("USER_NOT_FOUND") }
@@ -228,7 +228,7 @@ extension Backend {
             }
             existing.lastLoginAt = now()
             accounts[existing.key] = existing
-            return answer(for: existing, identity: identity, isNewUser: false)
+            return try answer(for: existing, identity: identity, isNewUser: false)
         }
         try admitNewUser(email: identity.email)
         var account = createAccount(tenantId: tenantId)
@@ -242,7 +242,7 @@ extension Backend {
         account.screenName = identity.screenName
         account.links = [link(identity)]
         accounts[account.key] = account
-        return answer(for: account, identity: identity, isNewUser: true)
+        return try answer(for: account, identity: identity, isNewUser: true)
     }
 
     private func link(_ identity: ProviderIdentity, toUserOf idToken: String, tenantId: String?) throws(APIError) -> [String: Any] {
@@ -269,7 +269,7 @@ extension Backend {
         if account.displayName == nil, !identity.displayName.isEmpty { account.displayName = identity.displayName }
         if account.photoUrl == nil { account.photoUrl = identity.photoUrl }
         accounts[account.key] = account
-        return answer(for: account, identity: identity, isNewUser: false)
+        return try answer(for: account, identity: identity, isNewUser: false)
     }
 
     /// HTTP 200 without Firebase tokens: the email belongs to an account with other methods.
@@ -292,14 +292,17 @@ extension Backend {
             photoUrl: identity.photoUrl, screenName: identity.screenName)
     }
 
-    private func answer(for account: Account, identity: ProviderIdentity, isNewUser: Bool) -> [String: Any] {
+    private func answer(for account: Account, identity: ProviderIdentity, isNewUser: Bool) throws(APIError) -> [String: Any] {
+        var account = account
+        let sessionClaims = try runSignInFunctions(&account, isNewUser: isNewUser, signInMethod: identity.providerId)
         var answer = idpFields(identity)
         answer["localId"] = account.localId
         // Sent only when true; absent otherwise.
         if isNewUser { answer["isNewUser"] = true }
         if account.email?.lowercased() == identity.email.lowercased() { answer["emailVerified"] = account.emailVerified }
         if let tenantId = account.tenantId { answer["tenantId"] = tenantId }
-        for (key, value) in issueTokens(for: account, signInProvider: identity.providerId, signInAttributes: identity.signInAttributes) { answer[key] = value }
+        for (key, value) in issueTokens(for: account, signInProvider: identity.providerId, developerClaims: sessionClaims,
+                                        signInAttributes: identity.signInAttributes) { answer[key] = value }
         return answer
     }
 

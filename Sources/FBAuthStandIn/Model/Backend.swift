@@ -19,8 +19,12 @@ final class Backend {
         if accounts[project] != nil { return project }
         return accounts.keys.filter { $0.localId == uid }.min { ($0.tenantId ?? "") < ($1.tenantId ?? "") } ?? project
     }
-    /// The project's blocking functions (`projects/P/config`), kept as given; none runs here.
+    /// The project's blocking functions (`projects/P/config`, `--blocking-function`): their
+    /// triggers are called (BlockingFunctions.swift).
     var blockingFunctions: [String: Any] = [:]
+    /// Runs its argument with `StandIn`'s lock released, and takes it again: for a blocking
+    /// function's call, which may take seconds, while other clients are served.
+    var outsideLock: (() -> Void) -> Void = { $0() }
     /// The project configuration's `signIn.phoneNumber` (`enabled`, `testPhoneNumbers`), kept as set.
     var phoneNumberSignIn: [String: Any] = [:]
     /// The project configuration's other settings as the Admin API last set them (`mfa`,
@@ -66,6 +70,9 @@ final class Backend {
 
     init(configuration: StandInConfiguration) {
         self.configuration = configuration
+        if !configuration.blockingFunctionURIs.isEmpty {
+            blockingFunctions = ["triggers": configuration.blockingFunctionURIs.mapValues { ["functionUri": $0] }]
+        }
     }
 
     func now() -> Date { Date().addingTimeInterval(clockOffset) }

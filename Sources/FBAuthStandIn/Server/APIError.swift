@@ -29,6 +29,9 @@ struct APIError: Error {
         APIError(httpStatus: 403, message: message, status: "PERMISSION_DENIED", reason: "forbidden", detailReason: reason)
     }
 
+    /// Google's emulator's InternalError (firebase-tools `errors.ts`): 500, INTERNAL.
+    static func internalError(_ message: String) -> APIError { APIError(httpStatus: 500, message: message, status: "INTERNAL", reason: "internal") }
+
     static let notFound = APIError(httpStatus: 404, message: "Not Found", status: "NOT_FOUND", reason: "notFound")
     /// What the Auth emulator answers for operations it does not implement.
     static let notImplemented = APIError(httpStatus: 501, message: "NOT_IMPLEMENTED", status: "NOT_IMPLEMENTED", reason: "notImplemented")
