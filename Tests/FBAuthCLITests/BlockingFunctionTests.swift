@@ -173,16 +173,7 @@ import Testing
 
 /// Python with firebase-functions and functions-framework, which the handlers are written with.
 enum FunctionsPython {
-    static let available: Bool = {
-        if ProcessInfo.processInfo.environment["CI"] != nil { return true }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import firebase_functions, functions_framework"]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
+    static let available = PythonModules.importable("firebase_functions, functions_framework")
 }
 
 /// A fresh Google's Auth emulator of its own, for a test that changes a project's configuration

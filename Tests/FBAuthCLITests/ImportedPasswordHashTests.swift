@@ -105,14 +105,20 @@ import Testing
 
 /// Python with what the hash judges need: firebase-admin, bcrypt and cryptography.
 enum PasswordHashPython {
-    static let available: Bool = {
+    static let available = PythonModules.importable("firebase_admin, bcrypt, cryptography")
+}
+
+/// Whether python3 imports these modules (in CI, where .ci/run installs them, always assumed, so
+/// that a missing one fails rather than skips).
+enum PythonModules {
+    static func importable(_ modules: String) -> Bool {
         if ProcessInfo.processInfo.environment["CI"] != nil { return true }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import firebase_admin, bcrypt, cryptography"]
+        process.arguments = ["python3", "-c", "import \(modules)"]
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
-    }()
+    }
 }
