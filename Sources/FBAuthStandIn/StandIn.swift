@@ -92,8 +92,8 @@ package final class StandIn: @unchecked Sendable {
     /// function's deadline, so a function that hangs costs at most this many threads, and
     /// later requests are answered at once (503) rather than queued behind it.
     private var requestsAside = 0
-    static let mostRequestsAside = 64
-    static let tooManyRequestsAside = APIError(
+    private static let mostRequestsAside = 64
+    private static let tooManyRequestsAside = APIError(
         httpStatus: 503, message: "UNAVAILABLE : ((\(mostRequestsAside) requests are already waiting for blocking functions; try again.))",
         status: "UNAVAILABLE", reason: "backendError").response
 

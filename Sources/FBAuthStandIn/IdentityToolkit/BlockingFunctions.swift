@@ -64,6 +64,12 @@ extension Backend {
         return signedIn.sessionClaims
     }
 
+    /// The record a send function is given for an address or number no user has yet: the
+    /// caller adds that address or number.
+    func noUserYet(tenantId: String?) -> Account {
+        Account(localId: "", tenantId: tenantId, createdAt: now(), lastLoginAt: now(), validSince: now())
+    }
+
     /// The error another client's sign-up would get, if another user now has `account`'s email,
     /// phone number or a provider identity of it.
     private func takenByAnotherAccount(_ account: Account) -> String? {

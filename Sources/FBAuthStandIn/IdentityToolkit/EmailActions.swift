@@ -98,7 +98,7 @@ extension Backend {
         }
         // beforeSendEmail, which production runs for these two mails, may refuse one.
         if !returnsLink, let emailType = ["PASSWORD_RESET": "PASSWORD_RESET", "EMAIL_SIGNIN": "EMAIL_SIGN_IN"][requestType] {
-            var recipient = account(withEmail: email, tenantId: tenantId) ?? Account(localId: "", tenantId: tenantId, createdAt: now(), lastLoginAt: now(), validSince: now())
+            var recipient = account(withEmail: email, tenantId: tenantId) ?? noUserYet(tenantId: tenantId)
             recipient.email = recipient.email ?? email
             try callBlockingFunction(.beforeSendEmail, for: recipient, signInMethod: nil, details: ["email_type": emailType])
         }

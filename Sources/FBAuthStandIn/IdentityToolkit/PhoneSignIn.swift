@@ -30,7 +30,7 @@ extension Backend {
             throw .badRequest("UNSUPPORTED_FIRST_FACTOR : A phone number cannot be set as a first factor on an SMS based MFA user.")
         }
         // beforeSendSms, which production runs before a text, may refuse it.
-        var recipient = account(withPhoneNumber: number, tenantId: tenantId) ?? Account(localId: "", tenantId: tenantId, createdAt: now(), lastLoginAt: now(), validSince: now())
+        var recipient = account(withPhoneNumber: number, tenantId: tenantId) ?? noUserYet(tenantId: tenantId)
         if recipient.phoneNumber == nil { recipient.links.append(ProviderLink(providerId: "phone", rawId: number, federatedId: "", phoneNumber: number)) }
         try callBlockingFunction(.beforeSendSms, for: recipient, signInMethod: nil, details: ["sms_type": "SIGN_IN_OR_SIGN_UP"])
         return ["sessionInfo": sendCode(to: number, tenantId: tenantId)]
