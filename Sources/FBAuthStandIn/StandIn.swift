@@ -69,6 +69,9 @@ package final class StandIn: @unchecked Sendable {
                     let endpoint = request.path.split(separator: "/").last.map(String.init) ?? request.path
                     self.lock.withLock { self.holdHook }?(endpoint)
                     return self.lock.withLock {
+                        if UsersPage.isFor(request) {
+                            return .respond(UsersPage.answer(request, port: port) { self.projectsHoldingSomething })
+                        }
                         guard let backend = self.backend(for: request) else { return .respond(Self.tooManyProjects) }
                         // A request that may call a blocking function is answered on a thread of
                         // its own, so that a slow function holds up no other client.
@@ -138,6 +141,12 @@ package final class StandIn: @unchecked Sendable {
             made.outsideLock = backend.outsideLock
             return made
         }
+    }
+
+    /// The emulator's own project, then every other one that holds users or settings, for the
+    /// users page's project list.
+    private var projectsHoldingSomething: [String] {
+        [backend.configuration.projectId] + otherProjects.all.filter { !$0.holdsNothing }.map(\.configuration.projectId).sorted()
     }
 
     private static let tooManyProjects = APIError(

@@ -20,6 +20,9 @@ import Darwin
 //   FBAUTH_CHROMIUM_POPUPS     allow (default) or block (Chromium's popup blocker on)
 //   FBAUTH_CHROMIUM_CLICK      1: click the page's "Continue" button when it shows
 //   FBAUTH_CHROMIUM_LOG        file for what happened: consoles, popups, the page's last text
+//   FBAUTH_CHROMIUM_SCRIPT     a JavaScript file run once in the page when it has loaded: a
+//                              test playing a user on a page of its own (it marks the end,
+//                              and what it leaves in `data-report` on <html> is logged)
 //   FBAUTH_CHROMIUM_TIMEOUT    seconds before giving up (default 60)
 //
 // Exits 0 once the page says it is done (`data-fbauth` on <html>), 1 otherwise.
@@ -265,6 +268,8 @@ func run() -> Int32 {
         var popups: [(session: String, target: String, acted: Bool)] = []
         var clicked = false
         var mainActed = false
+        let userScript = environment["FBAUTH_CHROMIUM_SCRIPT"].flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+        var scriptRan = false
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             try devTools.pump(milliseconds: 100)
@@ -297,6 +302,11 @@ func run() -> Int32 {
                     break
                 }
             }
+            if let userScript, !scriptRan, devTools.evaluate("location.href !== 'about:blank' && document.readyState === 'complete'", session: mainSession) as? Bool == true {
+                log("running the test's script")
+                _ = devTools.evaluate(userScript, session: mainSession, userGesture: true)
+                scriptRan = true
+            }
             // The loopback flow shows the provider's page in the main window itself.
             if !mainActed, environment["FBAUTH_CHROMIUM_CONSENT"] != "close" {
                 mainActed = actInPopup(devTools, session: mainSession, target: main)
@@ -314,6 +324,9 @@ func run() -> Int32 {
             if let state = devTools.evaluate("document.documentElement.dataset.fbauth || ''", session: mainSession) as? String, !state.isEmpty {
                 let text = devTools.evaluate("document.body.innerText", session: mainSession) as? String ?? ""
                 log("page \(state): \(text.replacing("\n", with: " | "))")
+                if let report = devTools.evaluate("document.documentElement.dataset.report || ''", session: mainSession) as? String, !report.isEmpty {
+                    log("page report: \(report)")
+                }
                 return 0
             }
         }

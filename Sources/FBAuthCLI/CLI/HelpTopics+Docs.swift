@@ -497,6 +497,15 @@ What fbauth protects against, and what it cannot:
   API checks it (claims' size and reserved names, text bounded). The JWT it is sent holds the
   user's record unsigned, as Google's emulator's does: a function URL that is not on loopback
   sends it across the network, and libcurl's `http_proxy` applies unless `no_proxy` names the host.
+- **The users page of `fbauth emulator`** (`/` in a browser, `/emulator/ui/…`) is served only to
+  the emulator's own origin: the `Host` must be `127.0.0.1`, `localhost` or `[::1]` with its port
+  (another name that resolves to loopback, DNS rebinding, is refused), an `Origin` must be one of
+  those, and a browser's cross-site request is refused unless it is a navigation (a link to the
+  page). It sets no cookie, may not be framed (`frame-ancestors 'none'`, `X-Frame-Options`), and
+  its Content-Security-Policy lets it load and fetch from the emulator only. Every value it shows
+  is set as text, never as HTML. It works through the Admin API with `Bearer owner`, which, as in
+  Google's emulator, any page a browser opens can call too: the emulator is for test data, and
+  anyone who can reach its port can change its users.
 - **`fbauth users export`** writes its file 0600 (it holds password hashes) through a temporary
   name, and refuses a path that is a symbolic link, or another user's file, leaving it as it was.
 - **The installer** (`get-fbauth.sh`) compares the download URL's host exactly (a user part
@@ -817,6 +826,7 @@ the same layout on Ctrl-C or SIGTERM, so users move between the two.
 | Passkeys, as Google's emulator serves them | v2 `accounts/passkeyEnrollment:start`, `:finalize`, `passkeySignIn:start`, `:finalize`; `accounts:update` with `deletePasskey` |
 | The legacy v3 paths older SDKs call | `/www.googleapis.com/identitytoolkit/v3/relyingparty/…` (`verifyPassword`, `signupNewUser`, `getAccountInfo`, `uploadAccount`, `downloadAccount`, …), each the v1 method it became |
 | The emulator's own | `DELETE /emulator/v1/projects/P[/tenants/T]/accounts`, `GET`/`PATCH …/config`, `GET`/`DELETE …[/tenants/T]/oobCodes` and `…/verificationCodes`, `/emulator/action`, `/emulator/auth/handler` |
+| The users page | `GET /` from a browser (`Accept: text/html`), `/emulator/ui/users.js`, `users.css`, `projects` |
 
 Also served: v2 `projects/P/config` (`getConfig`, `updateConfig` with an update mask: duplicate
 emails, email privacy, test phone numbers, blocking-function triggers).
@@ -880,6 +890,17 @@ compared in constant time.
   password.
 - An export (`--export-on-exit`) keeps an imported hash and salt; Google's layout has no place for
   its batch's algorithm, so after a restart only `--hash-config` checks it.
+
+**A users page**, as the Emulator UI's Auth tab (which `firebase emulators:start` brings and
+`fbauth emulator` needs no Node for): open `http://127.0.0.1:PORT/` in a browser. It lists the
+users of a project, or of one of its tenants, searches them by uid, email, name or phone, adds
+them, edits their email, password, display name, phone number, email-verified and disabled flags
+and custom claims (a JSON object, checked before it is sent), and deletes them (a second click
+confirms). The project list holds the emulator's own project and every other one that holds
+users or settings; the page keeps its project and tenant in the address (`#project=P&tenant=T`).
+Everything is served by the emulator itself, with no CDN, and works through the Admin API with
+`Bearer owner`, as the Emulator UI does. A client that asks `/` for JSON (curl, firebase-tools)
+still gets the status answer. The page refuses to serve another origin (docs/security.md).
 
 ## How close to Google's
 

@@ -294,7 +294,7 @@ enum EmulatorCommand: RunnableCommand {
             context.console.say(line)
         }
         if let line = appCheckLine(appCheck) { context.console.say(line) }
-        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSMS codes are listed at http://\(running.hostAndPort)/emulator/v1/projects/\(project)/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
+        context.console.say("Serving the fbauth stand-in on http://\(running.hostAndPort). Use it with:\n  export FIREBASE_AUTH_EMULATOR_HOST=\(running.hostAndPort) FIREBASE_API_KEY=any-key\nSee and edit its users at http://\(running.hostAndPort)/ in a browser.\nSMS codes are listed at http://\(running.hostAndPort)/emulator/v1/projects/\(project)/verificationCodes, mailed links at …/oobCodes.\nPress Ctrl-C to stop" + (options.exportDirectory.map { " (the users are then exported to \($0))." } ?? "."))
         guard let exportDirectory = options.exportDirectory, let interrupt else { Platform.waitUntilTerminated() }
         Platform.waitUntilReadable(interrupt.descriptor)
         interrupt.end()
