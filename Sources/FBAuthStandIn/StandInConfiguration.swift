@@ -53,13 +53,9 @@ package struct StandInConfiguration: Sendable {
     package var recentSignIn: TimeInterval = 300
     /// Lifetime of providers' OAuth access tokens, in seconds.
     package var providerTokenLifetime = 3600
-    /// Answer `createAuthUri` for identity providers with 501 and accept fake JSON claims in
-    /// `signInWithIdp`, as the official Firebase Auth emulator does.
-    package var behaveLikeOfficialEmulator = false
-    /// Where Google's Auth emulator answers otherwise than production (firebase-tools
-    /// src/emulator/auth/operations.ts), answer as it does: `fbauth emulator` is a drop-in for it.
-    /// Examples: phone sign-in refused on tenants, a deleted user's refresh token invalid.
-    package var answersAsGoogleEmulator = false
+    /// Where the stand-in answers otherwise than production (EmulatorProfile.swift):
+    /// `fbauth emulator` answers as Google's Auth emulator does, as a drop-in for it.
+    package var profile = EmulatorProfile.production
     /// "One account per email address" (the Firebase default): a provider whose unverified
     /// email belongs to another account gets `needConfirmation`.
     package var oneAccountPerEmail = true
@@ -129,7 +125,7 @@ package struct StandInConfiguration: Sendable {
         // As Google's Auth emulator starts: without email enumeration protection (its
         // `PATCH /emulator/v1/projects/P/config` turns it on, as a project's setting does).
         configuration.emailEnumerationProtection = false
-        configuration.answersAsGoogleEmulator = true
+        configuration.profile = .googleEmulator
         // Any continue URL, as Google's Auth emulator takes (Firebase's samples use www.example.com).
         configuration.checksContinueURLDomains = false
         // Google's Auth emulator's project number, which securetoken reports as project_id.

@@ -416,7 +416,7 @@ import Testing
     // MARK: Google's Auth emulator
 
     @Test func theAuthEmulatorsEmailEndpointsWork() throws {
-        let harness = try harness { $0.behaveLikeOfficialEmulator = true; $0.checksRecaptcha = false }
+        let harness = try harness { $0.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator); $0.checksRecaptcha = false }
         #expect(try harness.run(["signup", "--email", "ada@example.com"], stdin: "correct horse\n").status == 0)
         #expect(try harness.run(["verify-email"]).status == 0)
         let link = try #require(harness.standIn.latestOobLink(sentTo: "ada@example.com", requestType: "VERIFY_EMAIL"))

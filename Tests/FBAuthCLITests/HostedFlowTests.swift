@@ -136,7 +136,7 @@ struct HostedFlowTests {
 
     @Test func againstGoogleEmulatorsWidgetTheAccountIsChosenInThePopup() throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let harness = try Harness(configuration: configuration)
         let (result, browser) = try hosted(harness, ["signin", "--provider", "google.com"], browser: ["FBAUTH_CHROMIUM_EMAIL": "widget@example.com"])
         #expect(result.status == 0, "\(result)\n\(browser)")
@@ -161,7 +161,7 @@ struct HostedFlowTests {
 
     private func theEmulatorsJSONClaimsAsOAuthIdTokenAreKept(realSDK: Bool) throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let harness = try Harness(configuration: configuration)
         let sdk = realSDK ? Chromium.realSDK : nil
         let alice = ["FBAUTH_CHROMIUM_EMAIL": "alice@example.com", "FBAUTH_CHROMIUM_NAME": "Hosted Alice", "FBAUTH_CHROMIUM_SCREEN_NAME": "alice_h"]

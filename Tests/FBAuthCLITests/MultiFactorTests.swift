@@ -367,7 +367,7 @@ import Testing
     /// codes read from `/emulator/v1/projects/P/verificationCodes` as a developer would.
     @Test func againstTheAuthEmulatorPhoneFactorsWorkWithoutReCAPTCHA() throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let harness = try Harness(configuration: configuration)
         harness.environment["BROWSER"] = "/bin/false"
         _ = try Self.passwordUser(harness)

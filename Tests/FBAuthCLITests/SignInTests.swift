@@ -167,7 +167,7 @@ import Testing
 
     @Test func theOfficialEmulatorsNotImplementedAnswerFallsBackToFakeClaims() throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let harness = try Harness(configuration: configuration)
         let first = try harness.signIn("yahoo.com", ["--email", "emu@example.com"])
         #expect(first.status == 0, "\(first)")

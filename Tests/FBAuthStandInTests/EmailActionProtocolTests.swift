@@ -184,7 +184,7 @@ import Testing
         let jwt = "eyJhbGciOiJub25lIn0." + Data(#"{"sub":"fb-1","email":"fb@example.com"}"#.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_") + "."
         for configure in [{ (configuration: inout StandInConfiguration) in configuration = .googleEmulator(projectId: "demo-fbauth") },
-                          { (configuration: inout StandInConfiguration) in configuration.behaveLikeOfficialEmulator = true }] {
+                          { (configuration: inout StandInConfiguration) in configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator) }] {
             let (standIn, client) = try started(configure)
             defer { standIn.stop() }
             func signIn(_ postBody: String) -> StandInClient.Answer {

@@ -145,7 +145,7 @@ import Testing
 
     @Test func asTheOfficialEmulatorPhoneOnlyAndNoReCAPTCHA() throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let standIn = try StandIn(configuration: configuration)
         standIn.start()
         let client = StandInClient(standIn: standIn)

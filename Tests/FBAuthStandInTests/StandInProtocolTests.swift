@@ -193,7 +193,7 @@ import Testing
 
     @Test func theOfficialEmulatorSwitchAnswers501AndAcceptsFakeClaims() throws {
         var configuration = StandInConfiguration()
-        configuration.behaveLikeOfficialEmulator = true
+        configuration.profile.differences.formUnion(EmulatorProfile.limitsOfGoogleEmulator)
         let emulator = try StandIn(configuration: configuration)
         emulator.start()
         let client = StandInClient(standIn: emulator)

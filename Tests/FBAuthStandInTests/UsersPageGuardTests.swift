@@ -47,7 +47,7 @@ import Testing
 
     @Test func anotherOriginARebindingHostOrACrossSiteFetchIsRefused() throws {
         var configuration = StandInConfiguration()
-        configuration.answersAsGoogleEmulator = true  // as `fbauth emulator` runs it
+        configuration.profile = .googleEmulator  // as `fbauth emulator` runs it
         let standIn = try StandIn(configuration: configuration)
         standIn.start()
         defer { standIn.stop() }

@@ -774,13 +774,29 @@ needs Node, firebase-tools and seconds. It starts as Google's Auth emulator does
   (`{"emailPrivacyConfig":{"enableImprovedEmailPrivacy":true}}`) turns it on, as in Google's.
   Any continue URL is taken (Firebase's samples use `https://www.example.com/…`).
 - **Google's answers where they differ from production's**, so that code tested against
-  Google's emulator sees the same: its error words (`MISSING_IDENTIFIER`, `FORBIDDEN_CLAIM : sub`,
-  `INVALID_REFRESH_TOKEN` for a deleted user's refresh token), refresh tokens in its own
-  readable shape, phone numbers as a first factor refused on tenants
-  (`UNSUPPORTED_TENANT_OPERATION`), a tenant's sign-in methods off unless it was made with them,
-  any `Bearer ya29.…` token taken as an administrator's, browsers' cross-origin requests
-  answered for any origin, and passkeys taken by their credential id with no signature checked.
-  fbauth's own stand-in in the tests keeps production's answers.
+  Google's emulator sees the same (a test holds this list to the code's `EmulatorProfile`):
+  - its error words: `MISSING_IDENTIFIER`, `FORBIDDEN_CLAIM : sub`, `MISSING_LOCAL_ID`, and `INVALID_REFRESH_TOKEN` for a deleted user's refresh token;
+  - refresh tokens in its own readable shape;
+  - revocation in whole seconds, so that the token just used goes on working;
+  - phone numbers as a first factor refused on tenants (`UNSUPPORTED_TENANT_OPERATION`);
+  - any `Bearer ya29.…` token taken as an administrator's;
+  - a client's `targetProjectId` refused without an administrator's token (`INSUFFICIENT_PERMISSION`);
+  - browsers' cross-origin requests answered for any origin;
+  - passkeys, taken by their credential id with no signature checked;
+  - the v3 `relyingparty` paths older SDKs call, each as the v1 method it became;
+  - `accounts:update` taking `linkProviderUserInfo`;
+  - a second factor asked for even when an email link is linked to a signed-in user;
+  - a provider that verifies an unverified user's address unlinks its other providers, and its profile replaces the user's;
+  - where several users may share an address, a provider's address kept on the provider's account only;
+  - no `oauthExpireIn` in `signInWithIdp`'s answer;
+  - a fake site key from `recaptchaParams`;
+  - a `RECOVER_EMAIL` mail to the old address when a user's address changes;
+  - `mfaInfo: []` once the last second factor is withdrawn, and `unobfuscatedPhoneInfo` beside each phone factor;
+  - the Admin API's password hashes in its own `fakeHash:salt=…:password=…` form;
+  - linking a password to a user who has one replacing its address and password (production: `PROVIDER_ALREADY_LINKED`).
+
+  A tenant's sign-in methods are off unless it was made with them, as in Google's. fbauth's own
+  stand-in in the tests keeps production's answers.
 - **The fake providers** vouch for addresses as the real ones do (Apple always, Google, Yahoo
   and Microsoft for their own addresses, Facebook, Twitter and GitHub never; see
   Accounts), which decides
@@ -913,7 +929,9 @@ Judged by Google's own clients, the same way against both emulators:
   `src/emulator/auth/*.spec.ts` over HTTP against a running emulator started with
   `--project example`. Google's own passes 298 of the 342 cases; `fbauth emulator` passes the
   same 298 (the other 44 move the server's clock or call Cloud Functions in process, which no
-  emulator over HTTP allows). The tests hold it to Google's list.
+  emulator over HTTP allows). The tests hold it to Google's list, and hold every operation of the
+  emulator's route table (its path, method and the request fields it takes) to Google's own API
+  description, which Google's emulator serves at `/emulator/openapi.json`.
 - **The SDKs' own integration tests.** firebase-js-sdk's Auth integration tests
   (`packages/auth/test/integration/flows`, in headless Chromium and in node) pass all 242 that
   pass against Google's emulator (`JSSDKSuiteTests`), and firebase-admin-python's

@@ -29,26 +29,13 @@ extension Backend {
         guard rest[0] == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
         // A body that names another tenant than the path, or an ID token of another tenant, was
         // refused before (`refuseTenantMismatch`).
-        switch (request.method, method) {
-        case ("POST", "accounts:lookup"):
-            return try adminLookup(JSONBody(request, allowed: ["idToken", "localId", "email", "phoneNumber", "federatedUserId", "tenantId", "initialEmail", "targetProjectId"]), tenant: tenant)
-        case ("POST", "accounts"): return try adminCreate(JSONBody(request, allowed: Self.adminCreateFields), tenant: tenant)
-        case ("POST", "accounts:update"): return try adminUpdate(JSONBody(request, allowed: Self.updateFields), tenant: tenant)
-        case ("POST", "accounts:delete"): return try adminDelete(JSONBody(request, allowed: Self.deleteFields), tenant: tenant)
-        case ("GET", "accounts:batchGet"): return batchGet(request, tenant: tenant)
-        case ("POST", "accounts:query"):
-            let body = try JSONBody(request, allowed: ["returnUserInfo", "limit", "offset", "sortBy", "order", "expression", "tenantId"])
-            let named = try body.string("tenantId")
-            return try queryAccounts(body, tenant: tenant ?? named)
-        case ("POST", "accounts:batchDelete"): return try batchDelete(JSONBody(request, allowed: ["localIds", "force", "tenantId"]), tenant: tenant)
-        case ("POST", "accounts:batchCreate"):
-            let body = try JSONBody(request, allowed: Self.batchCreateFields)
-            let named = try body.string("tenantId")
-            return try batchCreate(body, tenant: tenant ?? named)
-        case ("POST", "accounts:sendOobCode"): return try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields), privileged: true, tenant: tenant)
-        case ("POST", ":createSessionCookie"): return try createSessionCookie(JSONBody(request, allowed: ["idToken", "validDuration", "tenantId"]), tenant: tenant)
-        default: throw .notFound
-        }
+        let path = "/v1/projects/{targetProjectId}" + (tenant == nil ? "" : "/tenants/{tenantId}") + (method.hasPrefix(":") ? method : "/" + method)
+        guard let route = Route.find(request.method, path, in: Self.adminRouteTable, profile: configuration.profile) else { throw .notFound }
+        // A GET's fields are its query's (the first of each name).
+        var query: [String: Any] = [:]
+        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
+        let body = request.method == "GET" ? JSONBody(fields: query) : try JSONBody(request, allowed: route.fields)
+        return try route.handle(self, body, tenant)
     }
 
     /// `accounts:lookup` by uid, email, phone number or provider id: the users found, no `users`
@@ -71,15 +58,13 @@ extension Backend {
         guard !uids.isEmpty || !emails.isEmpty || !phones.isEmpty || !federated.isEmpty else {
             throw .badRequest("INVALID_ARGUMENT : one of localId, email, phoneNumber or federatedUserId is required")
         }
-        // By uid, straight from the accounts; only the other identifiers need every account looked at.
+        // Each identifier through the directory's index: no account is looked at but those found.
         var byId: [String: Account] = [:]
         for uid in uids { if let account = accounts[AccountKey(tenantId: tenant, localId: uid)] { byId[uid] = account } }
-        if !emails.isEmpty || !phones.isEmpty || !federated.isEmpty {
-            for account in accounts.values where account.tenantId == tenant
-                && (account.email.map(emails.contains) == true || account.phoneNumber.map(phones.contains) == true
-                    || federated.contains { provider, raw in account.links.contains { $0.providerId == provider && $0.rawId == raw } }) {
-                byId[account.localId] = account
-            }
+        for email in emails { for account in accounts.accounts(withEmail: email, tenantId: tenant) { byId[account.localId] = account } }
+        for phone in phones { for account in accounts.accounts(withPhoneNumber: phone, tenantId: tenant) { byId[account.localId] = account } }
+        for (provider, raw) in federated {
+            if let account = accounts.account(linkedTo: provider, rawId: raw, tenantId: tenant) { byId[account.localId] = account }
         }
         let found = byId.values.sorted { $0.localId < $1.localId }
         var answer: [String: Any] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
@@ -164,7 +149,7 @@ extension Backend {
         case "delete":
             let body = try JSONBody(request, allowed: Self.deleteFields)
             // An administrator names the user by uid (Google's emulator: whatever else is given).
-            if configuration.answersAsGoogleEmulator, body.fields["localId"] == nil { throw .badRequest("MISSING_LOCAL_ID") }
+            if configuration.profile.has(.googleErrorWords), body.fields["localId"] == nil { throw .badRequest("MISSING_LOCAL_ID") }
             guard body.fields["idToken"] == nil else { return nil }
             return try adminDelete(body, tenant: try body.string("tenantId"))
         case "sendOobCode":

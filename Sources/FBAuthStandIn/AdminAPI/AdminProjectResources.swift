@@ -122,7 +122,7 @@ extension Backend {
         case "GET": return resource
         case "DELETE":
             tenants[id] = nil
-            accounts = accounts.filter { $0.value.tenantId != id }
+            accounts.removeAll(inTenant: id)
             return [:]
         case "PATCH":
             Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])

@@ -12,16 +12,14 @@ import LoopbackHTTP
 extension Backend {
     /// `GET projects/P/accounts:batchGet?maxResults=N&nextPageToken=UID`: the users after the
     /// page token, by uid; `nextPageToken` when more may follow.
-    func batchGet(_ request: HTTPRequest, tenant: String?) -> [String: Any] {
-        var query: [String: String] = [:]
-        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
+    func batchGet(_ query: [String: String], tenant: String?) -> [String: Any] {
         let asked = Int(query["maxResults"] ?? "") ?? 20
         let limit = asked == -1 ? Int.max : min(max(asked, 1), 1000)
         let after = query["nextPageToken"] ?? ""
-        let users = accounts.values.filter { $0.tenantId == (tenant ?? query["tenantId"]) && $0.localId > after }.sorted { $0.localId < $1.localId }
-        var answer: [String: Any] = ["kind": "identitytoolkit#DownloadAccountResponse",
-                                     "users": users.prefix(limit).map { userInfo($0, administrator: true) }]
-        if users.count >= limit, limit != Int.max, let last = users.prefix(limit).last { answer["nextPageToken"] = last.localId }
+        let users = accounts.page(inTenant: tenant ?? query["tenantId"], after: after, limit: limit)
+        var answer: [String: Any] = ["kind": "identitytoolkit#DownloadAccountResponse", "users": users.map { userInfo($0, administrator: true) }]
+        // A full page says another may follow, as Google's emulator says it.
+        if users.count >= limit, limit != Int.max, let last = users.last { answer["nextPageToken"] = last.localId }
         return answer
     }
 
@@ -31,12 +29,12 @@ extension Backend {
     /// their count; only the count when `returnUserInfo` is false.
     func queryAccounts(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {
         let expression = body.fields["expression"] as? [[String: Any]] ?? []
-        var found = accounts.values.filter { account in
-            account.tenantId == tenant && (expression.isEmpty || expression.contains { entry in
+        var found = accounts.accounts(inTenant: tenant).filter { account in
+            expression.isEmpty || expression.contains { entry in
                 (entry["email"] as? String).map { $0.lowercased() == account.email } == true
                     || (entry["userId"] as? String) == account.localId
                     || (entry["phoneNumber"] as? String).map { $0 == account.phoneNumber } == true
-            })
+            }
         }
         let count: [String: Any] = ["recordsCount": String(found.count)]
         guard try body.bool("returnUserInfo") ?? true else { return count }
@@ -107,13 +105,10 @@ extension Backend {
             }
         }
         var errors: [[String: Any]] = []
-        // Who has each address, found once for the whole batch rather than for each user.
-        var owners: [String: String] = [:]
-        for account in accounts.values { if let email = account.email { owners["\(account.tenantId ?? "")|\(email.lowercased())"] = account.localId } }
         for (index, fields) in users.enumerated() {
             do throws(APIError) {
                 try importUser(JSONBody(fields: fields), tenant: tenant, hashConfig: hashConfig, allowOverwrite: allowOverwrite,
-                               duplicateEmail: body.fields["sanityCheck"] as? Bool == true && configuration.oneAccountPerEmail, owners: &owners)
+                               duplicateEmail: body.fields["sanityCheck"] as? Bool == true && configuration.oneAccountPerEmail)
             } catch {
                 errors.append(["index": index, "message": Self.importMessage(error.message)])
             }
@@ -148,8 +143,7 @@ extension Backend {
         }
     }
 
-    private func importUser(_ user: JSONBody, tenant: String?, hashConfig: PasswordHashConfig?, allowOverwrite: Bool, duplicateEmail: Bool,
-                            owners: inout [String: String]) throws(APIError) {
+    private func importUser(_ user: JSONBody, tenant: String?, hashConfig: PasswordHashConfig?, allowOverwrite: Bool, duplicateEmail: Bool) throws(APIError) {
         guard let uid = try user.string("localId"), !uid.isEmpty else { throw .badRequest("localId is missing") }
         guard uid.count <= 128 else { throw .badRequest("localId is too long") }
         if let named = try user.string("tenantId"), named != tenant {
@@ -201,8 +195,7 @@ extension Backend {
         if let last = try user.int64("lastLoginAt") { account.lastLoginAt = Date(timeIntervalSince1970: Double(last) / 1000) }
         if let email = try user.string("email") {
             guard Self.looksLikeEmail(email) else { throw .badRequest("email is invalid") }
-            let key = "\(tenant ?? "")|\(email.lowercased())"
-            if let owner = owners[key], owner != uid {
+            if accounts.accounts(withEmail: email, tenantId: tenant).contains(where: { $0.localId != uid }) {
                 throw .badRequest(duplicateEmail ? "email exists in other account in database" : "((Auth Emulator does not support importing duplicate email: \(email)))")
             }
             account.email = email.lowercased()
@@ -227,8 +220,6 @@ extension Backend {
             }, now: now, generateIds: false)
         }
         if accounts[account.key] != nil, !allowOverwrite { throw .badRequest("localId belongs to an existing account - can not overwrite.") }
-        if let old = accounts[account.key]?.email { owners["\(tenant ?? "")|\(old.lowercased())"] = nil }
-        if let email = account.email { owners["\(tenant ?? "")|\(email)"] = uid }
         accounts[account.key] = account
     }
 

@@ -111,7 +111,7 @@ extension Backend {
         if token.lowercased() == "owner" { return }
         // It also takes any Google OAuth access token (`ya29.…`) unchecked: a production
         // service account's, as a server configured for production sends it.
-        if configuration.answersAsGoogleEmulator, token.hasPrefix("ya29.") { return }
+        if configuration.profile.has(.anyGoogleAccessTokenIsAdministrator), token.hasPrefix("ya29.") { return }
         guard let expires = adminAccessTokens[token], expires > now() else {
             throw APIError(httpStatus: 401, message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.", status: "UNAUTHENTICATED", reason: "unauthorized")
         }

@@ -14,7 +14,7 @@ import LoopbackHTTP
 /// starts the provider's code flow (as `createAuthUri` would), the fake provider asks for
 /// consent and redirects back here, and the result goes to the page as the SDK's auth event
 /// `{type, eventId, urlResponse, sessionId, postBody, tenantId}`, whose `urlResponse` and
-/// `sessionId` then redeem the code in `signInWithIdp`. With `behaveLikeOfficialEmulator`, the
+/// `sessionId` then redeem the code in `signInWithIdp`. With the profile's `noOAuthCodeFlow`, the
 /// page is the emulator's account picker and the event carries fake claims.
 extension Backend {
     static let handlerPath = "/emulator/auth/handler"
@@ -47,17 +47,17 @@ extension Backend {
         if let tenant = query["tid"] ?? query["tenantId"], !TenantID.isValid(tenant) {
             return HandlerPage.error("The tenant id must be \(TenantID.form).")
         }
-        if configuration.appCheck != nil, !configuration.behaveLikeOfficialEmulator {
+        if configuration.appCheck != nil, !configuration.profile.has(.handlerSkipsAppCheck) {
             // Production's handler sends the `#fac=` token as X-Firebase-AppCheck on its own
             // requests; a fragment never reaches a server, so this page hands it over first.
             guard let token = query[HandlerPage.appCheckParameter] else { return HandlerPage.appCheckFromFragment }
             guard let expiry = appCheckTokens[token], expiry > now() else { return HandlerPage.error(AppCheckService.invalidToken.message) }
         }
         let handlerRequest = HandlerRequest(apiKey: apiKey, appName: appName, authType: query["authType"] ?? "", eventId: query["eventId"])
-        if configuration.behaveLikeOfficialEmulator {
+        if configuration.profile.has(.noOAuthCodeFlow) {
             let tenantId = query["tid"] ?? query["tenantId"]
             // As Google's widget: the provider accounts already known, to sign in as again.
-            let known = accounts.values.filter { $0.tenantId == tenantId }.flatMap(\.links).filter { $0.providerId == providerId }
+            let known = accounts.accounts(inTenant: tenantId).flatMap(\.links).filter { $0.providerId == providerId }
                 .sorted { $0.rawId < $1.rawId }
             return HandlerPage.accountPicker(providerId: providerId, handler: handlerRequest, tenantId: tenantId, known: known)
         }

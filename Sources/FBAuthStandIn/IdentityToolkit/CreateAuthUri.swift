@@ -18,7 +18,7 @@ extension Backend {
         let providerId = try body.string("providerId")
         let identifier = try body.string("identifier")
         // Google's emulator says the bare codes.
-        let terse = configuration.answersAsGoogleEmulator
+        let terse = configuration.profile.has(.googleErrorWords)
         guard providerId != nil || identifier != nil else {
             throw .badRequest(terse ? "MISSING_IDENTIFIER" : "MISSING_IDENTIFIER : Either identifier or providerId must be specified")
         }
@@ -41,7 +41,7 @@ extension Backend {
             answer["sessionId"] = try body.string("sessionId") ?? RandomToken.make(bytes: 20)
             return answer
         }
-        if configuration.behaveLikeOfficialEmulator {
+        if configuration.profile.has(.noOAuthCodeFlow) {
             throw APIError(httpStatus: 501, message: "Sign-in with IDP is not yet supported.", status: "NOT_IMPLEMENTED", reason: "unimplemented")
         }
         let provider = providerId!
@@ -121,10 +121,8 @@ extension Backend {
         guard configuration.oneAccountPerEmail else {
             // Several users may share the address: only its password methods are told.
             // Found by its address or a provider's, as long as the user has an address of its own.
-            guard let account = accounts.values.first(where: { account in
-                account.tenantId == tenantId && account.email != nil
-                    && (account.email?.lowercased() == lowered || account.links.contains { $0.email?.lowercased() == lowered })
-            }) else { return answer }
+            let candidates = accounts.accounts(withEmail: lowered, tenantId: tenantId) + accounts.accounts(withProviderEmail: lowered, tenantId: tenantId)
+            guard let account = candidates.first(where: { $0.email != nil }) else { return answer }
             answer["registered"] = true
             if account.hasPassword || account.emailLinkSignIn {
                 answer["allProviders"] = ["password"]
@@ -133,9 +131,7 @@ extension Backend {
             return answer
         }
         // Found by the account's email or by a linked provider's email.
-        let owner = account(withEmail: email, tenantId: tenantId) ?? accounts.values.first { account in
-            account.tenantId == tenantId && account.links.contains { $0.email?.lowercased() == lowered }
-        }
+        let owner = account(withEmail: email, tenantId: tenantId) ?? accounts.accounts(withProviderEmail: lowered, tenantId: tenantId).first
         guard let account = owner else { return answer }
         let others = account.links.map(\.providerId).filter { $0 != "phone" }
         let hasPassword = account.hasPassword || account.emailLinkSignIn

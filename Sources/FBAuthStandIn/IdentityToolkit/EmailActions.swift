@@ -192,7 +192,7 @@ extension Backend {
         accounts[account.key] = account
         var answer: [String: Any] = ["kind": "identitytoolkit#EmailLinkSigninResponse", "email": email, "localId": account.localId, "isNewUser": isNewUser]
         // Google's emulator asks for the second factor even when linking to a signed-in user.
-        if fromToken == nil || configuration.answersAsGoogleEmulator, let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
+        if fromToken == nil || configuration.profile.has(.secondFactorWhenLinkingEmailLink), let challenge = secondFactorChallenge(for: account, signInProvider: "password") {
             return answer.merging(challenge) { $1 }
         }
         let sessionClaims = try runSignInFunctions(&account, isNewUser: isNewUser, signInMethod: "emailLink")
@@ -264,7 +264,7 @@ extension Backend {
 
     /// The project's password policy (`GET /v2/passwordPolicy`); the official emulator has none.
     func passwordPolicyAnswer() throws(APIError) -> [String: Any] {
-        guard !configuration.behaveLikeOfficialEmulator else { throw APIError.notImplemented }
+        guard !configuration.profile.has(.noPasswordPolicy) else { throw APIError.notImplemented }
         let policy = configuration.passwordPolicy
         var options: [String: Any] = ["minPasswordLength": policy.minimumLength, "maxPasswordLength": 4096]
         if policy.lowercase { options["containsLowercaseCharacter"] = true }

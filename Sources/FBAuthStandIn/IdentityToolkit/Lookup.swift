@@ -39,11 +39,11 @@ extension Backend {
         ]
         // When a token was last minted; a user who never signed in has none.
         user["lastRefreshAt"] = account.lastRefreshAt.map { $0.formatted(.iso8601) }
-        if !account.mfaEnrollments.isEmpty || (configuration.answersAsGoogleEmulator && account.withdrewLastSecondFactor) {
+        if !account.mfaEnrollments.isEmpty || (configuration.profile.has(.emptyMfaInfoAfterWithdrawal) && account.withdrewLastSecondFactor) {
             user["mfaInfo"] = account.mfaEnrollments.map { enrollment in
                 var info = enrollment.info(masked: false)
                 // Google's emulator also gives the number under the name its export uses.
-                if configuration.answersAsGoogleEmulator, case .phone(let number) = enrollment.kind { info["unobfuscatedPhoneInfo"] = number }
+                if configuration.profile.has(.emptyMfaInfoAfterWithdrawal), case .phone(let number) = enrollment.kind { info["unobfuscatedPhoneInfo"] = number }
                 return info
             }
         }
@@ -63,7 +63,7 @@ extension Backend {
             user["passwordUpdatedAt"] = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970 * 1000
             // Google's emulator's own hash (firebase-tools state.ts): the password in clear,
             // behind a salt made when it was set (here: from the user and that time).
-            if administrator, configuration.answersAsGoogleEmulator {
+            if administrator, configuration.profile.has(.fakePasswordHashes) {
                 let setAt = (account.passwordUpdatedAt ?? account.createdAt).timeIntervalSince1970
                 let salt = "fakeSalt" + SHA256.hex("\(account.localId)|\(setAt)").prefix(20)
                 user["salt"] = salt

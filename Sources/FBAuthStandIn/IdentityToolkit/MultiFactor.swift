@@ -11,7 +11,7 @@ import LoopbackHTTP
 /// `src/emulator/auth/operations.ts`): SMS and TOTP second factors, each sign-in of an enrolled
 /// user answered with `mfaPendingCredential` and `mfaInfo[]` instead of tokens. Like
 /// production, phone numbers need reCAPTCHA (Enterprise when enforced, else v2); with
-/// `behaveLikeOfficialEmulator`, as the Auth emulator: SMS only, no reCAPTCHA.
+/// the profile's limits of Google's emulator, as it: SMS only, no reCAPTCHA.
 extension Backend {
     static let mfaSignInStartFields: Set<String> = ["mfaPendingCredential", "mfaEnrollmentId", "phoneSignInInfo", "tenantId"]
     static let mfaSignInFinalizeFields: Set<String> = ["mfaPendingCredential", "mfaEnrollmentId", "phoneVerificationInfo", "totpVerificationInfo", "tenantId"]
@@ -112,7 +112,7 @@ extension Backend {
             try checkPhoneRecaptcha(phone, action: "mfaSmsEnrollment")
             return ["phoneSessionInfo": ["sessionInfo": sendCode(to: number, tenantId: account.tenantId)]]
         }
-        guard try body.object("totpEnrollmentInfo") != nil, !configuration.behaveLikeOfficialEmulator else {
+        guard try body.object("totpEnrollmentInfo") != nil, !configuration.profile.has(.noTotp) else {
             throw .badRequest("INVALID_ARGUMENT : ((Missing phoneEnrollmentInfo.))")
         }
         guard configuration.multiFactor.totp else { throw .badRequest("OPERATION_NOT_ALLOWED : TOTP based MFA not enabled.") }
@@ -238,7 +238,7 @@ extension Backend {
     /// official emulator. Tokens come from the test doubles of Google's reCAPTCHA scripts,
     /// which name the site key (and action) they were made for.
     func checkPhoneRecaptcha(_ info: JSONBody?, action: String) throws(APIError) {
-        guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { return }
+        guard configuration.checksRecaptcha, !configuration.profile.has(.noRecaptcha) else { return }
         let siteKey = configuration.recaptchaSiteKey
         if configuration.phoneRecaptcha != .off {
             try checkEnterpriseToken(try info?.string("captchaResponse"), clientType: try info?.string("clientType"),
@@ -265,7 +265,7 @@ extension Backend {
     /// `GET /v2/recaptchaConfig` (`GoogleCloudIdentitytoolkitV2RecaptchaConfig`). The official
     /// emulator does not implement it.
     func recaptchaConfig() throws(APIError) -> [String: Any] {
-        guard configuration.checksRecaptcha, !configuration.behaveLikeOfficialEmulator else { throw APIError.notImplemented }
+        guard configuration.checksRecaptcha, !configuration.profile.has(.noRecaptcha) else { throw APIError.notImplemented }
         return [
             "recaptchaKey": "projects/\(configuration.projectId)/keys/\(configuration.recaptchaSiteKey)",
             "recaptchaEnforcementState": [
@@ -278,7 +278,7 @@ extension Backend {
     /// `GET /v1/recaptchaParams`: the reCAPTCHA v2 site key. The official emulator answers with
     /// a fake key that clients must not use.
     func recaptchaParams() -> [String: Any] {
-        guard configuration.answersAsGoogleEmulator else {
+        guard configuration.profile.has(.fakeRecaptchaSiteKey) else {
             return ["kind": "identitytoolkit#GetRecaptchaParamResponse", "recaptchaSiteKey": configuration.recaptchaSiteKey]
         }
         return ["kind": "identitytoolkit#GetRecaptchaParamResponse",

@@ -68,7 +68,7 @@ extension Backend {
         let linked = try idToken.map { (token: String) throws(APIError) -> Account in try verify(idToken: token) }
         // linkWithCredential(EmailAuthProvider.credential(...)): one password per user.
         // (Google's emulator replaces the user's address and password instead.)
-        if linked?.hasPassword == true, !configuration.answersAsGoogleEmulator { throw .badRequest("PROVIDER_ALREADY_LINKED") }
+        if linked?.hasPassword == true, !configuration.profile.has(.linkingPasswordReplacesIt) { throw .badRequest("PROVIDER_ALREADY_LINKED") }
         if let owner = self.account(withEmail: email, tenantId: linked?.tenantId ?? tenantId), owner.localId != linked?.localId {
             throw .badRequest("EMAIL_EXISTS")
         }
@@ -119,7 +119,7 @@ extension Backend {
         // are the session's, in its ID tokens; reserved names may not be among them.
         let developerClaims = claims["claims"] as? [String: Any] ?? [:]
         if let reserved = developerClaims.keys.sorted().first(where: { Self.reservedClaims.contains($0) }) {
-            throw .badRequest(configuration.answersAsGoogleEmulator
+            throw .badRequest(configuration.profile.has(.googleErrorWords)
                 ? "FORBIDDEN_CLAIM : \(reserved)" : "INVALID_CUSTOM_TOKEN : Developer claim \"\(reserved)\" is reserved and cannot be specified.")
         }
         var answer: [String: Any] = ["kind": "identitytoolkit#VerifyCustomTokenResponse"]

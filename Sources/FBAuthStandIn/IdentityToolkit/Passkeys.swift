@@ -9,8 +9,10 @@ import Foundation
 // needs, and a credential taken by its id, with no attestation or signature checked. Served by
 // `fbauth emulator` only; production checks what the authenticator signed, which no fake can.
 extension Backend {
-    static let passkeyFields: Set<String> = ["idToken", "tenantId", "authenticatorRegistrationResponse", "authenticatorAuthenticationResponse",
-                                             "name", "displayName"]
+    static let passkeyEnrollmentStartFields: Set<String> = ["idToken", "tenantId"]
+    static let passkeyEnrollmentFinalizeFields: Set<String> = ["idToken", "tenantId", "authenticatorRegistrationResponse", "name", "displayName"]
+    static let passkeySignInStartFields: Set<String> = ["tenantId"]
+    static let passkeySignInFinalizeFields: Set<String> = ["tenantId", "authenticatorAuthenticationResponse", "name", "displayName"]
 
     /// `v2/accounts/passkeyEnrollment:start`: what `navigator.credentials.create` needs.
     func passkeyEnrollmentStart(_ body: JSONBody) throws(APIError) -> [String: Any] {

@@ -38,7 +38,7 @@ extension Backend {
 
     /// Google's emulator serves phone numbers as a first factor only outside tenants.
     private func refuseTenantPhoneSignIn(_ tenantId: String?) throws(APIError) {
-        if configuration.answersAsGoogleEmulator, tenantId != nil { throw .badRequest("UNSUPPORTED_TENANT_OPERATION") }
+        if configuration.profile.has(.noPhoneSignInOnTenants), tenantId != nil { throw .badRequest("UNSUPPORTED_TENANT_OPERATION") }
     }
 
     /// `accounts:signInWithPhoneNumber`: signs in (making the user at the first sign-in), or,
@@ -91,6 +91,6 @@ extension Backend {
 
     /// The user whose phone provider is `number`.
     func account(withPhoneNumber number: String, tenantId: String?) -> Account? {
-        accounts.values.first { $0.tenantId == tenantId && $0.phoneNumber == number }
+        accounts.accounts(withPhoneNumber: number, tenantId: tenantId).first
     }
 }

@@ -6,7 +6,7 @@ extension Backend {
     /// Google's emulator answers with the project number and `localhost` only (firebase-tools
     /// `src/emulator/auth/operations.ts`, `getProjects`).
     func projectConfig() -> [String: Any] {
-        if configuration.behaveLikeOfficialEmulator {
+        if configuration.profile.has(.projectNumberAsProjectId) {
             return ["projectId": configuration.projectNumber, "authorizedDomains": ["localhost"]]
         }
         let id = configuration.projectId

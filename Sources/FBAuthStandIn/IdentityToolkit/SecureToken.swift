@@ -29,7 +29,7 @@ extension Backend {
         guard let issued = refreshTokens[refreshToken] else { throw .badRequest("INVALID_REFRESH_TOKEN") }
         // Production says the user is not found; Google's emulator that the token is invalid.
         guard let account = accounts[AccountKey(tenantId: issued.tenantId, localId: issued.localId)] else {
-            throw .badRequest(configuration.answersAsGoogleEmulator ? "INVALID_REFRESH_TOKEN" : "USER_NOT_FOUND")
+            throw .badRequest(configuration.profile.has(.googleErrorWords) ? "INVALID_REFRESH_TOKEN" : "USER_NOT_FOUND")
         }
         guard !account.disabled else { throw .badRequest("USER_DISABLED") }
         guard issued.issuedAt >= account.validSince else { throw .badRequest("TOKEN_EXPIRED") }

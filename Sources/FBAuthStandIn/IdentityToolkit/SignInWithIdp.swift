@@ -61,7 +61,7 @@ extension Backend {
         guard let providerId = parameters["providerId"]?.lowercased() else {
             throw .badRequest("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)")
         }
-        if configuration.behaveLikeOfficialEmulator {
+        if configuration.profile.has(.noOAuthCodeFlow) {
             // firebase-tools src/emulator/auth/operations.ts, signInWithIdp: the claims of the
             // id_token, else of the access_token (`parseClaims(oauthIdToken) || parseClaims(oauthAccessToken)`).
             if let claimsText = Self.fakeClaimsText(parameters["id_token"]) ?? Self.fakeClaimsText(parameters["access_token"]) {
@@ -203,7 +203,7 @@ extension Backend {
             guard identity.emailVerified else { return needConfirmation(identity, existing: existing) }
             // A provider that verified the email takes over the account; an unverified account
             // loses its password (someone else may have registered that email).
-            let google = configuration.answersAsGoogleEmulator
+            let google = configuration.profile.has(.verifyingProviderReplacesProfile)
             if !existing.emailVerified {
                 existing.password = nil
                 existing.validSince = now()
@@ -234,7 +234,7 @@ extension Backend {
         var account = createAccount(tenantId: tenantId)
         // Where an address may have several users, Google's emulator leaves it on the provider's
         // account only (support.google.com/firebase/answer/9134820).
-        let copiesEmail = configuration.oneAccountPerEmail || !configuration.answersAsGoogleEmulator
+        let copiesEmail = configuration.oneAccountPerEmail || !configuration.profile.has(.sharedEmailStaysOnProvider)
         account.email = identity.email.isEmpty || !copiesEmail ? nil : identity.email
         account.emailVerified = identity.emailVerified
         account.displayName = identity.displayName.isEmpty ? nil : identity.displayName
@@ -319,7 +319,7 @@ extension Backend {
         ]
         // How long the access token lasts, where there is one, as production says; Google's
         // emulator never says (its tokens are the caller's own).
-        if !identity.accessToken.isEmpty, !configuration.answersAsGoogleEmulator { fields["oauthExpireIn"] = configuration.providerTokenLifetime }
+        if !identity.accessToken.isEmpty, !configuration.profile.has(.noOAuthExpireIn) { fields["oauthExpireIn"] = configuration.providerTokenLifetime }
         if !identity.email.isEmpty { fields["email"] = identity.email }
         if !identity.displayName.isEmpty {
             fields["displayName"] = identity.displayName

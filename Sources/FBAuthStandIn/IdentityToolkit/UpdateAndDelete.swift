@@ -63,15 +63,15 @@ extension Backend {
             default: throw .badRequest("INVALID_ARGUMENT : Invalid value at 'delete_attribute' (\(attribute))")
             }
         }
-        if configuration.answersAsGoogleEmulator {
+        if configuration.profile.has(.updateLinksProviderUserInfo) {
             try linkProviderUserInfo(&account, body)
             let unenrolled = try body.strings("deletePasskey") ?? []
             account.passkeys.removeAll { unenrolled.contains($0.credentialId) }
         }
         // Google's emulator revokes in whole seconds, so the token just used goes on working.
-        if revokes { account.validSince = configuration.answersAsGoogleEmulator ? Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) : now() }
+        if revokes { account.validSince = configuration.profile.has(.revokesInWholeSeconds) ? Date(timeIntervalSince1970: now().timeIntervalSince1970.rounded(.down)) : now() }
         accounts[account.key] = account
-        if changedEmail, configuration.answersAsGoogleEmulator, let initial = account.initialEmail {
+        if changedEmail, configuration.profile.has(.recoverEmailMailOnChange), let initial = account.initialEmail {
             mailOob(to: initial, requestType: "RECOVER_EMAIL", mode: "recoverEmail", tenantId: account.tenantId)
         }
         var answer = setAccountInfoAnswer(account)

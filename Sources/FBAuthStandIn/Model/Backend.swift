@@ -10,7 +10,7 @@ final class Backend {
     var configuration: StandInConfiguration
     /// `http://127.0.0.1:PORT`, for the authorization URLs of the fake providers.
     var baseURL = ""
-    var accounts: [AccountKey: Account] = [:]
+    var accounts = AccountDirectory()
 
     /// The key of the user of `uid` where only the uid is known (a test's helpers, an export's
     /// factors and sessions): the project's, else the first tenant's with that uid.
@@ -83,13 +83,12 @@ final class Backend {
     // MARK: - Accounts
 
     func account(linkedTo providerId: String, rawId: String, tenantId: String?) -> Account? {
-        accounts.values.first { account in
-            account.tenantId == tenantId && account.links.contains { $0.providerId == providerId && $0.rawId == rawId }
-        }
+        accounts.account(linkedTo: providerId, rawId: rawId, tenantId: tenantId)
     }
 
+    /// The user with `email` (any case); the earliest made where a project lets several share it.
     func account(withEmail email: String, tenantId: String?) -> Account? {
-        accounts.values.first { $0.tenantId == tenantId && $0.email?.lowercased() == email.lowercased() }
+        accounts.accounts(withEmail: email, tenantId: tenantId).first
     }
 
     /// What the project says before a sign-in creates a user: sign-ups may be disabled, and a
@@ -114,7 +113,7 @@ final class Backend {
     /// Mints an ID token and a refresh token for the account (`issueTokens` in the emulator).
     func issueTokens(for account: Account, signInProvider: String, secondFactor: SecondFactorClaim? = nil,
                      developerClaims: [String: Any] = [:], signInAttributes: [String: Any]? = nil) -> [String: Any] {
-        let refreshToken = configuration.answersAsGoogleEmulator
+        let refreshToken = configuration.profile.has(.readableRefreshTokens)
             ? Self.googleEmulatorRefreshToken(localId: account.localId, tenantId: account.tenantId, provider: signInProvider,
                                               projectId: configuration.projectId, extraClaims: developerClaims)
             : "AMf-vB" + RandomToken.make(bytes: 48)

@@ -58,10 +58,10 @@ extension Backend {
     /// stay known, so that one presented later is a user not found, as Google's emulator says.
     func forgetAllAccounts(tenantId: String? = nil) {
         guard tenantId == nil else {
-            accounts = accounts.filter { $0.value.tenantId != tenantId }
+            accounts.removeAll(inTenant: tenantId)
             return
         }
-        accounts = [:]
+        accounts.removeAll()
         pendingMfaSignIns = [:]
         totpEnrollments = [:]
         temporaryProofs = [:]

@@ -26,7 +26,7 @@ extension Backend {
     /// and `uploadAccount` name their project in the body (`targetProjectId`), as the Admin
     /// API's batchGet and batchCreate name it in the path.
     func modernized(_ request: HTTPRequest) throws(APIError) -> HTTPRequest {
-        guard configuration.answersAsGoogleEmulator, request.path.hasPrefix(Self.relyingPartyPrefix) else { return request }
+        guard configuration.profile.has(.legacyRelyingPartyPaths), request.path.hasPrefix(Self.relyingPartyPrefix) else { return request }
         let name = String(request.path.dropFirst(Self.relyingPartyPrefix.count))
         let query = request.rawQuery.map { "?" + $0 } ?? ""
         var modern = request
@@ -59,7 +59,7 @@ extension Backend {
     /// A browser's preflight, answered for any origin and any headers it asks for, as Google's
     /// emulator does (it reflects them: some clients take no `*`); nil for any other request.
     func preflight(_ request: HTTPRequest) -> HTTPResponse? {
-        guard configuration.answersAsGoogleEmulator, request.method == "OPTIONS" else { return nil }
+        guard configuration.profile.has(.anyOriginAnswered), request.method == "OPTIONS" else { return nil }
         var headers: [(String, String)] = [("Access-Control-Allow-Methods", "GET,HEAD,PUT,PATCH,POST,DELETE"),
                                            ("Access-Control-Allow-Private-Network", "true"), ("Vary", "Origin, Access-Control-Request-Headers")]
         if let origin = request.header("Origin") { headers.append(("Access-Control-Allow-Origin", origin)) }
@@ -69,7 +69,7 @@ extension Backend {
 
     /// Any answer to a page of another origin may be read by it, as from Google's emulator.
     func allowingOrigin(of request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
-        guard configuration.answersAsGoogleEmulator, let origin = request.header("Origin"),
+        guard configuration.profile.has(.anyOriginAnswered), let origin = request.header("Origin"),
               !response.headers.contains(where: { $0.0.lowercased() == "access-control-allow-origin" }) else { return response }
         var allowed = response
         allowed.headers.append(("Access-Control-Allow-Origin", origin))

@@ -195,40 +195,22 @@ extension Backend {
 
     private func accounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
         if let answer = try privilegedAccounts(method, request) { return answer }
-        if configuration.answersAsGoogleEmulator, Self.targetProject(of: request) != nil {
+        if configuration.profile.has(.clientTargetProjectRefused), Self.targetProject(of: request) != nil {
             throw .badRequest("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
         }
-        return switch method {
-        case "createAuthUri": try createAuthUri(JSONBody(request, allowed: Self.createAuthUriFields))
-        case "signInWithIdp": try signInWithIdp(JSONBody(request, allowed: Self.signInWithIdpFields))
-        case "lookup": try lookup(JSONBody(request, allowed: Self.lookupFields))
-        case "signInWithPassword": try signInWithPassword(JSONBody(request, allowed: Self.signInWithPasswordFields))
-        case "signUp": try signUp(JSONBody(request, allowed: Self.signUpFields))
-        case "signInWithCustomToken": try signInWithCustomToken(JSONBody(request, allowed: Self.signInWithCustomTokenFields))
-        case "update": try update(JSONBody(request, allowed: Self.updateFields))
-        case "sendOobCode": try sendOobCode(JSONBody(request, allowed: Self.sendOobCodeFields))
-        case "resetPassword": try resetPassword(JSONBody(request, allowed: Self.resetPasswordFields))
-        case "signInWithEmailLink": try signInWithEmailLink(JSONBody(request, allowed: Self.signInWithEmailLinkFields))
-        case "delete": try delete(JSONBody(request, allowed: Self.deleteFields))
-        case "sendVerificationCode": try sendVerificationCode(JSONBody(request, allowed: Self.sendVerificationCodeFields))
-        case "signInWithPhoneNumber": try signInWithPhoneNumber(JSONBody(request, allowed: Self.signInWithPhoneNumberFields))
-        default: throw APIError.notFound
-        }
+        return try clientOperation("/v1/accounts:" + method, request)
     }
 
     private func multiFactor(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        switch method {
-        case "mfaSignIn:start": try mfaSignInStart(JSONBody(request, allowed: Self.mfaSignInStartFields))
-        case "mfaSignIn:finalize": try mfaSignInFinalize(JSONBody(request, allowed: Self.mfaSignInFinalizeFields))
-        case "mfaEnrollment:start": try mfaEnrollmentStart(JSONBody(request, allowed: Self.mfaEnrollmentStartFields))
-        case "mfaEnrollment:finalize": try mfaEnrollmentFinalize(JSONBody(request, allowed: Self.mfaEnrollmentFinalizeFields))
-        case "mfaEnrollment:withdraw": try mfaEnrollmentWithdraw(JSONBody(request, allowed: Self.mfaWithdrawFields))
-        case "passkeyEnrollment:start" where configuration.answersAsGoogleEmulator: try passkeyEnrollmentStart(JSONBody(request, allowed: Self.passkeyFields))
-        case "passkeyEnrollment:finalize" where configuration.answersAsGoogleEmulator: try passkeyEnrollmentFinalize(JSONBody(request, allowed: Self.passkeyFields))
-        case "passkeySignIn:start" where configuration.answersAsGoogleEmulator: passkeySignInStart()
-        case "passkeySignIn:finalize" where configuration.answersAsGoogleEmulator: try passkeySignInFinalize(JSONBody(request, allowed: Self.passkeyFields))
-        default: throw APIError.notFound
-        }
+        try clientOperation("/v2/accounts/" + method, request)
+    }
+
+    /// The client API's operation at `path` (Routes.swift), with the fields it takes.
+    private func clientOperation(_ path: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        guard let route = Route.find("POST", path, in: Self.clientRouteTable, profile: configuration.profile) else { throw .notFound }
+        // A body-less POST is an empty request, as for `passkeySignIn:start`, which names nothing.
+        let body = request.body.isEmpty ? JSONBody(fields: [:]) : try JSONBody(request, allowed: route.fields)
+        return try route.handle(self, body, nil)
     }
 
     private func providerPage(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
