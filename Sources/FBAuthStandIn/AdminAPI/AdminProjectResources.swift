@@ -49,10 +49,10 @@ extension Backend {
     var projectConfiguration: [String: Any] {
         var settings = projectSettings
         var signIn: [String: Any] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
-        if !phoneNumberSignIn.isEmpty { signIn["phoneNumber"] = phoneNumberSignIn }
+        if !phoneNumberSignIn.isEmpty { signIn["phoneNumber"] = phoneNumberSignIn.json }
         if let hashConfig = configuration.passwordHashConfig { signIn["hashConfig"] = hashConfig.hashConfig }
         settings["signIn"] = signIn
-        settings["blockingFunctions"] = blockingFunctions
+        settings["blockingFunctions"] = blockingFunctions.json
         settings["emailPrivacyConfig"] = ["enableImprovedEmailPrivacy": configuration.emailEnumerationProtection]
         return settings
     }
@@ -64,14 +64,7 @@ extension Backend {
     /// (what is not given goes back to its default), as Google's emulator updates it.
     private func updateProjectConfiguration(_ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
         let change = try Self.resource(request)
-        for (event, trigger) in (change["blockingFunctions"] as? [String: Any])?["triggers"] as? [String: Any] ?? [:] {
-            guard ["beforeCreate", "beforeSignIn", "beforeSendEmail", "beforeSendSms"].contains(event) else {
-                throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Event type is invalid.))")
-            }
-            guard let uri = (trigger as? [String: Any])?["functionUri"] as? String, let url = URLComponents(string: uri), url.scheme != nil, url.host != nil else {
-                throw .badRequest("INVALID_BLOCKING_FUNCTION : ((Expected an absolute URI with valid scheme and host.))")
-            }
-        }
+        _ = try BlockingFunctionsConfig(json: change["blockingFunctions"])  // refused before anything changes
         // Production's own scrypt parameters, output only there: the emulator takes them, so that
         // a `firebase auth:export` file's hashes sign in (they name no algorithm of their own).
         let masked = mask.map { $0.isEmpty || $0.split(separator: ",").contains { $0 == "signIn" || $0.hasPrefix("signIn.hashConfig") } } ?? true
@@ -89,11 +82,13 @@ extension Backend {
         }
         let phoneNumber = (updated["signIn"] as? [String: Any])?["phoneNumber"] as? [String: Any] ?? [:]
         try Self.checkTestPhoneNumbers(phoneNumber["testPhoneNumbers"], field: "signIn.phoneNumber.testPhoneNumbers")
-        phoneNumberSignIn = phoneNumber
+        // Everything is checked before anything changes.
+        let functions = try BlockingFunctionsConfig(json: updated["blockingFunctions"])
+        phoneNumberSignIn = PhoneSignInConfig(json: phoneNumber)
         projectSettings = updated.filter { Self.keptProjectSettings.contains($0.key) }
         configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
         configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
-        blockingFunctions = updated["blockingFunctions"] as? [String: Any] ?? [:]
+        blockingFunctions = functions
         if let hashConfig { configuration.passwordHashConfig = hashConfig }
         return projectConfiguration
     }
@@ -175,7 +170,7 @@ extension Backend {
 
     /// The request's JSON object, without `name` (the server names resources).
     private static func resource(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        guard var object = JSONText.parse(Data(request.body)) as? [String: Any] else {
+        guard var object = JSONText.parse(request.body) as? [String: Any] else {
             throw .invalidArgument("Invalid JSON payload received. Unexpected token.")
         }
         object["name"] = nil
@@ -220,7 +215,7 @@ extension Backend {
     func refuseDisabledTenant(_ request: HTTPRequest) throws(APIError) {
         guard !tenants.isEmpty else { return }
         var tenant = Self.pathTenant(of: request.path)
-        if tenant == nil, let body = JSONText.parse(Data(request.body)) as? [String: Any] { tenant = body["tenantId"] as? String }
+        if tenant == nil, let body = JSONText.parse(request.body) as? [String: Any] { tenant = body["tenantId"] as? String }
         guard let tenant, let resource = tenants[tenant] else { return }
         if resource["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
         try refuseDisabledSignInMethod(request, of: resource)
@@ -237,7 +232,7 @@ extension Backend {
     private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: [String: Any]) throws(APIError) {
         guard let method = request.path.split(separator: ":").last, request.path.contains("/v1/accounts:"),
               request.header("Authorization") == nil || (try? requireAdmin(request)) == nil else { return }
-        let body = JSONText.parse(Data(request.body)) as? [String: Any] ?? [:]
+        let body = JSONText.parse(request.body) as? [String: Any] ?? [:]
         let allows = { (flag: String) in tenant[flag] as? Bool == true }
         switch method {
         case "signUp" where body["idToken"] != nil || body["email"] != nil || body["password"] != nil:

@@ -26,8 +26,7 @@ extension Backend {
     static let blockingFunctionDeadline: TimeInterval = 7
 
     func blockingFunctionURI(_ event: BlockingEvent) -> URL? {
-        let trigger = (blockingFunctions["triggers"] as? [String: Any])?[event.rawValue] as? [String: Any]
-        return (trigger?["functionUri"] as? String).flatMap(URL.init(string:))
+        blockingFunctions.triggers[event].flatMap { URL(string: $0.functionUri) }
     }
 
     /// Whether any trigger is configured: requests are then answered off the serving thread.

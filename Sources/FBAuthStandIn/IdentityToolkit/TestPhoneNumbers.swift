@@ -10,7 +10,7 @@ extension Backend {
         if let tenantId {
             return (tenants[tenantId]?["testPhoneNumbers"] as? [String: Any])?[number] as? String
         }
-        return (phoneNumberSignIn["testPhoneNumbers"] as? [String: Any])?[number] as? String ?? configuration.testPhoneNumbers[number]
+        return phoneNumberSignIn.testPhoneNumbers[number] ?? configuration.testPhoneNumbers[number]
     }
 
     /// A `testPhoneNumbers` map as production takes it: at most 10 E.164 numbers, each with a

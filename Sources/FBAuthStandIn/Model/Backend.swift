@@ -21,12 +21,12 @@ final class Backend {
     }
     /// The project's blocking functions (`projects/P/config`, `--blocking-function`): their
     /// triggers are called (BlockingFunctions.swift).
-    var blockingFunctions: [String: Any] = [:]
+    var blockingFunctions = BlockingFunctionsConfig()
     /// Runs its argument with `StandIn`'s lock released, and takes it again: for a blocking
     /// function's call, which may take seconds, while other clients are served.
     var outsideLock: (() -> Void) -> Void = { $0() }
     /// The project configuration's `signIn.phoneNumber` (`enabled`, `testPhoneNumbers`), kept as set.
-    var phoneNumberSignIn: [String: Any] = [:]
+    var phoneNumberSignIn = PhoneSignInConfig()
     /// The project configuration's other settings as the Admin API last set them (`mfa`,
     /// `recaptchaConfig`, `passwordPolicyConfig`, `smsRegionConfig`, `mobileLinksConfig`), kept
     /// as given and read back as they were.
@@ -71,7 +71,7 @@ final class Backend {
     init(configuration: StandInConfiguration) {
         self.configuration = configuration
         if !configuration.blockingFunctionURIs.isEmpty {
-            blockingFunctions = ["triggers": configuration.blockingFunctionURIs.mapValues { ["functionUri": $0] }]
+            blockingFunctions = BlockingFunctionsConfig(uris: configuration.blockingFunctionURIs)
         }
     }
 

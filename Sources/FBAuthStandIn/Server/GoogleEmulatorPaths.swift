@@ -35,7 +35,7 @@ extension Backend {
             return modern
         }
         guard name == "downloadAccount" || name == "uploadAccount", request.method == "POST" else { return request }
-        var body = JSONText.parse(Data(request.body)) as? [String: Any] ?? [:]
+        var body = JSONText.parse(request.body) as? [String: Any] ?? [:]
         guard let project = body.removeValue(forKey: "targetProjectId") as? String, !project.isEmpty else {
             throw .badRequest("INSUFFICIENT_PERMISSION")
         }

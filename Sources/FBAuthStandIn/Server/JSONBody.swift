@@ -11,7 +11,7 @@ struct JSONBody {
     let fields: [String: Any]
 
     init(_ request: HTTPRequest, allowed: Set<String>) throws(APIError) {
-        guard let object = JSONText.parse(Data(request.body)) as? [String: Any] else {
+        guard let object = JSONText.parse(request.body) as? [String: Any] else {
             throw .invalidArgument("Invalid JSON payload received. Unexpected token.")
         }
         var fields: [String: Any] = [:]

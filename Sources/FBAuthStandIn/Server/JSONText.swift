@@ -15,11 +15,10 @@ package struct JSONNull: Equatable, Sendable {
 /// server does; fbauth's own decoding (Codable) stays independent of it.
 enum JSONText {
     /// Parses JSON; nil when the bytes are not JSON.
-    static func parse(_ data: Data) -> Any? {
-        (try? JSONDecoder().decode(Parsed.self, from: data))?.value
-    }
+    static func parse(_ data: Data) -> Any? { JSONReader.value(Array(data)) }
+    static func parse(_ bytes: [UInt8]) -> Any? { JSONReader.value(bytes) }
 
-    static func parse(_ text: String) -> Any? { parse(Data(text.utf8)) }
+    static func parse(_ text: String) -> Any? { JSONReader.value(Array(text.utf8)) }
 
     /// Compact JSON with keys sorted; `/` escaped as `\/` unless `escapingSlashes` is false.
     /// Written as bytes: a listing of a thousand accounts appended to a String was most of its
@@ -93,33 +92,5 @@ enum JSONText {
             output += bytes[runStart...]
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// Decodes any JSON value into the free-form representation.
-    private struct Parsed: Decodable {
-        let value: Any
-
-        /// The JSON types are tried most common first: each one that does not match throws a
-        /// DecodingError, and a thousand imported accounts' strings had cost four of those each.
-        /// The types are disjoint (a number is never a String or a Bool here), but for Int before
-        /// Double.
-        init(from decoder: Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                value = JSONNull()
-            } else if let text = try? container.decode(String.self) {
-                value = text
-            } else if let object = try? container.decode([String: Parsed].self) {
-                value = object.mapValues(\.value)
-            } else if let flag = try? container.decode(Bool.self) {
-                value = flag
-            } else if let number = try? container.decode(Int.self) {
-                value = number
-            } else if let number = try? container.decode(Double.self) {
-                value = number
-            } else {
-                value = try container.decode([Parsed].self).map(\.value)
-            }
-        }
     }
 }

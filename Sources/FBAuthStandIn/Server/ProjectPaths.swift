@@ -23,7 +23,7 @@ extension Backend {
     static func targetProject(of request: HTTPRequest) -> String? {
         guard request.path.hasPrefix("/identitytoolkit.googleapis.com/v1/accounts:"), request.body.count < 65_536,
               request.body.firstRange(of: Array("targetProjectId".utf8)) != nil,
-              let project = (JSONText.parse(Data(request.body)) as? [String: Any])?["targetProjectId"] as? String,
+              let project = (JSONText.parse(request.body) as? [String: Any])?["targetProjectId"] as? String,
               !project.isEmpty, project.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
         return project
     }

@@ -42,7 +42,7 @@ extension Backend {
 
     /// The answer with `fields` replaced by raw JSON text (appended after the others).
     static func amend(_ response: HTTPResponse, _ fields: [(field: String, json: String)]) -> HTTPResponse {
-        guard var object = JSONText.parse(Data(response.body)) as? [String: Any] else { return response }
+        guard var object = JSONText.parse(response.body) as? [String: Any] else { return response }
         for (field, _) in fields { object[field] = nil }
         var text = String(decoding: JSONText.data(object), as: UTF8.self)
         text.removeLast()  // "}"

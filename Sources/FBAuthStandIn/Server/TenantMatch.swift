@@ -14,14 +14,27 @@ extension Backend {
     /// user up in tenant B's state). A request that names no tenant is the token's own.
     func refuseTenantMismatch(_ request: HTTPRequest, pathTenant: String?) throws(APIError) {
         // Most requests name no tenant; only those are parsed again.
-        guard pathTenant != nil || request.body.firstRange(of: Array("tenant".utf8)) != nil else { return }
-        let body = JSONText.parse(Data(request.body)) as? [String: Any] ?? [:]
+        guard pathTenant != nil || Self.mentionsTenant(request.body) else { return }
+        let body = JSONText.parse(request.body) as? [String: Any] ?? [:]
         let bodyTenant = (body["tenantId"] ?? body["tenant_id"]) as? String
         if let pathTenant, let bodyTenant, pathTenant != bodyTenant { throw .badRequest("TENANT_ID_MISMATCH") }
         guard let asked = pathTenant ?? bodyTenant, !asked.isEmpty,
               let idToken = (body["idToken"] ?? body["id_token"]) as? String, let issued = idTokens[idToken] else { return }
         guard let tokenTenant = issued.tenantId else { throw .badRequest("USER_NOT_FOUND") }
         guard tokenTenant == asked else { throw .badRequest("TENANT_ID_MISMATCH") }
+    }
+
+    /// Whether `body` holds the word `tenant` anywhere: a plain scan, as a generic search cost a
+    /// 1,000-user import a seventh of its time.
+    static func mentionsTenant(_ body: [UInt8]) -> Bool {
+        let word: [UInt8] = Array("tenant".utf8)
+        return body.withUnsafeBufferPointer { bytes in
+            guard bytes.count >= word.count else { return false }
+            for start in 0...(bytes.count - word.count) where bytes[start] == word[0] {
+                if (1..<word.count).allSatisfy({ bytes[start + $0] == word[$0] }) { return true }
+            }
+            return false
+        }
     }
 
     /// `projects/P/tenants/T/…`: T.
