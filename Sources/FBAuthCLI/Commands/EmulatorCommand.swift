@@ -58,6 +58,10 @@ enum EmulatorCommand: RunnableCommand {
             emulator answers otherwise than production, it answers as Google's does. The whole \
             list: fbauth help emulator.
 
+            A users page is at its address (http://127.0.0.1:PORT/ in a browser): it lists, \
+            searches, adds, edits and deletes the users of each project and tenant, and is served \
+            to that address only. JSON clients of / still get the status answer.
+
             Blocking functions are called as Google's emulator calls them (--blocking-function \
             beforeSignIn=http://127.0.0.1:8081/, or the Admin API's blockingFunctions): the \
             user's changes and session claims they answer are applied, and a refusal reaches \

@@ -31,7 +31,7 @@ extension Backend {
         case ("GET", "config", 1): return projectConfiguration
         case ("PATCH", "config", 1): return try updateProjectConfiguration(request, mask: query["updateMask"])
         case ("POST", "tenants", 1): return try createTenant(request, parent: parent)
-        case ("GET", "tenants", 1): return list("tenants", Array(tenants.values), query: query)
+        case ("GET", "tenants", 1): return list("tenants", tenants.values.map(\.resource), query: query)
         case (_, "tenants", 2): return try tenant(rest[1], request, query: query)
         case ("POST", let collection?, 1) where Self.providerCollections[collection] != nil:
             return try createProviderConfig(collection, parent: parent, request, query: query)
@@ -106,13 +106,12 @@ extension Backend {
         if mfa["state"] == nil { mfa["state"] = "DISABLED" }
         if mfa["enabledProviders"] == nil { mfa["enabledProviders"] = [String]() }
         resource["mfaConfig"] = mfa
-        try Self.checkTestPhoneNumbers(resource["testPhoneNumbers"], field: "testPhoneNumbers")
-        tenants[id] = resource
+        tenants[id] = try Tenant(resource: resource)
         return resource
     }
 
     private func tenant(_ id: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
-        guard var resource = tenants[id] else { throw APIError(httpStatus: 404, message: "TENANT_NOT_FOUND", status: "NOT_FOUND", reason: "notFound") }
+        guard var resource = tenants[id]?.resource else { throw APIError(httpStatus: 404, message: "TENANT_NOT_FOUND", status: "NOT_FOUND", reason: "notFound") }
         switch request.method {
         case "GET": return resource
         case "DELETE":
@@ -121,8 +120,7 @@ extension Backend {
             return [:]
         case "PATCH":
             Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
-            try Self.checkTestPhoneNumbers(resource["testPhoneNumbers"], field: "testPhoneNumbers")
-            tenants[id] = resource
+            tenants[id] = try Tenant(resource: resource)
             return resource
         default: throw .notFound
         }
@@ -216,35 +214,33 @@ extension Backend {
         guard !tenants.isEmpty else { return }
         var tenant = Self.pathTenant(of: request.path)
         if tenant == nil, let body = JSONText.parse(request.body) as? [String: Any] { tenant = body["tenantId"] as? String }
-        guard let tenant, let resource = tenants[tenant] else { return }
-        if resource["disableAuth"] as? Bool == true { throw .badRequest("PROJECT_DISABLED") }
-        try refuseDisabledSignInMethod(request, of: resource)
+        guard let tenant, let settings = tenants[tenant]?.settings else { return }
+        if settings.disablesAuth { throw .badRequest("PROJECT_DISABLED") }
+        try refuseDisabledSignInMethod(request, of: settings)
         // A tenant's second factors by SMS, as its mfaConfig says (firebase-tools operations.ts).
-        if request.path.contains("/v2/accounts/mfa"), let mfa = resource["mfaConfig"] as? [String: Any] {
-            let enabled = ["ENABLED", "MANDATORY"].contains(mfa["state"] as? String ?? "") && (mfa["enabledProviders"] as? [String] ?? []).contains("PHONE_SMS")
-            guard enabled else { throw .badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.") }
+        if request.path.contains("/v2/accounts/mfa"), !settings.allowsSMSSecondFactors {
+            throw .badRequest("OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
         }
     }
 
     /// A tenant's sign-in methods, off unless it was made with them (firebase-tools
     /// operations.ts: `allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`).
     /// An administrator's calls are not sign-ins.
-    private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: [String: Any]) throws(APIError) {
+    private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: Tenant.Settings) throws(APIError) {
         guard let method = request.path.split(separator: ":").last, request.path.contains("/v1/accounts:"),
               request.header("Authorization") == nil || (try? requireAdmin(request)) == nil else { return }
         let body = JSONText.parse(request.body) as? [String: Any] ?? [:]
-        let allows = { (flag: String) in tenant[flag] as? Bool == true }
         switch method {
         case "signUp" where body["idToken"] != nil || body["email"] != nil || body["password"] != nil:
-            if !allows("allowPasswordSignup") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+            if !tenant.allowsPasswords { throw .badRequest("OPERATION_NOT_ALLOWED") }
         case "signUp":
-            if !allows("enableAnonymousUser") { throw .badRequest("ADMIN_ONLY_OPERATION") }
+            if !tenant.allowsAnonymousUsers { throw .badRequest("ADMIN_ONLY_OPERATION") }
         case "signInWithPassword", "resetPassword":
-            if !allows("allowPasswordSignup") { throw .badRequest("PASSWORD_LOGIN_DISABLED") }
+            if !tenant.allowsPasswords { throw .badRequest("PASSWORD_LOGIN_DISABLED") }
         case "signInWithEmailLink":
-            if !allows("enableEmailLinkSignin") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+            if !tenant.allowsEmailLinks { throw .badRequest("OPERATION_NOT_ALLOWED") }
         case "sendOobCode" where body["requestType"] as? String == "EMAIL_SIGNIN":
-            if !allows("enableEmailLinkSignin") { throw .badRequest("OPERATION_NOT_ALLOWED") }
+            if !tenant.allowsEmailLinks { throw .badRequest("OPERATION_NOT_ALLOWED") }
         default:
             break
         }

@@ -142,8 +142,11 @@ extension Backend {
     }
 
     static func looksLikeEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+        // One `@`, with something on each side; over the bytes (an import checks thousands).
+        let bytes = text.utf8
+        guard let at = bytes.firstIndex(of: UInt8(ascii: "@")) else { return false }
+        let after = bytes.index(after: at)
+        return at != bytes.startIndex && after != bytes.endIndex && !bytes[after...].contains(UInt8(ascii: "@"))
     }
 
     /// Whether `password` is the user's: the one in clear, or the one its imported hash was made

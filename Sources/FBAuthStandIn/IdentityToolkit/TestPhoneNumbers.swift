@@ -8,7 +8,7 @@ extension Backend {
     /// is no test number.
     func testPhoneCode(for number: String, tenantId: String?) -> String? {
         if let tenantId {
-            return (tenants[tenantId]?["testPhoneNumbers"] as? [String: Any])?[number] as? String
+            return tenants[tenantId]?.settings.testPhoneNumbers[number]
         }
         return phoneNumberSignIn.testPhoneNumbers[number] ?? configuration.testPhoneNumbers[number]
     }
