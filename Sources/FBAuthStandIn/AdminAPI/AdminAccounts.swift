@@ -8,36 +8,6 @@ import LoopbackHTTP
 extension Backend {
     static let adminPrefix = "/identitytoolkit.googleapis.com/v1/projects/"
 
-    /// The Admin API's calls on users, `projects/P[/tenants/T]/accounts…` and
-    /// `projects/P[/tenants/T]:createSessionCookie`, as firebase-admin makes them: authorized by
-    /// `requireAdmin`, on the project the path names (each project has users of its own).
-    func adminAccounts(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        try requireAdmin(request)
-        // `P/accounts:lookup`, `P/tenants/T/accounts`, `P:createSessionCookie`, …
-        var rest = request.path.dropFirst(Self.adminPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        if let colon = rest.last?.firstIndex(of: ":"), rest.count == 1 || rest.count == 3 {
-            let last = rest.removeLast()
-            rest += [String(last[..<colon]), String(last[colon...])]
-        }
-        var tenant: String?
-        let method: String
-        switch rest.count {
-        case 2: method = rest[1]
-        case 4 where rest[1] == "tenants": (tenant, method) = (rest[2], rest[3])
-        default: throw .notFound
-        }
-        guard rest[0] == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
-        // A body that names another tenant than the path, or an ID token of another tenant, was
-        // refused before (`refuseTenantMismatch`).
-        let path = "/v1/projects/{targetProjectId}" + (tenant == nil ? "" : "/tenants/{tenantId}") + (method.hasPrefix(":") ? method : "/" + method)
-        guard let route = Route.find(request.method, path, in: Self.adminRouteTable, profile: configuration.profile) else { throw .notFound }
-        // A GET's fields are its query's (the first of each name).
-        var query: [String: Any] = [:]
-        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
-        let body = request.method == "GET" ? JSONBody(fields: query) : try JSONBody(request, allowed: route.fields)
-        return try route.handle(self, body, tenant)
-    }
-
     /// `accounts:lookup` by uid, email, phone number or provider id: the users found, no `users`
     /// at all when none is (as production answers an unknown uid).
     func adminLookup(_ body: JSONBody, tenant: String?) throws(APIError) -> [String: Any] {

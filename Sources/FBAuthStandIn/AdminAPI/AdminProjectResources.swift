@@ -15,35 +15,6 @@ extension Backend {
         "oauthIdpConfigs": ("oauthIdpConfigId", "oidc."), "inboundSamlConfigs": ("inboundSamlConfigId", "saml."),
     ]
 
-    func adminProjectResources(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        try requireAdmin(request)
-        var rest = request.path.dropFirst(Self.adminV2Prefix.count).split(separator: "/").map(String.init)
-        guard let project = rest.first, project == configuration.projectId else { throw .blocked("The caller does not have permission", reason: "PERMISSION_DENIED") }
-        rest.removeFirst()
-        var parent = "projects/\(project)"
-        if rest.count >= 3, rest[0] == "tenants", Self.providerCollections[rest[2]] != nil {
-            parent += "/tenants/\(rest[1])"
-            rest.removeFirst(2)
-        }
-        var query: [String: String] = [:]
-        for item in request.queryItems where query[item.name] == nil { query[item.name] = item.value }
-        switch (request.method, rest.first, rest.count) {
-        case ("GET", "config", 1): return projectConfiguration
-        case ("PATCH", "config", 1): return try updateProjectConfiguration(request, mask: query["updateMask"])
-        case ("POST", "tenants", 1): return try createTenant(request, parent: parent)
-        case ("GET", "tenants", 1): return list("tenants", tenants.values.map(\.resource), query: query)
-        case (_, "tenants", 2): return try tenant(rest[1], request, query: query)
-        case ("POST", let collection?, 1) where Self.providerCollections[collection] != nil:
-            return try createProviderConfig(collection, parent: parent, request, query: query)
-        case ("GET", let collection?, 1) where Self.providerCollections[collection] != nil:
-            // Only the parent's own: a project's list holds none of its tenants' configurations.
-            return list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix("\(parent)/\(collection)/") }.values), query: query)
-        case (_, let collection?, 2) where Self.providerCollections[collection] != nil:
-            return try providerConfig(collection, name: "\(parent)/\(collection)/\(rest[1])", request, query: query)
-        default: throw .notFound
-        }
-    }
-
     /// The project's configuration as Google's Auth emulator keeps it (firebase-tools state.ts,
     /// `AgentProjectState.config`): duplicate emails, email privacy, blocking functions.
     var projectConfiguration: [String: Any] {
@@ -62,7 +33,7 @@ extension Backend {
 
     /// `PATCH projects/P/config`: the fields `updateMask` names, or, without a mask, all of it
     /// (what is not given goes back to its default), as Google's emulator updates it.
-    private func updateProjectConfiguration(_ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
+    func updateProjectConfiguration(_ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
         let change = try Self.resource(request)
         _ = try BlockingFunctionsConfig(json: change["blockingFunctions"])  // refused before anything changes
         // Production's own scrypt parameters, output only there: the emulator takes them, so that
@@ -93,7 +64,8 @@ extension Backend {
         return projectConfiguration
     }
 
-    private func createTenant(_ request: HTTPRequest, parent: String) throws(APIError) -> [String: Any] {
+    func createTenant(_ request: HTTPRequest) throws(APIError) -> [String: Any] {
+        let parent = "projects/\(configuration.projectId)"
         var resource = try Self.resource(request)
         let id = "\(((resource["displayName"] as? String) ?? "tenant").lowercased().filter { $0.isLetter || $0.isNumber }.prefix(20))-\(RandomToken.make(bytes: 4).lowercased().filter { $0.isLetter || $0.isNumber }.prefix(5))"
         resource["name"] = "\(parent)/tenants/\(id)"
@@ -106,27 +78,38 @@ extension Backend {
         if mfa["state"] == nil { mfa["state"] = "DISABLED" }
         if mfa["enabledProviders"] == nil { mfa["enabledProviders"] = [String]() }
         resource["mfaConfig"] = mfa
-        tenants[id] = try Tenant(resource: resource)
+        tenants[id] = try TenantRecord(resource: resource)
         return resource
     }
 
-    private func tenant(_ id: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
-        guard var resource = tenants[id]?.resource else { throw APIError(httpStatus: 404, message: "TENANT_NOT_FOUND", status: "NOT_FOUND", reason: "notFound") }
-        switch request.method {
-        case "GET": return resource
-        case "DELETE":
-            tenants[id] = nil
-            accounts.removeAll(inTenant: id)
-            return [:]
-        case "PATCH":
-            Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
-            tenants[id] = try Tenant(resource: resource)
-            return resource
-        default: throw .notFound
-        }
+    func listTenants(query: [String: String]) -> [String: Any] { list("tenants", tenants.values.map(\.resource), query: query) }
+
+    func tenantResource(_ id: String) throws(APIError) -> [String: Any] {
+        guard let tenant = tenants[id] else { throw APIError(httpStatus: 404, message: "TENANT_NOT_FOUND", status: "NOT_FOUND", reason: "notFound") }
+        return tenant.resource
     }
 
-    private func createProviderConfig(_ collection: String, parent: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
+    func updateTenant(_ id: String, _ request: HTTPRequest, mask: String?) throws(APIError) -> [String: Any] {
+        var resource = try tenantResource(id)
+        Self.apply(try Self.resource(request), to: &resource, mask: mask)
+        tenants[id] = try TenantRecord(resource: resource)
+        return resource
+    }
+
+    /// The tenant and its users.
+    func deleteTenant(_ id: String) throws(APIError) -> [String: Any] {
+        _ = try tenantResource(id)
+        tenants[id] = nil
+        accounts.removeAll(inTenant: id)
+        return [:]
+    }
+
+    /// Only the parent's own: a project's list holds none of its tenants' configurations.
+    func listProviderConfigs(_ collection: String, parent: String, query: [String: String]) -> [String: Any] {
+        list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix("\(parent)/\(collection)/") }.values), query: query)
+    }
+
+    func createProviderConfig(_ collection: String, parent: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
         guard let kind = Self.providerCollections[collection] else { throw .notFound }
         guard let id = query[kind.idParameter], id.hasPrefix(kind.prefix), id.count > kind.prefix.count else {
             throw .badRequest("INVALID_PROVIDER_ID : \(kind.idParameter) must start with \(kind.prefix)")
@@ -139,7 +122,7 @@ extension Backend {
         return resource
     }
 
-    private func providerConfig(_ collection: String, name: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
+    func providerConfig(_ collection: String, name: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
         guard var resource = providerConfigs[collection]?[name] else {
             throw APIError(httpStatus: 404, message: "CONFIGURATION_NOT_FOUND", status: "NOT_FOUND", reason: "notFound")
         }
@@ -226,7 +209,7 @@ extension Backend {
     /// A tenant's sign-in methods, off unless it was made with them (firebase-tools
     /// operations.ts: `allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`).
     /// An administrator's calls are not sign-ins.
-    private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: Tenant.Settings) throws(APIError) {
+    private func refuseDisabledSignInMethod(_ request: HTTPRequest, of tenant: TenantRecord.Settings) throws(APIError) {
         guard let method = request.path.split(separator: ":").last, request.path.contains("/v1/accounts:"),
               request.header("Authorization") == nil || (try? requireAdmin(request)) == nil else { return }
         let body = JSONText.parse(request.body) as? [String: Any] ?? [:]

@@ -32,7 +32,7 @@ final class Backend {
     /// as given and read back as they were.
     var projectSettings: [String: Any] = [:]
     /// Tenants made through the Admin API (`projects/P/tenants`), by id: their resource.
-    var tenants: [String: Tenant] = [:]
+    var tenants: [String: TenantRecord] = [:]
     /// OpenID Connect and SAML provider configurations (`oauthIdpConfigs`, `inboundSamlConfigs`),
     /// by collection, then by resource name.
     var providerConfigs: [String: [String: [String: Any]]] = [:]

@@ -90,6 +90,9 @@ extension Backend {
         }
     }
 
+    /// Google's other services the emulator stands in for (App Check, OAuth tokens, the metadata
+    /// server, certificates) and its own pages come first; every Identity Toolkit, securetoken
+    /// and emulator operation is in the route table (Routes.swift).
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         do {
@@ -108,14 +111,9 @@ extension Backend {
             if path == Self.metadataTokenPath, request.method == "GET" {
                 return metadataToken(request)
             }
-            if path.hasPrefix(Self.adminPrefix) {
-                try refuseTenantMismatch(request, pathTenant: Self.pathTenant(of: path))
-                try refuseDisabledTenant(request)
-                return JSONResponse.make(200, try adminAccounts(request))
-            }
-            if path.hasPrefix(Self.adminV2Prefix) {
-                return JSONResponse.make(200, try adminProjectResources(request))
-            }
+            // The Admin API, server to server: App Check is not asked of it either.
+            if let answer = try answer(request, from: Self.adminRoutes) { return JSONResponse.make(200, answer) }
+            if path.hasPrefix(Self.adminPrefix) || path.hasPrefix(Self.adminV2Prefix) { throw APIError.notFound }
             try requireAppCheck(request)
             if path.hasPrefix("/fake-idp/") {
                 return try providerPage(request)
@@ -137,80 +135,19 @@ extension Backend {
                 response.headers.append(("Cache-Control", "public, max-age=21600, must-revalidate, no-transform"))
                 return response
             }
-            if path == "/identitytoolkit.googleapis.com/v1/projects" {
-                try checkAPIKey(request)
-                guard request.method == "GET" else { throw APIError.notFound }
-                return JSONResponse.make(200, projectConfig())
-            }
             if path == "/" {
                 return JSONResponse.make(200, ["authEmulator": ["ready": true], "fbauthStandIn": true])
             }
-            if let answer = try emulatorProjectAPI(request) { return answer }
             if path == "/emulator/action", request.method == "GET" {
                 return actionHandler(request)
             }
-            if path == "/identitytoolkit.googleapis.com/v2/passwordPolicy" {
-                try checkAPIKey(request)
-                guard request.method == "GET" else { throw APIError.notFound }
-                return JSONResponse.make(200, try passwordPolicyAnswer())
-            }
-            if path == "/identitytoolkit.googleapis.com/v2/recaptchaConfig" || path == "/identitytoolkit.googleapis.com/v1/recaptchaParams" {
-                try checkAPIKey(request)
-                guard request.method == "GET" else { throw APIError.notFound }
-                return JSONResponse.make(200, path.hasSuffix("recaptchaConfig") ? try recaptchaConfig() : recaptchaParams())
-            }
-            if path == "/identitytoolkit.googleapis.com/v2/accounts:revokeToken" {
-                try checkAPIKey(request)
-                guard request.method == "POST" else { throw APIError.notFound }
-                return JSONResponse.make(200, try revokeToken(JSONBody(request, allowed: Self.revokeTokenFields)))
-            }
-            let mfaPrefix = "/identitytoolkit.googleapis.com/v2/accounts/"
-            if path.hasPrefix(mfaPrefix) {
-                try checkAPIKey(request)
-                guard request.method == "POST" else { throw APIError.notFound }
-                try refuseTenantMismatch(request, pathTenant: nil)
-                try refuseDisabledTenant(request)
-                return JSONResponse.make(200, try multiFactor(String(path.dropFirst(mfaPrefix.count)), request))
-            }
-            let apiPrefix = "/identitytoolkit.googleapis.com/v1/accounts:"
-            if path.hasPrefix(apiPrefix) {
-                try checkAPIKey(request)
-                guard request.method == "POST" else { throw APIError.notFound }
-                try refuseTenantMismatch(request, pathTenant: nil)
-                try refuseDisabledTenant(request)
-                return JSONResponse.make(200, try accounts(String(path.dropFirst(apiPrefix.count)), request))
-            }
-            if path == "/securetoken.googleapis.com/v1/token" {
-                try checkAPIKey(request)
-                guard request.method == "POST" else { throw APIError.notFound }
-                return JSONResponse.make(200, try grantToken(request))
-            }
+            if let answer = try answer(request, from: Self.clientRoutes) { return JSONResponse.make(200, answer) }
             throw APIError.notFound
         } catch let error as APIError {
             return error.response
         } catch {
             return APIError(httpStatus: 500, message: "INTERNAL : \(error)", status: "INTERNAL").response
         }
-    }
-
-    private func accounts(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        if let answer = try privilegedAccounts(method, request) { return answer }
-        if configuration.profile.has(.clientTargetProjectRefused), Self.targetProject(of: request) != nil {
-            throw .badRequest("INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
-        }
-        return try clientOperation("/v1/accounts:" + method, request)
-    }
-
-    private func multiFactor(_ method: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        try clientOperation("/v2/accounts/" + method, request)
-    }
-
-    /// The client API's operation at `path` (Routes.swift), with the fields it takes.
-    private func clientOperation(_ path: String, _ request: HTTPRequest) throws(APIError) -> [String: Any] {
-        guard let route = Route.find("POST", path, in: Self.clientRouteTable, profile: configuration.profile) else { throw .notFound }
-        // A body-less POST is an empty request, as for `passkeySignIn:start`, which names nothing.
-        let body = request.body.isEmpty ? JSONBody(fields: [:]) : try JSONBody(request, allowed: route.fields)
-        return try route.handle(self, body, nil)
     }
 
     private func providerPage(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
@@ -224,7 +161,7 @@ extension Backend {
 
     /// `?key=` or `x-goog-api-key`; any non-empty key unless valid keys are configured; then
     /// the key's application restrictions, with production's messages.
-    private func checkAPIKey(_ request: HTTPRequest) throws(APIError) {
+    func checkAPIKey(_ request: HTTPRequest) throws(APIError) {
         let key = request.queryItems.first { $0.name == "key" }?.value ?? request.header("x-goog-api-key")
         // An administrator's OAuth token stands for a key, as production (and Google's Auth
         // emulator, with `Bearer owner`) takes one.

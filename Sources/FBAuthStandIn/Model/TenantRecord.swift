@@ -1,7 +1,7 @@
 /// A tenant as the Admin API made it (`projects/P/tenants`): its resource, read back as it was
 /// set (as Google's emulator keeps it), and the settings the emulator acts on, typed and made
 /// from the resource whenever it changes, so that no sign-in reads the resource itself.
-struct Tenant {
+struct TenantRecord {
     private(set) var resource: [String: Any]
     private(set) var settings: Settings
 
