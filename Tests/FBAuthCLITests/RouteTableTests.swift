@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Issue 59, item 6: the emulator's route table (Routes.swift) against Google's own description
+/// Issue 59, item 6: the emulator's route table (RouteTable.swift) against Google's own description
 /// of the API, which Google's emulator serves at `/emulator/openapi.json` (firebase-tools
 /// `src/emulator/auth/apiSpec.js`): every operation fbauth serves — the client API, the Admin
 /// API's users and v2 resources, securetoken and the emulator's own — is a path and method

@@ -92,7 +92,7 @@ extension Backend {
 
     /// Google's other services the emulator stands in for (App Check, OAuth tokens, the metadata
     /// server, certificates) and its own pages come first; every Identity Toolkit, securetoken
-    /// and emulator operation is in the route table (Routes.swift).
+    /// and emulator operation is in the route table (RouteTable.swift).
     private func answer(_ request: HTTPRequest) -> HTTPResponse {
         let path = request.path
         do {
