@@ -130,6 +130,23 @@ import Testing
         #expect((JSONReader.value(Array(#"{"a":1,"a":2}"#.utf8)) as? [String: Any])?["a"] as? Int == 2)
     }
 
+    /// What the emulator keeps as given (tenants, provider configurations, settings, claims) is
+    /// kept as JSONValue: every document reads back as it was, and a value that is no JSON is
+    /// not kept.
+    @Test func keptValuesReadBackAsTheyWere() throws {
+        var random = Seeded(state: 5)
+        for _ in 0..<500 {
+            let text = Self.document(&random)
+            let read = try #require(JSONReader.value(Array(text.utf8)))
+            let kept = try #require(JSONValue(read))
+            #expect(JSONText.data(["v": kept.any]) == JSONText.data(["v": read]), "\(text)")
+            #expect(JSONValue(kept.any) == kept)
+        }
+        #expect(JSONValue(["id": Int64(7), "small": UInt8(3), "flag": true, "half": 0.5] as [String: Any])
+                == .object(["id": .int(7), "small": .int(3), "flag": .bool(true), "half": .double(0.5)]))
+        #expect(JSONValue(["date": Date()] as [String: Any]) == nil && JSONValue.members(["a": [1, Date()] as [Any]]) == nil)
+    }
+
     @Test func nestingIsBoundedInsteadOfRecursedInto() {
         let deepest = String(repeating: "[", count: JSONReader.deepest) + String(repeating: "]", count: JSONReader.deepest)
         #expect(JSONReader.value(Array(deepest.utf8)) != nil)

@@ -18,7 +18,7 @@ extension Backend {
     /// The project's configuration as Google's Auth emulator keeps it (firebase-tools state.ts,
     /// `AgentProjectState.config`): duplicate emails, email privacy, blocking functions.
     var projectConfiguration: [String: Any] {
-        var settings = projectSettings
+        var settings = projectSettings.object
         var signIn: [String: Any] = ["allowDuplicateEmails": !configuration.oneAccountPerEmail]
         if !phoneNumberSignIn.isEmpty { signIn["phoneNumber"] = phoneNumberSignIn.json }
         if let hashConfig = configuration.passwordHashConfig { signIn["hashConfig"] = hashConfig.hashConfig }
@@ -56,7 +56,7 @@ extension Backend {
         // Everything is checked before anything changes.
         let functions = try BlockingFunctionsConfig(json: updated["blockingFunctions"])
         phoneNumberSignIn = PhoneSignInConfig(json: phoneNumber)
-        projectSettings = updated.filter { Self.keptProjectSettings.contains($0.key) }
+        projectSettings = JSONValue.members(updated.filter { Self.keptProjectSettings.contains($0.key) }) ?? [:]
         configuration.oneAccountPerEmail = !((updated["signIn"] as? [String: Any])?["allowDuplicateEmails"] as? Bool ?? false)
         configuration.emailEnumerationProtection = (updated["emailPrivacyConfig"] as? [String: Any])?["enableImprovedEmailPrivacy"] as? Bool ?? false
         blockingFunctions = functions
@@ -106,7 +106,7 @@ extension Backend {
 
     /// Only the parent's own: a project's list holds none of its tenants' configurations.
     func listProviderConfigs(_ collection: String, parent: String, query: [String: String]) -> [String: Any] {
-        list(collection, Array((providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix("\(parent)/\(collection)/") }.values), query: query)
+        list(collection, (providerConfigs[collection] ?? [:]).filter { $0.key.hasPrefix("\(parent)/\(collection)/") }.values.map(\.object), query: query)
     }
 
     func createProviderConfig(_ collection: String, parent: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
@@ -118,12 +118,12 @@ extension Backend {
         guard providerConfigs[collection]?[name] == nil else { throw APIError(httpStatus: 409, message: "DUPLICATE_IDP_ID", status: "ALREADY_EXISTS", reason: "alreadyExists") }
         var resource = try Self.resource(request)
         resource["name"] = name
-        providerConfigs[collection, default: [:]][name] = resource
+        providerConfigs[collection, default: [:]][name] = try Self.kept(resource)
         return resource
     }
 
     func providerConfig(_ collection: String, name: String, _ request: HTTPRequest, query: [String: String]) throws(APIError) -> [String: Any] {
-        guard var resource = providerConfigs[collection]?[name] else {
+        guard var resource = providerConfigs[collection]?[name]?.object else {
             throw APIError(httpStatus: 404, message: "CONFIGURATION_NOT_FOUND", status: "NOT_FOUND", reason: "notFound")
         }
         switch request.method {
@@ -133,7 +133,7 @@ extension Backend {
             return [:]
         case "PATCH":
             Self.apply(try Self.resource(request), to: &resource, mask: query["updateMask"])
-            providerConfigs[collection]?[name] = resource
+            providerConfigs[collection]?[name] = try Self.kept(resource)
             return resource
         default: throw .notFound
         }
@@ -147,6 +147,12 @@ extension Backend {
         var answer: [String: Any] = [key: Array(sorted.prefix(size))]
         if sorted.count > size, let last = sorted.prefix(size).last?["name"] as? String { answer["nextPageToken"] = last }
         return answer
+    }
+
+    /// `resource` as it is kept: JSON (what a request gave always is).
+    private static func kept(_ resource: [String: Any]) throws(APIError) -> [String: JSONValue] {
+        guard let members = JSONValue.members(resource) else { throw .internalError("INTERNAL : a resource that is no JSON") }
+        return members
     }
 
     /// The request's JSON object, without `name` (the server names resources).

@@ -47,7 +47,14 @@ struct Account {
     /// When the password was last set.
     var passwordUpdatedAt: Date?
     /// Claims set by the Admin SDK (`customAttributes`), added to every ID token.
-    var customClaims: [String: Any] = [:]
+    var customClaims: [String: Any] {
+        get { storedClaims.object }
+        // Claims come from JSON (an Admin call's `customAttributes`, a function's answer, an
+        // import), so every value is one; a value that is no JSON could not be kept.
+        set { storedClaims = JSONValue.members(newValue) ?? [:] }
+    }
+    /// The claims as they are kept; read and set them as `customClaims`.
+    var storedClaims: [String: JSONValue] = [:]
     /// A password hash an import gave (`accounts:batchCreate`), kept as given, and how it was
     /// made (the batch's `hashAlgorithm`; without one, the project's own `hashConfig`).
     var importedPasswordHash: String?

@@ -30,12 +30,12 @@ final class Backend {
     /// The project configuration's other settings as the Admin API last set them (`mfa`,
     /// `recaptchaConfig`, `passwordPolicyConfig`, `smsRegionConfig`, `mobileLinksConfig`), kept
     /// as given and read back as they were.
-    var projectSettings: [String: Any] = [:]
+    var projectSettings: [String: JSONValue] = [:]
     /// Tenants made through the Admin API (`projects/P/tenants`), by id: their resource.
     var tenants: [String: TenantRecord] = [:]
     /// OpenID Connect and SAML provider configurations (`oauthIdpConfigs`, `inboundSamlConfigs`),
     /// by collection, then by resource name.
-    var providerConfigs: [String: [String: [String: Any]]] = [:]
+    var providerConfigs: [String: [String: [String: JSONValue]]] = [:]
     /// Proofs of a verified phone number another user has (`signInWithPhoneNumber`), by proof.
     var temporaryProofs: [String: String] = [:]
     var pendingAuthorizations: [String: PendingAuthorization] = [:]

@@ -62,7 +62,16 @@ struct IssuedRefreshToken {
     var secondFactor: SecondFactorClaim?
     /// The `claims` of the custom token the session signed in with: in every ID token of the
     /// session, refreshed ones too (as production and Google's emulator keep them).
-    var developerClaims: [String: Any] = [:]
+    var developerClaims: [String: Any] {
+        get { storedClaims.object }
+        set { storedClaims = JSONValue.members(newValue) ?? [:] }
+    }
+    private var storedClaims: [String: JSONValue] = [:]
+
+    init(localId: String, tenantId: String?, issuedAt: Date, signInProvider: String, secondFactor: SecondFactorClaim?, developerClaims: [String: Any] = [:]) {
+        (self.localId, self.tenantId, self.issuedAt, self.signInProvider, self.secondFactor) = (localId, tenantId, issuedAt, signInProvider, secondFactor)
+        self.developerClaims = developerClaims
+    }
 }
 
 /// `firebase.sign_in_second_factor` and `firebase.second_factor_identifier` of an ID token.

@@ -1,11 +1,13 @@
 /// A tenant as the Admin API made it (`projects/P/tenants`): its resource, read back as it was
 /// set (as Google's emulator keeps it), and the settings the emulator acts on, typed and made
 /// from the resource whenever it changes, so that no sign-in reads the resource itself.
-struct TenantRecord {
-    private(set) var resource: [String: Any]
+struct TenantRecord: Equatable, Sendable {
+    private let stored: [String: JSONValue]
     private(set) var settings: Settings
+    /// The resource as it was set.
+    var resource: [String: Any] { stored.object }
 
-    struct Settings: Equatable {
+    struct Settings: Equatable, Sendable {
         /// `disableAuth`: no sign-in and no user (`PROJECT_DISABLED`).
         var disablesAuth: Bool
         /// `allowPasswordSignup`, `enableEmailLinkSignin`, `enableAnonymousUser`: off unless set.
@@ -21,7 +23,8 @@ struct TenantRecord {
     /// `resource`, its test phone numbers checked as production checks them.
     init(resource: [String: Any]) throws(APIError) {
         try Backend.checkTestPhoneNumbers(resource["testPhoneNumbers"], field: "testPhoneNumbers")
-        self.resource = resource
+        guard let stored = JSONValue.members(resource) else { throw .internalError("INTERNAL : a tenant that is no JSON") }
+        self.stored = stored
         let flag = { (name: String) in resource[name] as? Bool == true }
         let mfa = resource["mfaConfig"] as? [String: Any] ?? [:]
         settings = Settings(

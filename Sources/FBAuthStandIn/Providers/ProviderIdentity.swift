@@ -18,14 +18,34 @@ struct ProviderIdentity {
     var screenName: String?
     var firstName: String?
     var lastName: String?
-    /// The provider's own profile JSON (Firebase's `rawUserInfo`).
-    var rawUserInfo: [String: Any]
+    /// The provider's own profile JSON (Firebase's `rawUserInfo`), kept as JSON.
+    var rawUserInfoJSON: [String: JSONValue]
     var accessToken: String
     var idToken: String?
     var tokenSecret: String?
     /// A SAML assertion's attribute statements, which ID tokens carry as
-    /// `firebase.sign_in_attributes`.
-    var signInAttributes: [String: Any]? = nil
+    /// `firebase.sign_in_attributes`, kept as JSON.
+    var signInAttributesJSON: [String: JSONValue]? = nil
+
+    init(providerId: String, rawId: String, federatedId: String, email: String, emailVerified: Bool, displayName: String,
+         photoUrl: String?, screenName: String?, firstName: String?, lastName: String?, rawUserInfo: [String: Any],
+         accessToken: String, idToken: String?, tokenSecret: String?, signInAttributes: [String: Any]? = nil) {
+        (self.providerId, self.rawId, self.federatedId, self.email, self.emailVerified) = (providerId, rawId, federatedId, email, emailVerified)
+        (self.displayName, self.photoUrl, self.screenName, self.firstName, self.lastName) = (displayName, photoUrl, screenName, firstName, lastName)
+        (self.accessToken, self.idToken, self.tokenSecret) = (accessToken, idToken, tokenSecret)
+        rawUserInfoJSON = JSONValue.members(rawUserInfo) ?? [:]
+        signInAttributesJSON = signInAttributes.flatMap(JSONValue.members)
+    }
+
+    var rawUserInfo: [String: Any] {
+        get { rawUserInfoJSON.object }
+        set { rawUserInfoJSON = JSONValue.members(newValue) ?? [:] }
+    }
+
+    var signInAttributes: [String: Any]? {
+        get { signInAttributesJSON?.object }
+        set { signInAttributesJSON = newValue.flatMap(JSONValue.members) }
+    }
 
     /// Builds the fake identity for `email` at `providerId`. `tenant` is Microsoft's tenant
     /// custom parameter.
