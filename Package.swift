@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "FBAuthTests", dependencies: ["FBAuth", "FBAuthSupport", "FBAuthCLI", "FBAuthURLSession", "FBAuthStandIn", "FBAuthVerification", "TestSupport"],
                     // Answers recorded from real components, read by the tests from the source tree.
                     exclude: ["Fixtures"]),
-        .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "FBAuthSupport", "LoopbackHTTP"],
+        .testTarget(name: "FBAuthStandInTests", dependencies: ["FBAuthStandIn", "FBAuthSupport", "LoopbackHTTP", "TestSupport"],
                     // Hash vectors and the script that makes them, read by the tests from the source tree.
                     exclude: ["Fixtures"]),
         // One test target a product (issue 48): the SDK's API as an app calls it, against the

@@ -1,5 +1,6 @@
 @testable import FBAuthStandIn
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 59, item 6: the emulator's users are looked up through indexes (by email, phone number,
@@ -7,18 +8,6 @@ import Testing
 /// random changes — made, edited in place, relinked, deleted, tenants emptied — and after each,
 /// every lookup is compared with a scan of all the users, which is what the indexes replace.
 @Suite struct AccountDirectoryTests {
-    /// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-    struct Seeded {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     static let tenants: [String?] = [nil, "tenant-a", "tenant-b"]
     static let uids = (0..<12).map { "uid-\($0)" }
     static let emails = ["ada@example.com", "ADA@example.com", "bob@example.com", "eve@example.com"]
@@ -33,7 +22,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 42] as [UInt64])
     func everyLookupAgreesWithAScanAfterEachChange(seed: UInt64) {
-        var random = Seeded(state: seed)
+        var random = SplitMix(seed: seed)
         var directory = AccountDirectory()
         var clock = Date(timeIntervalSince1970: 1_700_000_000)
         for step in 0..<3_000 {

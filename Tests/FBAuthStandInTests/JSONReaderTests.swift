@@ -1,5 +1,6 @@
 @testable import FBAuthStandIn
 import Foundation
+import TestSupport
 import Testing
 
 /// The emulator's own JSON reader against Foundation's JSONDecoder, which it replaced (the
@@ -23,22 +24,10 @@ import Testing
         static func read(_ bytes: [UInt8]) -> Any? { (try? JSONDecoder().decode(Self.self, from: Data(bytes)))?.value }
     }
 
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 { UInt64(next(Int.max)) }
-        mutating func next(_ bound: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(bound))
-        }
-    }
-
     static let pieces = ["", "a", "é", "漢字", "🙂", "\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u0041", "\\u00e9", "\\ud83d\\ude42", "tenant", " ", "'"]
     static let numbers = ["0", "-0", "7", "-12", "2e3", "1.5", "-0.25", "1E-2", "12345678901234567890", "1.0", "9007199254740993", "3.14159"]
 
-    static func document(_ random: inout Seeded, depth: Int = 0) -> String {
+    static func document(_ random: inout SplitMix, depth: Int = 0) -> String {
         switch random.next(depth > 4 ? 5 : 7) {
         case 0: return "null"
         case 1: return random.next(2) == 0 ? "true" : "false"
@@ -98,7 +87,7 @@ import Testing
 
     @Test(arguments: [1, 7, 99] as [UInt64])
     func documentsAndTheirDamageReadAsJSONDecoderReadsThem(seed: UInt64) {
-        var random = Seeded(state: seed)
+        var random = SplitMix(seed: seed)
         var differences: [String] = []
         for _ in 0..<400 {
             let text = Self.document(&random)
@@ -134,7 +123,7 @@ import Testing
     /// kept as JSONValue: every document reads back as it was, and a value that is no JSON is
     /// not kept.
     @Test func keptValuesReadBackAsTheyWere() throws {
-        var random = Seeded(state: 5)
+        var random = SplitMix(seed: 5)
         for _ in 0..<500 {
             let text = Self.document(&random)
             let read = try #require(JSONReader.value(Array(text.utf8)))

@@ -1,4 +1,5 @@
 import FBAuthSupport
+import TestSupport
 import Testing
 
 /// `Montgomery`'s products, squarings and powers against arithmetic that shares none of its
@@ -99,18 +100,5 @@ import Testing
             }
         }
         return Array(remainder.prefix(modulus.count))
-    }
-}
-
-/// A seeded generator (SplitMix64), so a failure repeats.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
