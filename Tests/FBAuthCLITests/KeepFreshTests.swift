@@ -79,8 +79,15 @@ import Testing
             let now = try String(contentsOfFile: file, encoding: .utf8)
             #expect(seen.status == 0 && seen.stdout == "Bearer " + now, "\(seen)")
             #expect(eventually(within: 30) { (try? String(contentsOfFile: file, encoding: .utf8)).map { $0 != now } ?? false })
+            // The file may be renewed again while Python starts: the token read must be one the
+            // keeper wrote between the two reads of the file around it.
+            let renewing = try String(contentsOfFile: file, encoding: .utf8)
             let renewed = try kubeHeader()
-            #expect(renewed.stdout == "Bearer " + (try String(contentsOfFile: file, encoding: .utf8)) && renewed.stdout != seen.stdout, "\(renewed)")
+            let latest = try String(contentsOfFile: file, encoding: .utf8)
+            func issued(_ token: String) -> Int { MultiFactorTests.claims(token)["iat"] as? Int ?? -1 }
+            let read = renewed.stdout.hasPrefix("Bearer ") ? String(renewed.stdout.dropFirst(7)) : ""
+            #expect(renewed.status == 0 && read != now && read.split(separator: ".", omittingEmptySubsequences: false).count == 3, "\(renewed)")
+            #expect([renewing, latest].contains(read) || (issued(renewing)...issued(latest)).contains(issued(read)), "\(renewed)")
         }
 
         // SIGTERM stops it cleanly, the file kept; signing out removes the files.
