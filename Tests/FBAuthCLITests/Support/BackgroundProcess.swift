@@ -67,6 +67,9 @@ final class BackgroundProcess: @unchecked Sendable {
     /// Waits for the exit and returns everything it printed.
     func finish(timeout: TimeInterval = 30) -> RunResult {
         var timedOut = false
+        // A terminal is read while it waits: output a test reads only afterwards could fill the
+        // pseudo-terminal, and fbauth would block writing it (under load this happened at 16 KB).
+        if let terminal { _ = eventually(within: timeout) { terminal.drain(); return !process.isRunning } }
         if !process.wait(timeout: timeout) {
             timedOut = true
             process.signal(SIGKILL)
@@ -110,17 +113,28 @@ final class PseudoTerminal: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { write(primary, $0.baseAddress, $0.count) }
     }
 
-    /// Everything the terminal has shown so far (echoes included).
+    /// Everything the terminal has shown since the last call (echoes included).
     func screen() -> String {
-        var collected: [UInt8] = []
+        drain()
+        lock.lock()
+        defer { drained = []; lock.unlock() }
+        return String(decoding: drained, as: UTF8.self)
+    }
+
+    /// Reads what the terminal has shown so far into `drained`, so that its buffer never fills.
+    func drain() {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(primary, $0.baseAddress, 4096) }
             guard count > 0 else { break }
-            collected += buffer[0..<count]
+            lock.lock()
+            drained += buffer[0..<count]
+            lock.unlock()
         }
-        return String(decoding: collected, as: UTF8.self)
     }
+
+    private var drained: [UInt8] = []
+    private let lock = NSLock()
 }
 
 /// posix_openpt and friends. Swift's Glibc module does not export them, so on Linux they are
