@@ -131,7 +131,7 @@ import Testing
                                             harness: harness, environment: ["TERM": "xterm"], withTerminal: true, stderrOnTerminal: true)
         let terminal = try #require(running.terminal)
         var screen = ""
-        _ = eventually(within: 3) {
+        _ = eventually(within: 20) {
             screen += terminal.screen()
             return screen.contains("Paste the address your browser ended on:")
         }

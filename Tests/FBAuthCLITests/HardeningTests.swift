@@ -100,7 +100,7 @@ import Testing
                                             harness: harness, environment: ["BROWSER": recorder, "FBAUTH_CONNECTION_CHECK": "off"])
         #expect(running.waitForStderr(containing: "visit:"))
         var argument = ""
-        _ = eventually(within: 2) {
+        _ = eventually(within: 20) {
             argument = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
             return !argument.isEmpty
         }
