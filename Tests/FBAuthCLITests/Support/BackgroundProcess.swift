@@ -69,8 +69,9 @@ final class BackgroundProcess: @unchecked Sendable {
         var timedOut = false
         // A terminal is read while it waits: output a test reads only afterwards could fill the
         // pseudo-terminal, and fbauth would block writing it (under load this happened at 16 KB).
-        if let terminal { _ = eventually(within: timeout) { terminal.drain(); return !process.isRunning } }
-        if !process.wait(timeout: timeout) {
+        let exited = terminal.map { terminal in eventually(within: timeout) { terminal.drain(); return !process.isRunning } }
+            ?? process.wait(timeout: timeout)
+        if !exited {
             timedOut = true
             process.signal(SIGKILL)
             process.wait()
